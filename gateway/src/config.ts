@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { loadConfig, platformVariables, portVariable, positiveIntegerVariable } from '@rental/config';
+
+export const gatewayVariables = {
+  ...platformVariables,
+  PORT: portVariable(8080),
+  /** Seconds an authenticated key stays cached; a revoked key stops working after at most this. */
+  API_KEY_CACHE_SECONDS: positiveIntegerVariable(30),
+  /** Largest request body the gateway forwards (document uploads are the largest). */
+  MAX_BODY_BYTES: positiveIntegerVariable(11 * 1024 * 1024),
+  UPSTREAM_TIMEOUT_MS: positiveIntegerVariable(60_000),
+  /** Requests per second and burst per API key and per client address; 0 switches a limit off. */
+  RATE_LIMIT_KEY_PER_SECOND: z.coerce.number().nonnegative().default(200),
+  RATE_LIMIT_KEY_BURST: positiveIntegerVariable(400),
+  RATE_LIMIT_ADDRESS_PER_SECOND: z.coerce.number().nonnegative().default(500),
+  RATE_LIMIT_ADDRESS_BURST: positiveIntegerVariable(1000),
+  API_BUILD_TAG: z.string().regex(/^\d{4}\.\d{2}\.\d{2}(\.\d+)?$/, 'must be a calendar tag such as 2026.11.22').optional(),
+};
+
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(gatewayVariables, env);
+}

@@ -1,0 +1,72 @@
+import { ApiKeyAuthenticator, ApiKeyStore, hashApiKey } from './api-key';
+import { isSafePath, owningService } from './route-table';
+
+describe('route table', () => {
+  it.each([
+    ['/api/calculate/estimate/bulk', 'pricing'],
+    ['/api/calculations/01J', 'pricing'],
+    ['/api/sla-files', 'pricing'],
+    ['/api/carts/01J/checkout', 'cart-checkout'],
+    ['/api/quote_requests', 'cart-checkout'],
+    ['/api/financing-cases/01J/documents', 'documents'],
+    ['/api/financing-cases/01J/document-requests/information/3/respond', 'documents'],
+    ['/api/documents/7/download', 'documents'],
+    ['/api/financing-cases/01J/start-esignature', 'case-workflow'],
+    ['/api/financing_cases/01J/cancel', 'case-workflow'],
+    ['/api/sandbox/financing_cases/01J/simulate', 'case-workflow'],
+    ['/api/quotes/01J', 'case-workflow'],
+    ['/api/contracts/01J/edit-contract-number', 'case-workflow'],
+    ['/api/webhook_endpoints/01J/deliveries', 'notifications'],
+  ])('when %s is called, then %s owns it', (path, service) => {
+    expect(owningService(path)).toBe(service);
+  });
+
+  it('when a path is unknown or only shares a prefix, then no service owns it', () => {
+    expect(owningService('/api/cartsx')).toBeUndefined();
+    expect(owningService('/api/partners')).toBeUndefined();
+  });
+
+  it('when a path climbs out or hides separators, then it is unsafe', () => {
+    expect(isSafePath('/api/carts/abc')).toBe(true);
+    for (const path of ['/api/carts/../webhook_endpoints', '/api/carts/%2e%2e/x', '/api/carts/a%2Fb', '/api/carts/%E0%A4%A', '/api/carts/a%5cb', '/api/./carts']) {
+      expect(isSafePath(path)).toBe(false);
+    }
+  });
+});
+
+describe('ApiKeyAuthenticator', () => {
+  function storeWith(keys: Record<string, string>): ApiKeyStore & { lookups: number } {
+    const store = {
+      lookups: 0,
+      async findActiveKey(hash: string, environment: string) {
+        store.lookups += 1;
+        const partnerId = keys[hash];
+        return partnerId && environment === 'sandbox' ? { partnerId, environment, roles: ['api_user'] } : undefined;
+      },
+    };
+    return store;
+  }
+
+  it('when a known key is used twice, then the store is asked once', async () => {
+    const key = 'sbx_acme_0123456789abcdef';
+    const store = storeWith({ [hashApiKey(key)]: 'acme' });
+    const authenticator = new ApiKeyAuthenticator(store, 'sandbox', 30_000);
+    expect(await authenticator.authenticate(key)).toEqual({ partnerId: 'acme', environment: 'sandbox', roles: ['api_user'] });
+    await authenticator.authenticate(key);
+    expect(store.lookups).toBe(1);
+  });
+
+  it('when a key is unknown, then it is asked for again next time (never cached), and implausible keys are not looked up', async () => {
+    const store = storeWith({});
+    const authenticator = new ApiKeyAuthenticator(store, 'sandbox', 30_000);
+    expect(await authenticator.authenticate('sbx_unknown_0123456789')).toBeUndefined();
+    expect(await authenticator.authenticate('sbx_unknown_0123456789')).toBeUndefined();
+    expect(store.lookups).toBe(2);
+    for (const key of [undefined, '', 'short', 'has spaces in the key 123456', 'x'.repeat(201)]) expect(await authenticator.authenticate(key)).toBeUndefined();
+    expect(store.lookups).toBe(2);
+  });
+
+  it('when a key is hashed, then it is the hex SHA-256 of the key', () => {
+    expect(hashApiKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+});

@@ -1,0 +1,27 @@
+import type { ServiceName } from '@rental/config';
+
+/** Which service owns a public path; the first matching rule wins. */
+const RULES: ReadonlyArray<readonly [RegExp, ServiceName]> = [
+  [/^\/api\/(calculate|calculations|product-sectors|product-categories|sla-files)(\/|$)/, 'pricing'],
+  [/^\/api\/(carts|quote_requests)(\/|$)/, 'cart-checkout'],
+  [/^\/api\/financing-cases\/[^/]+\/(documents|document-requests)(\/|$)/, 'documents'],
+  [/^\/api\/documents(\/|$)/, 'documents'],
+  [/^\/api\/(financing_cases|financing-cases|quotes|contracts|sandbox)(\/|$)/, 'case-workflow'],
+  [/^\/api\/webhook_endpoints(\/|$)/, 'notifications'],
+];
+
+export function owningService(path: string): ServiceName | undefined {
+  return RULES.find(([pattern]) => pattern.test(path))?.[1];
+}
+
+/** Dot segments, encoded slashes or undecodable escapes never reach a service. */
+export function isSafePath(path: string): boolean {
+  if (/%2f|%5c|%00/i.test(path)) return false;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return false;
+  }
+  return !decoded.split('/').some((segment) => segment === '..' || segment === '.') && !decoded.includes('\\');
+}

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import { z } from 'zod';
+import { operations as cartCheckoutOperations } from '@rental/cart-checkout/contract';
+import { operations as caseWorkflowOperations } from '@rental/case-workflow/contract';
+import { operations as documentsOperations } from '@rental/documents/contract';
+import { PAGE_SIZE, buildOpenApiDocument } from '@rental/http';
+import { operations as notificationsOperations } from '@rental/notifications/contract';
+import { operations as pricingOperations } from '@rental/pricing/contract';
+import { STATUS_CHANGED_EVENT, statusChangedWebhookBody } from '@rental/proto';
+import { gatewayOperations } from './contract';
+
+/**
+ * The calendar build tag of this gateway: API_BUILD_TAG when the image sets it, else the day
+ * the gateway was built.
+ */
+export function buildTag(configured: string | undefined): string {
+  if (configured) return configured;
+  const built = fs.statSync(__filename).mtime;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${built.getUTCFullYear()}.${pad(built.getUTCMonth() + 1)}.${pad(built.getUTCDate())}`;
+}
+
+const DESCRIPTION = [
+  'Price equipment, check out carts into financing cases, follow them through the lender\'s review, exchange documents, start e-signatures and receive status webhooks.',
+  '',
+  'Every request carries `X-Api-Key` (sandbox and production keys are separate). Errors are `application/problem+json` with `type`, `title`, `status` and `detail`; every 422 adds `violations` (`propertyPath`, `message`, `code`). Collections are JSON arrays paged with `page` (1-based, ' + PAGE_SIZE + ' items per page). Every response carries `X-Request-Id`. Deprecated behaviour answers with `Deprecation`, `Sunset` and `Link` (and `X-Deprecated-Fields` for retired fields).',
+].join('\n');
+
+/** The machine-readable description, generated from the operations every service declares. */
+export function apiDescription(version: string): Record<string, unknown> {
+  return buildOpenApiDocument({
+    title: 'Partner Rental API',
+    version,
+    description: DESCRIPTION,
+    contact: { name: 'Partner integrations', email: 'partner-integrations@partner-rental.example' },
+    operations: [
+      ...pricingOperations,
+      ...cartCheckoutOperations,
+      ...caseWorkflowOperations,
+      ...documentsOperations,
+      ...notificationsOperations,
+      ...gatewayOperations,
+    ],
+    publicOperationIds: gatewayOperations.map((operation) => operation.operationId),
+    webhooks: {
+      [STATUS_CHANGED_EVENT]: {
+        summary: 'A financing case changed status',
+        description: 'POSTed to every active webhook endpoint of the partner. A 2xx within 5 seconds is success; otherwise up to 3 retries follow after 2, 4 and 8 seconds, then the event is dropped. Redirects are not followed. Events can arrive more than once and out of order.',
+        body: statusChangedWebhookBody,
+        headers: {
+          'X-Webhook-Signature': { description: 'Base64 HMAC-SHA256 of the raw request body, keyed with the endpoint secret', schema: z.string(), required: true },
+          'webhook-id': { description: 'Standard Webhooks: the event id', schema: z.string(), required: true },
+          'webhook-timestamp': { description: 'Standard Webhooks: Unix seconds when the attempt was signed', schema: z.string(), required: true },
+          'webhook-signature': { description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`', schema: z.string(), required: true },
+        },
+        responses: { '2XX': { description: 'Received; any 2xx within 5 seconds' } },
+      },
+    },
+  });
+}

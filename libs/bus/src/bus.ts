@@ -1,0 +1,208 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamClient,
+  JetStreamManager,
+  JsMsg,
+  NatsConnection,
+  RetentionPolicy,
+  StorageType,
+  connect,
+  nanos,
+} from 'nats';
+import type { Logger } from '@rental/logger';
+import { busNames } from './names';
+
+export interface BusOptions {
+  url: string;
+  environment: string;
+  databaseName: string;
+  /** Connection name, and the durable name of this service's consumers. */
+  serviceName: string;
+  log: Logger;
+}
+
+export interface ReceivedMessage<T = unknown> {
+  subject: string;
+  data: T;
+  /** Stream sequence, increasing in publish order. */
+  sequence: number;
+  deliveryCount: number;
+}
+
+export interface ConsumerOptions<T> {
+  /** Subject relative to the stack's prefix, for example `case.status_changed`. */
+  subject: string;
+  /** Durable name; defaults to the service name. */
+  durable?: string;
+  batch?: number;
+  handler: (message: ReceivedMessage<T>) => Promise<void>;
+}
+
+const DUPLICATE_WINDOW_MS = 15 * 60 * 1000;
+const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const REDELIVERY_DELAY_MS = 2000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * One NATS connection per process. It connects in the background and keeps reconnecting, so a
+ * service starts (and reports not ready) while NATS is down, and resumes by itself after.
+ */
+export class Bus {
+  readonly stream: string;
+  private readonly prefix: string;
+  private connection?: NatsConnection;
+  private jetstream?: JetStreamClient;
+  private manager?: JetStreamManager;
+  private streamReady = false;
+  private closing = false;
+  private readonly consumers: Promise<void>[] = [];
+
+  constructor(private readonly options: BusOptions) {
+    const names = busNames(options.environment, options.databaseName);
+    this.stream = names.stream;
+    this.prefix = names.prefix;
+  }
+
+  subject(name: string): string {
+    return `${this.prefix}.${name}`;
+  }
+
+  isConnected(): boolean {
+    return Boolean(this.connection && !this.connection.isClosed() && this.streamReady && this.connection.info);
+  }
+
+  /** Starts connecting; resolves once connected and the stream exists. */
+  async start(): Promise<void> {
+    this.connection = await connect({
+      servers: this.options.url,
+      name: this.options.serviceName,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+      waitOnFirstConnect: true,
+      pingInterval: 5000,
+    });
+    this.watchStatus(this.connection);
+    this.jetstream = this.connection.jetstream();
+    this.manager = await this.connection.jetstreamManager();
+    await this.ensureStream();
+  }
+
+  private watchStatus(connection: NatsConnection): void {
+    void (async () => {
+      for await (const status of connection.status()) {
+        if (status.type === 'disconnect') {
+          this.streamReady = false;
+          this.options.log.warn('nats disconnected');
+        } else if (status.type === 'reconnect') {
+          this.options.log.info('nats reconnected');
+          await this.ensureStream().catch((error) => this.options.log.warn({ err: error }, 'stream check after reconnect failed'));
+        }
+      }
+    })();
+  }
+
+  private async ensureStream(): Promise<void> {
+    const manager = this.manager;
+    if (!manager) throw new Error('bus not started');
+    const config = {
+      name: this.stream,
+      subjects: [`${this.prefix}.>`],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      max_age: nanos(RETENTION_MS),
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    };
+    try {
+      await manager.streams.info(this.stream);
+    } catch {
+      await manager.streams.add(config).catch(async (error: Error) => {
+        if (!/already in use|exists/i.test(error.message)) throw error;
+      });
+    }
+    this.streamReady = true;
+  }
+
+  /** Publishes with the message id as JetStream's Nats-Msg-Id: a republish inside the window is dropped. */
+  async publish(subject: string, data: unknown, messageId: string): Promise<void> {
+    if (!this.jetstream) throw new Error('bus not connected');
+    try {
+      await this.jetstream.publish(subject, JSON.stringify(data), { msgID: messageId, timeout: 5000 });
+    } catch (error) {
+      // The stream may be gone (a wiped NATS store); recreate it for the next attempt.
+      this.streamReady = false;
+      await this.ensureStream().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * A durable pull consumer. Messages are handled one at a time in stream order and acked only
+   * after the handler resolved (its work committed); a failing message is redelivered later.
+   */
+  consume<T>(options: ConsumerOptions<T>): void {
+    const durable = options.durable ?? this.options.serviceName;
+    const subject = this.subject(options.subject);
+    const log = this.options.log.child({ consumer: durable, subject });
+    const loop = async () => {
+      while (!this.closing) {
+        try {
+          if (!this.connection || !this.manager || !this.jetstream) {
+            await sleep(500);
+            continue;
+          }
+          await this.manager.consumers.add(this.stream, {
+            durable_name: durable,
+            ack_policy: AckPolicy.Explicit,
+            deliver_policy: DeliverPolicy.All,
+            filter_subject: subject,
+            ack_wait: nanos(30_000),
+            max_deliver: -1,
+          });
+          const consumer = await this.jetstream.consumers.get(this.stream, durable);
+          while (!this.closing) {
+            const batch = await consumer.fetch({ max_messages: options.batch ?? 100, expires: 2000 });
+            for await (const message of batch) {
+              await this.handle(message, options.handler, log);
+              if (this.closing) break;
+            }
+          }
+        } catch (error) {
+          if (this.closing) break;
+          log.warn({ err: error }, 'consumer interrupted; retrying');
+          await sleep(1000);
+        }
+      }
+    };
+    this.consumers.push(loop());
+  }
+
+  private async handle<T>(message: JsMsg, handler: (message: ReceivedMessage<T>) => Promise<void>, log: Logger): Promise<void> {
+    let data: T;
+    try {
+      data = message.json<T>();
+    } catch {
+      log.error({ subject: message.subject, seq: message.seq }, 'dropping a message that is not JSON');
+      message.term();
+      return;
+    }
+    try {
+      await handler({ subject: message.subject, data, sequence: message.seq, deliveryCount: message.info.redeliveryCount });
+      message.ack();
+    } catch (error) {
+      log.warn({ err: error, seq: message.seq }, 'message handling failed; it will be redelivered');
+      message.nak(REDELIVERY_DELAY_MS);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.connection && !this.connection.isClosed()) {
+      await this.connection.drain().catch(() => this.connection?.close());
+    }
+    await Promise.allSettled(this.consumers);
+  }
+}

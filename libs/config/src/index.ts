@@ -1,0 +1,3 @@
+export * from './load-config';
+export * from './platform';
+export * from './service-directory';

@@ -1,0 +1,37 @@
+import { ConfigurationError, parseConfig, booleanVariable, portVariable } from './load-config';
+import { platformVariables } from './platform';
+import { grpcAddressOf, httpUrlOf } from './service-directory';
+
+describe('parseConfig', () => {
+  it('when nothing is set, then the platform defaults apply', () => {
+    expect(parseConfig(platformVariables, {})).toMatchObject({
+      API_ENVIRONMENT: 'sandbox',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/rental',
+      NATS_URL: 'nats://127.0.0.1:4222',
+      SERVICE_PORT_BASE: 7100,
+    });
+  });
+
+  it('when values are wrong, then one line names every offending variable', () => {
+    expect(() => parseConfig(platformVariables, { API_ENVIRONMENT: 'staging', DATABASE_URL: 'mysql://x', SERVICE_PORT_BASE: 'abc' })).toThrow(
+      new ConfigurationError('invalid configuration: API_ENVIRONMENT must be sandbox or production; DATABASE_URL must be a URL with scheme postgres or postgresql; SERVICE_PORT_BASE must be a port number'),
+    );
+  });
+
+  it('when a required variable is missing, then it is reported as required', () => {
+    expect(() => parseConfig({ PORT: portVariable() }, {})).toThrow('invalid configuration: PORT is required');
+  });
+
+  it('when a boolean variable is not true or false, then it is refused', () => {
+    expect(parseConfig({ FLAG: booleanVariable(false) }, { FLAG: '1' })).toEqual({ FLAG: true });
+    expect(() => parseConfig({ FLAG: booleanVariable(false) }, { FLAG: 'yes' })).toThrow('FLAG must be true or false');
+  });
+});
+
+describe('service directory', () => {
+  it('when no address is given, then ports derive from the base; an explicit address wins', () => {
+    expect(httpUrlOf('case-workflow', 7100, {})).toBe('http://127.0.0.1:7103');
+    expect(grpcAddressOf('case-workflow', 7100, {})).toBe('127.0.0.1:7113');
+    expect(grpcAddressOf('case-workflow', 7100, { CASE_WORKFLOW_GRPC_ADDR: 'case-workflow:50051' })).toBe('case-workflow:50051');
+  });
+});

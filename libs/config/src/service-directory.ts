@@ -1,0 +1,38 @@
+/**
+ * Where each process listens. Locally every port is derived from SERVICE_PORT_BASE so that two
+ * stacks run side by side; in a cluster each address is given explicitly (<NAME>_HTTP_URL,
+ * <NAME>_GRPC_ADDR), which wins over the derived one.
+ */
+export const SERVICE_NAMES = ['pricing', 'cart-checkout', 'case-workflow', 'documents', 'notifications'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+const offsets: Record<ServiceName, number> = {
+  pricing: 1,
+  'cart-checkout': 2,
+  'case-workflow': 3,
+  documents: 4,
+  notifications: 5,
+};
+
+/** Ports of the local helpers the development stack starts beside the services. */
+export const LOCAL_HELPER_OFFSETS = { hubStub: 21, smtpSink: 22, objectStorage: 23, stackControl: 24 } as const;
+
+export function variablePrefix(name: ServiceName): string {
+  return name.toUpperCase().replace(/-/g, '_');
+}
+
+export function defaultHttpPort(name: ServiceName, portBase: number): number {
+  return portBase + offsets[name];
+}
+
+export function defaultGrpcPort(name: ServiceName, portBase: number): number {
+  return portBase + 10 + offsets[name];
+}
+
+export function httpUrlOf(name: ServiceName, portBase: number, env: NodeJS.ProcessEnv = process.env): string {
+  return env[`${variablePrefix(name)}_HTTP_URL`] ?? `http://127.0.0.1:${defaultHttpPort(name, portBase)}`;
+}
+
+export function grpcAddressOf(name: ServiceName, portBase: number, env: NodeJS.ProcessEnv = process.env): string {
+  return env[`${variablePrefix(name)}_GRPC_ADDR`] ?? `127.0.0.1:${defaultGrpcPort(name, portBase)}`;
+}

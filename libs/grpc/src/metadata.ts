@@ -1,0 +1,14 @@
+import { Metadata } from '@grpc/grpc-js';
+
+export const METADATA_KEYS = {
+  partnerId: 'x-rental-partner-id',
+  requestId: 'x-request-id',
+  /** JSON of the domain error a handler raised, so the caller can rebuild it exactly. */
+  problem: 'rental-problem-bin',
+} as const;
+
+export function firstValue(metadata: Metadata, key: string): string {
+  const [value] = metadata.get(key);
+  if (value === undefined) return '';
+  return Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
+}

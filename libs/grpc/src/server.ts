@@ -1,0 +1,97 @@
+import * as grpc from '@grpc/grpc-js';
+import type { Logger } from '@rental/logger';
+import { grpcServerDuration } from '@rental/metrics';
+import { DomainError, isDomainError } from '@rental/problem';
+import type { ErrorMapper } from '@rental/http';
+import { METADATA_KEYS, firstValue } from './metadata';
+import { grpcStatusOf } from './status';
+
+export interface CallContext {
+  partnerId: string;
+  requestId: string;
+  log: Logger;
+}
+
+export interface ServiceBinding {
+  definition: grpc.ServiceDefinition;
+  implementation: grpc.UntypedServiceImplementation;
+}
+
+function asServiceError(error: DomainError): Partial<grpc.ServiceError> {
+  const metadata = new grpc.Metadata();
+  metadata.set(METADATA_KEYS.problem, Buffer.from(JSON.stringify({
+    kind: error.kind,
+    code: error.code,
+    detail: error.detail,
+    violations: error.violations,
+    extra: error.extra,
+  })));
+  return { code: grpcStatusOf(error.kind), details: error.detail, metadata };
+}
+
+/**
+ * Wraps a use case as a unary handler: metadata becomes a CallContext, a domain error travels
+ * to the caller intact, anything else is logged and answered INTERNAL.
+ */
+export function unaryHandler<Request, Response>(
+  method: string,
+  log: Logger,
+  mappers: ErrorMapper[],
+  handler: (request: Request, context: CallContext) => Promise<Response>,
+): grpc.handleUnaryCall<Request, Response> {
+  return (call, callback) => {
+    const started = process.hrtime.bigint();
+    const requestId = firstValue(call.metadata, METADATA_KEYS.requestId);
+    const context: CallContext = {
+      partnerId: firstValue(call.metadata, METADATA_KEYS.partnerId),
+      requestId,
+      log: log.child({ requestId, rpc: method }),
+    };
+    const finish = (code: grpc.status) => grpcServerDuration.observe({ method, code: grpc.status[code] }, Number(process.hrtime.bigint() - started) / 1e9);
+    handler(call.request, context).then(
+      (response) => {
+        finish(grpc.status.OK);
+        callback(null, response);
+      },
+      (error: unknown) => {
+        const known = isDomainError(error) ? error : mappers.map((map) => map(error)).find(Boolean);
+        if (known) {
+          finish(grpcStatusOf(known.kind));
+          callback(asServiceError(known));
+          return;
+        }
+        context.log.error({ err: error }, 'unexpected error in rpc');
+        finish(grpc.status.INTERNAL);
+        callback({ code: grpc.status.INTERNAL, details: 'internal error' });
+      },
+    );
+  };
+}
+
+export interface RunningGrpcServer {
+  port: number;
+  stop(graceMs: number): Promise<void>;
+}
+
+export async function startGrpcServer(host: string, port: number, bindings: ServiceBinding[]): Promise<RunningGrpcServer> {
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  for (const binding of bindings) server.addService(binding.definition, binding.implementation);
+  const boundPort = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) => (error ? reject(error) : resolve(actual)));
+  });
+  return {
+    port: boundPort,
+    stop: (graceMs) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        timer.unref();
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}

@@ -1,0 +1,103 @@
+import express, { Application, NextFunction, Request, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from '@rental/logger';
+import { httpRequestDuration, metricsContentType, renderMetrics } from '@rental/metrics';
+import { DomainError, toProblem } from '@rental/problem';
+import { ErrorMapper, problemFor, sendProblem } from './problem-response';
+import { OperationRouter } from './router';
+import { REQUEST_ID_HEADER, TRUSTED_HEADERS, isValidRequestId } from './trusted-headers';
+
+export type ReadinessCheck = () => Promise<Record<string, boolean>>;
+
+export interface HttpAppOptions {
+  log: Logger;
+  router: OperationRouter;
+  readiness: ReadinessCheck;
+  errorMappers?: ErrorMapper[];
+  /** Largest JSON body accepted under /api. */
+  jsonLimit?: string;
+}
+
+function isJsonCandidate(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  // Multipart bodies are streamed by their handler; anything else is read as JSON, because
+  // partners' HTTP clients do not always label a JSON body.
+  return !type || !/^multipart\//i.test(type);
+}
+
+function requestContext(log: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.headers[REQUEST_ID_HEADER];
+    const requestId = isValidRequestId(incoming) ? incoming : randomUUID();
+    res.locals.requestId = requestId;
+    res.locals.log = log.child({ requestId });
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+      httpRequestDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+      const entry = { method: req.method, path: req.path, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, partnerId: res.locals.partner?.id };
+      if (res.statusCode >= 500) res.locals.log.error(entry, 'request');
+      else if (req.path.startsWith('/api')) res.locals.log.info(entry, 'request');
+    });
+    next();
+  };
+}
+
+/** Services are reached only through the gateway, which sets the trusted partner headers. */
+function partnerContext(req: Request, res: Response, next: NextFunction) {
+  const id = req.headers[TRUSTED_HEADERS.partnerId];
+  const environment = req.headers[TRUSTED_HEADERS.environment];
+  if (typeof id !== 'string' || !id || typeof environment !== 'string') {
+    sendProblem(res, toProblem(new DomainError('unauthenticated', 'auth.missing_partner', 'The request carries no authenticated partner.')));
+    return;
+  }
+  const roles = req.headers[TRUSTED_HEADERS.roles];
+  res.locals.partner = {
+    id,
+    environment,
+    roles: typeof roles === 'string' && roles ? roles.split(',').map((role) => role.trim()) : [],
+  };
+  next();
+}
+
+export function createHttpApp(options: HttpAppOptions): Application {
+  const app = express();
+  const mappers = options.errorMappers ?? [];
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext(options.log));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks = await options.readiness().catch(() => ({ readiness: false }));
+    const ready = Object.values(checks).every(Boolean);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', metricsContentType());
+    res.send(await renderMetrics());
+  });
+
+  app.use('/api', express.json({ limit: options.jsonLimit ?? '1mb', type: isJsonCandidate }));
+  app.use('/api', partnerContext);
+  options.router.mount(app);
+
+  app.use((req: Request, res: Response) => {
+    sendProblem(res, toProblem(new DomainError('not_found', 'route.not_found', `No endpoint exists at ${req.method} ${req.path}.`)));
+  });
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const log = (res.locals.log as Logger | undefined) ?? options.log;
+    if (res.headersSent) {
+      log.error({ err: error }, 'error after the response started');
+      res.destroy();
+      return;
+    }
+    sendProblem(res, problemFor(error, mappers, log));
+  });
+  return app;
+}

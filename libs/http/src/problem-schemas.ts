@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { PROBLEM_CONTENT_TYPE, problemTitle } from '@rental/problem';
+import type { ResponseSpec } from './operation';
+
+export const violationSchema = z.object({
+  propertyPath: z.string().describe('Path of the offending field, for example items[0].price; empty for the whole body'),
+  message: z.string(),
+  code: z.string().describe('Stable machine-readable code'),
+});
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    violations: z.array(violationSchema).optional(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'Problem' });
+
+export const validationProblemSchema = problemSchema
+  .extend({ violations: z.array(violationSchema) })
+  .meta({ id: 'ValidationProblem' });
+
+const descriptions: Record<number, string> = {
+  400: 'Invalid input',
+  401: 'Missing or invalid API key',
+  403: 'Resource of another partner, or no access',
+  404: 'Resource not found',
+  405: 'Method not allowed on this path',
+  409: 'Conflict with the current state',
+  413: 'Request body too large',
+  422: 'Validation or business rule failure',
+  429: 'Rate limit exceeded',
+  500: 'Server error',
+  503: 'A dependency is unavailable; retry later',
+};
+
+/** Problem+json responses of the given statuses, for an operation's `responses`. */
+export function problemResponses(...statuses: number[]): Record<number, ResponseSpec> {
+  return Object.fromEntries(statuses.map((status) => [status, {
+    description: descriptions[status] ?? problemTitle(status),
+    contentType: PROBLEM_CONTENT_TYPE,
+    schema: status === 422 ? validationProblemSchema : problemSchema,
+  }]));
+}

@@ -1,0 +1,24 @@
+import pino, { Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+/**
+ * Secrets never reach a log line: API keys, webhook secrets and credentials are censored
+ * wherever they appear in a logged object.
+ */
+const REDACTED_PATHS = [
+  'apiKey', '*.apiKey', 'key', '*.key', 'secret', '*.secret', 'password', '*.password',
+  'headers["x-api-key"]', '*.headers["x-api-key"]', 'headers.authorization', '*.headers.authorization',
+  'secretKey', '*.secretKey', 'accessKey', '*.accessKey',
+];
+
+export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
+  return pino({
+    name: service,
+    level,
+    base: { service },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * What went wrong, in terms every transport can map: HTTP turns the kind into a status,
+ * gRPC into a status code. Domain code never names an HTTP status.
+ */
+export type ErrorKind =
+  | 'invalid_input'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rule_violation'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal';
+
+export interface Violation {
+  propertyPath: string;
+  message: string;
+  code: string;
+}
+
+export interface DomainErrorOptions {
+  violations?: Violation[];
+  /** Extra members of the problem document (for example the empty calculation of a forced failure). */
+  extra?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class DomainError extends Error {
+  readonly violations?: Violation[];
+  readonly extra?: Record<string, unknown>;
+
+  constructor(
+    readonly kind: ErrorKind,
+    /** Stable, machine-readable code, for example `cart.not_found`. */
+    readonly code: string,
+    /** Human-readable detail shown to the partner. */
+    detail: string,
+    options: DomainErrorOptions = {},
+  ) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'DomainError';
+    this.violations = options.violations;
+    this.extra = options.extra;
+  }
+
+  get detail(): string {
+    return this.message;
+  }
+}
+
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
+}
+
+export function violation(propertyPath: string, code: string, message: string): Violation {
+  return { propertyPath, code, message };
+}
+
+/** A 422 carrying the violations of one request; the detail lists them the way partners read logs. */
+export function validationFailed(violations: Violation[], detail?: string): DomainError {
+  const summary = detail ?? violations.map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message)).join('\n');
+  return new DomainError('rule_violation', 'validation_failed', summary, { violations });
+}
+
+export function notFound(code: string, detail: string): DomainError {
+  return new DomainError('not_found', code, detail);
+}
+
+export function forbidden(code: string, detail: string): DomainError {
+  return new DomainError('forbidden', code, detail);
+}
+
+export function conflict(code: string, detail: string): DomainError {
+  return new DomainError('conflict', code, detail);
+}
+
+export function invalidInput(code: string, detail: string, violations?: Violation[]): DomainError {
+  return new DomainError('invalid_input', code, detail, { violations });
+}
+
+export function ruleViolation(code: string, detail: string, violations?: Violation[]): DomainError {
+  return new DomainError('rule_violation', code, detail, { violations });
+}
+
+export function unavailable(code: string, detail: string, cause?: unknown): DomainError {
+  return new DomainError('unavailable', code, detail, { cause });
+}

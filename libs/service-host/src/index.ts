@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { Bus } from '@rental/bus';
+import { ServiceName, databaseNameOf, defaultGrpcPort, defaultHttpPort, platformVariables, portVariable, positiveIntegerVariable } from '@rental/config';
+import { Knex, Migration, mapDatabaseError, openDatabase, pingDatabase } from '@rental/db';
+import { RunningGrpcServer, ServiceBinding, startGrpcServer } from '@rental/grpc';
+import { ErrorMapper, OperationRouter, createHttpApp, startHttpServer } from '@rental/http';
+import { Logger, createLogger } from '@rental/logger';
+import { enableProcessMetrics } from '@rental/metrics';
+
+/** Variables of every service process, on top of the platform's. */
+export const serviceVariables = {
+  ...platformVariables,
+  HTTP_PORT: portVariable().optional(),
+  GRPC_PORT: portVariable().optional(),
+  DB_POOL_MAX: positiveIntegerVariable(6),
+};
+
+export type ServiceConfig = z.infer<z.ZodObject<typeof serviceVariables>>;
+
+export interface BackgroundWorker {
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface ServiceParts {
+  router: OperationRouter;
+  grpc?: ServiceBinding[];
+  workers?: BackgroundWorker[];
+  jsonLimit?: string;
+  /** Closes clients the service opened (gRPC clients, storage). */
+  close?: () => Promise<void>;
+}
+
+export interface ServiceHostOptions {
+  name: ServiceName;
+  schema: string;
+  migrations: Record<string, Migration>;
+  config: ServiceConfig;
+  /** Whether the service publishes or consumes on NATS; readiness then includes it. */
+  usesBus: boolean;
+  build(context: { db: Knex; bus?: Bus; log: Logger }): Promise<ServiceParts>;
+}
+
+export interface RunningService {
+  httpPort: number;
+  grpcPort?: number;
+  stop(): Promise<void>;
+}
+
+export async function startServiceHost(options: ServiceHostOptions): Promise<RunningService> {
+  const { config, name } = options;
+  const log = createLogger(name, config.LOG_LEVEL);
+  enableProcessMetrics(name);
+  const db = await openDatabase({ url: config.DATABASE_URL, schema: options.schema, migrations: options.migrations, log, poolMax: config.DB_POOL_MAX });
+  let bus: Bus | undefined;
+  if (options.usesBus) {
+    bus = new Bus({ url: config.NATS_URL, environment: config.API_ENVIRONMENT, databaseName: databaseNameOf(config.DATABASE_URL), serviceName: name, log });
+    // Connecting goes on in the background: while NATS is down the service runs and reports not ready.
+    bus.start().catch((error) => log.error({ err: error }, 'nats connection failed'));
+  }
+  const parts = await options.build({ db, bus, log });
+  const errorMappers: ErrorMapper[] = [mapDatabaseError];
+  const app = createHttpApp({
+    log,
+    router: parts.router,
+    errorMappers,
+    jsonLimit: parts.jsonLimit,
+    readiness: async () => ({
+      database: await pingDatabase(db),
+      ...(bus ? { nats: bus.isConnected() } : {}),
+    }),
+  });
+  const http = await startHttpServer(app, config.HOST, config.HTTP_PORT ?? defaultHttpPort(name, config.SERVICE_PORT_BASE));
+  let grpcServer: RunningGrpcServer | undefined;
+  if (parts.grpc?.length) {
+    grpcServer = await startGrpcServer(config.HOST, config.GRPC_PORT ?? defaultGrpcPort(name, config.SERVICE_PORT_BASE), parts.grpc);
+  }
+  parts.workers?.forEach((worker) => worker.start());
+  log.info({ httpPort: http.port, grpcPort: grpcServer?.port, environment: config.API_ENVIRONMENT }, `${name} listening`);
+  return {
+    httpPort: http.port,
+    grpcPort: grpcServer?.port,
+    stop: async () => {
+      await http.close(config.SHUTDOWN_GRACE_MS);
+      await grpcServer?.stop(config.SHUTDOWN_GRACE_MS);
+      await Promise.all((parts.workers ?? []).map((worker) => worker.stop()));
+      await parts.close?.();
+      await bus?.close();
+      await db.destroy();
+      log.info(`${name} stopped`);
+    },
+  };
+}
+
+export { mapDatabaseError };

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger } from '@rental/logger';
+import { DEMO_SEED_FILE, SeedFile, readSeedFile, seedDeployment } from '@rental/stack';
+
+export interface TestPartner {
+  id: string;
+  /** Sandbox (or production) key with the api_user role. */
+  key: string;
+  /** Key without roles. */
+  readOnlyKey: string;
+}
+
+export interface StackAddress {
+  databaseUrl: string;
+  environment: string;
+}
+
+type PartnerSeed = SeedFile['partners'][number];
+
+/**
+ * A fresh partner with the conditions of a fixture partner (acme by default) and new keys, so a
+ * test owns its data and cannot be disturbed by another test on the same stack.
+ */
+export async function createTestPartner(stack: StackAddress, options: { like?: string; overrides?: Partial<PartnerSeed>; hubs?: SeedFile['distributionHubs'] } = {}): Promise<TestPartner> {
+  const fixture = readSeedFile(DEMO_SEED_FILE);
+  const template = fixture.partners.find((partner) => partner.id === (options.like ?? 'acme'));
+  if (!template) throw new Error(`no fixture partner ${options.like}`);
+  const suffix = randomBytes(5).toString('hex');
+  const id = `${template.id}-${suffix}`;
+  const key = `test_${id}_${randomBytes(12).toString('hex')}`;
+  const readOnlyKey = `test_ro_${id}_${randomBytes(12).toString('hex')}`;
+  const partner: PartnerSeed = {
+    ...template,
+    ...options.overrides,
+    id,
+    name: `${template.name} (test ${suffix})`,
+    apiKeys: [
+      { key, environment: stack.environment as 'sandbox', roles: ['api_user'] },
+      { key: readOnlyKey, environment: stack.environment as 'sandbox', roles: [] },
+    ],
+  };
+  const seed: SeedFile = { ...fixture, distributionHubs: [...fixture.distributionHubs, ...(options.hubs ?? [])], partners: [partner] };
+  await seedDeployment(stack.databaseUrl, stack.environment, seed, createLogger('testkit', 'warn'));
+  return { id, key, readOnlyKey };
+}
+
+export function fixturePartnerKey(partnerId: string, environment = 'sandbox', role: 'api_user' | 'none' = 'api_user'): string {
+  const partner = readSeedFile(DEMO_SEED_FILE).partners.find((p) => p.id === partnerId);
+  const key = partner?.apiKeys.find((k) => k.environment === environment && (role === 'api_user' ? k.roles.includes('api_user') : k.roles.length === 0));
+  if (!key) throw new Error(`fixture has no ${environment} ${role} key for ${partnerId}`);
+  return key.key;
+}

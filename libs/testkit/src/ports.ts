@@ -1,0 +1,19 @@
+import net from 'node:net';
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A SERVICE_PORT_BASE whose whole range (base .. base+29) is free, so stacks run side by side. */
+export async function findFreePortBase(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const base = 20000 + Math.floor(Math.random() * 400) * 100;
+    const checks = await Promise.all(Array.from({ length: 30 }, (_, offset) => isFree(base + offset)));
+    if (checks.every(Boolean)) return base;
+  }
+  throw new Error('no free port range found');
+}

@@ -1,0 +1,59 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** The exact bytes received; signatures are computed over these. */
+  rawBody: Buffer;
+  receivedAt: number;
+}
+
+export type Responder = (request: ReceivedRequest) => { status: number; delayMs?: number; headers?: Record<string, string> };
+
+/** A real HTTP server on loopback that records every webhook and answers as told. */
+export class WebhookReceiver {
+  readonly requests: ReceivedRequest[] = [];
+  private responder: Responder = () => ({ status: 204 });
+  private constructor(private readonly server: http.Server) {}
+
+  static async start(): Promise<WebhookReceiver> {
+    const server = http.createServer();
+    const receiver = new WebhookReceiver(server);
+    server.on('request', (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const request: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks), receivedAt: Date.now() };
+        receiver.requests.push(request);
+        const answer = receiver.responder(request);
+        setTimeout(() => {
+          if (!res.destroyed) res.writeHead(answer.status, answer.headers).end();
+        }, answer.delayMs ?? 0);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return receiver;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  respondWith(responder: Responder): void {
+    this.responder = responder;
+  }
+
+  /** Parsed JSON bodies received so far. */
+  bodies<T = any>(): T[] {
+    return this.requests.map((request) => JSON.parse(request.rawBody.toString('utf8')) as T);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/**
+ * The one event of the platform, as it travels on the bus. case-workflow publishes it through
+ * its outbox; notifications delivers `webhookBody` to partners, documents reacts to cancels.
+ */
+export const STATUS_CHANGED_SUBJECT = 'case.status_changed';
+export const STATUS_CHANGED_EVENT = 'financing_case.status_changed';
+
+export const statusChangedData = z.object({
+  financingCaseId: z.string(),
+  quoteId: z.string().optional(),
+  /** What changed: the quote (and so the case), its contract, or its quote request. */
+  resourceType: z.enum(['quote', 'contract', 'quote_request']),
+  fromStatus: z.string(),
+  toStatus: z.string(),
+  status: z.string(),
+  transition: z.string(),
+});
+
+export const statusChangedEvent = z.object({
+  id: z.string(),
+  event: z.literal(STATUS_CHANGED_EVENT),
+  occurredAt: z.string(),
+  version: z.literal(1),
+  data: statusChangedData,
+  /** Routing only; never part of the webhook body. */
+  partnerId: z.string(),
+  environment: z.string(),
+});
+
+export type StatusChangedEvent = z.infer<typeof statusChangedEvent>;
+
+/** The body a partner receives: the envelope without the routing members. */
+export function webhookBody(event: StatusChangedEvent): Omit<StatusChangedEvent, 'partnerId' | 'environment'> {
+  const { partnerId: _partnerId, environment: _environment, ...body } = event;
+  return body;
+}
+
+/** What a partner's endpoint receives, as described in the API description's `webhooks`. */
+export const statusChangedWebhookBody = z
+  .object({
+    id: z.string().describe('Unique event id, unchanged on retries; use it to drop duplicates'),
+    event: z.literal(STATUS_CHANGED_EVENT),
+    occurredAt: z.string().describe('ISO 8601 time of the change; the event with the latest occurredAt carries the current state'),
+    version: z.literal(1).describe('Envelope version'),
+    data: z
+      .object({
+        financingCaseId: z.string().describe('The financeCaseId of the checkout'),
+        quoteId: z.string().optional().describe('Quote of the case; omitted when there is no quote'),
+        resourceType: z.enum(['quote', 'contract', 'quote_request']).describe('What changed: the quote (and with it the case), its contract, or its quote request'),
+        fromStatus: z.string().describe('Status before the change; "new" when the quote, contract or quote request was just created'),
+        toStatus: z.string().describe('Status after the change; canceled, finance_rejected and rejected_by_customer mean the order will not go ahead'),
+        status: z.string().describe('Status of the case right after the change'),
+        transition: z.string().describe('Name of the change, for example create, cancel or finance_reject'),
+      })
+      .catchall(z.unknown())
+      .describe('New fields may be added without a version change; ignore unknown fields'),
+  })
+  .meta({ id: 'FinancingCaseStatusChangedEvent' });

@@ -1,0 +1,30 @@
+import path from 'node:path';
+import { loadProtoPackage } from '@rental/grpc';
+import type { ProtoGrpcType as PricingPackage } from './generated/pricing';
+import type { ProtoGrpcType as CaseWorkflowPackage } from './generated/case_workflow';
+import type { ProtoGrpcType as DocumentsPackage } from './generated/documents';
+
+export * from './events';
+
+/** The folder that holds rental/<service>/v1/*.proto, next to src/ and dist/. */
+export const PROTO_ROOT = path.resolve(__dirname, '..');
+
+function load<T>(relativeFile: string): T {
+  return loadProtoPackage<T>(relativeFile, [PROTO_ROOT]);
+}
+
+export function loadPricingPackage(): PricingPackage['rental']['pricing']['v1'] {
+  return load<PricingPackage>('rental/pricing/v1/pricing.proto').rental.pricing.v1;
+}
+
+export function loadCaseWorkflowPackage(): CaseWorkflowPackage['rental']['case_workflow']['v1'] {
+  return load<CaseWorkflowPackage>('rental/case_workflow/v1/case_workflow.proto').rental.case_workflow.v1;
+}
+
+export function loadDocumentsPackage(): DocumentsPackage['rental']['documents']['v1'] {
+  return load<DocumentsPackage>('rental/documents/v1/documents.proto').rental.documents.v1;
+}
+
+export type * as pricing from './generated/rental/pricing/v1';
+export type * as caseWorkflow from './generated/rental/case_workflow/v1';
+export type * as documents from './generated/rental/documents/v1';

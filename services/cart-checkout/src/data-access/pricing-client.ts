@@ -1,0 +1,94 @@
+import { TypedClient, createGrpcClient } from '@rental/grpc';
+import { loadPricingPackage } from '@rental/proto';
+import type { pricing } from '@rental/proto';
+import { isDomainError } from '@rental/problem';
+import type { CartItem } from '../domain/cart-item';
+import type { CallContext, CartPricing, CheckoutTermsInput, FinancingOption, FrozenTerms, PricingPort, ResolvedCategory, StoredCalculation } from '../domain/ports';
+
+const decimal = (value: number | undefined, places: number) => (value === undefined ? '' : value.toFixed(places));
+
+function toCartItems(items: CartItem[]): pricing.CartItem[] {
+  return items.map((item, index) => ({
+    position: index + 1,
+    productNumber: item.productNumber,
+    quantity: item.quantity,
+    price: item.price.toFixed(2),
+    categoryId: item.categoryId ?? 0,
+    categorySlug: item.categorySlug ?? '',
+    devices: (item.devices ?? []).map((device) => ({
+      bwBaselineCount: decimal(device.bwBaselineCount, 0),
+      bwBaselinePrice: decimal(device.bwBaselinePrice, 4),
+      bwOveragePrice: decimal(device.bwOveragePrice, 4),
+      colorBaselineCount: decimal(device.colorBaselineCount, 0),
+      colorBaselinePrice: decimal(device.colorBaselinePrice, 4),
+      colorOveragePrice: decimal(device.colorOveragePrice, 4),
+      scanBaselineCount: decimal(device.scanBaselineCount, 0),
+      scanBaselinePrice: decimal(device.scanBaselinePrice, 4),
+      scanOveragePrice: decimal(device.scanOveragePrice, 4),
+      locked: device.locked ?? false,
+    })),
+  }));
+}
+
+const toOption = (option: pricing.FinancingOption__Output): FinancingOption => ({
+  financingType: option.financingType,
+  duration: option.duration,
+  commission: option.commission,
+  monthlyRate: option.monthlyRate,
+  rentalFactor: option.rentalFactor,
+});
+
+/** Pricing's gRPC calls behind the domain's port. */
+export class PricingClient implements PricingPort {
+  private readonly client: TypedClient<InstanceType<ReturnType<typeof loadPricingPackage>['PricingService']>>;
+
+  constructor(address: string, deadlineMs: number) {
+    this.client = new TypedClient(createGrpcClient(loadPricingPackage().PricingService, address), deadlineMs);
+  }
+
+  async resolveCategories(items: CartItem[], context: CallContext): Promise<ResolvedCategory[]> {
+    const response = await this.client.call('ResolveCategories', { items: items.map((item) => ({ categoryId: item.categoryId ?? 0, categorySlug: item.categorySlug ?? '' })) }, context);
+    return response.items.map((item) => ({ found: item.found, productSector: item.productSector, articleType: item.articleType, hasPrintPlanCapability: item.hasPrintPlanCapability }));
+  }
+
+  async priceCart(items: CartItem[], context: CallContext): Promise<CartPricing> {
+    const response = await this.client.call('PriceCart', { items: toCartItems(items) }, context);
+    return {
+      purchasePrice: response.purchasePrice,
+      financingOptions: response.financingOptions.map(toOption),
+      items: response.items.map((item) => ({ position: item.position, total: item.total, financingOptions: item.financingOptions.map(toOption) })),
+      recurringServiceFee: response.recurringServiceFee || null,
+    };
+  }
+
+  async freezeCheckoutTerms(items: CartItem[], terms: CheckoutTermsInput, context: CallContext): Promise<FrozenTerms> {
+    return this.client.call('FreezeCheckoutTerms', {
+      items: toCartItems(items),
+      financingType: terms.financingType,
+      duration: terms.duration,
+      paymentInterval: terms.paymentInterval,
+      hasCommission: terms.commission !== undefined,
+      commission: terms.commission ?? 0,
+      serviceCost: terms.serviceCost === undefined || terms.serviceCost === null ? '' : terms.serviceCost.toFixed(2),
+      customSlaFileName: terms.customSlaFileName ?? '',
+    }, context);
+  }
+
+  async findCalculation(id: string, context: CallContext): Promise<StoredCalculation | undefined> {
+    try {
+      return await this.client.call('GetCalculation', { calculationId: id }, context);
+    } catch (error) {
+      if (isDomainError(error) && error.kind === 'not_found') return undefined;
+      throw error;
+    }
+  }
+
+  async financingPartnerOf(context: CallContext): Promise<{ financingPartnerId: string; distributionHubId: string }> {
+    const profile = await this.client.call('GetPartnerProfile', { partnerId: context.partnerId }, context);
+    return { financingPartnerId: profile.financingPartner?.id ?? '', distributionHubId: profile.distributionHub?.id ?? '' };
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

@@ -1,0 +1,79 @@
+import { ulid } from 'ulid';
+import { Violation, notFound, ruleViolation, validationFailed } from '@rental/problem';
+import type { CartItem } from './cart-item';
+import type { CallContext, CartPricing, PricingPort } from './ports';
+
+export type CartStatus = 'active' | 'checking_out' | 'checked_out';
+
+export interface Cart {
+  id: string;
+  partnerId: string;
+  status: CartStatus;
+  items: CartItem[];
+  pricing: CartPricing;
+  financingCaseId: string | null;
+  quoteId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CartStore {
+  insert(cart: Cart): Promise<void>;
+  /** The cart whatever its owner; callers decide between 403 and 404. */
+  find(id: string): Promise<Cart | undefined>;
+  /** Replaces items and pricing of an active cart; false when it is no longer active. */
+  replaceItems(id: string, partnerId: string, items: CartItem[], pricing: CartPricing): Promise<boolean>;
+}
+
+/**
+ * A cart holds one article type. When its items mix types, every item gets one violation naming
+ * its product number and type. Items whose category is unknown take no part; checkout refuses them.
+ */
+export async function checkArticleTypes(items: CartItem[], pricing: PricingPort, context: CallContext): Promise<void> {
+  const resolved = await pricing.resolveCategories(items, context);
+  const types = new Set(resolved.filter((category) => category.found).map((category) => category.articleType));
+  if (types.size <= 1) return;
+  const violations: Violation[] = items.map((item, index) => {
+    const articleType = resolved[index]?.found ? resolved[index].articleType : 'unknown';
+    return {
+      propertyPath: `items[${index}]`,
+      code: 'MIXED_ARTICLE_TYPES',
+      message: `Product ${item.productNumber} has article type ${articleType}; a cart holds items of one article type only (found ${[...types].sort().join(', ')}).`,
+    };
+  });
+  throw validationFailed(violations, 'The cart mixes article types; a cart holds items of one article type only.');
+}
+
+async function checkAndPrice(items: CartItem[], pricing: PricingPort, context: CallContext): Promise<CartPricing> {
+  await checkArticleTypes(items, pricing, context);
+  return pricing.priceCart(items, context);
+}
+
+export async function createCart(items: CartItem[], store: CartStore, pricing: PricingPort, context: CallContext): Promise<Cart> {
+  const priced = await checkAndPrice(items, pricing, context);
+  const now = new Date().toISOString();
+  const cart: Cart = { id: ulid(), partnerId: context.partnerId, status: 'active', items, pricing: priced, financingCaseId: null, quoteId: null, createdAt: now, updatedAt: now };
+  await store.insert(cart);
+  return cart;
+}
+
+/** GET and PUT: another partner's cart is as unknown as a missing one. */
+export async function ownCart(store: CartStore, id: string, partnerId: string): Promise<Cart> {
+  const cart = await store.find(id);
+  if (!cart || cart.partnerId !== partnerId) throw notFound('cart.not_found', `No cart ${id}.`);
+  return cart;
+}
+
+export async function replaceCart(id: string, items: CartItem[], store: CartStore, pricing: PricingPort, context: CallContext): Promise<Cart> {
+  const cart = await ownCart(store, id, context.partnerId);
+  if (cart.status !== 'active') throw alreadyCheckedOut();
+  const priced = await checkAndPrice(items, pricing, context);
+  if (!(await store.replaceItems(id, context.partnerId, items, priced))) throw alreadyCheckedOut();
+  return ownCart(store, id, context.partnerId);
+}
+
+function alreadyCheckedOut() {
+  return ruleViolation('cart.not_active', 'The cart is checked out (or being checked out) and can no longer be changed.', [
+    { propertyPath: 'items', code: 'cart.not_active', message: 'A checked-out cart cannot be changed.' },
+  ]);
+}

@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { DomainError, conflict, forbidden, notFound, ruleViolation } from '@rental/problem';
+import { CartStore, checkArticleTypes } from './cart';
+import type { CallContext, CaseWorkflowPort, PricingPort } from './ports';
+
+export const CHECKOUT_FINANCING_TYPES = ['rent', 'rent_to_own', 'leasing', 'print_plan', 'print_plan_3kdg_12verl', 'print_plan_6kdg_12verl'] as const;
+const PRINT_PLAN_TYPES: ReadonlySet<string> = new Set(['print_plan', 'print_plan_3kdg_12verl', 'print_plan_6kdg_12verl']);
+
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** A checkout (or idempotency key) claimed longer ago than this is taken to have died with its process. */
+export const CHECKOUT_LEASE_MS = 60_000;
+
+const text = (max = 200) => z.string().max(max);
+const hasAtMostTwoDecimals = (value: number) => Number.isFinite(value) && Number(value.toFixed(2)) === value;
+
+export const checkoutCustomer = z.object({
+  firstName: text().optional(),
+  lastName: text().optional(),
+  email: z.email('This value is not a valid email address.').max(320).optional(),
+  street: text().optional(),
+  houseNumber: text(20).optional(),
+  zipCode: text(20).optional(),
+  city: text().optional(),
+  country: text(100).optional(),
+  phone: text(50).optional(),
+  company: z.string().trim().min(1, 'This value should not be blank.').max(300),
+  vatId: text(50).optional(),
+}).strict().meta({ id: 'CheckoutCustomer' });
+
+const required = (max = 200) => z.string().trim().min(1, 'This value should not be blank.').max(max);
+
+export const deliveryAddress = z.object({
+  recipientName: required(),
+  company: text(300).nullable().optional(),
+  street: required(),
+  houseNumber: required(20),
+  zipCode: required(20),
+  city: required(),
+  country: required(100),
+}).strict().meta({ id: 'DeliveryAddress' });
+
+const percent = z.number().int().min(0).max(100);
+
+export const printPlanContractTerms = z.object({
+  pageCoverage: percent.default(5),
+  colorRatio: percent.default(15),
+  maintenanceTonerColor: z.boolean().default(true),
+  maintenanceDrums: z.boolean().default(true),
+  maintenanceStaples: z.boolean().default(true),
+  maintenancePaper: z.boolean().default(true),
+}).strict().meta({ id: 'PrintPlanContractTerms' });
+
+export const checkoutBody = z.object({
+  duration: z.number().int().min(1).max(600).describe('Months'),
+  financingType: z.enum(CHECKOUT_FINANCING_TYPES),
+  customer: checkoutCustomer,
+  paymentInterval: z.enum(['monthly', 'quarterly']).default('monthly'),
+  commission: z.number().int().min(0).max(100).optional().describe('Commission tier in percent; default is the preselected tier'),
+  quoteNumber: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9._/-]+$/, 'Letters, digits and . _ / - only.').nullable().optional().describe('Custom quote number, unique per partner'),
+  submitFinancing: z.boolean().default(true).describe('false creates the quote only (status in_progress, no financing request); a non-boolean value gives 400'),
+  printPlanContractTerms: printPlanContractTerms.optional().describe('Only applied for Print-Plan financing types'),
+  deliveryAddress: deliveryAddress.optional(),
+  serviceCost: z.number().min(0).max(1_000_000).refine(hasAtMostTwoDecimals, { message: 'This value must have at most two decimals.', params: { code: 'validation.format' } })
+    .nullable().optional().describe('Monthly service fee for rent; not allowed for Print-Plan'),
+  customSlaFileName: z.string().max(200).nullable().optional().describe('Identifier of a custom SLA (GET /api/sla-files); required for rent, not allowed for Print-Plan'),
+}).strict().meta({ id: 'CheckoutRequest' });
+
+export type CheckoutRequest = z.infer<typeof checkoutBody>;
+
+export interface CheckoutOutcome {
+  financingCaseId: string;
+  quoteId: string;
+  submitFinancing: boolean;
+}
+
+export type IdempotencyStart =
+  | { outcome: 'started' }
+  | { outcome: 'replay'; checkout: CheckoutOutcome }
+  | { outcome: 'mismatch' }
+  | { outcome: 'running' };
+
+export interface IdempotencyStore {
+  begin(partnerId: string, key: string, requestHash: string, leaseMs: number): Promise<IdempotencyStart>;
+  complete(partnerId: string, key: string, checkout: CheckoutOutcome): Promise<void>;
+  /** Forgets a key whose request failed, so the same request can be retried. */
+  abandon(partnerId: string, key: string): Promise<void>;
+}
+
+export interface CheckoutCarts extends CartStore {
+  /** Claims an active cart (or one whose claim went stale) for one checkout. */
+  claim(id: string, leaseMs: number): Promise<'claimed' | 'checked_out' | 'running'>;
+  release(id: string): Promise<void>;
+  markCheckedOut(id: string, financingCaseId: string, quoteId: string): Promise<void>;
+}
+
+export interface CheckoutDependencies {
+  carts: CheckoutCarts;
+  idempotency: IdempotencyStore;
+  pricing: PricingPort;
+  caseWorkflow: CaseWorkflowPort;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Same cart and same body (whatever the key order) give the same hash. */
+export function checkoutRequestHash(cartId: string, body: unknown): string {
+  return createHash('sha256').update(cartId).update('\n').update(canonicalJson(body)).digest('hex');
+}
+
+async function checkOutClaimedCart(cartId: string, request: CheckoutRequest, deps: CheckoutDependencies, context: CallContext): Promise<CheckoutOutcome> {
+  const cart = await deps.carts.find(cartId);
+  if (!cart) throw notFound('cart.not_found', `No cart ${cartId}.`);
+  await checkArticleTypes(cart.items, deps.pricing, context);
+  const printPlan = PRINT_PLAN_TYPES.has(request.financingType);
+  const terms = await deps.pricing.freezeCheckoutTerms(cart.items, {
+    financingType: request.financingType,
+    duration: request.duration,
+    paymentInterval: request.paymentInterval,
+    commission: request.commission,
+    serviceCost: request.serviceCost,
+    customSlaFileName: request.customSlaFileName,
+  }, context);
+  const created = await deps.caseWorkflow.createCaseFromCheckout({
+    cartId,
+    items: cart.items,
+    customer: { ...request.customer, customerType: 'company' },
+    deliveryAddress: request.deliveryAddress,
+    terms,
+    printPlanTerms: printPlan ? (request.printPlanContractTerms ?? printPlanContractTerms.parse({})) : undefined,
+    submitFinancing: request.submitFinancing,
+    quoteNumber: request.quoteNumber,
+  }, context);
+  await deps.carts.markCheckedOut(cartId, created.financingCaseId, created.quoteId);
+  return { financingCaseId: created.financingCaseId, quoteId: created.quoteId, submitFinancing: request.submitFinancing };
+}
+
+/**
+ * Checks a cart out into a quote and financing case. Every rule is checked before case-workflow
+ * creates anything; a failure leaves the cart active and the idempotency key free for a retry.
+ * The cart claim makes two concurrent checkouts of one cart give one 201 and one 409; the key
+ * makes a retried request give the first answer again.
+ */
+export async function checkOut(cartId: string, request: CheckoutRequest, requestHash: string, idempotencyKey: string | undefined, deps: CheckoutDependencies, context: CallContext): Promise<CheckoutOutcome> {
+  const cart = await deps.carts.find(cartId);
+  if (!cart) throw notFound('cart.not_found', `No cart ${cartId}.`);
+  if (cart.partnerId !== context.partnerId) throw forbidden('cart.forbidden', 'This cart belongs to another partner.');
+  if (idempotencyKey !== undefined) {
+    const start = await deps.idempotency.begin(context.partnerId, idempotencyKey, requestHash, CHECKOUT_LEASE_MS);
+    if (start.outcome === 'replay') return start.checkout;
+    if (start.outcome === 'mismatch') {
+      throw ruleViolation('idempotency.key_reused', 'This Idempotency-Key was used with a different request body.', [
+        { propertyPath: 'Idempotency-Key', code: 'idempotency.key_reused', message: 'The key was used before with a different body; use a new key for a new request.' },
+      ]);
+    }
+    if (start.outcome === 'running') throw conflict('checkout.running', 'A checkout with this Idempotency-Key is still running; retry shortly.');
+  }
+  try {
+    const claim = await deps.carts.claim(cartId, CHECKOUT_LEASE_MS);
+    if (claim === 'checked_out') throw conflict('cart.already_checked_out', 'This cart has already been checked out.');
+    if (claim === 'running') throw conflict('checkout.running', 'A checkout of this cart is still running.');
+    let outcome: CheckoutOutcome;
+    try {
+      outcome = await checkOutClaimedCart(cartId, request, deps, context);
+    } catch (error) {
+      await deps.carts.release(cartId);
+      throw error;
+    }
+    if (idempotencyKey !== undefined) await deps.idempotency.complete(context.partnerId, idempotencyKey, outcome);
+    return outcome;
+  } catch (error) {
+    if (idempotencyKey !== undefined) await deps.idempotency.abandon(context.partnerId, idempotencyKey).catch(() => undefined);
+    throw error;
+  }
+}
+
+export function isSubmitFinancingTypeError(error: DomainError): boolean {
+  return error.violations?.some((violation) => violation.propertyPath === 'submitFinancing' && violation.code === 'validation.type') ?? false;
+}

@@ -1,0 +1,151 @@
+import type { CartItem } from './cart-item';
+
+/** What checkout needs from pricing (served over gRPC); amounts are decimal strings. */
+export interface ResolvedCategory {
+  found: boolean;
+  productSector: string;
+  articleType: string;
+  hasPrintPlanCapability: boolean;
+}
+
+export interface FinancingOption {
+  financingType: string;
+  duration: number;
+  commission: number;
+  monthlyRate: string;
+  rentalFactor: string;
+}
+
+export interface CartPricing {
+  purchasePrice: string;
+  financingOptions: FinancingOption[];
+  items: { position: number; total: string; financingOptions: FinancingOption[] }[];
+  recurringServiceFee: string | null;
+}
+
+export interface CheckoutTermsInput {
+  financingType: string;
+  duration: number;
+  paymentInterval: string;
+  commission?: number;
+  serviceCost?: number | null;
+  customSlaFileName?: string | null;
+}
+
+export interface FrozenTerms {
+  financingType: string;
+  duration: number;
+  commission: number;
+  paymentInterval: string;
+  rentalFactor: string;
+  residualValue: string;
+  purchasePrice: string;
+  monthlyRate: string;
+  monthlyRateAllIn: string;
+  serviceCost: string;
+  recurringServiceFee: string;
+  productSector: string;
+  financingPartnerId: string;
+  distributionHubId: string;
+  customSlaFileName: string;
+}
+
+export interface StoredOffer {
+  duration: number;
+  calculationType: string;
+  rate: string;
+  rentalFactor: string;
+  commission: number;
+  residualValue: string;
+}
+
+export interface StoredCalculation {
+  id: string;
+  productSector: string;
+  categorySlug: string;
+  paymentInterval: string;
+  acquisitionCost: string;
+  installationCost: string;
+  serviceCost: string;
+  offers: StoredOffer[];
+}
+
+export interface CallContext {
+  partnerId: string;
+  requestId: string;
+}
+
+export interface PricingPort {
+  resolveCategories(items: CartItem[], context: CallContext): Promise<ResolvedCategory[]>;
+  priceCart(items: CartItem[], context: CallContext): Promise<CartPricing>;
+  freezeCheckoutTerms(items: CartItem[], terms: CheckoutTermsInput, context: CallContext): Promise<FrozenTerms>;
+  /** undefined when the partner has no such calculation */
+  findCalculation(id: string, context: CallContext): Promise<StoredCalculation | undefined>;
+  financingPartnerOf(context: CallContext): Promise<{ financingPartnerId: string; distributionHubId: string }>;
+}
+
+export interface Customer {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  street?: string;
+  houseNumber?: string;
+  zipCode?: string;
+  city?: string;
+  country?: string;
+  phone?: string;
+  company: string;
+  vatId?: string;
+  customerType?: string;
+}
+
+export interface DeliveryAddress {
+  recipientName: string;
+  company?: string | null;
+  street: string;
+  houseNumber: string;
+  zipCode: string;
+  city: string;
+  country: string;
+}
+
+export interface PrintPlanContractTerms {
+  pageCoverage: number;
+  colorRatio: number;
+  maintenanceTonerColor: boolean;
+  maintenanceDrums: boolean;
+  maintenanceStaples: boolean;
+  maintenancePaper: boolean;
+}
+
+export interface CreatedCase {
+  financingCaseId: string;
+  quoteId: string;
+  created: boolean;
+}
+
+export interface NewCheckoutCase {
+  cartId: string;
+  items: CartItem[];
+  customer: Customer;
+  deliveryAddress?: DeliveryAddress;
+  terms: FrozenTerms;
+  printPlanTerms?: PrintPlanContractTerms;
+  submitFinancing: boolean;
+  quoteNumber?: string | null;
+}
+
+export interface NewQuoteRequestCase {
+  quoteRequestId: string;
+  calculationId: string;
+  customer: Customer;
+  terms: FrozenTerms;
+  contactPhone?: string | null;
+  contactEmail?: string | null;
+}
+
+/** What checkout needs from case-workflow (served over gRPC). */
+export interface CaseWorkflowPort {
+  createCaseFromCheckout(request: NewCheckoutCase, context: CallContext): Promise<CreatedCase>;
+  createCaseFromQuoteRequest(request: NewQuoteRequestCase, context: CallContext): Promise<CreatedCase>;
+}

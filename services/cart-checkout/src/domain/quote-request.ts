@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { notFound, validationFailed } from '@rental/problem';
+import type { CallContext, CaseWorkflowPort, PricingPort, StoredCalculation, StoredOffer } from './ports';
+
+const optionalText = (max = 300) => z.string().max(max).nullable().optional();
+const requiredText = (max = 200) => z.string().trim().min(1, 'This value should not be blank.').max(max);
+
+export const CALCULATION_IRI = /^\/api\/calculations\/([0-9A-HJKMNP-TV-Z]{26})$/;
+
+export const quoteRequestBody = z.object({
+  email: z.email('This value is not a valid email address.').max(320),
+  firstName: requiredText(),
+  lastName: requiredText(),
+  customerType: z.enum(['company', 'freelancer', 'public_institution']),
+  street: requiredText(),
+  postalCode: requiredText(20),
+  city: requiredText(),
+  country: requiredText(100),
+  calculation: z.string().max(100).describe('IRI of a calculation of the partner: /api/calculations/<id>'),
+  acknowledgedPrivacy: z.boolean().optional().describe('Must be true'),
+  name: optionalText(),
+  phone: optionalText(50),
+  company: optionalText(),
+  message: optionalText(5000),
+  houseNumber: optionalText(20),
+  creditRatingNo: optionalText(100),
+  category: z.union([z.string().max(200), z.object({}).catchall(z.unknown())]).nullable().optional(),
+  duration: z.number().int().min(1).max(600).nullable().optional().describe('Pass together with calculationType'),
+  calculationType: z.string().max(60).nullable().optional().describe('Pass together with duration'),
+}).meta({ id: 'QuoteRequestCreate' });
+
+export type QuoteRequestInput = z.infer<typeof quoteRequestBody>;
+
+/** Status of a quote request; the specification leaves the values open. */
+export const QUOTE_REQUEST_STATUS_NEW = 'new';
+
+export interface QuoteRequest {
+  id: number;
+  partnerId: string;
+  status: string;
+  calculationId: string;
+  financingCaseId: string | null;
+  quoteId: string | null;
+  fields: QuoteRequestInput & { productSector: string | null };
+  createdAt: string;
+}
+
+export interface QuoteRequestStore {
+  /** Runs `work` with a reserved id inside one transaction: its failure leaves no quote request behind. */
+  create(partnerId: string, calculationId: string, fields: QuoteRequest['fields'], work: (id: number) => Promise<{ financingCaseId: string; quoteId: string }>): Promise<QuoteRequest>;
+  find(partnerId: string, id: number): Promise<QuoteRequest | undefined>;
+  list(partnerId: string, limit: number, offset: number): Promise<QuoteRequest[]>;
+}
+
+function offerOf(calculation: StoredCalculation, input: QuoteRequestInput): StoredOffer {
+  const hasDuration = input.duration !== undefined && input.duration !== null;
+  const hasType = input.calculationType !== undefined && input.calculationType !== null;
+  if (hasDuration !== hasType) {
+    const missing = hasDuration ? 'calculationType' : 'duration';
+    throw validationFailed([{ propertyPath: missing, code: 'quote_request.pair_incomplete', message: 'duration and calculationType are passed together.' }]);
+  }
+  if (!hasDuration) {
+    if (calculation.offers.length === 1) return calculation.offers[0] as StoredOffer;
+    throw validationFailed([{ propertyPath: 'duration', code: 'quote_request.offer_not_selected', message: `The calculation has ${calculation.offers.length} offers; choose one with duration and calculationType.` }]);
+  }
+  const offer = calculation.offers.find((candidate) => candidate.duration === input.duration && candidate.calculationType === input.calculationType);
+  if (!offer) {
+    throw validationFailed([{ propertyPath: 'duration', code: 'quote_request.offer_not_found', message: `The calculation has no ${input.calculationType} offer for ${input.duration} months.` }]);
+  }
+  return offer;
+}
+
+/** Files a quote request for an end customer from a stored calculation and creates its quote. */
+export async function fileQuoteRequest(input: QuoteRequestInput, deps: { store: QuoteRequestStore; pricing: PricingPort; caseWorkflow: CaseWorkflowPort }, context: CallContext): Promise<QuoteRequest> {
+  if (input.acknowledgedPrivacy !== true) {
+    throw validationFailed([{ propertyPath: 'acknowledgedPrivacy', code: 'quote_request.privacy_not_acknowledged', message: 'The privacy notice must be acknowledged (true).' }]);
+  }
+  const calculationId = CALCULATION_IRI.exec(input.calculation)?.[1];
+  const calculation = calculationId ? await deps.pricing.findCalculation(calculationId, context) : undefined;
+  if (!calculation || !calculationId) {
+    throw validationFailed([{ propertyPath: 'calculation', code: 'quote_request.unknown_calculation', message: 'This is not the IRI of a calculation of this partner.' }]);
+  }
+  const offer = offerOf(calculation, input);
+  const contacts = await deps.pricing.financingPartnerOf(context);
+  const amountOrZero = (value: string) => value || '0.00';
+  return deps.store.create(context.partnerId, calculationId, { ...input, productSector: calculation.productSector || null }, (id) =>
+    deps.caseWorkflow.createCaseFromQuoteRequest({
+      quoteRequestId: String(id),
+      calculationId,
+      customer: {
+        firstName: input.firstName, lastName: input.lastName, email: input.email, street: input.street, houseNumber: input.houseNumber ?? '',
+        zipCode: input.postalCode, city: input.city, country: input.country, phone: input.phone ?? '', company: input.company ?? input.name ?? '',
+        customerType: input.customerType,
+      },
+      terms: {
+        financingType: offer.calculationType,
+        duration: offer.duration,
+        commission: offer.commission,
+        paymentInterval: calculation.paymentInterval,
+        rentalFactor: offer.rentalFactor,
+        residualValue: offer.residualValue,
+        purchasePrice: addDecimals(amountOrZero(calculation.acquisitionCost), amountOrZero(calculation.installationCost)),
+        monthlyRate: offer.rate,
+        monthlyRateAllIn: offer.rate,
+        serviceCost: offer.calculationType === 'rent' ? calculation.serviceCost : '',
+        recurringServiceFee: '',
+        productSector: calculation.productSector,
+        financingPartnerId: contacts.financingPartnerId,
+        distributionHubId: contacts.distributionHubId,
+        customSlaFileName: '',
+      },
+      contactPhone: input.phone,
+      contactEmail: input.email,
+    }, context));
+}
+
+/** Two-decimal amounts added as integers of cents. */
+function addDecimals(a: string, b: string): string {
+  const cents = (value: string) => BigInt(value.replace('.', ''));
+  const sum = cents(a) + cents(b);
+  return `${sum / 100n}.${(sum % 100n).toString().padStart(2, '0')}`;
+}
+
+export async function findQuoteRequest(store: QuoteRequestStore, partnerId: string, id: number): Promise<QuoteRequest> {
+  const request = await store.find(partnerId, id);
+  if (!request) throw notFound('quote_request.not_found', `No quote request ${id}.`);
+  return request;
+}

@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { defineOperation, pageQuery, problemResponses } from '@rental/http';
+import { cartBody, cartItem } from '../../domain/cart-item';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, checkoutBody } from '../../domain/checkout';
+import { quoteRequestBody } from '../../domain/quote-request';
+
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+const cartParams = z.object({ id: z.string().regex(ULID) });
+
+const financingOption = z.object({
+  financingType: z.string(),
+  duration: z.number().int().describe('Months'),
+  commission: z.number().int().describe('Commission tier in percent (the preselected tier)'),
+  rate: z.number().describe('Monthly rate in EUR for a monthly payment interval, including the monthly surcharge'),
+  rentalFactor: z.string().describe('Percent of the financed amount per month, three decimals'),
+}).meta({ id: 'FinancingOption' });
+
+export const cartResponse = z.object({
+  '@id': z.string(),
+  '@type': z.literal('Cart'),
+  cartId: z.string(),
+  status: z.enum(['active', 'checking_out', 'checked_out']).describe('active until checked out'),
+  purchasePrice: z.number().describe('Sum of price × quantity, EUR'),
+  financingOptions: z.array(financingOption).describe('Options for the whole cart'),
+  items: z.array(cartItem.extend({
+    position: z.number().int(),
+    total: z.number(),
+    financingOptions: z.array(financingOption).describe('Options for this item alone'),
+  })),
+  recurringServiceFee: z.number().nullable().describe('Monthly Print-Plan service fee from the devices\' click data; null for carts that are not Print-Plan'),
+  financeCaseId: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+}).meta({ id: 'CartFinancingResponse' });
+
+export const createCart = defineOperation({
+  operationId: 'createCart',
+  method: 'post',
+  path: '/api/carts',
+  summary: 'Create a cart and price it',
+  description: 'A cart holds items of one article type only; mixed types give 422 with one MIXED_ARTICLE_TYPES violation per item, and nothing is stored.',
+  tags: ['Carts'],
+  body: { schema: cartBody, required: true },
+  responses: {
+    201: { description: 'The priced cart', schema: cartResponse, headers: { Location: { description: 'Path of the cart', schema: z.string() } } },
+    ...problemResponses(400, 401, 422, 503),
+  },
+});
+
+export const getCart = defineOperation({
+  operationId: 'getCart',
+  method: 'get',
+  path: '/api/carts/{id}',
+  summary: 'A cart with its status',
+  description: 'Another partner\'s cart answers 404.',
+  tags: ['Carts'],
+  params: cartParams,
+  responses: {
+    200: { description: 'The cart', schema: cartResponse },
+    ...problemResponses(401, 404, 503),
+  },
+});
+
+export const replaceCart = defineOperation({
+  operationId: 'replaceCart',
+  method: 'put',
+  path: '/api/carts/{id}',
+  summary: 'Replace the items of a cart',
+  description: 'Prices the new items; the article-type rule applies as on create. A checked-out cart cannot be changed (422).',
+  tags: ['Carts'],
+  params: cartParams,
+  body: { schema: cartBody, required: true },
+  responses: {
+    200: { description: 'The priced cart', schema: cartResponse },
+    ...problemResponses(400, 401, 404, 422, 503),
+  },
+});
+
+const deprecationHeaderSpecs = {
+  Deprecation: { description: 'true: the response carries retired fields (quoteId, quoteLink), and without Idempotency-Key the request uses a deprecated form', schema: z.string() },
+  Sunset: { description: 'HTTP date after which the deprecated behaviour ends', schema: z.string() },
+  Link: { description: 'Successor (the financing case, rel="successor-version") and, without Idempotency-Key, the documentation of the header (rel="deprecation")', schema: z.string() },
+  'X-Deprecated-Fields': { description: 'Retired response fields: quoteId, quoteLink', schema: z.string() },
+  Location: { description: 'Path of the financing case', schema: z.string() },
+};
+
+export const checkoutResponse = z.object({
+  financeCaseId: z.string(),
+  financeCaseLink: z.string().describe('Path of the financing case'),
+  message: z.string(),
+  quoteId: z.string().describe('Deprecated: use financeCaseId (sunset 2027-02-01)'),
+  quoteLink: z.string().describe('Deprecated: use financeCaseLink (sunset 2027-02-01)'),
+}).meta({ id: 'CheckoutResponse' });
+
+export const checkoutCart = defineOperation({
+  operationId: 'checkoutCart',
+  method: 'post',
+  path: '/api/carts/{id}/checkout',
+  summary: 'Check a cart out into a quote and financing case',
+  description: 'Send an Idempotency-Key (a UUID v4 is recommended): a retry with the same key and body returns the original response and creates no second quote. The header becomes required on 2027-02-01; until then a request without it succeeds with deprecation headers.',
+  tags: ['Carts'],
+  params: cartParams,
+  headers: {
+    'Idempotency-Key': { description: `At most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters; the same key with a different body gives 422; kept at least 24 hours`, schema: z.string().max(IDEMPOTENCY_KEY_MAX_LENGTH) },
+  },
+  body: { schema: checkoutBody, required: true, validate: false },
+  responses: {
+    201: { description: 'The financing case was created', schema: checkoutResponse, headers: deprecationHeaderSpecs },
+    ...problemResponses(400, 401, 403, 404, 409, 422, 503),
+  },
+});
+
+const nullableText = z.string().nullable();
+
+export const quoteRequestReadShape = z.object({
+  '@id': z.string(),
+  '@type': z.literal('QuoteRequest'),
+  id: z.number().int(),
+  createdAt: z.string(),
+  status: z.string().describe('new when filed'),
+  category: nullableText,
+  email: nullableText,
+  name: nullableText,
+  phone: nullableText,
+  company: nullableText,
+  message: nullableText,
+  firstName: nullableText,
+  lastName: nullableText,
+  customerType: nullableText,
+  street: nullableText,
+  houseNumber: nullableText,
+  postalCode: nullableText,
+  city: nullableText,
+  country: nullableText,
+  creditRatingNo: nullableText,
+  productSector: nullableText,
+}).meta({ id: 'QuoteRequest' });
+
+export const quoteRequestCreated = quoteRequestReadShape.extend({
+  quote: nullableText.describe('IRI of the quote created with the request'),
+  redirectUrl: z.string(),
+  phoneCountryIso: nullableText,
+  phoneExt: nullableText,
+  calculation: nullableText,
+  financingCase: nullableText,
+  deletedAt: nullableText,
+  deleted: z.boolean(),
+  solvencyCheckCompanyName: nullableText,
+  solvencyCheckAddress: nullableText,
+  currentSolvencyStatus: nullableText,
+}).meta({ id: 'QuoteRequestCreated' });
+
+export const listQuoteRequests = defineOperation({
+  operationId: 'listQuoteRequests',
+  method: 'get',
+  path: '/api/quote_requests',
+  summary: 'Quote requests of the partner, newest first',
+  description: 'The partner-facing read shape.',
+  tags: ['Quotes'],
+  query: pageQuery,
+  responses: {
+    200: { description: 'The quote requests', schema: z.array(quoteRequestReadShape) },
+    ...problemResponses(400, 401, 503),
+  },
+});
+
+export const getQuoteRequest = defineOperation({
+  operationId: 'getQuoteRequest',
+  method: 'get',
+  path: '/api/quote_requests/{id}',
+  summary: 'A quote request',
+  description: 'Another partner\'s quote request answers 404.',
+  tags: ['Quotes'],
+  params: z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) }),
+  responses: {
+    200: { description: 'The quote request', schema: quoteRequestReadShape },
+    ...problemResponses(401, 404, 503),
+  },
+});
+
+export const createQuoteRequest = defineOperation({
+  operationId: 'createQuoteRequest',
+  method: 'post',
+  path: '/api/quote_requests',
+  summary: 'File a quote request from a stored calculation',
+  description: 'Creates the quote request and its quote. duration and calculationType pick one offer of the calculation; with exactly one offer both may be omitted.',
+  tags: ['Quotes'],
+  body: { schema: quoteRequestBody, required: true },
+  responses: {
+    201: { description: 'The quote request', schema: quoteRequestCreated, headers: { Location: { description: 'Path of the quote request', schema: z.string() } } },
+    ...problemResponses(400, 401, 422, 503),
+  },
+});
+
+export const operations = [createCart, getCart, replaceCart, checkoutCart, listQuoteRequests, getQuoteRequest, createQuoteRequest];

@@ -1,0 +1,174 @@
+import { OperationRouter, SUNSET_HTTP_DATE, pageWindow } from '@rental/http';
+import { invalidInput, validationFailed, zodViolations } from '@rental/problem';
+import { Cart, CartStore, createCart as createCartUseCase, ownCart, replaceCart as replaceCartUseCase } from '../../domain/cart';
+import { CheckoutDependencies, CheckoutOutcome, IDEMPOTENCY_KEY_MAX_LENGTH, checkOut, checkoutBody, checkoutRequestHash } from '../../domain/checkout';
+import type { CaseWorkflowPort, PricingPort } from '../../domain/ports';
+import { QuoteRequest, QuoteRequestStore, fileQuoteRequest, findQuoteRequest } from '../../domain/quote-request';
+import { checkoutCart, createCart, createQuoteRequest, getCart, getQuoteRequest, listQuoteRequests, replaceCart } from './contract';
+
+export interface CartCheckoutRouteDependencies extends CheckoutDependencies {
+  carts: CheckoutDependencies['carts'] & CartStore;
+  quoteRequests: QuoteRequestStore;
+  pricing: PricingPort;
+  caseWorkflow: CaseWorkflowPort;
+}
+
+const cartPath = (id: string) => `/api/carts/${id}`;
+const financingCasePath = (id: string) => `/api/financing_cases/${id}`;
+const IDEMPOTENCY_KEY_DOCUMENTATION = '/api/docs#/Carts/checkoutCart';
+
+function presentCart(cart: Cart) {
+  return {
+    '@id': cartPath(cart.id),
+    '@type': 'Cart' as const,
+    cartId: cart.id,
+    status: cart.status,
+    purchasePrice: Number(cart.pricing.purchasePrice),
+    financingOptions: cart.pricing.financingOptions.map(presentOption),
+    items: cart.items.map((item, index) => {
+      const priced = cart.pricing.items[index];
+      return { ...item, position: index + 1, total: Number(priced?.total ?? '0'), financingOptions: (priced?.financingOptions ?? []).map(presentOption) };
+    }),
+    recurringServiceFee: cart.pricing.recurringServiceFee === null ? null : Number(cart.pricing.recurringServiceFee),
+    financeCaseId: cart.financingCaseId,
+    createdAt: cart.createdAt,
+    updatedAt: cart.updatedAt,
+  };
+}
+
+function presentOption(option: CartPricingOption) {
+  return { financingType: option.financingType, duration: option.duration, commission: option.commission, rate: Number(option.monthlyRate), rentalFactor: option.rentalFactor };
+}
+type CartPricingOption = Cart['pricing']['financingOptions'][number];
+
+function presentCheckout(outcome: CheckoutOutcome, idempotencyKeyGiven: boolean) {
+  const financeCaseLink = financingCasePath(outcome.financingCaseId);
+  const links = [`<${financeCaseLink}>; rel="successor-version"`];
+  const headers: Record<string, string> = {
+    Location: financeCaseLink,
+    Deprecation: 'true',
+    Sunset: SUNSET_HTTP_DATE,
+    'X-Deprecated-Fields': 'quoteId, quoteLink',
+  };
+  if (!idempotencyKeyGiven) {
+    links.push(`<${IDEMPOTENCY_KEY_DOCUMENTATION}>; rel="deprecation"`);
+    headers.Warning = '299 - "Send an Idempotency-Key header; it becomes required on 2027-02-01"';
+  }
+  headers.Link = links.join(', ');
+  return {
+    status: 201,
+    headers,
+    body: {
+      financeCaseId: outcome.financingCaseId,
+      financeCaseLink,
+      message: outcome.submitFinancing
+        ? 'Checkout complete: the quote and financing case were created and submitted for finance review.'
+        : 'Checkout complete: the quote was created without a financing request.',
+      quoteId: outcome.quoteId,
+      quoteLink: `/api/quotes/${outcome.quoteId}`,
+    },
+  };
+}
+
+const categoryText = (category: unknown): string | null => {
+  if (typeof category === 'string') return category;
+  if (category && typeof category === 'object') {
+    const { slug, name } = category as { slug?: unknown; name?: unknown };
+    if (typeof slug === 'string') return slug;
+    if (typeof name === 'string') return name;
+  }
+  return null;
+};
+
+function presentQuoteRequest(request: QuoteRequest) {
+  const fields = request.fields;
+  return {
+    '@id': `/api/quote_requests/${request.id}`,
+    '@type': 'QuoteRequest' as const,
+    id: request.id,
+    createdAt: request.createdAt,
+    status: request.status,
+    category: categoryText(fields.category),
+    email: fields.email,
+    name: fields.name ?? null,
+    phone: fields.phone ?? null,
+    company: fields.company ?? null,
+    message: fields.message ?? null,
+    firstName: fields.firstName,
+    lastName: fields.lastName,
+    customerType: fields.customerType,
+    street: fields.street,
+    houseNumber: fields.houseNumber ?? null,
+    postalCode: fields.postalCode,
+    city: fields.city,
+    country: fields.country,
+    creditRatingNo: fields.creditRatingNo ?? null,
+    productSector: fields.productSector,
+  };
+}
+
+function presentCreatedQuoteRequest(request: QuoteRequest) {
+  return {
+    ...presentQuoteRequest(request),
+    quote: request.quoteId ? `/api/quotes/${request.quoteId}` : null,
+    redirectUrl: request.financingCaseId ? financingCasePath(request.financingCaseId) : `/api/quote_requests/${request.id}`,
+    phoneCountryIso: null,
+    phoneExt: null,
+    calculation: `/api/calculations/${request.calculationId}`,
+    financingCase: request.financingCaseId ? financingCasePath(request.financingCaseId) : null,
+    deletedAt: null,
+    deleted: false,
+    solvencyCheckCompanyName: null,
+    solvencyCheckAddress: null,
+    currentSolvencyStatus: null,
+  };
+}
+
+function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const key = Array.isArray(header) ? header.join(',') : header;
+  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw invalidInput('idempotency.key_invalid', `Idempotency-Key must have 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`, [
+      { propertyPath: 'Idempotency-Key', code: 'idempotency.key_invalid', message: `At most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.` },
+    ]);
+  }
+  return key;
+}
+
+export function cartCheckoutRoutes(deps: CartCheckoutRouteDependencies): OperationRouter {
+  const context = (partnerId: string, requestId: string) => ({ partnerId, requestId });
+  return new OperationRouter()
+    .handle(createCart, async ({ body, partner, requestId }) => {
+      const cart = await createCartUseCase(body.items, deps.carts, deps.pricing, context(partner.id, requestId));
+      return { status: 201, body: presentCart(cart), headers: { Location: cartPath(cart.id) } };
+    })
+    .handle(getCart, async ({ params, partner }) => ({ status: 200, body: presentCart(await ownCart(deps.carts, params.id, partner.id)) }))
+    .handle(replaceCart, async ({ params, body, partner, requestId }) => {
+      const cart = await replaceCartUseCase(params.id, body.items, deps.carts, deps.pricing, context(partner.id, requestId));
+      return { status: 200, body: presentCart(cart) };
+    })
+    .handle(checkoutCart, async ({ params, body, partner, requestId, req }) => {
+      const idempotencyKey = idempotencyKeyOf(req.headers['idempotency-key']);
+      const input = body ?? {};
+      const parsed = checkoutBody.safeParse(input);
+      if (!parsed.success) {
+        const violations = zodViolations(parsed.error, input);
+        // The specification answers a non-boolean submitFinancing with 400, every other field with 422.
+        const badSubmitFinancing = violations.filter((violation) => violation.propertyPath === 'submitFinancing' && violation.code === 'validation.type');
+        if (badSubmitFinancing.length) throw invalidInput('checkout.invalid_submit_financing', 'submitFinancing must be a boolean.', badSubmitFinancing);
+        throw validationFailed(violations);
+      }
+      const outcome = await checkOut(params.id, parsed.data, checkoutRequestHash(params.id, input), idempotencyKey, deps, context(partner.id, requestId));
+      return presentCheckout(outcome, idempotencyKey !== undefined);
+    })
+    .handle(listQuoteRequests, async ({ query, partner }) => {
+      const { limit, offset } = pageWindow(query.page);
+      const requests = await deps.quoteRequests.list(partner.id, limit, offset);
+      return { status: 200, body: requests.map(presentQuoteRequest) };
+    })
+    .handle(getQuoteRequest, async ({ params, partner }) => ({ status: 200, body: presentQuoteRequest(await findQuoteRequest(deps.quoteRequests, partner.id, params.id)) }))
+    .handle(createQuoteRequest, async ({ body, partner, requestId }) => {
+      const created = await fileQuoteRequest(body, { store: deps.quoteRequests, pricing: deps.pricing, caseWorkflow: deps.caseWorkflow }, context(partner.id, requestId));
+      return { status: 201, body: presentCreatedQuoteRequest(created), headers: { Location: `/api/quote_requests/${created.id}` } };
+    });
+}

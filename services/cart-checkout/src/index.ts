@@ -1,0 +1,2 @@
+export { startCartCheckout, CART_CHECKOUT_SCHEMA } from './service';
+export { loadCartCheckoutConfig, cartCheckoutVariables } from './config';

@@ -1,0 +1,184 @@
+import { ulid } from 'ulid';
+import { Knex, isUniqueViolation } from '@rental/db';
+import { conflict } from '@rental/problem';
+import type { ContractDetails, FinancingCase, QuoteDetails } from '../domain/model';
+import type { CaseSource, CaseStore, CaseTransaction, CreatedCaseResult, NewCase } from '../domain/ports';
+import { EventSettings, KnexCaseTransaction } from './case-transaction';
+import {
+  CaseRow, CaseWithQuoteRow, ContractRow, EnvelopeRow, FeedbackRow, FinancingResponseRow, PersonRow, QuoteItemRow, QuoteRow,
+  toCase, toContract, toEnvelope, toFeedback, toFinancingResponse, toPerson, toQuote, toQuoteItem,
+} from './rows';
+
+const SOURCE_CONSTRAINTS = ['financing_cases_partner_cart_unique', 'financing_cases_partner_quote_request_unique'];
+const QUOTE_NUMBER_CONSTRAINT = 'quotes_partner_quote_number_unique';
+
+const cents = (value: bigint | null) => (value === null ? null : value.toString());
+const padded = (value: string | number) => String(value).padStart(6, '0');
+
+async function nextValue(trx: Knex.Transaction, sequence: string): Promise<string> {
+  const result = await trx.raw('SELECT nextval(?::regclass) AS value', [sequence]);
+  return String(result.rows[0].value);
+}
+
+export class CaseRepository implements CaseStore {
+  constructor(private readonly db: Knex, private readonly settings: EventSettings) {}
+
+  private casesWithQuote(db: Knex | Knex.Transaction = this.db) {
+    return db('financing_cases as fc')
+      .join('quotes as q', 'q.financing_case_id', 'fc.id')
+      .select('fc.*', 'q.id as quote_id', 'q.status as quote_status', 'q.quote_number as quote_number');
+  }
+
+  async findCase(id: string): Promise<FinancingCase | undefined> {
+    const row: CaseWithQuoteRow | undefined = await this.casesWithQuote().where('fc.id', id).first();
+    return row ? toCase(row) : undefined;
+  }
+
+  async listCases(partnerId: string, limit: number, offset: number): Promise<FinancingCase[]> {
+    const rows: CaseWithQuoteRow[] = await this.casesWithQuote().where('fc.partner_id', partnerId)
+      .orderBy([{ column: 'fc.created_at', order: 'desc' }, { column: 'fc.id', order: 'desc' }]).limit(limit).offset(offset);
+    return rows.map(toCase);
+  }
+
+  async findCaseBySource(partnerId: string, source: CaseSource): Promise<{ financingCase: FinancingCase; quoteNumber: string } | undefined> {
+    const query = this.casesWithQuote().where('fc.partner_id', partnerId);
+    const row: CaseWithQuoteRow | undefined = await ('cartId' in source ? query.where('fc.cart_id', source.cartId) : query.where('fc.quote_request_id', source.quoteRequestId)).first();
+    return row ? { financingCase: toCase(row), quoteNumber: row.quote_number } : undefined;
+  }
+
+  async findQuoteDetails(quoteId: string): Promise<QuoteDetails | undefined> {
+    const quote: QuoteRow | undefined = await this.db('quotes').where({ id: quoteId }).first();
+    if (!quote) return undefined;
+    const [items, feedbacks, persons, responses, contract] = await Promise.all([
+      this.db('quote_items').where({ quote_id: quoteId }).orderBy('position') as Promise<QuoteItemRow[]>,
+      this.db('quote_feedbacks').where({ quote_id: quoteId }).orderBy('id') as Promise<FeedbackRow[]>,
+      this.db('authorized_persons').where({ quote_id: quoteId }).orderBy('id') as Promise<PersonRow[]>,
+      this.db('financing_responses').where({ quote_id: quoteId }).orderBy('id') as Promise<FinancingResponseRow[]>,
+      this.db('contracts').where({ quote_id: quoteId }).first('id') as Promise<{ id: string } | undefined>,
+    ]);
+    return {
+      quote: toQuote(quote),
+      items: items.map(toQuoteItem),
+      feedbacks: feedbacks.map(toFeedback),
+      authorizedPersons: persons.map(toPerson),
+      financingResponses: responses.map(toFinancingResponse),
+      contractId: contract?.id ?? null,
+    };
+  }
+
+  async findContract(contractId: string): Promise<ContractDetails | undefined> {
+    const contract: ContractRow | undefined = await this.db('contracts').where({ id: contractId }).first();
+    if (!contract) return undefined;
+    const envelope: EnvelopeRow | undefined = await this.db('signature_envelopes').where({ contract_id: contractId }).first();
+    return { contract: toContract(contract), envelope: envelope ? toEnvelope(envelope) : null };
+  }
+
+  async createCase(newCase: NewCase, work: (transaction: CaseTransaction) => Promise<void>): Promise<CreatedCaseResult> {
+    try {
+      return await this.db.transaction(async (trx) => {
+        const now = this.settings.now();
+        const year = now.getUTCFullYear();
+        const caseId = ulid();
+        const quoteId = ulid();
+        const [caseRow] = await trx('financing_cases').insert({
+          id: caseId,
+          partner_id: newCase.partnerId,
+          case_number: `FC-${year}-${padded(await nextValue(trx, 'case_number_seq'))}`,
+          type: 'financing',
+          financing_request: newCase.financingRequest,
+          rejection_reason: null,
+          cart_id: 'cartId' in newCase.source ? newCase.source.cartId : null,
+          quote_request_id: 'quoteRequestId' in newCase.source ? newCase.source.quoteRequestId : null,
+          created_at: now,
+          updated_at: now,
+          last_event_at: null,
+        }).returning('*') as CaseRow[];
+        const terms = newCase.terms;
+        const [quoteRow] = await trx('quotes').insert({
+          id: quoteId,
+          financing_case_id: caseId,
+          partner_id: newCase.partnerId,
+          quote_number: newCase.quoteNumber ?? await this.generatedQuoteNumber(trx, newCase.partnerId, year),
+          status: 'in_progress',
+          status_updated_at: now,
+          calculation_type: terms.calculationType,
+          duration: terms.duration,
+          customer: JSON.stringify(newCase.customer),
+          shipping_address: JSON.stringify(newCase.shippingAddress),
+          distribution_hub: terms.distributionHub,
+          calculation_id: newCase.calculationId,
+          cart_id: 'cartId' in newCase.source ? newCase.source.cartId : null,
+          quote_request_id: 'quoteRequestId' in newCase.source ? newCase.source.quoteRequestId : null,
+          rental_factor: terms.rentalFactor,
+          residual_value: terms.residualValue,
+          payment_interval: terms.paymentInterval,
+          commission_percentage: terms.commissionPercentage,
+          total_value_cents: cents(terms.totalValueCents),
+          monthly_costs_cents: cents(terms.monthlyCostsCents),
+          monthly_rate_all_in_cents: cents(terms.monthlyRateAllInCents),
+          service_cost_cents: cents(terms.serviceCostCents),
+          recurring_service_fee_cents: cents(terms.recurringServiceFeeCents),
+          product_sector: terms.productSector,
+          financing_partner_id: terms.financingPartnerId,
+          custom_sla_file_name: terms.customSlaFileName,
+          contact_phone: newCase.contactPhone,
+          contact_email: newCase.contactEmail,
+          print_plan_terms: newCase.printPlanTerms === null ? null : JSON.stringify(newCase.printPlanTerms),
+          created_at: now,
+          updated_at: now,
+        }).returning('*') as QuoteRow[];
+        if (newCase.items.length > 0) {
+          await trx('quote_items').insert(newCase.items.map((item) => ({
+            quote_id: quoteId,
+            position: item.position,
+            product_number: item.productNumber,
+            product_name: item.productName,
+            product_sku: item.productSku,
+            quantity: item.quantity,
+            price_per_item_cents: item.pricePerItemCents.toString(),
+            total_cents: item.totalCents.toString(),
+            category_id: item.categoryId,
+            category_slug: item.categorySlug,
+            product_options: JSON.stringify(item.productOptions),
+          })));
+        }
+        const transaction = new KnexCaseTransaction(trx, this.settings, caseRow as CaseRow, quoteRow as QuoteRow, null, null);
+        await transaction.recordQuoteCreated();
+        await work(transaction);
+        return { financingCase: transaction.financingCase, quoteNumber: transaction.quote.quoteNumber, created: true };
+      });
+    } catch (error) {
+      if (SOURCE_CONSTRAINTS.some((constraint) => isUniqueViolation(error, constraint))) {
+        // Two creations from one source raced; the other one won.
+        const existing = await this.findCaseBySource(newCase.partnerId, newCase.source);
+        if (existing) return { ...existing, created: false };
+      }
+      if (isUniqueViolation(error, QUOTE_NUMBER_CONSTRAINT)) {
+        throw conflict('quote.number_taken', `The quote number ${newCase.quoteNumber ?? ''} is already used by another quote of the partner.`);
+      }
+      throw error;
+    }
+  }
+
+  /** Q-<year>-<counter>, skipping numbers a partner already chose for a quote of its own. */
+  private async generatedQuoteNumber(trx: Knex.Transaction, partnerId: string, year: number): Promise<string> {
+    for (;;) {
+      const candidate = `Q-${year}-${padded(await nextValue(trx, 'quote_number_seq'))}`;
+      const taken = await trx('quotes').where({ partner_id: partnerId, quote_number: candidate }).first('id');
+      if (!taken) return candidate;
+    }
+  }
+
+  async inCase<T>(financingCaseId: string, work: (transaction: CaseTransaction) => Promise<T>): Promise<{ result: T } | undefined> {
+    return this.db.transaction(async (trx) => {
+      // Always case, quote, contract, envelope: one lock order, so two changes of a case queue up instead of deadlocking.
+      const caseRow: CaseRow | undefined = await trx('financing_cases').where({ id: financingCaseId }).forUpdate().first();
+      if (!caseRow) return undefined;
+      const quoteRow: QuoteRow = await trx('quotes').where({ financing_case_id: financingCaseId }).forUpdate().first();
+      const contractRow: ContractRow | undefined = await trx('contracts').where({ financing_case_id: financingCaseId }).forUpdate().first();
+      const envelopeRow: EnvelopeRow | undefined = contractRow ? await trx('signature_envelopes').where({ contract_id: contractRow.id }).forUpdate().first() : undefined;
+      const transaction = new KnexCaseTransaction(trx, this.settings, caseRow, quoteRow, contractRow ?? null, envelopeRow ?? null);
+      return { result: await work(transaction) };
+    });
+  }
+}

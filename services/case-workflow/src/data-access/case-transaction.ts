@@ -1,0 +1,261 @@
+import { ulid, ulidToUUID } from 'ulid';
+import { enqueueOutbox } from '@rental/bus';
+import { Knex, isUniqueViolation } from '@rental/db';
+import { ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract-machine';
+import { ResourceType, nextOccurredAt, statusChangedEvent } from '../domain/events';
+import type { AuthorizedPerson, Contract, EnvelopeRecipient, FinancingCase, Quote, QuoteFeedbackAction, SignatureEnvelope } from '../domain/model';
+import type { CaseTransaction, NewAuthorizedPerson } from '../domain/ports';
+import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote-machine';
+import { CaseRow, ContractRow, EnvelopeRow, PersonRow, QuoteRow, toCase, toContract, toEnvelope, toPerson, toQuote } from './rows';
+
+export interface EventSettings {
+  environment: string;
+  /** Full subject of the status-changed event on this stack's bus. */
+  subject: string;
+  now(): Date;
+  /** Called once a transaction that queued a lender submission committed. */
+  onLenderSubmissionQueued?: () => void;
+}
+
+/**
+ * The work on one locked case. Every status change computes the case's next occurredAt, writes
+ * the new status with that time as statusUpdatedAt and enqueues exactly one outbox event, all in
+ * the caller's transaction.
+ */
+export class KnexCaseTransaction implements CaseTransaction {
+  constructor(
+    private readonly trx: Knex.Transaction,
+    private readonly settings: EventSettings,
+    private caseRow: CaseRow,
+    private quoteRow: QuoteRow,
+    private contractRow: ContractRow | null,
+    private envelopeRow: EnvelopeRow | null,
+  ) {}
+
+  get financingCase(): FinancingCase {
+    return toCase({ ...this.caseRow, quote_id: this.quoteRow.id, quote_status: this.quoteRow.status, quote_number: this.quoteRow.quote_number });
+  }
+
+  get quote(): Quote {
+    return toQuote(this.quoteRow);
+  }
+
+  get contract(): Contract | null {
+    return this.contractRow ? toContract(this.contractRow) : null;
+  }
+
+  get envelope(): SignatureEnvelope | null {
+    return this.envelopeRow ? toEnvelope(this.envelopeRow) : null;
+  }
+
+  /** The quote was just created: its creation is the case's first event. */
+  async recordQuoteCreated(): Promise<void> {
+    const at = this.nextEventTime();
+    await this.updateQuote({ status_updated_at: at });
+    await this.emit(at, 'quote', 'new', this.quoteRow.status, 'create');
+  }
+
+  async moveQuote(move: QuoteMove, flags: MoveFlags = {}): Promise<void> {
+    const from = this.quoteRow.status as QuoteStatus;
+    const to = nextQuoteStatus(from, move, flags);
+    await this.changeQuoteStatus(from, to, move);
+  }
+
+  async resetQuote(target: QuoteStatus): Promise<void> {
+    const from = this.quoteRow.status as QuoteStatus;
+    if (from !== target) await this.changeQuoteStatus(from, target, 'reset');
+  }
+
+  private async changeQuoteStatus(from: QuoteStatus, to: QuoteStatus, transition: string): Promise<void> {
+    const at = this.nextEventTime();
+    await this.updateQuote({ status: to, status_updated_at: at, in_review_since: to === 'in_review' ? at : null });
+    await this.emit(at, 'quote', from, to, transition);
+  }
+
+  async createContract(): Promise<Contract> {
+    return this.insertContract('wait_for_signing', 'create');
+  }
+
+  private async insertContract(place: ContractPlace, transition: string): Promise<Contract> {
+    const at = this.nextEventTime();
+    const [row] = await this.trx('contracts').insert({
+      id: ulid(),
+      financing_case_id: this.caseRow.id,
+      quote_id: this.quoteRow.id,
+      partner_id: this.caseRow.partner_id,
+      contract_number: null,
+      status: place,
+      status_updated_at: at,
+      created_at: at,
+      updated_at: at,
+    }).returning('*') as ContractRow[];
+    this.contractRow = row as ContractRow;
+    await this.emit(at, 'contract', 'new', place, transition);
+    return toContract(this.contractRow);
+  }
+
+  async moveContract(move: ContractMove): Promise<void> {
+    const contract = this.requireContract();
+    await this.changeContractPlace(contract.status as ContractPlace, nextContractPlace(contract.status as ContractPlace, move), move);
+  }
+
+  async resetContract(target: ContractPlace): Promise<void> {
+    if (!this.contractRow) {
+      await this.insertContract(target, 'reset');
+      return;
+    }
+    const from = this.contractRow.status as ContractPlace;
+    if (from !== target) await this.changeContractPlace(from, target, 'reset');
+  }
+
+  private async changeContractPlace(from: ContractPlace, to: ContractPlace, transition: string): Promise<void> {
+    const at = this.nextEventTime();
+    const [row] = await this.trx('contracts').where({ id: this.requireContract().id }).update({ status: to, status_updated_at: at, updated_at: at }).returning('*') as ContractRow[];
+    this.contractRow = row as ContractRow;
+    await this.emit(at, 'contract', from, to, transition);
+  }
+
+  async deleteContract(): Promise<void> {
+    if (!this.contractRow) return;
+    await this.trx('signature_envelopes').where({ contract_id: this.contractRow.id }).delete();
+    await this.trx('contracts').where({ id: this.contractRow.id }).delete();
+    this.contractRow = null;
+    this.envelopeRow = null;
+  }
+
+  async sendEnvelope(recipients: EnvelopeRecipient[]): Promise<SignatureEnvelope> {
+    const contract = this.requireContract();
+    const now = this.settings.now();
+    await this.trx('signature_envelopes').where({ contract_id: contract.id }).delete();
+    const [row] = await this.trx('signature_envelopes').insert({
+      id: ulid(),
+      contract_id: contract.id,
+      status: 'sent',
+      recipients: JSON.stringify(recipients),
+      decline_reason: null,
+      created_at: now,
+      updated_at: now,
+    }).returning('*') as EnvelopeRow[];
+    this.envelopeRow = row as EnvelopeRow;
+    return toEnvelope(this.envelopeRow);
+  }
+
+  async setEnvelopeStatus(status: EnvelopeStatus, declineReason: string | null = null): Promise<void> {
+    if (!this.envelopeRow) throw new Error('no signature envelope to change');
+    const [row] = await this.trx('signature_envelopes').where({ id: this.envelopeRow.id })
+      .update({ status, decline_reason: status === 'declined' ? declineReason : null, updated_at: this.settings.now() }).returning('*') as EnvelopeRow[];
+    this.envelopeRow = row as EnvelopeRow;
+  }
+
+  async deleteEnvelope(): Promise<void> {
+    if (!this.envelopeRow) return;
+    await this.trx('signature_envelopes').where({ id: this.envelopeRow.id }).delete();
+    this.envelopeRow = null;
+  }
+
+  async setRejectionReason(reason: string | null): Promise<void> {
+    if (this.caseRow.rejection_reason === reason) return;
+    const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ rejection_reason: reason, updated_at: this.settings.now() }).returning('*') as CaseRow[];
+    this.caseRow = row as CaseRow;
+  }
+
+  async addQuoteFeedback(action: QuoteFeedbackAction, text: string | null): Promise<void> {
+    await this.trx('quote_feedbacks').insert({ quote_id: this.quoteRow.id, action, text, created_at: this.settings.now() });
+  }
+
+  async replaceAuthorizedPersons(persons: NewAuthorizedPerson[]): Promise<AuthorizedPerson[]> {
+    const now = this.settings.now();
+    await this.trx('authorized_persons').where({ quote_id: this.quoteRow.id }).delete();
+    const rows = await this.trx('authorized_persons').insert(persons.map((person) => ({
+      quote_id: this.quoteRow.id,
+      first_name: person.firstName,
+      last_name: person.lastName,
+      email: person.email,
+      confirmed_by_external: false,
+      solo_signee_permitted: person.soloSigneePermitted,
+      created_at: now,
+      updated_at: now,
+    }))).returning('*') as PersonRow[];
+    return rows.sort((a, b) => a.id - b.id).map(toPerson);
+  }
+
+  async activateFinancingResponse(decision: 'review' | 'accepted'): Promise<void> {
+    const active = await this.trx('financing_responses').where({ quote_id: this.quoteRow.id, active: true }).select('decision');
+    if (active.length === 1 && active[0].decision === decision) return;
+    await this.deactivateFinancingResponses();
+    await this.trx('financing_responses').insert({ quote_id: this.quoteRow.id, decision, active: true, created_at: this.settings.now() });
+  }
+
+  async deactivateFinancingResponses(): Promise<void> {
+    await this.trx('financing_responses').where({ quote_id: this.quoteRow.id, active: true }).update({ active: false });
+  }
+
+  async queueLenderSubmission(): Promise<void> {
+    const now = this.settings.now();
+    await this.trx('lender_submissions').insert({
+      quote_id: this.quoteRow.id,
+      financing_case_id: this.caseRow.id,
+      partner_id: this.caseRow.partner_id,
+      lender_id: this.quoteRow.financing_partner_id,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+    });
+    await this.updateQuote({ lender_submission_status: 'pending' });
+    const wake = this.settings.onLenderSubmissionQueued;
+    if (wake) this.trx.executionPromise.then(wake, () => undefined);
+  }
+
+  async setContractNumber(contractNumber: string): Promise<boolean> {
+    const contract = this.requireContract();
+    if (contract.contract_number === contractNumber) return true;
+    const taken = await this.trx('contracts').where({ partner_id: contract.partner_id, contract_number: contractNumber }).whereNot({ id: contract.id }).first('id');
+    if (taken) return false;
+    try {
+      // A savepoint: a number taken meanwhile by another transaction leaves this one usable.
+      const [row] = await this.trx.transaction(async (savepoint) => savepoint('contracts').where({ id: contract.id })
+        .update({ contract_number: contractNumber, updated_at: this.settings.now() }).returning('*')) as ContractRow[];
+      this.contractRow = row as ContractRow;
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error, 'contracts_partner_contract_number_unique')) return false;
+      throw error;
+    }
+  }
+
+  private requireContract(): ContractRow {
+    if (!this.contractRow) throw new Error('the case has no contract');
+    return this.contractRow;
+  }
+
+  private async updateQuote(changes: Record<string, unknown>): Promise<void> {
+    const [row] = await this.trx('quotes').where({ id: this.quoteRow.id }).update({ ...changes, updated_at: this.settings.now() }).returning('*') as QuoteRow[];
+    this.quoteRow = row as QuoteRow;
+  }
+
+  private nextEventTime(): Date {
+    return nextOccurredAt(this.settings.now(), this.caseRow.last_event_at);
+  }
+
+  private async emit(occurredAt: Date, resourceType: ResourceType, fromStatus: string, toStatus: string, transition: string): Promise<void> {
+    const id = ulid(occurredAt.getTime());
+    const event = statusChangedEvent({
+      id,
+      occurredAt,
+      financingCaseId: this.caseRow.id,
+      quoteId: this.quoteRow.id,
+      partnerId: this.caseRow.partner_id,
+      environment: this.settings.environment,
+      resourceType,
+      fromStatus,
+      toStatus,
+      caseStatus: this.quoteRow.status,
+      transition,
+    });
+    // The outbox keys messages by UUID; a ULID is 128 bits too, so the event id maps onto one.
+    await enqueueOutbox(this.trx, { messageId: ulidToUUID(id), subject: this.settings.subject, payload: event });
+    const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ last_event_at: occurredAt, updated_at: this.settings.now() }).returning('*') as CaseRow[];
+    this.caseRow = row as CaseRow;
+  }
+}

@@ -1,0 +1,86 @@
+import { TypedClient, createGrpcClient } from '@rental/grpc';
+import { ProblemDocument, isDomainError, unavailable } from '@rental/problem';
+import { loadDocumentsPackage } from '@rental/proto';
+import type { documents } from '@rental/proto';
+import type { RequestedItem } from '../domain/model';
+import type { CallContext, DocumentsPort } from '../domain/ports';
+
+type DocumentsServiceClient = InstanceType<ReturnType<typeof loadDocumentsPackage>['DocumentsService']>;
+
+const ITEM_TYPES: readonly RequestedItem['type'][] = ['information', 'document', 'fill_and_return'];
+
+const toItem = (item: documents.RequestItem__Output): RequestedItem => ({
+  id: item.id,
+  type: ITEM_TYPES.includes(item.type as RequestedItem['type']) ? item.type as RequestedItem['type'] : 'document',
+  label: item.label,
+  status: item.status,
+  category: item.category,
+  templateDownloadUrl: item.templateDownloadUrl || null,
+  callbackRequestId: item.callbackRequestId || null,
+  callbackStatus: item.callbackStatus,
+  requestedAt: item.requestedAt,
+  optional: item.optional,
+});
+
+/**
+ * The documents service's gRPC calls behind the domain's port. Its domain errors (404, 422, …)
+ * reach the partner unchanged; a peer that is down, or fails without saying why, is a 503 here,
+ * never a 500 of this service.
+ */
+export class DocumentsClient implements DocumentsPort {
+  private readonly typed: TypedClient<DocumentsServiceClient>;
+
+  constructor(address: string, deadlineMs: number) {
+    this.typed = new TypedClient(createGrpcClient(loadDocumentsPackage().DocumentsService, address), deadlineMs);
+  }
+
+  private readonly client = {
+    call: (async (method, request, context) => {
+      try {
+        return await this.typed.call(method, request, context);
+      } catch (error) {
+        if (isDomainError(error) && error.kind === 'internal') throw unavailable('dependency.failed', 'The documents service failed to answer. Retry later.', error);
+        throw error;
+      }
+    }) as TypedClient<DocumentsServiceClient>['call'],
+  };
+
+  async listRequestItems(financingCaseId: string, context: CallContext): Promise<RequestedItem[]> {
+    const response = await this.client.call('ListRequestItems', { financingCaseId }, context);
+    return response.items.map(toItem);
+  }
+
+  async createRequestItems(financingCaseId: string, itemType: RequestedItem['type'], items: { label: string; category: string; question: string; optional: boolean }[], context: CallContext): Promise<RequestedItem[]> {
+    const response = await this.client.call('CreateRequestItems', {
+      financingCaseId,
+      itemType,
+      items: items.map((item) => ({ ...item, targetAudience: 'partner' })),
+    }, context);
+    return response.items.map(toItem);
+  }
+
+  async rejectDocument(financingCaseId: string, documentId: number, reason: string, context: CallContext): Promise<void> {
+    await this.client.call('RejectDocument', { financingCaseId, documentId, reason }, context);
+  }
+
+  async describeUploadRejection(financingCaseId: string, itemId: number, reason: 'type' | 'size', context: CallContext): Promise<ProblemDocument> {
+    const response = await this.client.call('DescribeUploadRejection', { financingCaseId, itemId, reason }, context);
+    try {
+      return JSON.parse(response.problemJson) as ProblemDocument;
+    } catch (error) {
+      throw unavailable('dependency.invalid_answer', 'The documents service gave an answer that cannot be read. Retry later.', error);
+    }
+  }
+
+  async attachSignedContract(financingCaseId: string, contractId: string, context: CallContext): Promise<void> {
+    await this.client.call('AttachSignedContract', { financingCaseId, contractId }, context);
+  }
+
+  async resetCase(financingCaseId: string, context: CallContext): Promise<void> {
+    await this.client.call('ResetCase', { financingCaseId }, context);
+  }
+
+  close(): void {
+    this.typed.close();
+  }
+}

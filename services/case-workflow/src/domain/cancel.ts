@@ -1,0 +1,40 @@
+import { ruleViolation } from '@rental/problem';
+import { caseNotFound, ownCase, requireApiUser } from './access';
+import type { ContractPlace } from './contract-machine';
+import type { CaseStore, CaseTransaction } from './ports';
+import type { QuoteStatus } from './quote-machine';
+
+/** Quote states a partner may not cancel from (canceled included: a case is canceled once). */
+export const PARTNER_CANCEL_REFUSED_QUOTE_STATES: readonly QuoteStatus[] = ['in_progress', 'rejected_by_customer', 'finance_rejected', 'canceled'];
+/** A signed contract stays active, so a partner cannot cancel from there on. */
+export const PARTNER_CANCEL_REFUSED_CONTRACT_PLACES: readonly ContractPlace[] = ['signed', 'post_processing_required', 'delivery_approved', 'invoice_checked', 'completed'];
+
+/** Why a partner may not cancel a case in this state, or null when it may. */
+export function partnerCancelRefusal(quoteStatus: QuoteStatus, contractPlace: ContractPlace | null): string | null {
+  if (quoteStatus === 'canceled') return 'The financing case is already canceled.';
+  if (PARTNER_CANCEL_REFUSED_QUOTE_STATES.includes(quoteStatus)) return `The financing case cannot be canceled while its quote is ${quoteStatus}.`;
+  if (contractPlace !== null && PARTNER_CANCEL_REFUSED_CONTRACT_PLACES.includes(contractPlace)) return `The financing case cannot be canceled: its contract is ${contractPlace}.`;
+  return null;
+}
+
+/**
+ * The partner's cancel inside a locked case: the quote and, while it waits for signing, the
+ * contract move to canceled, one event each. Documents and notifications react to the quote's
+ * event (document tokens, callback requests, mail to the financer or hub).
+ */
+export async function applyPartnerCancel(transaction: CaseTransaction): Promise<void> {
+  const refusal = partnerCancelRefusal(transaction.financingCase.status, transaction.contract?.status ?? null);
+  if (refusal) throw ruleViolation('financing_case.not_cancelable', refusal, [{ propertyPath: '', code: 'financing_case.not_cancelable', message: refusal }]);
+  await transaction.moveQuote('cancel');
+  if (transaction.contract?.status === 'wait_for_signing') await transaction.moveContract('cancel');
+}
+
+/** POST /api/financing_cases/{id}/cancel */
+export async function cancelCase(store: CaseStore, id: string, partner: { id: string; roles: readonly string[] }): Promise<void> {
+  requireApiUser(partner.roles);
+  const outcome = await store.inCase(id, async (transaction) => {
+    ownCase(transaction.financingCase, partner.id);
+    await applyPartnerCancel(transaction);
+  });
+  if (!outcome) throw caseNotFound(id);
+}

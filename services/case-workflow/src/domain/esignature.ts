@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { Violation, ruleViolation, validationFailed } from '@rental/problem';
+import { caseNotFound, ownCase } from './access';
+import type { AuthorizedPerson, FinancingCase } from './model';
+import type { CaseStore, NewAuthorizedPerson, SigningStatement, SigningStatementSource } from './ports';
+import { parseOrFail } from './validation';
+
+/** Shared mailboxes reach a team, not a person who can sign; the invitation must go to a signer. */
+export const GENERIC_MAILBOXES = ['info', 'office', 'kontakt', 'contact', 'mail', 'admin', 'support', 'sales', 'service', 'team', 'hello', 'buchhaltung', 'noreply', 'no-reply', 'post', 'verwaltung'] as const;
+
+const name = z.string().trim().min(1, 'This value should not be blank.').max(100, 'This value is too long; at most 100 characters.');
+
+export const startEsignatureBody = z.object({
+  authorizedPersons: z.array(z.object({
+    firstName: name,
+    lastName: name,
+    email: z.email('This value is not a valid email address.').max(320).describe('The signing invitation goes here; shared mailboxes (info@, office@, …) are refused'),
+    soloSigneePermitted: z.boolean().default(false).describe('true when this person may sign alone'),
+  }).meta({ id: 'AuthorizedPersonInput' })).min(1, 'At least one person is required.').max(20, 'At most 20 persons.'),
+}).meta({ id: 'StartEsignatureRequest' });
+
+export type StartEsignatureInput = z.infer<typeof startEsignatureBody>;
+
+export function isGenericMailbox(email: string): boolean {
+  const local = (email.split('@')[0] ?? '').toLowerCase().split('+')[0] ?? '';
+  return (GENERIC_MAILBOXES as readonly string[]).includes(local);
+}
+
+const normalized = (value: string | null | undefined) => (value ?? '').trim().toLowerCase();
+
+function onStatement(person: NewAuthorizedPerson, statement: SigningStatement): boolean {
+  return statement.signatories.some((signatory) => (signatory.email && normalized(signatory.email) === normalized(person.email))
+    || (normalized(signatory.firstName) === normalized(person.firstName) && normalized(signatory.lastName) === normalized(person.lastName)));
+}
+
+/**
+ * Rules 2 to 5 of the specification: no shared mailboxes; one person only with permission to
+ * sign alone, else at least two; with a lender's statement every person must be on it and the
+ * set must satisfy its signing rule; without one the persons are taken as given.
+ */
+export function signerViolations(persons: NewAuthorizedPerson[], statement: SigningStatement | null): Violation[] {
+  const violations: Violation[] = [];
+  persons.forEach((person, index) => {
+    if (isGenericMailbox(person.email)) {
+      violations.push({ propertyPath: `authorizedPersons[${index}].email`, code: 'esignature.generic_mailbox', message: `${person.email} is a shared mailbox; the invitation must go to the person who signs.` });
+    }
+  });
+  if (persons.length === 1 && !persons[0]?.soloSigneePermitted) {
+    violations.push({ propertyPath: 'authorizedPersons', code: 'esignature.signers_insufficient', message: 'A single person must be permitted to sign alone (soloSigneePermitted true); otherwise at least two persons are needed.' });
+  }
+  if (statement) {
+    persons.forEach((person, index) => {
+      if (!onStatement(person, statement)) {
+        violations.push({ propertyPath: `authorizedPersons[${index}]`, code: 'esignature.not_on_signing_statement', message: `${person.firstName} ${person.lastName} is not named on the lender's statement of who may sign for the customer.` });
+      }
+    });
+    const soloOnly = persons.length === 1 && persons[0]?.soloSigneePermitted;
+    if (!soloOnly && persons.length < statement.minimumSigners) {
+      violations.push({ propertyPath: 'authorizedPersons', code: 'esignature.signing_rule_not_met', message: `The lender's statement requires at least ${statement.minimumSigners} persons to sign together.` });
+    }
+  }
+  return violations;
+}
+
+export interface StartedEsignature {
+  financingCaseId: string;
+  contractId: string;
+  envelopeId: string;
+  status: 'sent';
+  authorizedPersons: AuthorizedPerson[];
+}
+
+export interface EsignatureDependencies {
+  store: CaseStore;
+  signingStatements: SigningStatementSource;
+}
+
+const notAccepted = (financingCase: FinancingCase) => {
+  const message = `The quote is ${financingCase.status}; an e-signature can start only once it is finance_accepted.`;
+  return ruleViolation('esignature.quote_not_accepted', message, [{ propertyPath: '', code: 'esignature.quote_not_accepted', message }]);
+};
+
+/**
+ * POST /api/financing-cases/{id}/start-esignature: the persons become the quote's authorized
+ * persons, the contract is created at wait_for_signing when missing, and a signature envelope
+ * to the persons is sent (replacing one that was not signed).
+ */
+export async function startEsignature(deps: EsignatureDependencies, id: string, body: unknown, partnerId: string): Promise<StartedEsignature> {
+  const found = await deps.store.findCase(id);
+  if (!found) throw caseNotFound(id);
+  const financingCase = ownCase(found, partnerId);
+  const input = body ?? {};
+  const { authorizedPersons: persons } = parseOrFail(startEsignatureBody, input);
+  if (financingCase.status !== 'finance_accepted') throw notAccepted(financingCase);
+  const violations = signerViolations(persons, await deps.signingStatements.statementFor(financingCase));
+  if (violations.length > 0) throw validationFailed(violations);
+
+  const outcome = await deps.store.inCase(id, async (transaction) => {
+    if (transaction.financingCase.status !== 'finance_accepted') throw notAccepted(transaction.financingCase);
+    const contract = transaction.contract ?? await transaction.createContract();
+    if (contract.status !== 'wait_for_signing') {
+      const message = `The contract is ${contract.status}; an e-signature can start only while it waits for signing.`;
+      throw ruleViolation('esignature.contract_not_waiting', message, [{ propertyPath: '', code: 'esignature.contract_not_waiting', message }]);
+    }
+    if (transaction.envelope?.status === 'signed') {
+      const message = 'The contract\'s signature envelope is already signed.';
+      throw ruleViolation('esignature.already_signed', message, [{ propertyPath: '', code: 'esignature.already_signed', message }]);
+    }
+    const authorizedPersons = await transaction.replaceAuthorizedPersons(persons);
+    const envelope = await transaction.sendEnvelope(persons.map((person) => ({ name: `${person.firstName} ${person.lastName}`, email: person.email, role: 'signer' })));
+    return { financingCaseId: id, contractId: contract.id, envelopeId: envelope.id, status: 'sent' as const, authorizedPersons };
+  });
+  if (!outcome) throw caseNotFound(id);
+  return outcome.result;
+}

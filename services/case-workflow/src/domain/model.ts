@@ -1,0 +1,191 @@
+import type { ContractPlace, EnvelopeStatus } from './contract-machine';
+import type { QuoteStatus } from './quote-machine';
+
+export type Cents = bigint;
+
+export interface Customer {
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  street: string | null;
+  houseNumber: string | null;
+  zipCode: string | null;
+  city: string | null;
+  country: string | null;
+  phone: string | null;
+  company: string | null;
+  vatId: string | null;
+  customerType: string | null;
+}
+
+export interface Address {
+  recipientName: string | null;
+  company: string | null;
+  street: string | null;
+  houseNumber: string | null;
+  zipCode: string | null;
+  city: string | null;
+  country: string | null;
+}
+
+export interface FinancingCase {
+  id: string;
+  caseNumber: string;
+  partnerId: string;
+  type: 'financing';
+  financingRequest: boolean;
+  rejectionReason: string | null;
+  cartId: string | null;
+  quoteRequestId: string | null;
+  quoteId: string;
+  /** The quote's status: the case has no status of its own. */
+  status: QuoteStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type LenderSubmissionStatus = 'pending' | 'submitted' | 'failed';
+
+export interface QuoteTermsInput {
+  calculationType: string;
+  duration: number;
+  commissionPercentage: number;
+  paymentInterval: string | null;
+  rentalFactor: string | null;
+  residualValue: string | null;
+  totalValueCents: Cents | null;
+  monthlyCostsCents: Cents | null;
+  monthlyRateAllInCents: Cents | null;
+  serviceCostCents: Cents | null;
+  recurringServiceFeeCents: Cents | null;
+  productSector: string | null;
+  financingPartnerId: string | null;
+  distributionHub: string | null;
+  customSlaFileName: string | null;
+}
+
+export interface Quote extends QuoteTermsInput {
+  id: string;
+  financingCaseId: string;
+  partnerId: string;
+  quoteNumber: string;
+  status: QuoteStatus;
+  statusUpdatedAt: string;
+  customer: Customer;
+  shippingAddress: Address;
+  calculationId: string | null;
+  cartId: string | null;
+  quoteRequestId: string | null;
+  inReviewSince: string | null;
+  reminderCount: number;
+  lastReminderAt: string | null;
+  lenderSubmissionStatus: LenderSubmissionStatus | null;
+  lastLenderSubmissionAt: string | null;
+  financingNumber: string | null;
+  processingFee: string | null;
+  specialAgreements: string | null;
+  contactPhone: string | null;
+  contactEmail: string | null;
+  printPlanTerms: Record<string, unknown> | null;
+  deletedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface QuoteItem {
+  position: number;
+  productNumber: string;
+  productName: string | null;
+  productSku: string | null;
+  quantity: number;
+  pricePerItemCents: Cents;
+  totalCents: Cents;
+  categoryId: number | null;
+  categorySlug: string | null;
+  productOptions: Record<string, string>;
+}
+
+export type QuoteFeedbackAction = 'request_changes' | 'reject_by_customer';
+
+export interface QuoteFeedback {
+  id: number;
+  quoteId: string;
+  text: string | null;
+  action: QuoteFeedbackAction;
+  createdAt: string;
+}
+
+export interface AuthorizedPerson {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  confirmedByExternal: boolean;
+  soloSigneePermitted: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FinancingResponse {
+  id: number;
+  decision: 'review' | 'accepted';
+  active: boolean;
+  createdAt: string;
+}
+
+/** A quote with everything its read shape shows. */
+export interface QuoteDetails {
+  quote: Quote;
+  items: QuoteItem[];
+  feedbacks: QuoteFeedback[];
+  authorizedPersons: AuthorizedPerson[];
+  financingResponses: FinancingResponse[];
+  contractId: string | null;
+}
+
+export interface Contract {
+  id: string;
+  financingCaseId: string;
+  quoteId: string;
+  partnerId: string;
+  contractNumber: string | null;
+  status: ContractPlace;
+  statusUpdatedAt: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EnvelopeRecipient {
+  name: string;
+  email: string | null;
+  role: 'customer' | 'signer';
+}
+
+export interface SignatureEnvelope {
+  id: string;
+  contractId: string;
+  status: EnvelopeStatus;
+  recipients: EnvelopeRecipient[];
+  declineReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ContractDetails {
+  contract: Contract;
+  envelope: SignatureEnvelope | null;
+}
+
+/** A requested item of the case as the documents service lists it. */
+export interface RequestedItem {
+  id: number;
+  type: 'information' | 'document' | 'fill_and_return';
+  label: string;
+  status: string;
+  category: string;
+  templateDownloadUrl: string | null;
+  callbackRequestId: number | null;
+  callbackStatus: string;
+  requestedAt: string;
+  optional: boolean;
+}

@@ -1,0 +1,300 @@
+import { z } from 'zod';
+import { ProblemDocument, Violation, notFound, ruleViolation, validationFailed } from '@rental/problem';
+import { caseNotFound, ownCase, requireApiUser } from './access';
+import { applyPartnerCancel } from './cancel';
+import { FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES } from './categories';
+import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeSteps, isContractPlace } from './contract-machine';
+import type { FinancingCase } from './model';
+import type { CallContext, CaseStore, CaseTransaction, DocumentsPort } from './ports';
+import { QuoteStatus, quotePath } from './quote-machine';
+import { parseOrFail } from './validation';
+
+export const SANDBOX_SCENARIOS = [
+  'finance_review',
+  'manual_finance_review',
+  'finance_accepted',
+  'finance_rejected',
+  'canceled',
+  'information_requested',
+  'requested_document',
+  'requested_fill_and_return',
+  'change_requested',
+  'document_rejected',
+  'upload_rejected_type',
+  'upload_rejected_size',
+  'wait_for_signing',
+  'signed',
+  'post_processing_required',
+  'delivery_approved',
+  'invoice_checked',
+  'completed',
+  'signature_sent',
+  'signature_signed',
+  'signature_declined',
+  'reset',
+] as const;
+export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];
+
+export const RESET_TARGETS = ['accepted_by_customer', 'finance_review', 'manual_finance_review', 'finance_accepted', 'finance_rejected', 'wait_for_signing', 'signed', 'post_processing_required', 'delivery_approved', 'invoice_checked'] as const;
+type ResetTarget = (typeof RESET_TARGETS)[number];
+
+/** Quote states a lender decision can be taken in. */
+export const DECIDABLE_STATES: readonly QuoteStatus[] = ['finance_review', 'manual_finance_review', 'finance_questions'];
+
+export const financeDecisionBody = z.object({
+  decision: z.enum(['accepted', 'rejected']).describe('accepted drives the quote to finance_accepted, rejected to finance_rejected'),
+}).meta({ id: 'SandboxFinanceDecision' });
+
+export const simulateBody = z.object({
+  scenario: z.enum(SANDBOX_SCENARIOS),
+  data: z.record(z.string(), z.unknown()).nullable().optional().describe('Fields the scenario needs; see the scenario table'),
+}).meta({ id: 'SandboxSimulation' });
+
+export interface SandboxDependencies {
+  store: CaseStore;
+  documents: DocumentsPort;
+  /** API_ENVIRONMENT is sandbox. */
+  sandbox: boolean;
+}
+
+export interface SandboxCaller {
+  id: string;
+  roles: readonly string[];
+  requestId?: string;
+}
+
+export type SimulationResult = { kind: 'applied' } | { kind: 'upload_rejected'; problem: ProblemDocument };
+
+const APPLIED: SimulationResult = { kind: 'applied' };
+
+const rule = (code: string, message: string, propertyPath = '') => ruleViolation(code, message, [{ propertyPath, code, message }]);
+
+function unreachable(resource: 'quote' | 'contract', current: string, desired: string) {
+  return rule('sandbox.transition_unreachable', `The ${resource} is ${current}; ${desired} cannot be reached from there.`, 'scenario');
+}
+
+/** Outside the sandbox, an unknown role, an unknown or foreign case: refused before anything is read or applied. */
+async function sandboxCase(deps: SandboxDependencies, id: string, caller: SandboxCaller): Promise<FinancingCase> {
+  if (!deps.sandbox) throw notFound('sandbox.not_available', 'The sandbox endpoints exist only in the sandbox environment.');
+  requireApiUser(caller.roles);
+  const found = await deps.store.findCase(id);
+  if (!found) throw caseNotFound(id);
+  return ownCase(found, caller.id);
+}
+
+
+async function inOwnCase<T>(deps: SandboxDependencies, financingCase: FinancingCase, work: (transaction: CaseTransaction) => Promise<T>): Promise<T> {
+  const outcome = await deps.store.inCase(financingCase.id, work);
+  if (!outcome) throw caseNotFound(financingCase.id);
+  return outcome.result;
+}
+
+/** POST /api/sandbox/financing_cases/{id}/finance-decision */
+export async function financeDecision(deps: SandboxDependencies, id: string, body: unknown, caller: SandboxCaller): Promise<void> {
+  const financingCase = await sandboxCase(deps, id, caller);
+  const { decision } = parseOrFail(financeDecisionBody, body ?? {});
+  await inOwnCase(deps, financingCase, async (transaction) => {
+    const current = transaction.financingCase.status;
+    if (!DECIDABLE_STATES.includes(current)) {
+      throw rule('sandbox.not_decidable', `The quote is ${current}; a finance decision needs it in ${DECIDABLE_STATES.join(', ')}.`);
+    }
+    if (decision === 'accepted') {
+      await transaction.moveQuote('finance_accept');
+      await transaction.activateFinancingResponse('accepted');
+    } else {
+      await transaction.moveQuote('finance_reject');
+      await transaction.deactivateFinancingResponses();
+    }
+  });
+}
+
+/** Drives the quote to `target` along the shortest path of the table, one event per move. */
+async function driveQuote(transaction: CaseTransaction, target: QuoteStatus): Promise<void> {
+  const current = transaction.financingCase.status;
+  const moves = quotePath(current, target);
+  if (!moves) throw unreachable('quote', current, target);
+  for (const move of moves) await transaction.moveQuote(move);
+}
+
+/** Drives the contract forward to `target`, creating it at wait_for_signing when missing; answers its id. */
+async function driveContract(transaction: CaseTransaction, target: ContractPlace): Promise<string> {
+  if (target === 'completed' && !transaction.contract?.contractNumber) {
+    throw rule('contract.number_missing', 'A contract can be completed only once it has a contract number (PATCH /api/contracts/{id}/edit-contract-number).', 'scenario');
+  }
+  const contract = transaction.contract ?? await transaction.createContract();
+  const moves = contractPath(contract.status, target);
+  if (!moves) throw unreachable('contract', contract.status, target);
+  for (const move of moves) await transaction.moveContract(move);
+  return contract.id;
+}
+
+async function driveEnvelope(transaction: CaseTransaction, target: EnvelopeStatus, reason: string | null): Promise<void> {
+  const contract = transaction.contract ?? await transaction.createContract();
+  if (contract.status !== 'wait_for_signing') {
+    throw rule('signature_envelope.contract_not_waiting', `The contract is ${contract.status}; a signature envelope needs it at wait_for_signing.`, 'scenario');
+  }
+  const { customer } = transaction.quote;
+  for (const step of envelopeSteps(transaction.envelope?.status ?? null, target)) {
+    if (step === 'sent') {
+      const name = [customer.firstName, customer.lastName].filter(Boolean).join(' ') || customer.company || 'Customer';
+      await transaction.sendEnvelope([{ name, email: customer.email, role: 'customer' }]);
+    } else {
+      await transaction.setEnvelopeStatus(step, step === 'declined' ? reason : null);
+    }
+  }
+}
+
+const optionalText = (max: number) => z.string().max(max, `This value is too long; at most ${max} characters.`).nullable().optional();
+const requiredText = (max: number) => z.string().trim().min(1, 'This value should not be blank.').max(max, `This value is too long; at most ${max} characters.`);
+const documentId = z.number().int().min(1).max(2_147_483_647);
+
+const required = (propertyPath: string): Violation => ({ propertyPath, code: 'validation.required', message: 'This value is required.' });
+const choice = (propertyPath: string, allowed: readonly string[]): Violation => ({
+  propertyPath,
+  code: 'validation.choice',
+  message: `The value you selected is not a valid choice. Allowed values: ${allowed.join(', ')}.`,
+});
+
+type NewItem = { label: string; category: string; question: string; optional: boolean };
+
+function informationItems(data: Record<string, unknown>): NewItem[] {
+  const input = parseOrFail(z.object({
+    question: requiredText(10_000).optional(),
+    items: z.array(z.object({ question: requiredText(10_000), optional: z.boolean().optional() })).min(1).max(50).optional(),
+    optional: z.boolean().optional(),
+  }), data, 'data');
+  if (input.items) return input.items.map((item) => ({ label: '', category: '', question: item.question, optional: item.optional ?? input.optional ?? false }));
+  if (input.question === undefined) throw validationFailed([required('data.question')]);
+  return [{ label: '', category: '', question: input.question, optional: input.optional ?? false }];
+}
+
+function documentItems(data: Record<string, unknown>, allowed: readonly string[]): NewItem[] {
+  const item = z.object({ label: requiredText(255).optional(), category: z.string().optional(), optional: z.boolean().optional() });
+  const input = parseOrFail(item.extend({ items: z.array(item).min(1).max(50).optional() }), data, 'data');
+  const entries = input.items ? input.items.map((entry, index) => ({ entry, at: `data.items[${index}]` })) : [{ entry: input, at: 'data' }];
+  const violations = entries.flatMap(({ entry, at }): Violation[] => [
+    ...(entry.label === undefined ? [required(`${at}.label`)] : []),
+    ...(entry.category === undefined ? [required(`${at}.category`)] : allowed.includes(entry.category) ? [] : [choice(`${at}.category`, allowed)]),
+  ]);
+  if (violations.length > 0) throw validationFailed(violations);
+  return entries.map(({ entry }) => ({ label: entry.label as string, category: entry.category as string, question: '', optional: entry.optional ?? input.optional ?? false }));
+}
+
+const QUOTE_TARGETS: Partial<Record<SandboxScenario, QuoteStatus>> = {
+  finance_review: 'finance_review',
+  manual_finance_review: 'manual_finance_review',
+  finance_accepted: 'finance_accepted',
+  finance_rejected: 'finance_rejected',
+};
+const SIGNED_OR_LATER = new Set<string>(CONTRACT_PLACES.slice(1, 6));
+
+async function resetCase(deps: SandboxDependencies, financingCase: FinancingCase, target: ResetTarget, context: CallContext): Promise<void> {
+  // Documents first: when it is down nothing is applied here and the same reset can be retried.
+  await deps.documents.resetCase(financingCase.id, context);
+  const contractId = await inOwnCase(deps, financingCase, async (transaction): Promise<string | null> => {
+    if (!isContractPlace(target)) {
+      if (transaction.contract) await transaction.deleteContract();
+      await transaction.resetQuote(target);
+      if (target !== 'finance_rejected') await transaction.setRejectionReason(null);
+      if (target === 'finance_review') await transaction.activateFinancingResponse('review');
+      else if (target === 'finance_accepted') await transaction.activateFinancingResponse('accepted');
+      else await transaction.deactivateFinancingResponses();
+      return null;
+    }
+    await transaction.resetQuote('finance_accepted');
+    await transaction.setRejectionReason(null);
+    await transaction.activateFinancingResponse('accepted');
+    if (target === 'wait_for_signing') await transaction.deleteEnvelope();
+    await transaction.resetContract(target);
+    return transaction.contract?.id ?? null;
+  });
+  if (contractId && SIGNED_OR_LATER.has(target)) await deps.documents.attachSignedContract(financingCase.id, contractId, context);
+}
+
+/**
+ * POST /api/sandbox/financing_cases/{id}/simulate: drives a test case into a chosen state the
+ * way a real case would get there (each status change one event), or asks the documents
+ * service for the requested items and document outcomes of the scenario.
+ */
+export async function simulate(deps: SandboxDependencies, id: string, body: unknown, caller: SandboxCaller): Promise<SimulationResult> {
+  const financingCase = await sandboxCase(deps, id, caller);
+  const { scenario, data: rawData } = parseOrFail(simulateBody, body ?? {});
+  const data = rawData ?? {};
+  const context: CallContext = { partnerId: caller.id, requestId: caller.requestId };
+  const quoteTarget = QUOTE_TARGETS[scenario];
+  if (quoteTarget) {
+    const { rejectionReason } = parseOrFail(z.object({ rejectionReason: optionalText(1000) }), data, 'data');
+    await inOwnCase(deps, financingCase, async (transaction) => {
+      await driveQuote(transaction, quoteTarget);
+      if (quoteTarget === 'finance_review') await transaction.activateFinancingResponse('review');
+      if (quoteTarget === 'finance_accepted') await transaction.activateFinancingResponse('accepted');
+      if (quoteTarget === 'finance_rejected') {
+        await transaction.deactivateFinancingResponses();
+        if (rejectionReason) await transaction.setRejectionReason(rejectionReason);
+      }
+    });
+    return APPLIED;
+  }
+  switch (scenario) {
+    case 'canceled':
+      await inOwnCase(deps, financingCase, applyPartnerCancel);
+      return APPLIED;
+    case 'information_requested':
+      await deps.documents.createRequestItems(financingCase.id, 'information', informationItems(data), context);
+      return APPLIED;
+    case 'requested_document':
+      await deps.documents.createRequestItems(financingCase.id, 'document', documentItems(data, FINANCING_STAGE_CATEGORIES), context);
+      return APPLIED;
+    case 'requested_fill_and_return':
+      await deps.documents.createRequestItems(financingCase.id, 'fill_and_return', documentItems(data, FILL_AND_RETURN_CATEGORIES), context);
+      return APPLIED;
+    case 'change_requested': {
+      const { message } = parseOrFail(z.object({ message: requiredText(10_000) }), data, 'data');
+      await inOwnCase(deps, financingCase, async (transaction) => {
+        const current = transaction.financingCase.status;
+        if (current !== 'in_review') throw rule('sandbox.transition_unreachable', `The quote is ${current}; change_requested needs it in_review.`, 'scenario');
+        await transaction.moveQuote('request_changes');
+        await transaction.addQuoteFeedback('request_changes', message);
+      });
+      return APPLIED;
+    }
+    case 'document_rejected': {
+      const input = parseOrFail(z.object({ documentId, reason: optionalText(1000) }), data, 'data');
+      await deps.documents.rejectDocument(financingCase.id, input.documentId, input.reason ?? '', context);
+      return APPLIED;
+    }
+    case 'upload_rejected_type':
+    case 'upload_rejected_size': {
+      const input = parseOrFail(z.object({ documentId }), data, 'data');
+      const problem = await deps.documents.describeUploadRejection(financingCase.id, input.documentId, scenario === 'upload_rejected_type' ? 'type' : 'size', context);
+      return { kind: 'upload_rejected', problem };
+    }
+    case 'wait_for_signing':
+    case 'signed':
+    case 'post_processing_required':
+    case 'delivery_approved':
+    case 'invoice_checked':
+    case 'completed': {
+      const contractId = await inOwnCase(deps, financingCase, (transaction) => driveContract(transaction, scenario));
+      if (SIGNED_OR_LATER.has(scenario)) await deps.documents.attachSignedContract(financingCase.id, contractId, context);
+      return APPLIED;
+    }
+    case 'signature_sent':
+    case 'signature_signed':
+    case 'signature_declined': {
+      const { reason } = parseOrFail(z.object({ reason: optionalText(1000) }), data, 'data');
+      const target = ({ signature_sent: 'sent', signature_signed: 'signed', signature_declined: 'declined' } as const)[scenario];
+      await inOwnCase(deps, financingCase, (transaction) => driveEnvelope(transaction, target, reason ?? null));
+      return APPLIED;
+    }
+    case 'reset': {
+      const input = data.targetStatus;
+      if (input === undefined || input === null) throw validationFailed([required('data.targetStatus')]);
+      if (typeof input !== 'string' || !(RESET_TARGETS as readonly string[]).includes(input)) throw validationFailed([choice('data.targetStatus', RESET_TARGETS)]);
+      await resetCase(deps, financingCase, input as ResetTarget, context);
+      return APPLIED;
+    }
+    default:
+      throw validationFailed([choice('scenario', SANDBOX_SCENARIOS)]);
+  }
+}

@@ -1,0 +1,131 @@
+import type { ServiceBinding } from '@rental/grpc';
+import { unaryHandler } from '@rental/grpc';
+import type { Logger } from '@rental/logger';
+import { invalidInput } from '@rental/problem';
+import { loadCaseWorkflowPackage } from '@rental/proto';
+import type { caseWorkflow } from '@rental/proto';
+import { mapDatabaseError } from '@rental/service-host';
+import { CreatedCase, createCaseFromCheckout, createCaseFromQuoteRequest } from '../../domain/create-case';
+import type { Address, Customer, QuoteItem, QuoteTermsInput } from '../../domain/model';
+import { centsOfDecimal, factorOf } from '../../domain/money';
+import type { CaseStore } from '../../domain/ports';
+import { caseAccess } from '../../domain/reads';
+
+/** Money crosses as decimal strings; a malformed one is the caller's bug, answered as invalid input. */
+function parsed<T>(read: () => T, field: string): T {
+  try {
+    return read();
+  } catch {
+    throw invalidInput('case.invalid_amount', `${field} is not a valid amount.`);
+  }
+}
+
+const text = (value: string | undefined | null) => (value ? value : null);
+
+function toCustomer(customer: caseWorkflow.Customer__Output | null): Customer {
+  return {
+    firstName: text(customer?.firstName),
+    lastName: text(customer?.lastName),
+    email: text(customer?.email),
+    street: text(customer?.street),
+    houseNumber: text(customer?.houseNumber),
+    zipCode: text(customer?.zipCode),
+    city: text(customer?.city),
+    country: text(customer?.country),
+    phone: text(customer?.phone),
+    company: text(customer?.company),
+    vatId: text(customer?.vatId),
+    customerType: text(customer?.customerType),
+  };
+}
+
+function toAddress(address: caseWorkflow.Address__Output): Address {
+  return {
+    recipientName: text(address.recipientName),
+    company: text(address.company),
+    street: text(address.street),
+    houseNumber: text(address.houseNumber),
+    zipCode: text(address.zipCode),
+    city: text(address.city),
+    country: text(address.country),
+  };
+}
+
+function toTerms(terms: caseWorkflow.QuoteTerms__Output | null): QuoteTermsInput {
+  if (!terms) throw invalidInput('case.terms_missing', 'terms are required.');
+  return {
+    calculationType: terms.calculationType,
+    duration: terms.duration,
+    commissionPercentage: terms.commission,
+    paymentInterval: text(terms.paymentInterval),
+    rentalFactor: parsed(() => factorOf(terms.rentalFactor), 'rental_factor'),
+    residualValue: parsed(() => factorOf(terms.residualValue), 'residual_value'),
+    totalValueCents: parsed(() => centsOfDecimal(terms.totalValue), 'total_value'),
+    monthlyCostsCents: parsed(() => centsOfDecimal(terms.monthlyCosts), 'monthly_costs'),
+    monthlyRateAllInCents: parsed(() => centsOfDecimal(terms.monthlyRateAllIn), 'monthly_rate_all_in'),
+    serviceCostCents: parsed(() => centsOfDecimal(terms.serviceCost), 'service_cost'),
+    recurringServiceFeeCents: parsed(() => centsOfDecimal(terms.recurringServiceFee), 'recurring_service_fee'),
+    productSector: text(terms.productSector),
+    financingPartnerId: text(terms.financingPartnerId),
+    distributionHub: text(terms.distributionHubId),
+    customSlaFileName: text(terms.customSlaFileName),
+  };
+}
+
+function toItems(items: caseWorkflow.QuoteItem__Output[]): QuoteItem[] {
+  return items.map((item, index) => ({
+    position: item.position || index + 1,
+    productNumber: item.productNumber,
+    productName: text(item.productName),
+    productSku: text(item.productSku),
+    quantity: item.quantity,
+    pricePerItemCents: parsed(() => centsOfDecimal(item.pricePerItem) ?? 0n, 'price_per_item'),
+    totalCents: parsed(() => centsOfDecimal(item.total) ?? 0n, 'total'),
+    categoryId: item.categoryId || null,
+    categorySlug: text(item.categorySlug),
+    productOptions: item.productOptions ?? {},
+  }));
+}
+
+const createdMessage = (created: CreatedCase): caseWorkflow.CreatedCase => ({
+  financingCaseId: created.financingCaseId,
+  quoteId: created.quoteId,
+  caseNumber: created.caseNumber,
+  quoteNumber: created.quoteNumber,
+  created: created.created,
+});
+
+/** The calls cart-checkout and documents make; each adapts a message to a use case and back. */
+export function caseWorkflowGrpcService(store: CaseStore, log: Logger): ServiceBinding {
+  const mappers = [mapDatabaseError];
+  const implementation: caseWorkflow.CaseWorkflowServiceHandlers = {
+    CreateCaseFromCheckout: unaryHandler<caseWorkflow.CreateCaseFromCheckoutRequest__Output, caseWorkflow.CreatedCase>('CreateCaseFromCheckout', log, mappers, async (request, { partnerId }) => {
+      const created = await createCaseFromCheckout(store, {
+        partnerId,
+        cartId: request.cartId,
+        items: toItems(request.items),
+        customer: toCustomer(request.customer),
+        deliveryAddress: request.hasDeliveryAddress && request.deliveryAddress ? toAddress(request.deliveryAddress) : null,
+        terms: toTerms(request.terms),
+        printPlanTerms: request.hasPrintPlanTerms && request.printPlanTerms ? { ...request.printPlanTerms } : null,
+        submitFinancing: request.submitFinancing,
+        quoteNumber: text(request.quoteNumber.trim()),
+      });
+      return createdMessage(created);
+    }),
+    CreateCaseFromQuoteRequest: unaryHandler<caseWorkflow.CreateCaseFromQuoteRequestRequest__Output, caseWorkflow.CreatedCase>('CreateCaseFromQuoteRequest', log, mappers, async (request, { partnerId }) => {
+      const created = await createCaseFromQuoteRequest(store, {
+        partnerId,
+        quoteRequestId: request.quoteRequestId,
+        calculationId: request.calculationId,
+        customer: toCustomer(request.customer),
+        terms: toTerms(request.terms),
+        contactPhone: text(request.contactPhone),
+        contactEmail: text(request.contactEmail),
+      });
+      return createdMessage(created);
+    }),
+    GetCaseAccess: unaryHandler<caseWorkflow.GetCaseAccessRequest__Output, caseWorkflow.CaseAccess>('GetCaseAccess', log, mappers, async (request) => caseAccess(store, request.financingCaseId)),
+  };
+  return { definition: loadCaseWorkflowPackage().CaseWorkflowService.service, implementation };
+}

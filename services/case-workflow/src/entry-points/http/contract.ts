@@ -1,0 +1,327 @@
+import { z } from 'zod';
+import { defineOperation, pageQuery, problemResponses } from '@rental/http';
+import { CONTRACT_PLACES, ENVELOPE_STATES } from '../../domain/contract-machine';
+import { contractNumberBody } from '../../domain/contracts';
+import { startEsignatureBody } from '../../domain/esignature';
+import { QUOTE_STATES } from '../../domain/quote-machine';
+import { financeDecisionBody, simulateBody } from '../../domain/sandbox';
+
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+const idParams = z.object({ id: z.string().regex(ULID).describe('ULID') });
+const caseIdParams = z.object({ financingCaseId: z.string().regex(ULID).describe('ULID of the financing case') });
+
+const timestamp = z.string().describe('ISO 8601');
+const nullableText = z.string().nullable();
+
+export const requestedItemSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(['information', 'document', 'fill_and_return']),
+  label: z.string(),
+  status: z.string().describe('pending, not_available, provided, sent, accepted or rejected'),
+  category: z.string(),
+  templateDownloadUrl: nullableText.describe('Fill-and-return only: path of the template'),
+  callbackRequestId: z.number().int().optional().describe('Present when the item is linked to a callback request'),
+  callbackStatus: z.string(),
+  requestedAt: timestamp,
+  optional: z.boolean(),
+}).meta({ id: 'FinancingCaseRequestedItem' });
+
+export const financingCaseSchema = z.object({
+  '@id': z.string(),
+  '@type': z.literal('FinancingCase'),
+  id: z.string().describe('ULID; the financeCaseId of the checkout'),
+  caseNumber: z.string().describe('FC-<year>-<number>'),
+  type: z.literal('financing'),
+  status: z.enum(QUOTE_STATES).describe('The status of the case\'s quote'),
+  rejectionReason: nullableText.describe('Set when the lender rejected the financing with a reason'),
+  financingRequest: z.boolean().describe('false when a checkout created the quote only (submitFinancing false) or the case came from a quote request'),
+  partner: z.string().describe('IRI of the partner'),
+  quotes: z.array(z.string()).describe('IRIs of the case\'s quotes'),
+  requestedDocuments: z.array(requestedItemSchema),
+  requestedFillAndReturns: z.array(requestedItemSchema),
+  requestedInformation: z.array(requestedItemSchema),
+  requestedItems: z.array(requestedItemSchema).describe('Every partner-visible requested item, oldest first'),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+}).meta({ id: 'FinancingCase' });
+
+const customerSchema = z.object({
+  firstName: nullableText,
+  lastName: nullableText,
+  email: nullableText,
+  street: nullableText,
+  houseNumber: nullableText,
+  zipCode: nullableText,
+  city: nullableText,
+  country: nullableText,
+  phone: nullableText,
+  company: nullableText,
+  vatId: nullableText,
+  customerType: nullableText,
+}).meta({ id: 'QuoteCustomer' });
+
+const addressSchema = z.object({
+  recipientName: nullableText,
+  company: nullableText,
+  street: nullableText,
+  houseNumber: nullableText,
+  zipCode: nullableText,
+  city: nullableText,
+  country: nullableText,
+}).meta({ id: 'QuoteAddress' });
+
+export const authorizedPersonSchema = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  confirmedByExternal: z.boolean(),
+  soloSigneePermitted: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+}).meta({ id: 'AuthorizedPerson' });
+
+const financingResponseSchema = z.object({
+  id: z.number().int(),
+  decision: z.enum(['review', 'accepted']),
+  active: z.boolean(),
+  createdAt: timestamp,
+}).meta({ id: 'FinancingResponse' });
+
+export const quoteSchema = z.object({
+  '@id': z.string(),
+  '@type': z.literal('Quote'),
+  id: z.string(),
+  quoteNumber: z.string(),
+  calculationType: z.string(),
+  duration: z.number().int().describe('Months'),
+  customer: customerSchema,
+  partner: z.object({ '@id': z.string(), '@type': z.literal('Partner'), id: z.string() }),
+  status: z.enum(QUOTE_STATES),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  statusUpdatedAt: timestamp,
+  distributionHub: nullableText,
+  shippingAddress: addressSchema.describe('The delivery address of the checkout, else the customer\'s address'),
+  effectiveShippingAddress: addressSchema,
+  calculation: nullableText.describe('IRI of the calculation a quote request was based on'),
+  items: z.array(z.object({
+    position: z.number().int(),
+    quantity: z.number().int(),
+    pricePerItem: z.number(),
+    total: z.number(),
+    productNumber: z.string(),
+    productName: nullableText,
+    productSku: nullableText,
+    categorySlug: nullableText,
+  }).meta({ id: 'QuoteItem' })),
+  inReviewSince: nullableText,
+  inReview: z.boolean(),
+  hasReceivedReminder: z.boolean(),
+  receivedReminder: z.boolean(),
+  reminderCount: z.number().int(),
+  lastReminderAt: nullableText,
+  lenderSubmissionStatus: z.enum(['pending', 'submitted', 'failed']).nullable(),
+  lastLenderSubmissionAt: nullableText,
+  contract: nullableText.describe('IRI of the contract'),
+  cart: nullableText.describe('IRI of the source cart'),
+  financingResponses: z.array(financingResponseSchema),
+  activeFinancingResponses: z.array(financingResponseSchema),
+  apiCall: z.boolean(),
+  financeRejectedOverride: z.boolean().describe('Transient; always false when read'),
+  authorizedPersons: z.array(authorizedPersonSchema),
+  quoteFeedbacks: z.array(z.object({
+    id: z.number().int(),
+    quote: nullableText,
+    text: nullableText,
+    action: z.enum(['request_changes', 'reject_by_customer']),
+    createdAt: timestamp,
+  }).meta({ id: 'QuoteFeedback' })),
+  quoteRequest: nullableText.describe('IRI of the quote request'),
+  financingNumber: nullableText,
+  financingCaseId: nullableText,
+  processingFee: nullableText,
+  recurringService: nullableText.describe('Monthly Print-Plan service fee, two decimals'),
+  specialAgreements: nullableText,
+  rentalFactor: nullableText.describe('Percent per month frozen at checkout, three decimals'),
+  residualValue: nullableText.describe('Percent frozen at checkout, three decimals'),
+  paymentInterval: z.enum(['monthly', 'quarterly']).nullable(),
+  commissionPercentage: z.number().int(),
+  deletedAt: nullableText,
+  deleted: z.boolean(),
+  totalValue: z.number().nullable().describe('Financed purchase price, EUR'),
+  monthlyCosts: z.number().nullable().describe('Monthly rate, EUR'),
+  monthlyRateAllIn: z.number().nullable().describe('All-in monthly rate shown to partners, EUR'),
+  selectedOffer: z.object({ calculationType: z.string(), duration: z.number().int(), rate: z.number().nullable() }).nullable(),
+  productSector: nullableText,
+  contactPhone: nullableText,
+  contactEmail: nullableText,
+}).meta({ id: 'Quote' });
+
+export const envelopeSchema = z.object({
+  id: z.string(),
+  status: z.enum(ENVELOPE_STATES),
+  recipients: z.array(z.object({ name: z.string(), email: nullableText, role: z.enum(['customer', 'signer']) })),
+}).meta({ id: 'SignatureEnvelope' });
+
+export const contractSchema = z.object({
+  '@id': z.string(),
+  '@type': z.literal('Contract'),
+  id: z.string(),
+  contractNumber: nullableText.describe('null until set with edit-contract-number'),
+  status: z.enum(CONTRACT_PLACES).describe('Contract place'),
+  financingCaseId: z.string(),
+  quote: z.string().describe('IRI of the quote'),
+  signatureEnvelope: envelopeSchema.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+}).meta({ id: 'Contract' });
+
+export const contractNumberResponse = z.object({ id: z.string(), contractNumber: z.string() }).meta({ id: 'ContractNumberResponse' });
+
+export const startEsignatureResponse = z.object({
+  financingCaseId: z.string(),
+  contractId: z.string(),
+  envelopeId: z.string(),
+  status: z.literal('sent'),
+  authorizedPersons: z.array(authorizedPersonSchema),
+}).meta({ id: 'StartEsignatureResponse' });
+
+const deprecationHeaders = {
+  Deprecation: { description: 'true: /api/quotes is superseded by /api/financing_cases', schema: z.string(), required: true },
+  Sunset: { description: 'HTTP date after which the deprecated behaviour ends', schema: z.string(), required: true },
+  Link: { description: 'The financing case, rel="successor-version"', schema: z.string(), required: true },
+};
+
+export const listFinancingCases = defineOperation({
+  operationId: 'listFinancingCases',
+  method: 'get',
+  path: '/api/financing_cases',
+  summary: 'Financing cases of the partner, newest first',
+  description: 'Each case with its status (the status of its quote) and the requested items the documents service holds for it.',
+  tags: ['Financing cases'],
+  query: pageQuery,
+  responses: {
+    200: { description: 'The financing cases', schema: z.array(financingCaseSchema) },
+    ...problemResponses(400, 401, 503),
+  },
+});
+
+export const getFinancingCase = defineOperation({
+  operationId: 'getFinancingCase',
+  method: 'get',
+  path: '/api/financing_cases/{id}',
+  summary: 'A financing case with its requested items',
+  description: 'Another partner\'s case answers 404.',
+  tags: ['Financing cases'],
+  params: idParams,
+  responses: {
+    200: { description: 'The financing case', schema: financingCaseSchema },
+    ...problemResponses(401, 404, 503),
+  },
+});
+
+export const cancelFinancingCase = defineOperation({
+  operationId: 'cancelFinancingCase',
+  method: 'post',
+  path: '/api/financing_cases/{id}/cancel',
+  summary: 'Cancel a financing case',
+  description: 'No body. Needs the api_user role. Refused (422) while the quote is in_progress, rejected_by_customer, finance_rejected or canceled, and once the contract is signed or later. The quote and, while it waits for signing, the contract move to canceled, with one status-change event each.',
+  tags: ['Financing cases'],
+  params: idParams,
+  responses: {
+    204: { description: 'Canceled' },
+    ...problemResponses(400, 401, 403, 404, 422, 503),
+  },
+});
+
+export const getQuote = defineOperation({
+  operationId: 'getQuote',
+  method: 'get',
+  path: '/api/quotes/{id}',
+  summary: 'A quote (deprecated: use the financing case)',
+  description: 'Superseded by /api/financing_cases/{id}; sunset 2027-02-01. Another partner\'s quote answers 404.',
+  tags: ['Quotes'],
+  deprecated: true,
+  params: idParams,
+  responses: {
+    200: { description: 'The quote', schema: quoteSchema, headers: deprecationHeaders },
+    ...problemResponses(401, 404, 503),
+  },
+});
+
+export const getContract = defineOperation({
+  operationId: 'getContract',
+  method: 'get',
+  path: '/api/contracts/{id}',
+  summary: 'A contract',
+  description: 'Another partner\'s contract answers 404.',
+  tags: ['Contracts'],
+  params: idParams,
+  responses: {
+    200: { description: 'The contract', schema: contractSchema },
+    ...problemResponses(401, 404, 503),
+  },
+});
+
+export const editContractNumber = defineOperation({
+  operationId: 'editContractNumber',
+  method: 'patch',
+  path: '/api/contracts/{id}/edit-contract-number',
+  summary: 'Set the contract number',
+  description: 'Unique among the partner\'s contracts (422 at contractNumber otherwise). Another partner\'s contract answers 403.',
+  tags: ['Contracts'],
+  params: idParams,
+  body: { schema: contractNumberBody, required: true, validate: false },
+  responses: {
+    200: { description: 'The contract number', schema: contractNumberResponse },
+    ...problemResponses(400, 401, 403, 404, 422, 503),
+  },
+});
+
+export const startEsignature = defineOperation({
+  operationId: 'startEsignature',
+  method: 'post',
+  path: '/api/financing-cases/{financingCaseId}/start-esignature',
+  summary: 'Start the electronic signature of the contract',
+  description: 'The quote must be finance_accepted. Shared mailboxes (info@, office@, …) are refused; a single person needs soloSigneePermitted, otherwise at least two persons are needed; where the lender stated who may sign, every person must be on that statement. The persons become the quote\'s authorized persons, the contract is created at wait_for_signing when missing, and a signature envelope is sent to them.',
+  tags: ['E-signature'],
+  params: caseIdParams,
+  body: { schema: startEsignatureBody, required: true, validate: false },
+  responses: {
+    200: { description: 'The signature was started', schema: startEsignatureResponse },
+    ...problemResponses(400, 401, 403, 404, 422, 503),
+  },
+});
+
+export const sandboxFinanceDecision = defineOperation({
+  operationId: 'sandboxFinanceDecision',
+  method: 'post',
+  path: '/api/sandbox/financing_cases/{id}/finance-decision',
+  summary: 'Sandbox: take the lender\'s decision',
+  description: 'Sandbox only (404 elsewhere); needs the api_user role. Drives the quote from finance_review, manual_finance_review or finance_questions to finance_accepted or finance_rejected through the state machine, so webhooks and mails fire as for a real decision; any other state is 422.',
+  tags: ['Sandbox'],
+  params: idParams,
+  body: { schema: financeDecisionBody, required: true, validate: false },
+  responses: {
+    204: { description: 'Applied' },
+    ...problemResponses(400, 401, 403, 404, 422, 503),
+  },
+});
+
+export const sandboxSimulate = defineOperation({
+  operationId: 'sandboxSimulate',
+  method: 'post',
+  path: '/api/sandbox/financing_cases/{id}/simulate',
+  summary: 'Sandbox: drive a case into a scenario',
+  description: 'Sandbox only (404 elsewhere); needs the api_user role. Quote scenarios follow the shortest path of the state machine (each change one event); an unreachable state is 422 naming the current and desired status. upload_rejected_type and upload_rejected_size answer 400 with the payload of a real rejected upload.',
+  tags: ['Sandbox'],
+  params: idParams,
+  body: { schema: simulateBody, required: true, validate: false },
+  responses: {
+    204: { description: 'Applied' },
+    ...problemResponses(400, 401, 403, 404, 422, 503),
+  },
+});
+
+export const operations = [listFinancingCases, getFinancingCase, cancelFinancingCase, getQuote, getContract, editContractNumber, startEsignature, sandboxFinanceDecision, sandboxSimulate];

@@ -1,0 +1,59 @@
+import { OperationRouter, deprecationHeaders, pageWindow } from '@rental/http';
+import { PROBLEM_CONTENT_TYPE } from '@rental/problem';
+import { cancelCase } from '../../domain/cancel';
+import { editContractNumber as editContractNumberUseCase } from '../../domain/contracts';
+import { startEsignature as startEsignatureUseCase } from '../../domain/esignature';
+import type { CaseStore, DocumentsPort, SigningStatementSource } from '../../domain/ports';
+import { listCases, readCase, readContract, readQuote } from '../../domain/reads';
+import { financeDecision, simulate } from '../../domain/sandbox';
+import {
+  cancelFinancingCase, editContractNumber, getContract, getFinancingCase, getQuote, listFinancingCases, sandboxFinanceDecision, sandboxSimulate, startEsignature,
+} from './contract';
+import { casePath, presentCase, presentContract, presentContractNumber, presentQuote } from './presenters';
+
+export interface CaseWorkflowRouteDependencies {
+  store: CaseStore;
+  documents: DocumentsPort;
+  signingStatements: SigningStatementSource;
+  /** API_ENVIRONMENT is sandbox: the sandbox operations exist. */
+  sandbox: boolean;
+}
+
+export function caseWorkflowRoutes(deps: CaseWorkflowRouteDependencies): OperationRouter {
+  const sandbox = { store: deps.store, documents: deps.documents, sandbox: deps.sandbox };
+  return new OperationRouter()
+    .handle(listFinancingCases, async ({ query, partner, requestId }) => {
+      const views = await listCases(deps, pageWindow(query.page), { partnerId: partner.id, requestId });
+      return { status: 200, body: views.map(presentCase) };
+    })
+    .handle(getFinancingCase, async ({ params, partner, requestId }) => ({
+      status: 200,
+      body: presentCase(await readCase(deps, params.id, { partnerId: partner.id, requestId })),
+    }))
+    .handle(cancelFinancingCase, async ({ params, partner }) => {
+      await cancelCase(deps.store, params.id, partner);
+      return { status: 204 };
+    })
+    .handle(getQuote, async ({ params, partner }) => {
+      const details = await readQuote(deps.store, params.id, partner.id);
+      return { status: 200, body: presentQuote(details), headers: deprecationHeaders({ successor: casePath(details.quote.financingCaseId) }) };
+    })
+    .handle(getContract, async ({ params, partner }) => ({ status: 200, body: presentContract(await readContract(deps.store, params.id, partner.id)) }))
+    .handle(editContractNumber, async ({ params, body, partner }) => ({
+      status: 200,
+      body: presentContractNumber(await editContractNumberUseCase(deps.store, params.id, body, partner.id)),
+    }))
+    .handle(startEsignature, async ({ params, body, partner }) => ({
+      status: 200,
+      body: await startEsignatureUseCase(deps, params.financingCaseId, body, partner.id),
+    }))
+    .handle(sandboxFinanceDecision, async ({ params, body, partner, requestId }) => {
+      await financeDecision(sandbox, params.id, body, { ...partner, requestId });
+      return { status: 204 };
+    })
+    .handle(sandboxSimulate, async ({ params, body, partner, requestId }) => {
+      const result = await simulate(sandbox, params.id, body, { ...partner, requestId });
+      if (result.kind === 'upload_rejected') return { status: result.problem.status, body: result.problem, contentType: PROBLEM_CONTENT_TYPE };
+      return { status: 204 };
+    });
+}

@@ -1,0 +1,2 @@
+export { startCaseWorkflow, CASE_WORKFLOW_SCHEMA } from './service';
+export { loadCaseWorkflowConfig, caseWorkflowVariables } from './config';

@@ -1,0 +1,5 @@
+import { runUntilSignal } from '@rental/http';
+import { loadCaseWorkflowConfig } from './config';
+import { startCaseWorkflow } from './service';
+
+runUntilSignal('case-workflow', () => startCaseWorkflow(loadCaseWorkflowConfig()));

@@ -1,0 +1,23 @@
+import { TypedClient, createGrpcClient } from '@rental/grpc';
+import { loadCaseWorkflowPackage } from '@rental/proto';
+import type { CallerContext, CaseAccess, CaseDirectory } from '../domain/ports';
+
+type CaseWorkflowClient = InstanceType<ReturnType<typeof loadCaseWorkflowPackage>['CaseWorkflowService']>;
+
+/** Case ownership, asked of case-workflow (documents never reads its schema). */
+export class GrpcCaseDirectory implements CaseDirectory {
+  private readonly client: TypedClient<CaseWorkflowClient>;
+
+  constructor(address: string, deadlineMs: number) {
+    this.client = new TypedClient(createGrpcClient(loadCaseWorkflowPackage().CaseWorkflowService, address), deadlineMs);
+  }
+
+  async access(financingCaseId: string, context: CallerContext): Promise<CaseAccess> {
+    const access = await this.client.call('GetCaseAccess', { financingCaseId }, context);
+    return { exists: access.exists, partnerId: access.partnerId, status: access.status, quoteId: access.quoteId };
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

@@ -1,0 +1,63 @@
+import type { Knex } from '@rental/db';
+import type { RequestItem } from '../domain/model';
+import type { ItemStore, NewItem } from '../domain/ports';
+import { ItemRow, toItem } from './rows';
+
+export class ItemRepository implements ItemStore {
+  constructor(private readonly db: Knex) {}
+
+  /** Items with the status of the callback request they are linked to. */
+  private select(db: Knex | Knex.Transaction = this.db) {
+    return db('requested_items')
+      .leftJoin('callback_requests', 'callback_requests.id', 'requested_items.callback_request_id')
+      .select('requested_items.*', 'callback_requests.status as callback_status');
+  }
+
+  create(items: NewItem[]): Promise<RequestItem[]> {
+    return this.db.transaction(async (trx) => {
+      const rows = await trx('requested_items').insert(items.map((item) => ({
+        item_type: item.itemType,
+        financing_case_id: item.financingCaseId,
+        partner_id: item.partnerId,
+        label: item.label,
+        category: item.category,
+        optional: item.optional,
+        target_audience: item.targetAudience,
+        internal_only: item.internalOnly,
+        question: item.question,
+        template_object_key: item.template?.objectKey ?? null,
+        template_file_name: item.template?.fileName ?? null,
+        template_file_size: item.template?.fileSize ?? null,
+        template_mime_type: item.template?.mimeType ?? null,
+        template_original_name: item.template?.originalName ?? null,
+        requested_at: item.requestedAt,
+        updated_at: item.requestedAt,
+      }))).returning('*') as ItemRow[];
+      const keys = items.flatMap((item) => (item.template ? [item.template.objectKey] : []));
+      if (keys.length > 0) await trx('pending_objects').whereIn('object_key', keys).delete();
+      return rows.sort((a, b) => a.id - b.id).map(toItem);
+    });
+  }
+
+  async find(id: number): Promise<RequestItem | undefined> {
+    const row: ItemRow | undefined = await this.select().where('requested_items.id', id).first();
+    return row ? toItem(row) : undefined;
+  }
+
+  async listByCase(financingCaseId: string): Promise<RequestItem[]> {
+    const rows: ItemRow[] = await this.select().where('requested_items.financing_case_id', financingCaseId).orderBy('requested_items.id');
+    return rows.map(toItem);
+  }
+
+  async respond(id: number, response: string | null, now: string): Promise<RequestItem | undefined> {
+    const updated = await this.db('requested_items')
+      .where({ id, status: 'pending', item_type: 'information' })
+      .update({ response, status: 'provided', provided_at: now, updated_at: now });
+    return updated > 0 ? this.find(id) : undefined;
+  }
+
+  async markNotAvailable(id: number, now: string): Promise<RequestItem | undefined> {
+    const updated = await this.db('requested_items').where({ id, status: 'pending' }).update({ status: 'not_available', updated_at: now });
+    return updated > 0 ? this.find(id) : undefined;
+  }
+}

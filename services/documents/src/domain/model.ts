@@ -1,0 +1,143 @@
+import type { Readable } from 'node:stream';
+import type { StoredMimeType } from './file-type';
+
+export const REVIEW_STATUSES = ['PENDING_REVIEW', 'VERIFIED', 'REJECTED', 'SUPERSEDED'] as const;
+/** null exists for legacy rows. */
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number] | null;
+
+export const UPLOADERS = ['partner', 'customer', 'operator', 'system'] as const;
+export type Uploader = (typeof UPLOADERS)[number];
+
+export interface FinancingDocument {
+  id: number;
+  financingCaseId: string;
+  partnerId: string;
+  originalName: string;
+  mimeType: string;
+  fileSize: number;
+  category: string;
+  description: string | null;
+  uploadedAt: string;
+  uploadedBy: Uploader;
+  reviewStatus: ReviewStatus;
+  objectKey: string;
+  requestedItemId: number | null;
+  supersededBy: number | null;
+  rejectionReason: string | null;
+  /** Created by a sandbox scenario (the signed contract), removed again by reset. */
+  simulated: boolean;
+  /** Whether a signature is on the document (the handover confirmation is shown only signed). */
+  signed: boolean;
+  internalOnly: boolean;
+}
+
+export const ITEM_TYPES = ['information', 'document', 'fill_and_return'] as const;
+export type ItemType = (typeof ITEM_TYPES)[number];
+
+export const ITEM_STATUSES = ['pending', 'not_available', 'provided', 'sent', 'accepted', 'rejected'] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+export const TARGET_AUDIENCES = ['customer', 'partner', 'operator'] as const;
+export type TargetAudience = (typeof TARGET_AUDIENCES)[number];
+
+export type RecipientType = 'service' | 'billing';
+export type CallbackStatus = 'open' | 'closed';
+
+export interface TemplateFile {
+  objectKey: string;
+  fileName: string;
+  fileSize: number;
+  mimeType: string;
+  originalName: string;
+}
+
+export interface RequestItem {
+  id: number;
+  itemType: ItemType;
+  financingCaseId: string;
+  partnerId: string;
+  label: string;
+  category: string;
+  status: ItemStatus;
+  recipientType: RecipientType;
+  targetAudience: TargetAudience;
+  optional: boolean;
+  internalOnly: boolean;
+  customName: string | null;
+  question: string | null;
+  response: string | null;
+  template: TemplateFile | null;
+  callbackRequestId: number | null;
+  callbackStatus: CallbackStatus | null;
+  requestedAt: string;
+  providedAt: string | null;
+  transmittedToLenderAt: string | null;
+  updatedAt: string;
+}
+
+/** A file ready to be stored: its size is known and it can be read (again) from the start. */
+export interface FileSource {
+  size: number;
+  mimeType: StoredMimeType;
+  open(): Readable;
+}
+
+/**
+ * The visibility rule of the specification: a partner sees the files it provided itself (not
+ * superseded versions), the signed contract and the signed handover confirmation of its own
+ * cases. Customer-provided and operator-internal documents stay hidden.
+ */
+export function isVisibleToPartner(document: FinancingDocument, partnerId: string): boolean {
+  if (document.partnerId !== partnerId) return false;
+  if (document.category === 'signed_contract') return true;
+  if (document.category === 'handover_confirmation' && document.signed) return true;
+  return document.uploadedBy === 'partner' && !document.internalOnly && document.reviewStatus !== 'SUPERSEDED';
+}
+
+/** Items an operator keeps for itself are never shown to the partner. */
+export function isVisibleItem(item: RequestItem): boolean {
+  return !item.internalOnly && item.targetAudience !== 'operator';
+}
+
+/**
+ * Whether an upload can still fulfil the item: until it is sent to the lender, accepted or
+ * declared not available. A provided item can be replaced; the earlier file is superseded.
+ */
+export function acceptsUpload(item: RequestItem): boolean {
+  return (item.itemType === 'document' || item.itemType === 'fill_and_return')
+    && (item.status === 'pending' || item.status === 'provided' || item.status === 'rejected')
+    && item.transmittedToLenderAt === null;
+}
+
+/** Not superseded: PENDING_REVIEW and VERIFIED (the specification's activeResponseDocuments). */
+export function isActiveResponse(document: FinancingDocument): boolean {
+  return document.reviewStatus === 'PENDING_REVIEW' || document.reviewStatus === 'VERIFIED';
+}
+
+/** Everything but REJECTED, SUPERSEDED and the legacy null status. */
+export const isTransmittableResponse = isActiveResponse;
+
+export interface ItemState {
+  fulfilled: boolean;
+  editable: boolean;
+  reviewable: boolean;
+  notAvailable: boolean;
+  transmittableToLender: boolean;
+}
+
+/** Derived flags of a requested item, from its status and the files that answered it. */
+export function itemState(item: RequestItem, responses: FinancingDocument[]): ItemState {
+  const active = responses.filter(isActiveResponse);
+  const fulfilled = item.itemType === 'information'
+    ? item.status === 'provided' || item.status === 'sent' || item.status === 'accepted'
+    : active.length > 0 && item.status !== 'not_available';
+  return {
+    fulfilled,
+    // "true while nothing has been uploaded or a reviewer sent the submission back"
+    editable: item.status !== 'not_available' && item.status !== 'sent' && item.status !== 'accepted'
+      && (item.itemType === 'information' ? item.status === 'pending' || item.status === 'rejected' : active.length === 0),
+    reviewable: responses.some((document) => document.reviewStatus === 'PENDING_REVIEW'),
+    notAvailable: item.status === 'not_available',
+    transmittableToLender: item.transmittedToLenderAt === null && (item.itemType === 'information' ? item.status === 'provided' : responses.some(isTransmittableResponse)),
+  };
+}

@@ -1,0 +1,117 @@
+import type { Readable } from 'node:stream';
+import type { FileSource, FinancingDocument, ItemType, RequestItem, ReviewStatus, TargetAudience, TemplateFile, Uploader } from './model';
+
+/** Who asks: the partner of the public request or of the internal call, and the request id for logs. */
+export interface CallerContext {
+  partnerId?: string;
+  requestId?: string;
+}
+
+/** case-workflow's answer about a case; documents never reads case data itself. */
+export interface CaseAccess {
+  exists: boolean;
+  partnerId: string;
+  status: string;
+  quoteId: string;
+}
+
+export interface CaseDirectory {
+  access(financingCaseId: string, context: CallerContext): Promise<CaseAccess>;
+}
+
+/** File bytes. Every failure to reach the store surfaces as DomainError('unavailable'). */
+export interface ObjectStore {
+  put(key: string, source: FileSource): Promise<void>;
+  get(key: string): Promise<Readable>;
+  remove(key: string): Promise<void>;
+}
+
+/**
+ * The journal that keeps storage and rows in step: an object key is announced before its bytes
+ * are written and settled in the transaction that inserts its row (or deletes it). Whatever is
+ * left announced after a crash is removed by the sweeper.
+ */
+export interface PendingObjects {
+  announce(key: string): Promise<void>;
+  settle(keys: string[]): Promise<void>;
+  /** Whether a document or template row refers to the key (its transaction committed). */
+  isReferenced(key: string): Promise<boolean>;
+  /** Keys to clean up: deletions at once, uploads only once they are older than the cutoff. */
+  due(uploadsAnnouncedBefore: string, limit: number): Promise<string[]>;
+}
+
+export interface NewDocument {
+  financingCaseId: string;
+  partnerId: string;
+  originalName: string;
+  mimeType: string;
+  fileSize: number;
+  category: string;
+  description: string | null;
+  uploadedAt: string;
+  uploadedBy: Uploader;
+  reviewStatus: ReviewStatus;
+  objectKey: string;
+  requestedItemId: number | null;
+  simulated: boolean;
+  signed: boolean;
+}
+
+export type RecordUploadResult = { outcome: 'stored'; document: FinancingDocument } | { outcome: 'item_closed' };
+
+export type RejectResult =
+  | { outcome: 'not_found' }
+  | { outcome: 'not_rejectable'; reviewStatus: ReviewStatus }
+  | { outcome: 'rejected'; document: FinancingDocument; reopenedItemId: number | null };
+
+export interface DocumentStore {
+  find(id: number): Promise<FinancingDocument | undefined>;
+  listByCase(financingCaseId: string): Promise<FinancingDocument[]>;
+  listByItems(itemIds: number[]): Promise<FinancingDocument[]>;
+  /**
+   * Inserts the row and settles its object key. When it fulfils an item, in the same
+   * transaction: the item's active documents become SUPERSEDED and the item provided, unless the
+   * item no longer accepts uploads (then nothing is written).
+   */
+  recordUpload(document: NewDocument): Promise<RecordUploadResult>;
+  /** The simulated signed contract of a case; inserting a second one returns the first. */
+  findSimulatedSignedContract(financingCaseId: string): Promise<FinancingDocument | undefined>;
+  insertSignedContract(document: NewDocument): Promise<{ document: FinancingDocument; created: boolean }>;
+  /** PENDING_REVIEW → REJECTED with the reason; the linked item reopens (pending). */
+  reject(financingCaseId: string, documentId: number, reason: string | null, now: string): Promise<RejectResult>;
+}
+
+export interface NewItem {
+  itemType: ItemType;
+  financingCaseId: string;
+  partnerId: string;
+  label: string;
+  category: string;
+  optional: boolean;
+  targetAudience: TargetAudience;
+  internalOnly: boolean;
+  question: string | null;
+  template: TemplateFile | null;
+  requestedAt: string;
+}
+
+export interface ItemStore {
+  /** Inserts the items in one transaction and settles their template keys. */
+  create(items: NewItem[]): Promise<RequestItem[]>;
+  find(id: number): Promise<RequestItem | undefined>;
+  listByCase(financingCaseId: string): Promise<RequestItem[]>;
+  /** Stores the answer of a pending information item; undefined when it was no longer pending. */
+  respond(id: number, response: string | null, now: string): Promise<RequestItem | undefined>;
+  /** pending → not_available; undefined when it was no longer pending. */
+  markNotAvailable(id: number, now: string): Promise<RequestItem | undefined>;
+}
+
+export interface CaseCleanup {
+  /**
+   * Deletes the open requests and the simulated signed contracts of a case in one transaction;
+   * their object keys are announced for removal in it. Returns the keys to remove now.
+   */
+  resetCase(financingCaseId: string): Promise<{ removedItems: number; removedDocuments: number; objectKeys: string[] }>;
+  /** Invalidates document tokens and closes open callback requests, once per event id. */
+  applyCancel(eventId: string, financingCaseId: string, now: string): Promise<{ applied: boolean; invalidatedTokens: number; closedCallbacks: number }>;
+}

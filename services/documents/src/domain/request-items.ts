@@ -1,0 +1,179 @@
+import { Readable } from 'node:stream';
+import { Violation, invalidInput, notFound, ruleViolation, validationFailed } from '@rental/problem';
+import { DOCUMENT_CATEGORIES, DocumentCategory, FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES, INFORMATION_CATEGORY, isDocumentCategory } from './categories';
+import { requireCase, requireCaseOfPartner } from './case-scope';
+import type { DocumentsDependencies } from './documents';
+import { FinancingDocument, ITEM_TYPES, ItemType, RequestItem, TARGET_AUDIENCES, TargetAudience, TemplateFile, isVisibleItem } from './model';
+import { renderTextPdf } from './pdf';
+import type { CallerContext, NewItem } from './ports';
+import { ObjectToStore, storeThenRecord } from './storage-consistency';
+
+export const MAX_LABEL_LENGTH = 255;
+export const MAX_TEXT_LENGTH = 10_000;
+
+/** An item with the files that answered it, for the derived fields of the item shape. */
+export interface RequestItemView {
+  item: RequestItem;
+  responses: FinancingDocument[];
+}
+
+export interface NewItemInput {
+  label: string;
+  category: string;
+  question: string;
+  optional: boolean;
+  targetAudience: string;
+}
+
+const choice = (propertyPath: string, allowed: readonly string[]): Violation => ({
+  propertyPath,
+  code: 'validation.choice',
+  message: `The value you selected is not a valid choice. Allowed values: ${allowed.join(', ')}.`,
+});
+
+const ALLOWED_CATEGORIES: Record<Exclude<ItemType, 'information'>, readonly DocumentCategory[]> = {
+  document: FINANCING_STAGE_CATEGORIES,
+  fill_and_return: FILL_AND_RETURN_CATEGORIES,
+};
+
+function itemViolations(itemType: ItemType, items: NewItemInput[]): Violation[] {
+  if (items.length === 0) return [{ propertyPath: 'items', code: 'validation.too_small', message: 'At least one item is required.' }];
+  return items.flatMap((item, index): Violation[] => {
+    const at = (field: string) => `items[${index}].${field}`;
+    const violations: Violation[] = [];
+    if (itemType === 'information') {
+      if (!item.question.trim()) violations.push({ propertyPath: at('question'), code: 'validation.required', message: 'This value is required.' });
+      else if (item.question.length > MAX_TEXT_LENGTH) violations.push({ propertyPath: at('question'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_TEXT_LENGTH} characters.` });
+      if (item.category && !isDocumentCategory(item.category)) violations.push(choice(at('category'), DOCUMENT_CATEGORIES));
+    } else {
+      if (!item.label.trim()) violations.push({ propertyPath: at('label'), code: 'validation.required', message: 'This value is required.' });
+      if (!item.category) violations.push({ propertyPath: at('category'), code: 'validation.required', message: 'This value is required.' });
+      else if (!ALLOWED_CATEGORIES[itemType].includes(item.category as DocumentCategory)) violations.push(choice(at('category'), ALLOWED_CATEGORIES[itemType]));
+    }
+    if (item.label.length > MAX_LABEL_LENGTH) violations.push({ propertyPath: at('label'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_LABEL_LENGTH} characters.` });
+    if (item.targetAudience && !(TARGET_AUDIENCES as readonly string[]).includes(item.targetAudience)) violations.push(choice(at('targetAudience'), TARGET_AUDIENCES));
+    return violations;
+  });
+}
+
+/** A 422 about the item as a whole: the violation has an empty propertyPath. */
+function itemRule(code: string, message: string) {
+  return ruleViolation(code, message, [{ propertyPath: '', code, message }]);
+}
+
+function labelOf(itemType: ItemType, item: NewItemInput): string {
+  if (itemType !== 'information' || item.label.trim()) return item.label.trim();
+  const question = item.question.trim();
+  return question.length > MAX_LABEL_LENGTH ? `${question.slice(0, MAX_LABEL_LENGTH - 1)}…` : question;
+}
+
+function templateFor(financingCaseId: string, label: string, key: string): { object: ObjectToStore; template: TemplateFile } {
+  const pdf = renderTextPdf(label, [
+    `Financing case ${financingCaseId}`,
+    'Please fill in this form, sign it and upload it as the answer to this request.',
+  ]);
+  const slug = label.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'template';
+  return {
+    object: { key, source: { size: pdf.length, mimeType: 'application/pdf', open: () => Readable.from([pdf]) } },
+    template: { objectKey: key, fileName: `${slug}.pdf`, fileSize: pdf.length, mimeType: 'application/pdf', originalName: `${slug}.pdf` },
+  };
+}
+
+/**
+ * Creates requested items of one type (sandbox scenarios and reviewers): requested documents
+ * of financing-stage categories, fill-and-return forms with a generated template, or
+ * information questions. Items are partner-visible unless their audience is the operator.
+ */
+export async function createRequestItems(deps: DocumentsDependencies, input: { financingCaseId: string; itemType: string; items: NewItemInput[]; context: CallerContext }): Promise<RequestItemView[]> {
+  if (!(ITEM_TYPES as readonly string[]).includes(input.itemType)) {
+    throw invalidInput('document_request.unknown_type', `item_type must be one of ${ITEM_TYPES.join(', ')}.`);
+  }
+  const itemType = input.itemType as ItemType;
+  const violations = itemViolations(itemType, input.items);
+  if (violations.length > 0) throw validationFailed(violations);
+  const access = await requireCase(deps.cases, input.financingCaseId, input.context);
+  const requestedAt = deps.now().toISOString();
+  const objects: ObjectToStore[] = [];
+  const newItems = input.items.map((item): NewItem => {
+    const label = labelOf(itemType, item);
+    const targetAudience = (item.targetAudience || 'partner') as TargetAudience;
+    let template: TemplateFile | null = null;
+    if (itemType === 'fill_and_return') {
+      const generated = templateFor(input.financingCaseId, label, deps.objectKey('templates', input.financingCaseId));
+      objects.push(generated.object);
+      template = generated.template;
+    }
+    return {
+      itemType,
+      financingCaseId: input.financingCaseId,
+      partnerId: access.partnerId,
+      label,
+      category: itemType === 'information' ? item.category || INFORMATION_CATEGORY : item.category,
+      optional: item.optional,
+      targetAudience,
+      internalOnly: targetAudience === 'operator',
+      question: itemType === 'information' ? item.question.trim() : null,
+      template,
+      requestedAt,
+    };
+  });
+  const created = await storeThenRecord(deps, objects, async () => ({ outcome: 'stored', items: await deps.items.create(newItems) }));
+  return created.items.map((item) => ({ item, responses: [] }));
+}
+
+async function withResponses(deps: Pick<DocumentsDependencies, 'documents'>, items: RequestItem[]): Promise<RequestItemView[]> {
+  const documents = await deps.documents.listByItems(items.map((item) => item.id));
+  return items.map((item) => ({ item, responses: documents.filter((document) => document.requestedItemId === item.id) }));
+}
+
+/** The partner-visible requested items of a case, oldest first; operator-internal items are left out. */
+export async function listRequestItems(deps: Pick<DocumentsDependencies, 'cases' | 'documents' | 'items'>, input: { financingCaseId: string; partnerId: string; requestId?: string }): Promise<RequestItemView[]> {
+  await requireCaseOfPartner(deps.cases, input.financingCaseId, input.partnerId, input.requestId);
+  const items = await deps.items.listByCase(input.financingCaseId);
+  return withResponses(deps, items.filter((item) => item.partnerId === input.partnerId && isVisibleItem(item)));
+}
+
+/** The same list for an internal caller (case-workflow), scoped by the case's owner. */
+export async function listRequestItemsOfCase(deps: Pick<DocumentsDependencies, 'cases' | 'documents' | 'items'>, input: { financingCaseId: string; context: CallerContext }): Promise<RequestItemView[]> {
+  const access = await requireCase(deps.cases, input.financingCaseId, input.context);
+  return listRequestItems(deps, { financingCaseId: input.financingCaseId, partnerId: access.partnerId, requestId: input.context.requestId });
+}
+
+async function visibleItemOfCase(deps: Pick<DocumentsDependencies, 'cases' | 'items'>, input: { financingCaseId: string; partnerId: string; requestId?: string; itemId: number; itemType: ItemType }): Promise<RequestItem> {
+  await requireCaseOfPartner(deps.cases, input.financingCaseId, input.partnerId, input.requestId);
+  const item = await deps.items.find(input.itemId);
+  if (!item || item.financingCaseId !== input.financingCaseId || item.partnerId !== input.partnerId || item.itemType !== input.itemType || !isVisibleItem(item)) {
+    throw notFound('document_request.not_found', `No ${input.itemType.replace(/_/g, '-')} request ${input.itemId} on this financing case.`);
+  }
+  return item;
+}
+
+/** POST .../information/{id}/respond: a pending question gets its answer and becomes provided. */
+export async function respondToInformation(deps: Pick<DocumentsDependencies, 'cases' | 'items' | 'documents' | 'now'>, input: { financingCaseId: string; partnerId: string; requestId?: string; itemId: number; response: string | null }): Promise<RequestItemView> {
+  const item = await visibleItemOfCase(deps, { ...input, itemType: 'information' });
+  if (item.status !== 'pending') throw itemRule('document_request.not_pending', `The information request ${item.id} is ${item.status}; only a pending request can be answered.`);
+  const answered = await deps.items.respond(item.id, input.response, deps.now().toISOString());
+  if (!answered) throw itemRule('document_request.not_pending', `The information request ${item.id} was answered or closed meanwhile.`);
+  return { item: answered, responses: [] };
+}
+
+/**
+ * POST .../{type}/{id}/not-available: only an optional, partner-visible, pending item of the
+ * case; hidden and unknown items are 404, a required or no longer pending one 422.
+ */
+export async function declareNotAvailable(deps: Pick<DocumentsDependencies, 'cases' | 'items' | 'documents' | 'now'>, input: { financingCaseId: string; partnerId: string; requestId?: string; itemId: number; itemType: ItemType }): Promise<RequestItemView> {
+  const item = await visibleItemOfCase(deps, input);
+  if (!item.optional) throw itemRule('document_request.not_optional', `The request ${item.id} is required; only an optional request can be declared not available.`);
+  if (item.status !== 'pending') throw itemRule('document_request.not_pending', `The request ${item.id} is ${item.status}; only a pending request can be declared not available.`);
+  const updated = await deps.items.markNotAvailable(item.id, deps.now().toISOString());
+  if (!updated) throw itemRule('document_request.not_pending', `The request ${item.id} was answered or closed meanwhile.`);
+  const [view] = await withResponses(deps, [updated]);
+  return view as RequestItemView;
+}
+
+/** GET the template of a fill-and-return request of the partner's case. */
+export async function openTemplate(deps: Pick<DocumentsDependencies, 'cases' | 'items' | 'storage'>, input: { financingCaseId: string; partnerId: string; requestId?: string; templateId: number }): Promise<{ template: TemplateFile; content: Readable }> {
+  const item = await visibleItemOfCase(deps, { ...input, itemId: input.templateId, itemType: 'fill_and_return' });
+  if (!item.template) throw notFound('document_request.template_not_found', `The fill-and-return request ${item.id} has no template.`);
+  return { template: item.template, content: await deps.storage.get(item.template.objectKey) };
+}

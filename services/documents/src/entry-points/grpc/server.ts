@@ -1,0 +1,58 @@
+import type { ServiceBinding } from '@rental/grpc';
+import { unaryHandler } from '@rental/grpc';
+import type { Logger } from '@rental/logger';
+import { loadDocumentsPackage } from '@rental/proto';
+import type { documents } from '@rental/proto';
+import { mapDatabaseError } from '@rental/service-host';
+import type { DocumentsDependencies } from '../../domain/documents';
+import type { CaseCleanup } from '../../domain/ports';
+import { RequestItemView, createRequestItems, listRequestItemsOfCase } from '../../domain/request-items';
+import { attachSignedContract, describeUploadRejection, rejectDocument, resetCase } from '../../domain/sandbox';
+import { presentItem } from '../presenters';
+
+/** The list-item shape as a message: empty string and 0 stand for absent. */
+function itemMessage(view: RequestItemView): documents.RequestItem {
+  const item = presentItem(view);
+  return {
+    id: item.id,
+    type: item.type,
+    label: item.label,
+    status: item.status,
+    category: item.category,
+    templateDownloadUrl: item.templateDownloadUrl ?? '',
+    callbackRequestId: item.callbackRequestId ?? 0,
+    callbackStatus: item.callbackStatus,
+    requestedAt: item.requestedAt,
+    optional: item.optional,
+  };
+}
+
+/** The calls case-workflow makes for its sandbox scenarios and case reads; each adapts one use case. */
+export function documentsGrpcService(deps: DocumentsDependencies & { cleanup: CaseCleanup }, log: Logger): ServiceBinding {
+  const mappers = [mapDatabaseError];
+  const implementation: documents.DocumentsServiceHandlers = {
+    CreateRequestItems: unaryHandler<documents.CreateRequestItemsRequest__Output, documents.RequestItems>('CreateRequestItems', log, mappers, async (request, context) => {
+      const views = await createRequestItems(deps, { financingCaseId: request.financingCaseId, itemType: request.itemType, items: request.items, context });
+      return { items: views.map(itemMessage) };
+    }),
+    ListRequestItems: unaryHandler<documents.ListRequestItemsRequest__Output, documents.RequestItems>('ListRequestItems', log, mappers, async (request, context) => {
+      const views = await listRequestItemsOfCase(deps, { financingCaseId: request.financingCaseId, context });
+      return { items: views.map(itemMessage) };
+    }),
+    RejectDocument: unaryHandler<documents.RejectDocumentRequest__Output, documents.RejectDocumentResponse>('RejectDocument', log, mappers, async (request, context) => {
+      const { document, reopenedItemId } = await rejectDocument(deps, { financingCaseId: request.financingCaseId, documentId: request.documentId, reason: request.reason, context });
+      return { documentId: document.id, reopenedItemId: reopenedItemId ?? 0 };
+    }),
+    DescribeUploadRejection: unaryHandler<documents.DescribeUploadRejectionRequest__Output, documents.UploadRejection>('DescribeUploadRejection', log, mappers, async (request, context) => {
+      return { problemJson: await describeUploadRejection(deps, { financingCaseId: request.financingCaseId, itemId: request.itemId, reason: request.reason, context }) };
+    }),
+    AttachSignedContract: unaryHandler<documents.AttachSignedContractRequest__Output, documents.AttachSignedContractResponse>('AttachSignedContract', log, mappers, async (request, context) => {
+      const { document, created } = await attachSignedContract(deps, { financingCaseId: request.financingCaseId, contractId: request.contractId, context });
+      return { documentId: document.id, created };
+    }),
+    ResetCase: unaryHandler<documents.ResetCaseRequest__Output, documents.ResetCaseResponse>('ResetCase', log, mappers, async (request, context) => {
+      return resetCase(deps, { financingCaseId: request.financingCaseId, context });
+    }),
+  };
+  return { definition: loadDocumentsPackage().DocumentsService.service, implementation };
+}

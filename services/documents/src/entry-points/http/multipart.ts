@@ -1,0 +1,186 @@
+import busboy from 'busboy';
+import fs from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { ulid } from 'ulid';
+import { DomainError, Violation, invalidInput } from '@rental/problem';
+import type { UploadForm } from '../../domain/documents';
+import { MAGIC_BYTES_NEEDED, StoredMimeType, detectFileType } from '../../domain/file-type';
+import { uploadRejected } from '../../domain/upload-rejection';
+
+export interface MultipartOptions {
+  /** Where the file is spooled while it arrives; one file per upload, removed afterwards. */
+  spoolDirectory: string;
+  maxFileBytes: number;
+  /** After an early refusal the rest of the body is read and dropped up to this many bytes, then the connection is cut. */
+  drainLimitBytes: number;
+}
+
+export interface ReceivedUpload {
+  form: UploadForm;
+  /** Removes the spooled file; call it when the upload was handled, stored or not. */
+  discard(): Promise<void>;
+}
+
+const TEXT_PARTS = new Set(['category', 'description', 'requestedDocumentId']);
+const MAX_TEXT_PART_BYTES = 64 * 1024;
+
+const unknownPart = (name: string): Violation => ({ propertyPath: name, code: 'validation.unknown_field', message: 'This field is not allowed.' });
+
+/**
+ * Reads the rest of a body we no longer want, so the client (and the gateway in between) can
+ * finish sending and read our answer; a body that goes on too long loses its connection.
+ */
+function drain(req: IncomingMessage, limitBytes: number): void {
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > limitBytes) req.destroy();
+  });
+  req.resume();
+}
+
+/**
+ * Writes the file part to disk as it arrives, counting and sniffing on the way: the type is
+ * decided by the first bytes and refused at once, and the size is refused the moment it passes
+ * the limit. Memory holds only the chunks in flight, never the file.
+ */
+function spool(stream: Readable, target: string, maxFileBytes: number): Promise<{ size: number; mimeType: StoredMimeType }> {
+  return new Promise((resolve, reject) => {
+    const out = fs.createWriteStream(target, { flags: 'wx', mode: 0o600 });
+    let size = 0;
+    let head = Buffer.alloc(0);
+    let mimeType: StoredMimeType | undefined;
+    let failed = false;
+    const fail = (error: DomainError) => {
+      if (failed) return;
+      failed = true;
+      stream.removeAllListeners('data');
+      stream.resume();
+      out.destroy();
+      reject(error);
+    };
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxFileBytes) return fail(uploadRejected('size'));
+      if (!mimeType && head.length < MAGIC_BYTES_NEEDED) {
+        head = Buffer.concat([head, chunk.subarray(0, MAGIC_BYTES_NEEDED - head.length)]);
+        if (head.length >= MAGIC_BYTES_NEEDED) {
+          mimeType = detectFileType(head);
+          if (!mimeType) return fail(uploadRejected('type'));
+        }
+      }
+      if (!out.write(chunk)) {
+        stream.pause();
+        out.once('drain', () => stream.resume());
+      }
+    });
+    stream.on('end', () => {
+      if (failed) return;
+      if (size === 0) return fail(uploadRejected('empty'));
+      mimeType ??= detectFileType(head);
+      if (!mimeType) return fail(uploadRejected('type'));
+      out.end();
+    });
+    stream.on('error', () => fail(invalidInput('request.aborted', 'The request body was not received completely.')));
+    out.on('error', (error) => fail(new DomainError('unavailable', 'document.spool_unavailable', 'The upload cannot be received right now; retry later.', { cause: error })));
+    out.on('finish', () => {
+      if (!failed && mimeType) resolve({ size, mimeType });
+    });
+  });
+}
+
+/**
+ * The multipart/form-data body of an upload: the text parts, and the one file spooled and
+ * checked. Refusals of the file (type, size) end reading at once; everything else the form
+ * lacks is left to the use case, which reports all violations together.
+ */
+export function receiveUpload(req: IncomingMessage, options: MultipartOptions): Promise<ReceivedUpload> {
+  const contentType = req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+    throw invalidInput('document.not_multipart', 'Send the document as multipart/form-data with the parts file, category and, optionally, description and requestedDocumentId.');
+  }
+  try {
+    // Recreated when a tmp cleaner removed it; not writable at all is a 503, not a 500.
+    fs.mkdirSync(options.spoolDirectory, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new DomainError('unavailable', 'document.spool_unavailable', 'The upload cannot be received right now; retry later.', { cause: error });
+  }
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      defParamCharset: 'utf8',
+      limits: { files: 1, fields: 10, parts: 12, fieldSize: MAX_TEXT_PART_BYTES, fieldNameSize: 100 },
+    });
+  } catch {
+    throw invalidInput('document.malformed_multipart', 'The multipart body has no boundary.');
+  }
+  const spoolPath = path.join(options.spoolDirectory, ulid());
+  const discard = () => fs.promises.rm(spoolPath, { force: true });
+
+  return new Promise<ReceivedUpload>((resolve, reject) => {
+    const fields: Record<string, string> = {};
+    const violations: Violation[] = [];
+    let file: Promise<UploadForm['file']> | undefined;
+    let finished = false;
+
+    const stop = (error: DomainError) => {
+      if (finished) return;
+      finished = true;
+      req.unpipe(parser);
+      parser.removeAllListeners();
+      parser.on('error', () => undefined);
+      drain(req, options.drainLimitBytes);
+      void discard();
+      reject(error);
+    };
+
+    parser.on('file', (name, stream, info) => {
+      if (name !== 'file') {
+        violations.push(unknownPart(name));
+        stream.resume();
+        return;
+      }
+      file = spool(stream, spoolPath, options.maxFileBytes).then(
+        ({ size, mimeType }) => ({ originalName: info.filename, source: { size, mimeType, open: () => fs.createReadStream(spoolPath) } }),
+        (error: DomainError) => {
+          stop(error);
+          return undefined;
+        },
+      );
+    });
+    parser.on('field', (name, value, info) => {
+      if (name === 'file') {
+        violations.push({ propertyPath: 'file', code: 'validation.type', message: 'The file must be sent as a file part (with a filename).' });
+      } else if (!TEXT_PARTS.has(name)) {
+        violations.push(unknownPart(name));
+      } else if (info.valueTruncated) {
+        violations.push({ propertyPath: name, code: 'validation.too_big', message: `This value is too long; at most ${MAX_TEXT_PART_BYTES} bytes.` });
+      } else {
+        fields[name] = value;
+      }
+    });
+    const tooManyParts = () => violations.push({ propertyPath: '', code: 'document.too_many_parts', message: 'Send one file and at most the parts category, description and requestedDocumentId.' });
+    parser.on('filesLimit', tooManyParts);
+    parser.on('fieldsLimit', tooManyParts);
+    parser.on('partsLimit', tooManyParts);
+    parser.on('error', () => stop(invalidInput('document.malformed_multipart', 'The multipart body is malformed.')));
+    parser.on('close', () => {
+      void (file ?? Promise.resolve(undefined)).then((received) => {
+        if (finished) return;
+        finished = true;
+        resolve({
+          form: { category: fields.category, description: fields.description, requestedDocumentId: fields.requestedDocumentId, file: received, violations: [...new Map(violations.map((v) => [`${v.propertyPath}|${v.code}`, v])).values()] },
+          discard,
+        });
+      });
+    });
+    req.on('error', () => stop(invalidInput('request.aborted', 'The request body was not received completely.')));
+    req.on('close', () => {
+      if (!req.complete) stop(invalidInput('request.aborted', 'The request body was not received completely.'));
+    });
+    req.pipe(parser);
+  });
+}

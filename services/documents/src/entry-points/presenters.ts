@@ -1,0 +1,69 @@
+import { FinancingDocument, isActiveResponse, isTransmittableResponse, isVisibleToPartner, itemState } from '../domain/model';
+import type { RequestItemView } from '../domain/request-items';
+
+export const documentPath = (id: number) => `/api/documents/${id}`;
+export const templatePath = (financingCaseId: string, itemId: number) => `/api/financing-cases/${financingCaseId}/document-requests/fill-and-return-templates/${itemId}/download`;
+
+export function presentDocument(document: FinancingDocument) {
+  return {
+    '@id': documentPath(document.id),
+    '@type': 'FinancingDocument' as const,
+    id: document.id,
+    financingCaseId: document.financingCaseId,
+    originalName: document.originalName,
+    mimeType: document.mimeType,
+    fileSize: document.fileSize,
+    category: document.category,
+    description: document.description ?? '',
+    uploadedAt: document.uploadedAt,
+    downloadUrl: `${documentPath(document.id)}/download`,
+    reviewStatus: document.reviewStatus,
+    rejectionReason: document.reviewStatus === 'REJECTED' ? document.rejectionReason : null,
+  };
+}
+
+/** The item shape: the list fields of the specification, then the detail fields of its type. */
+export function presentItem({ item, responses }: RequestItemView) {
+  const state = itemState(item, responses);
+  const visible = responses.filter((document) => isVisibleToPartner(document, item.partnerId));
+  const paths = (documents: FinancingDocument[]) => documents.map((document) => documentPath(document.id));
+  const latestPending = [...visible].reverse().find((document) => document.reviewStatus === 'PENDING_REVIEW');
+  return {
+    id: item.id,
+    type: item.itemType,
+    label: item.label,
+    status: item.status,
+    category: item.category,
+    templateDownloadUrl: item.itemType === 'fill_and_return' && item.template ? templatePath(item.financingCaseId, item.id) : null,
+    ...(item.callbackRequestId !== null ? { callbackRequestId: item.callbackRequestId } : {}),
+    callbackStatus: item.callbackStatus ?? 'none',
+    requestedAt: item.requestedAt,
+    financingCase: `/api/financing_cases/${item.financingCaseId}`,
+    itemType: item.itemType,
+    recipientType: item.recipientType,
+    targetAudience: item.targetAudience,
+    optional: item.optional,
+    providedAt: item.providedAt,
+    transmittedToLenderAt: item.transmittedToLenderAt,
+    updatedAt: item.updatedAt,
+    ...state,
+    internalOnly: item.internalOnly,
+    ...(item.itemType === 'information'
+      ? { question: item.question, response: item.response }
+      : {
+        responseDocuments: paths(visible),
+        verifiedResponseDocuments: paths(visible.filter((document) => document.reviewStatus === 'VERIFIED')),
+        activeResponseDocuments: paths(visible.filter(isActiveResponse)),
+        transmittableResponseDocuments: paths(visible.filter(isTransmittableResponse)),
+      }),
+    ...(item.itemType === 'document' ? { customName: item.customName, latestPendingResponseDocument: latestPending ? documentPath(latestPending.id) : null } : {}),
+    ...(item.itemType === 'fill_and_return' && item.template
+      ? {
+        templateFileName: item.template.fileName,
+        templateFileSize: item.template.fileSize,
+        templateFileMimeType: item.template.mimeType,
+        templateOriginalName: item.template.originalName,
+      }
+      : {}),
+  };
+}

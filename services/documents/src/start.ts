@@ -1,0 +1,5 @@
+import { runUntilSignal } from '@rental/http';
+import { loadDocumentsConfig } from './config';
+import { startDocuments } from './service';
+
+runUntilSignal('documents', () => startDocuments(loadDocumentsConfig()));

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { booleanVariable, loadConfig, positiveIntegerVariable, urlVariable } from '@rental/config';
+import { serviceVariables } from '@rental/service-host';
+
+export const notificationsVariables = {
+  ...serviceVariables,
+  /** For tests and local use only: allows http and loopback webhook URLs. Refused in production. */
+  WEBHOOK_ALLOW_PRIVATE_URLS: booleanVariable(false),
+  WEBHOOK_TIMEOUT_MS: positiveIntegerVariable(5000),
+  /** Deliveries in flight at once across all endpoints. */
+  WEBHOOK_CONCURRENCY: positiveIntegerVariable(64),
+  /** Every delivery records its attempt, and the event consumer must not wait behind them for a connection. */
+  DB_POOL_MAX: positiveIntegerVariable(16),
+  /** SMTP server for partner and financer mail; without it mail is only logged. */
+  SMTP_URL: urlVariable(['smtp', 'smtps']).optional(),
+  MAIL_FROM: z.string().min(3).default('Partner Rental API <no-reply@partner-rental.example>'),
+};
+
+export type NotificationsConfig = ReturnType<typeof loadNotificationsConfig>;
+
+export function loadNotificationsConfig(env: NodeJS.ProcessEnv = process.env) {
+  const config = loadConfig(notificationsVariables, env);
+  if (config.WEBHOOK_ALLOW_PRIVATE_URLS && config.API_ENVIRONMENT === 'production') {
+    process.stderr.write('invalid configuration: WEBHOOK_ALLOW_PRIVATE_URLS must not be true when API_ENVIRONMENT is production\n');
+    process.exit(78);
+  }
+  return config;
+}

@@ -1,0 +1,215 @@
+import type { Knex } from '@rental/db';
+import type { StatusChangedEvent } from '@rental/proto';
+import type { AttemptRecord, ClaimOptions, DeliveryJob, DeliveryNext, DeliveryStore } from '../domain/delivery';
+import type { DeliveryHistory, DeliveryHistoryReader } from '../domain/delivery-history';
+import type { RecipientRole } from '../domain/mail';
+import type { EventInbox, InboxResult } from '../domain/status-events';
+import { WriteBatcher } from './write-batcher';
+
+interface ClaimedRow {
+  id: string;
+  event_id: string;
+  attempts: number;
+  body: string;
+  endpoint_id: string;
+  url: string;
+  secret: string;
+  active: boolean;
+  deleted_at: Date | null;
+}
+
+/**
+ * Deliveries due now, at most `perEndpoint` in flight per endpoint (so one slow endpoint cannot
+ * take every slot), the first due of every endpoint before the second of any. Endpoints already
+ * at their share are skipped while scanning, and only the earliest due rows are ranked, so a
+ * long backlog costs little. Claiming sets a lease instead of holding a lock, so no transaction
+ * stays open while a partner's server thinks.
+ */
+const CLAIM_DUE = `
+WITH candidates AS (
+  SELECT id, endpoint_id, next_attempt_at FROM deliveries
+  WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
+    AND NOT (endpoint_id = ANY(CAST(:busy AS text[])))
+  ORDER BY next_attempt_at, id
+  LIMIT :scan
+), ranked AS (
+  SELECT id, endpoint_id, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS rank FROM candidates
+), picked AS (
+  SELECT id FROM ranked
+  WHERE rank <= :perEndpoint - COALESCE((CAST(:inFlight AS jsonb) ->> endpoint_id)::int, 0)
+  ORDER BY rank, id
+  LIMIT :limit
+), locked AS (
+  SELECT d.id FROM deliveries d JOIN picked p ON p.id = d.id
+  WHERE d.status = 'pending' AND (d.lease_expires_at IS NULL OR d.lease_expires_at < now())
+  FOR UPDATE OF d SKIP LOCKED
+)
+UPDATE deliveries d
+SET lease_expires_at = now() + make_interval(secs => :leaseSeconds)
+FROM locked l, event_inbox e, webhook_endpoints w
+WHERE d.id = l.id AND e.id = d.event_id AND w.id = d.endpoint_id
+RETURNING d.id, d.event_id, d.attempts, e.body, w.id AS endpoint_id, w.url, w.secret, w.active, w.deleted_at`;
+
+/**
+ * The event, one pending delivery per active endpoint of its partner and its queued mail, in
+ * one statement (so one transaction and one round trip); a known event id inserts nothing.
+ */
+const RECORD_EVENT = `
+WITH inbox AS (
+  INSERT INTO event_inbox (id, partner_id, environment, event, body, occurred_at)
+  VALUES (:id, :partnerId, :environment, :event, :body, CAST(:occurredAt AS timestamptz))
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id, partner_id
+), fan_out AS (
+  INSERT INTO deliveries (event_id, endpoint_id, partner_id, status, attempts, next_attempt_at)
+  SELECT inbox.id, w.id, w.partner_id, 'pending', 0, now()
+  FROM inbox JOIN webhook_endpoints w ON w.partner_id = inbox.partner_id AND w.active AND w.deleted_at IS NULL
+  RETURNING 1
+), mail AS (
+  INSERT INTO mail_log (event_id, partner_id, recipient_role, status, next_attempt_at)
+  SELECT inbox.id, inbox.partner_id, role, 'pending', now() FROM inbox CROSS JOIN unnest(CAST(:roles AS text[])) AS role
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM inbox)::int AS stored, (SELECT count(*) FROM fan_out)::int AS deliveries, (SELECT count(*) FROM mail)::int AS mails`;
+
+/** Attempts and the deliveries' next states of a batch, in one statement: all or nothing. */
+const COMPLETE = `
+WITH input AS (
+  SELECT * FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS x(
+    delivery_id bigint, recorded boolean, attempt integer, started_at timestamptz, duration_ms integer, status_code integer,
+    succeeded boolean, error text, status text, drop_reason text, next_attempt_at timestamptz)
+), attempts AS (
+  INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, succeeded, error)
+  SELECT delivery_id, attempt, started_at, duration_ms, status_code, succeeded, error FROM input WHERE recorded
+  ON CONFLICT (delivery_id, attempt) DO NOTHING
+)
+-- A delivery dropped while its attempt was on the wire (endpoint paused or deleted) stays
+-- dropped unless that attempt succeeded: resuming must not bring a retry back.
+UPDATE deliveries d
+SET status = CASE WHEN d.status = 'pending' OR i.status = 'succeeded' THEN i.status ELSE d.status END,
+    drop_reason = CASE WHEN d.status = 'pending' OR i.status = 'succeeded' THEN i.drop_reason ELSE d.drop_reason END,
+    next_attempt_at = CASE WHEN d.status = 'pending' THEN i.next_attempt_at ELSE NULL END,
+    completed_at = CASE WHEN d.status = 'pending' OR i.status = 'succeeded' THEN (CASE WHEN i.status = 'pending' THEN NULL ELSE now() END) ELSE d.completed_at END,
+    lease_expires_at = NULL,
+    attempts = d.attempts + (CASE WHEN i.recorded THEN 1 ELSE 0 END)
+FROM input i
+WHERE d.id = i.delivery_id`;
+
+interface Completion {
+  delivery_id: string;
+  recorded: boolean;
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  succeeded: boolean;
+  error: string | null;
+  status: DeliveryNext['status'];
+  drop_reason: string | null;
+  next_attempt_at: string | null;
+}
+
+const INBOX_RETENTION_DAYS = 30;
+
+export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHistoryReader {
+  // Many attempts finish at once under load; recording them together saves a round trip each.
+  private readonly completions = new WriteBatcher<Completion>(async (rows) => {
+    await this.db.raw(COMPLETE, { rows: JSON.stringify(rows) });
+  });
+
+  constructor(private readonly db: Knex) {}
+
+  async record(event: StatusChangedEvent, body: string, mailTo: RecipientRole[]): Promise<InboxResult> {
+    const result = await this.db.raw(RECORD_EVENT, {
+      id: event.id,
+      partnerId: event.partnerId,
+      environment: event.environment,
+      event: JSON.stringify(event),
+      body,
+      occurredAt: event.occurredAt,
+      roles: mailTo,
+    });
+    const [row] = result.rows as { stored: number; deliveries: number }[];
+    return { stored: row!.stored > 0, deliveries: row!.deliveries };
+  }
+
+  async claimDue(options: ClaimOptions): Promise<DeliveryJob[]> {
+    const busy = [...options.inFlight].filter(([, count]) => count >= options.perEndpoint).map(([endpointId]) => endpointId);
+    const result = await this.db.raw(CLAIM_DUE, {
+      busy,
+      scan: Math.max(options.limit * 4, 200),
+      perEndpoint: options.perEndpoint,
+      inFlight: JSON.stringify(Object.fromEntries(options.inFlight)),
+      limit: options.limit,
+      leaseSeconds: options.leaseMs / 1000,
+    });
+    return (result.rows as ClaimedRow[]).map((row) => ({
+      deliveryId: String(row.id),
+      eventId: row.event_id,
+      attempt: row.attempts + 1,
+      body: row.body,
+      endpoint: { id: row.endpoint_id, url: row.url, secret: row.secret, active: row.active, deleted: row.deleted_at !== null },
+    }));
+  }
+
+  complete(job: DeliveryJob, attempt: AttemptRecord | undefined, next: DeliveryNext): Promise<void> {
+    return this.completions.add({
+      delivery_id: job.deliveryId,
+      recorded: attempt !== undefined,
+      attempt: attempt?.attempt ?? job.attempt,
+      started_at: (attempt?.startedAt ?? new Date()).toISOString(),
+      duration_ms: attempt?.durationMs ?? 0,
+      status_code: attempt?.statusCode ?? null,
+      succeeded: attempt?.succeeded ?? false,
+      error: attempt?.error ?? null,
+      status: next.status,
+      drop_reason: next.status === 'dropped' ? next.reason : null,
+      next_attempt_at: next.status === 'pending' ? next.nextAttemptAt.toISOString() : null,
+    });
+  }
+
+  /** The next scheduled retry; what is due already is claimed, or waits for a busy endpoint or an expired lease. */
+  async nextDueAt(): Promise<Date | undefined> {
+    const row = await this.db('deliveries').where({ status: 'pending' }).where('next_attempt_at', '>', this.db.fn.now()).min({ due: 'next_attempt_at' }).first();
+    return row?.due ?? undefined;
+  }
+
+  async history(partnerId: string, endpointId: string, limit: number, offset: number): Promise<DeliveryHistory[]> {
+    const deliveries = await this.db('deliveries as d')
+      .join('event_inbox as e', 'e.id', 'd.event_id')
+      .select('d.id', 'd.event_id', 'd.status', 'd.drop_reason', 'd.attempts', 'd.next_attempt_at', 'd.created_at', 'd.completed_at', 'e.occurred_at')
+      .where({ 'd.endpoint_id': endpointId, 'd.partner_id': partnerId })
+      .orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }])
+      .limit(limit)
+      .offset(offset);
+    if (deliveries.length === 0) return [];
+    const attempts = await this.db('delivery_attempts')
+      .whereIn('delivery_id', deliveries.map((row) => row.id))
+      .orderBy([{ column: 'delivery_id' }, { column: 'attempt' }]);
+    return deliveries.map((row) => ({
+      eventId: row.event_id,
+      status: row.status,
+      dropReason: row.drop_reason,
+      attemptCount: row.attempts,
+      nextAttemptAt: row.next_attempt_at ? row.next_attempt_at.toISOString() : null,
+      createdAt: row.created_at.toISOString(),
+      completedAt: row.completed_at ? row.completed_at.toISOString() : null,
+      occurredAt: row.occurred_at.toISOString(),
+      attempts: attempts
+        .filter((attempt) => String(attempt.delivery_id) === String(row.id))
+        .map((attempt) => ({
+          attempt: attempt.attempt,
+          attemptedAt: attempt.started_at.toISOString(),
+          statusCode: attempt.status_code,
+          durationMs: attempt.duration_ms,
+          succeeded: attempt.succeeded,
+          error: attempt.error,
+        })),
+    }));
+  }
+
+  /** Events older than the retention go with their deliveries, attempts and mail log. */
+  async removeOldEvents(): Promise<number> {
+    return this.db('event_inbox').where('received_at', '<', this.db.raw(`now() - interval '${INBOX_RETENTION_DAYS} days'`)).delete();
+  }
+}

@@ -1,0 +1,19 @@
+import nodemailer from 'nodemailer';
+import type { MailMessage, Mailer } from '../domain/mail';
+
+/** Sends over SMTP_URL with MAIL_FROM as sender; a refused or unreachable server rejects, and the mail is retried. */
+export class SmtpMailer implements Mailer {
+  private readonly transport;
+
+  constructor(url: string, from: string) {
+    this.transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }, { from });
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    await this.transport.sendMail({ to: message.to, subject: message.subject, text: message.text });
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}

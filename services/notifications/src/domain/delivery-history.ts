@@ -1,0 +1,39 @@
+import type { EndpointStore } from './endpoints';
+import { findEndpoint } from './endpoints';
+
+export interface AttemptHistory {
+  attempt: number;
+  attemptedAt: string;
+  /** Null when no answer came (timeout, connection error, address refused). */
+  statusCode: number | null;
+  durationMs: number;
+  succeeded: boolean;
+  error: string | null;
+}
+
+export interface DeliveryHistory {
+  eventId: string;
+  status: 'pending' | 'succeeded' | 'dropped';
+  dropReason: string | null;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  occurredAt: string;
+  attempts: AttemptHistory[];
+}
+
+export interface DeliveryHistoryReader {
+  /** Deliveries of one endpoint, newest first, each with its attempts in order. */
+  history(partnerId: string, endpointId: string, limit: number, offset: number): Promise<DeliveryHistory[]>;
+}
+
+export async function deliveryHistory(
+  deps: { endpoints: EndpointStore; history: DeliveryHistoryReader },
+  partnerId: string,
+  endpointId: string,
+  window: { limit: number; offset: number },
+): Promise<DeliveryHistory[]> {
+  await findEndpoint(deps.endpoints, partnerId, endpointId);
+  return deps.history.history(partnerId, endpointId, window.limit, window.offset);
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { ulid } from 'ulid';
+import { conflict, notFound, validationFailed, violation } from '@rental/problem';
+import type { AddressPolicy } from './address-policy';
+import { HostResolver, checkTarget } from './target-check';
+import { parseWebhookUrl } from './webhook-url';
+
+export const MAX_ENDPOINTS_PER_PARTNER = 20;
+const SECRET_BYTES = 32;
+
+export interface WebhookEndpoint {
+  id: string;
+  partnerId: string;
+  url: string;
+  active: boolean;
+  createdAt: string;
+}
+
+export interface NewEndpoint extends WebhookEndpoint {
+  normalizedUrl: string;
+  secret: string;
+}
+
+export type CreateOutcome = 'created' | 'duplicate' | 'limit_reached';
+
+export interface EndpointStore {
+  /** Inserts unless the partner has the normalized URL already or `limit` endpoints; atomic per partner. */
+  create(endpoint: NewEndpoint, limit: number): Promise<CreateOutcome>;
+  list(partnerId: string, limit: number, offset: number): Promise<WebhookEndpoint[]>;
+  find(partnerId: string, id: string): Promise<WebhookEndpoint | undefined>;
+  /** Pausing also drops the deliveries still pending, so resuming does not replay them. */
+  setActive(partnerId: string, id: string, active: boolean): Promise<WebhookEndpoint | undefined>;
+  /** Soft delete; drops pending deliveries. False when there is no such endpoint. */
+  delete(partnerId: string, id: string): Promise<boolean>;
+}
+
+export interface EndpointDependencies {
+  store: EndpointStore;
+  resolver: HostResolver;
+  policy: AddressPolicy;
+}
+
+/**
+ * A signing secret in the Standard Webhooks form: `whsec_` and the base64 of 32 random bytes,
+ * so stock Standard Webhooks libraries accept it as it is.
+ */
+export function newSecret(): string {
+  return `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
+}
+
+const notFoundError = (id: string) => notFound('webhook_endpoint.not_found', `No webhook endpoint ${id}.`);
+
+export async function registerEndpoint(partnerId: string, input: { url: string; active?: boolean }, deps: EndpointDependencies): Promise<NewEndpoint> {
+  const target = parseWebhookUrl(input.url, deps.policy);
+  const check = await checkTarget(target, deps.resolver, deps.policy);
+  if (!check.ok) throw validationFailed([violation('url', check.code, check.message)]);
+  const now = new Date().toISOString();
+  const endpoint: NewEndpoint = {
+    id: ulid(),
+    partnerId,
+    url: input.url,
+    normalizedUrl: target.normalized,
+    secret: newSecret(),
+    active: input.active ?? true,
+    createdAt: now,
+  };
+  const outcome = await deps.store.create(endpoint, MAX_ENDPOINTS_PER_PARTNER);
+  if (outcome === 'duplicate') throw conflict('webhook.url_already_registered', 'This URL is already registered as a webhook endpoint.');
+  if (outcome === 'limit_reached') throw conflict('webhook.endpoint_limit_reached', `A partner can register at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints.`);
+  return endpoint;
+}
+
+export async function findEndpoint(store: EndpointStore, partnerId: string, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await store.find(partnerId, id);
+  if (!endpoint) throw notFoundError(id);
+  return endpoint;
+}
+
+export async function setEndpointActive(store: EndpointStore, partnerId: string, id: string, active: boolean): Promise<WebhookEndpoint> {
+  const endpoint = await store.setActive(partnerId, id, active);
+  if (!endpoint) throw notFoundError(id);
+  return endpoint;
+}
+
+export async function deleteEndpoint(store: EndpointStore, partnerId: string, id: string): Promise<void> {
+  if (!(await store.delete(partnerId, id))) throw notFoundError(id);
+}

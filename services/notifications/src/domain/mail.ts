@@ -1,0 +1,133 @@
+import type { StatusChangedEvent } from '@rental/proto';
+import { isDomainError } from '@rental/problem';
+import { RetrySchedule, retryDelayMs } from './retry-schedule';
+
+export type RecipientRole = 'partner' | 'financing_partner' | 'distribution_hub';
+
+/** Lender decisions the partner hears about by mail, with how the mail words them (subjects stay short enough for one header line). */
+const PARTNER_DECISIONS: Record<string, { subject: string; sentence: string }> = {
+  finance_accept: { subject: 'accepted', sentence: 'the lender has accepted the financing' },
+  finance_reject: { subject: 'rejected', sentence: 'the lender has rejected the financing' },
+  finance_resume: { subject: 'accepted after all', sentence: 'the lender has accepted the financing after an earlier rejection' },
+};
+
+/** Who gets mail for a status change: the partner on lender decisions, lender and hub on a quote's cancel. */
+export function mailRecipientsFor(event: StatusChangedEvent): RecipientRole[] {
+  if (event.data.resourceType !== 'quote') return [];
+  if (Object.hasOwn(PARTNER_DECISIONS, event.data.transition)) return ['partner'];
+  if (event.data.transition === 'cancel') return ['financing_partner', 'distribution_hub'];
+  return [];
+}
+
+export interface Contact {
+  name: string;
+  /** Undefined when no address is known. */
+  email?: string;
+}
+
+export interface PartnerContacts {
+  partner: Contact;
+  financingPartner?: Contact;
+  distributionHub?: Contact;
+}
+
+export interface PartnerDirectory {
+  /** Undefined when the partner is unknown. */
+  contactsOf(partnerId: string): Promise<PartnerContacts | undefined>;
+}
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+const FOOTER = '\n\nThis message was sent automatically by the Partner Rental API.';
+
+function caseLine(event: StatusChangedEvent): string {
+  return event.data.quoteId ? `financing case ${event.data.financingCaseId} (quote ${event.data.quoteId})` : `financing case ${event.data.financingCaseId}`;
+}
+
+/** The mail for one recipient of an event, or undefined when that recipient has no address. */
+export function composeMail(role: RecipientRole, event: StatusChangedEvent, contacts: PartnerContacts): MailMessage | undefined {
+  const { data } = event;
+  if (role === 'partner') {
+    const decision = PARTNER_DECISIONS[data.transition];
+    if (!decision || !contacts.partner.email) return undefined;
+    return {
+      to: contacts.partner.email,
+      subject: `Financing case ${data.financingCaseId}: ${decision.subject}`,
+      text: `Hello ${contacts.partner.name},\n\n${decision.sentence} of ${caseLine(event)}.\nStatus: ${data.toStatus} (before: ${data.fromStatus}), changed at ${event.occurredAt}.${FOOTER}`,
+    };
+  }
+  const recipient = role === 'financing_partner' ? contacts.financingPartner : contacts.distributionHub;
+  if (!recipient?.email) return undefined;
+  return {
+    to: recipient.email,
+    subject: `Financing case ${data.financingCaseId} canceled`,
+    text: `Hello ${recipient.name},\n\n${caseLine(event)} of partner ${contacts.partner.name} has been canceled.\nStatus before the cancellation: ${data.fromStatus}; canceled at ${event.occurredAt}.${FOOTER}`,
+  };
+}
+
+/** Mail waits longer than webhooks between tries: an SMTP server or pricing may be down for a while. */
+export const MAIL_RETRY_SCHEDULE: RetrySchedule = { maxRetries: 10, firstDelayMs: 5000, maxDelayMs: 10 * 60 * 1000 };
+
+export interface MailJob {
+  id: string;
+  partnerId: string;
+  role: RecipientRole;
+  /** Number of the attempt about to be made, from 1. */
+  attempt: number;
+  event: StatusChangedEvent;
+}
+
+export type MailNext =
+  | { status: 'sent' | 'logged'; message: MailMessage }
+  | { status: 'skipped'; reason: string }
+  | { status: 'pending'; nextAttemptAt: Date; error: string }
+  | { status: 'failed'; error: string };
+
+export interface MailStore {
+  claimDue(limit: number, leaseMs: number): Promise<MailJob[]>;
+  complete(job: MailJob, next: MailNext): Promise<void>;
+  nextDueAt(): Promise<Date | undefined>;
+}
+
+export interface MailDependencies {
+  store: MailStore;
+  directory: PartnerDirectory;
+  /** Undefined when no SMTP server is configured: the mail is only logged. */
+  mailer?: Mailer;
+  now?: () => Date;
+}
+
+function describe(error: unknown): string {
+  if (isDomainError(error)) return `${error.code}: ${error.detail}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Resolves the recipient's address and sends one mail; a failure is retried later, then given up. */
+export async function sendMail(job: MailJob, deps: MailDependencies): Promise<MailNext> {
+  let next: MailNext;
+  try {
+    const contacts = await deps.directory.contactsOf(job.partnerId);
+    const message = contacts && composeMail(job.role, job.event, contacts);
+    if (!contacts) next = { status: 'skipped', reason: 'unknown partner' };
+    else if (!message) next = { status: 'skipped', reason: 'no contact address' };
+    else if (!deps.mailer) next = { status: 'logged', message };
+    else {
+      await deps.mailer.send(message);
+      next = { status: 'sent', message };
+    }
+  } catch (error) {
+    const delay = retryDelayMs(job.attempt, MAIL_RETRY_SCHEDULE);
+    const now = deps.now?.() ?? new Date();
+    next = delay === undefined ? { status: 'failed', error: describe(error) } : { status: 'pending', nextAttemptAt: new Date(now.getTime() + delay), error: describe(error) };
+  }
+  await deps.store.complete(job, next);
+  return next;
+}

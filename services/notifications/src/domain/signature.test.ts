@@ -1,0 +1,28 @@
+import { createHmac } from 'node:crypto';
+import { USER_AGENT, deliveryHeaders, standardWebhookSignature, webhookSignature } from './signature';
+
+const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+const body = '{"id":"evt_1","event":"financing_case.status_changed"}';
+
+describe('delivery signatures', () => {
+  it('when a body is signed, then X-Webhook-Signature is the base64 HMAC-SHA256 of its bytes keyed with the secret as shown', () => {
+    expect(webhookSignature(secret, body)).toBe(createHmac('sha256', secret).update(body).digest('base64'));
+  });
+
+  it('when signed the Standard Webhooks way, then the key is the decoded secret and the content id.timestamp.body', () => {
+    const expected = createHmac('sha256', Buffer.alloc(32, 7)).update(`evt_1.1700000000.${body}`).digest('base64');
+    expect(standardWebhookSignature(secret, 'evt_1', 1_700_000_000, body)).toBe(`v1,${expected}`);
+  });
+
+  it('when headers are built for an attempt, then they carry the type, the user agent, both signatures, the id and the attempt time', () => {
+    const headers = deliveryHeaders(secret, 'evt_1', body, new Date('2023-11-14T22:13:20.900Z'));
+    expect(headers).toEqual({
+      'Content-Type': 'application/json',
+      'User-Agent': USER_AGENT,
+      'X-Webhook-Signature': webhookSignature(secret, body),
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': standardWebhookSignature(secret, 'evt_1', 1_700_000_000, body),
+    });
+  });
+});

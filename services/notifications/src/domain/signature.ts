@@ -1,0 +1,30 @@
+import { createHmac } from 'node:crypto';
+
+export const USER_AGENT = 'PartnerRentalAPI-Webhooks/1.0 (notifications)';
+
+/** X-Webhook-Signature: base64 HMAC-SHA256 of the exact body bytes, keyed with the secret as shown to the partner. */
+export function webhookSignature(secret: string, body: string): string {
+  return createHmac('sha256', secret).update(body, 'utf8').digest('base64');
+}
+
+/**
+ * Standard Webhooks `webhook-signature`: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`,
+ * keyed with the base64-decoded part of the secret after `whsec_`.
+ */
+export function standardWebhookSignature(secret: string, messageId: string, timestampSeconds: number, body: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${messageId}.${timestampSeconds}.${body}`, 'utf8').digest('base64')}`;
+}
+
+/** Every header of one delivery attempt; the timestamp is the attempt's, so a receiver can refuse replays. */
+export function deliveryHeaders(secret: string, eventId: string, body: string, now: Date): Record<string, string> {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return {
+    'Content-Type': 'application/json',
+    'User-Agent': USER_AGENT,
+    'X-Webhook-Signature': webhookSignature(secret, body),
+    'webhook-id': eventId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': standardWebhookSignature(secret, eventId, timestamp, body),
+  };
+}

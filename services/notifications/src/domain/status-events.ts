@@ -1,0 +1,39 @@
+import { StatusChangedEvent, statusChangedEvent, webhookBody } from '@rental/proto';
+import { RecipientRole, mailRecipientsFor } from './mail';
+
+export interface InboxResult {
+  /** False when the event id was already stored: a redelivery creates nothing. */
+  stored: boolean;
+  deliveries: number;
+}
+
+export interface EventInbox {
+  /**
+   * In one transaction: stores the event unless its id is known, creates one pending delivery
+   * per active endpoint of its partner and queues its mail.
+   */
+  record(event: StatusChangedEvent, body: string, mailTo: RecipientRole[]): Promise<InboxResult>;
+}
+
+export type ReceiveOutcome =
+  | { kind: 'invalid'; problems: string }
+  | { kind: 'other_environment'; eventId: string; environment: string }
+  | { kind: 'duplicate'; eventId: string }
+  | { kind: 'stored'; eventId: string; deliveries: number; mails: number };
+
+/**
+ * A status change from the bus. A message that is not a valid event cannot become one by being
+ * redelivered, so it is reported and not retried; an event of another environment is ignored.
+ */
+export async function receiveStatusChange(message: unknown, deps: { inbox: EventInbox; environment: string }): Promise<ReceiveOutcome> {
+  const parsed = statusChangedEvent.safeParse(message);
+  if (!parsed.success) {
+    return { kind: 'invalid', problems: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ') };
+  }
+  const event = parsed.data;
+  if (event.environment !== deps.environment) return { kind: 'other_environment', eventId: event.id, environment: event.environment };
+  const mailTo = mailRecipientsFor(event);
+  const result = await deps.inbox.record(event, JSON.stringify(webhookBody(event)), mailTo);
+  if (!result.stored) return { kind: 'duplicate', eventId: event.id };
+  return { kind: 'stored', eventId: event.id, deliveries: result.deliveries, mails: mailTo.length };
+}

@@ -1,0 +1,48 @@
+import type { Bus, ReceivedMessage } from '@rental/bus';
+import type { Logger } from '@rental/logger';
+import { STATUS_CHANGED_SUBJECT } from '@rental/proto';
+import { EventInbox, receiveStatusChange } from '../../domain/status-events';
+
+export interface StatusChangedConsumerOptions {
+  bus: Bus;
+  inbox: EventInbox;
+  environment: string;
+  log: Logger;
+  /** Called after an event was committed, so the workers look at once. */
+  onStored(): void;
+}
+
+/**
+ * Pullers sharing the one durable consumer: the Bus handles a puller's messages one after the
+ * other, so several pullers store several events at once. Order does not matter (events may
+ * arrive out of order; the inbox keeps each id once, however many pullers see it).
+ */
+const PULLERS = 8;
+const BATCH = 10;
+
+/**
+ * The durable consumer of status changes. The Bus acks a message once this handler resolved,
+ * that is after the event and its deliveries were committed; a failure (database down) makes it
+ * throw, and the message is redelivered.
+ */
+export function consumeStatusChanges(options: StatusChangedConsumerOptions): void {
+  const log = options.log.child({ consumer: 'status-changed' });
+  const handler = async (message: ReceivedMessage<unknown>): Promise<void> => {
+    const outcome = await receiveStatusChange(message.data, { inbox: options.inbox, environment: options.environment });
+    switch (outcome.kind) {
+      case 'invalid':
+        log.error({ seq: message.sequence, problems: outcome.problems }, 'ignoring a status-changed message that is not a valid event');
+        return;
+      case 'other_environment':
+        log.warn({ seq: message.sequence, eventId: outcome.eventId, environment: outcome.environment }, 'ignoring an event of another environment');
+        return;
+      case 'duplicate':
+        log.info({ seq: message.sequence, eventId: outcome.eventId }, 'event already stored; nothing to do');
+        return;
+      case 'stored':
+        log.debug({ seq: message.sequence, eventId: outcome.eventId, deliveries: outcome.deliveries, mails: outcome.mails }, 'event stored');
+        options.onStored();
+    }
+  };
+  for (let puller = 0; puller < PULLERS; puller += 1) options.bus.consume<unknown>({ subject: STATUS_CHANGED_SUBJECT, batch: BATCH, handler });
+}

@@ -1,0 +1,64 @@
+import { OperationRouter, pageWindow } from '@rental/http';
+import { STATUS_CHANGED_EVENT } from '@rental/proto';
+import { DeliveryHistory, DeliveryHistoryReader, deliveryHistory } from '../../domain/delivery-history';
+import { EndpointDependencies, WebhookEndpoint, deleteEndpoint, findEndpoint, registerEndpoint, setEndpointActive } from '../../domain/endpoints';
+import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, updateWebhookEndpoint } from './contract';
+
+export type NotificationsRouteDependencies = EndpointDependencies & { history: DeliveryHistoryReader };
+
+const endpointPath = (id: string) => `/api/webhook_endpoints/${id}`;
+
+function presentEndpoint(endpoint: WebhookEndpoint) {
+  return {
+    '@id': endpointPath(endpoint.id),
+    '@type': 'WebhookEndpoint' as const,
+    id: endpoint.id,
+    url: endpoint.url,
+    active: endpoint.active,
+    createdAt: endpoint.createdAt,
+  };
+}
+
+function presentDelivery(delivery: DeliveryHistory) {
+  return {
+    '@type': 'WebhookDelivery' as const,
+    eventId: delivery.eventId,
+    event: STATUS_CHANGED_EVENT,
+    occurredAt: delivery.occurredAt,
+    status: delivery.status,
+    dropReason: delivery.dropReason,
+    attemptCount: delivery.attemptCount,
+    nextAttemptAt: delivery.nextAttemptAt,
+    createdAt: delivery.createdAt,
+    completedAt: delivery.completedAt,
+    attempts: delivery.attempts,
+  };
+}
+
+export function notificationsRoutes(deps: NotificationsRouteDependencies): OperationRouter {
+  return new OperationRouter()
+    .handle(listWebhookEndpoints, async ({ partner, query }) => {
+      const { limit, offset } = pageWindow(query.page);
+      const endpoints = await deps.store.list(partner.id, limit, offset);
+      return { status: 200, body: endpoints.map(presentEndpoint) };
+    })
+    .handle(createWebhookEndpoint, async ({ partner, body }) => {
+      const endpoint = await registerEndpoint(partner.id, body, deps);
+      // The only response that ever carries the secret.
+      return { status: 201, body: { ...presentEndpoint(endpoint), secret: endpoint.secret }, headers: { Location: endpointPath(endpoint.id) } };
+    })
+    .handle(getWebhookEndpoint, async ({ partner, params }) => {
+      return { status: 200, body: presentEndpoint(await findEndpoint(deps.store, partner.id, params.id)) };
+    })
+    .handle(updateWebhookEndpoint, async ({ partner, params, body }) => {
+      return { status: 200, body: presentEndpoint(await setEndpointActive(deps.store, partner.id, params.id, body.active)) };
+    })
+    .handle(deleteWebhookEndpoint, async ({ partner, params }) => {
+      await deleteEndpoint(deps.store, partner.id, params.id);
+      return { status: 204 };
+    })
+    .handle(listWebhookDeliveries, async ({ partner, params, query }) => {
+      const deliveries = await deliveryHistory({ endpoints: deps.store, history: deps.history }, partner.id, params.id, pageWindow(query.page));
+      return { status: 200, body: deliveries.map(presentDelivery) };
+    });
+}

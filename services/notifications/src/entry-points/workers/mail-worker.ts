@@ -1,0 +1,32 @@
+import type { Logger } from '@rental/logger';
+import { MailDependencies, MailJob, sendMail } from '../../domain/mail';
+import { PollingWorker } from './polling-worker';
+import { mailsFinished } from './metrics';
+
+const MAIL_LEASE_MS = 120_000;
+
+/** Mail runs beside webhook delivery with its own few slots, so a slow SMTP server delays no webhook. */
+export function mailWorker(deps: MailDependencies, options: { log: Logger }): PollingWorker<MailJob> {
+  const log = options.log.child({ worker: 'mail' });
+  return new PollingWorker<MailJob>({
+    name: 'mail',
+    concurrency: 4,
+    pollMs: 1000,
+    log,
+    keyOf: (job) => job.id,
+    claim: (limit) => deps.store.claimDue(limit, MAIL_LEASE_MS),
+    nextDueAt: () => deps.store.nextDueAt(),
+    process: async (job) => {
+      const next = await sendMail(job, deps);
+      mailsFinished.inc({ status: next.status });
+      const entry = { eventId: job.event.id, partnerId: job.partnerId, recipientRole: job.role, attempt: job.attempt, status: next.status };
+      if ('message' in next) {
+        const { to, subject, text } = next.message;
+        if (next.status === 'sent') log.info({ ...entry, to, subject }, 'mail sent');
+        else log.info({ ...entry, to, subject, text }, 'mail logged (no SMTP_URL configured)');
+      } else if (next.status === 'skipped') log.info({ ...entry, reason: next.reason }, 'mail skipped');
+      else if (next.status === 'pending') log.warn({ ...entry, error: next.error, nextAttemptAt: next.nextAttemptAt.toISOString() }, 'mail failed; retry scheduled');
+      else log.error({ ...entry, error: next.error }, 'mail failed; giving up');
+    },
+  });
+}

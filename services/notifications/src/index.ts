@@ -1,0 +1,2 @@
+export { startNotifications, NOTIFICATIONS_SCHEMA } from './service';
+export { loadNotificationsConfig, notificationsVariables } from './config';

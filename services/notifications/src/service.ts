@@ -1,0 +1,65 @@
+import { grpcAddressOf } from '@rental/config';
+import { RunningService, startServiceHost } from '@rental/service-host';
+import type { NotificationsConfig } from './config';
+import { DeliveryRepository } from './data-access/delivery-repository';
+import { DnsResolver } from './data-access/dns-resolver';
+import { EndpointRepository } from './data-access/endpoint-repository';
+import { HttpWebhookTransport } from './data-access/http-transport';
+import { MailRepository } from './data-access/mail-repository';
+import { GrpcPartnerDirectory } from './data-access/partner-directory';
+import { SmtpMailer } from './data-access/smtp-mailer';
+import { consumeStatusChanges } from './entry-points/bus/status-changed-consumer';
+import { notificationsRoutes } from './entry-points/http/routes';
+import { deliveryWorker } from './entry-points/workers/delivery-worker';
+import { inboxCleanup } from './entry-points/workers/inbox-cleanup';
+import { mailWorker } from './entry-points/workers/mail-worker';
+import { migrations } from './migrations';
+
+export const NOTIFICATIONS_SCHEMA = 'notifications';
+
+export function startNotifications(config: NotificationsConfig): Promise<RunningService> {
+  return startServiceHost({
+    name: 'notifications',
+    schema: NOTIFICATIONS_SCHEMA,
+    migrations,
+    config,
+    usesBus: true,
+    build: async ({ db, bus, log }) => {
+      const policy = { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS };
+      const resolver = new DnsResolver();
+      const endpoints = new EndpointRepository(db);
+      const deliveries = new DeliveryRepository(db);
+      const transport = new HttpWebhookTransport();
+      const directory = new GrpcPartnerDirectory(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
+      const mailer = config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM) : undefined;
+      if (!mailer) log.warn('SMTP_URL is not set: mail is written to the log and the mail log only');
+
+      const webhooks = deliveryWorker(
+        { store: deliveries, transport, resolver, policy, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
+        { concurrency: config.WEBHOOK_CONCURRENCY, log },
+      );
+      const mail = mailWorker({ store: new MailRepository(db), directory, mailer }, { log });
+      if (bus) {
+        consumeStatusChanges({
+          bus,
+          inbox: deliveries,
+          environment: config.API_ENVIRONMENT,
+          log,
+          onStored: () => {
+            webhooks.wake();
+            mail.wake();
+          },
+        });
+      }
+      return {
+        router: notificationsRoutes({ store: endpoints, resolver, policy, history: deliveries }),
+        workers: [webhooks, mail, inboxCleanup(deliveries, log)],
+        close: async () => {
+          transport.close();
+          directory.close();
+          mailer?.close();
+        },
+      };
+    },
+  });
+}

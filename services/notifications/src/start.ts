@@ -1,0 +1,5 @@
+import { runUntilSignal } from '@rental/http';
+import { loadNotificationsConfig } from './config';
+import { startNotifications } from './service';
+
+runUntilSignal('notifications', () => startNotifications(loadNotificationsConfig()));

@@ -1,0 +1,15 @@
+import type { Knex } from '@rental/db';
+import type { CatalogReader, Sector } from '../domain/catalog';
+
+export class CatalogRepository implements CatalogReader {
+  constructor(private readonly db: Knex) {}
+
+  async listSectors(): Promise<Sector[]> {
+    return this.db('sectors').select('value', 'label').orderBy('value');
+  }
+
+  async allowedSectorsOf(partnerId: string): Promise<string[] | null> {
+    const row = await this.db('partners').select('allowed_sectors').where({ id: partnerId }).first();
+    return row ? row.allowed_sectors : null;
+  }
+}

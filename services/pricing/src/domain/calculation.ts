@@ -1,0 +1,142 @@
+import { DomainError, Violation, validationFailed } from '@rental/problem';
+import type { Category } from './categories';
+import { ConditionsReader, PartnerConditions, durationRange, factorListOf, isSectorAllowed, preselectedTier } from './conditions';
+import type { CalculationRequest } from './calculation-request';
+import { amountOf, centsOf, milliDecimalOf, milliOfDecimal } from './money';
+import { monthlyRate } from './rates';
+
+export const CURRENCY = 'EUR';
+
+export interface Offer {
+  duration: number;
+  calculationType: string;
+  /** monthly rate in EUR */
+  rate: number;
+  rentalFactor: string;
+  commission: number;
+  residualValue: string | null;
+  paymentInterval: string;
+}
+
+export interface CalculationResponse {
+  offers: Offer[];
+  request: CalculationRequest;
+  currency: string;
+  selectedOffer: Offer | null;
+}
+
+export interface PricedCalculation {
+  response: CalculationResponse;
+  productSector: string;
+  category: Category | null;
+}
+
+export interface CalculationDependencies {
+  conditions: ConditionsReader;
+  findCategoryBySlug(slug: string): Promise<Category | undefined>;
+  /** whether this deployment is the sandbox */
+  sandbox: boolean;
+}
+
+export function emptyCalculation(request: CalculationRequest): CalculationResponse {
+  return { offers: [], request, currency: CURRENCY, selectedOffer: null };
+}
+
+/** The forced failure of the sandbox: the same answer as a real result with zero offers. */
+export function calculationNotPossible(extra: Record<string, unknown>): DomainError {
+  return new DomainError('internal', 'calculation.not_possible', 'No offer can be calculated for this request (sandbox scenario calculation_not_possible).', { extra });
+}
+
+function fail(propertyPath: string, code: string, message: string): never {
+  throw validationFailed([{ propertyPath, code, message }]);
+}
+
+export async function requireConditions(reader: ConditionsReader, partnerId: string): Promise<PartnerConditions> {
+  const conditions = await reader.conditionsOf(partnerId);
+  // A partner known to the gateway but without conditions in pricing cannot be priced.
+  if (!conditions) throw new DomainError('rule_violation', 'partner_financing_not_ready', 'partner_financing_not_ready: no conditions are maintained for this partner yet.', { violations: [] });
+  return conditions;
+}
+
+function selectOffer(offers: Offer[], request: CalculationRequest): Offer | null {
+  const types = request.selectedCalculationTypes ?? [];
+  const durations = request.selectedDurations ?? [];
+  if (types.length && durations.length) {
+    return offers.find((offer) => types.includes(offer.calculationType) && durations.includes(offer.duration)) ?? null;
+  }
+  return offers.length === 1 ? (offers[0] as Offer) : null;
+}
+
+/**
+ * Prices a calculation request for a partner under the specification's duration rules. Throws a
+ * 422 naming the field for every rule it breaks, and the sandbox's forced failure when asked.
+ */
+export async function priceCalculation(request: CalculationRequest, partnerId: string, deps: CalculationDependencies): Promise<PricedCalculation> {
+  if (request.sandboxScenario && !deps.sandbox) {
+    fail('sandboxScenario', 'calculation.validation.sandbox_only', 'sandboxScenario is only available in the sandbox environment.');
+  }
+  const [conditions, sectors] = await Promise.all([requireConditions(deps.conditions, partnerId), deps.conditions.sectors()]);
+  const category = request.categorySlug ? await deps.findCategoryBySlug(request.categorySlug) : undefined;
+  if (request.categorySlug && !category) fail('categorySlug', 'calculation.validation.unknown_category', `There is no product category "${request.categorySlug}".`);
+  if (category && request.productSector && category.sector !== request.productSector) {
+    fail('categorySlug', 'calculation.validation.category_sector_mismatch', `Category "${category.slug}" belongs to sector ${category.sector}, not ${request.productSector}.`);
+  }
+  const productSector = request.productSector ?? category?.sector;
+  if (!productSector) fail('productSector', 'calculation.validation.sector_not_resolvable', 'The product sector cannot be resolved: give productSector or a categorySlug.');
+  if (!isSectorAllowed(conditions, productSector)) fail('productSector', 'calculation.validation.sector_not_allowed', `Product sector ${productSector} is not enabled for this partner.`);
+
+  const range = durationRange(sectors, category ? [category] : [], productSector);
+  const outside = request.durations.filter((duration) => duration < range.min || duration > range.max);
+  if (outside.length) {
+    fail('durations', 'calculation.validation.duration_not_allowed', `Durations ${outside.join(', ')} are outside the allowed range of ${range.min} to ${range.max} months for this product.`);
+  }
+  if (request.sandboxScenario === 'calculation_not_possible') throw calculationNotPossible(emptyCalculation(request) as unknown as Record<string, unknown>);
+
+  const offers = buildOffers(request, conditions);
+  if (request.commission !== undefined && !request.calculationTypes.some((type) => factorListOf(conditions, type, request.commission as number))) {
+    fail('commission', 'calculation.validation.commission_not_available', `Commission tier ${request.commission} % is not available to this partner for the requested calculation types.`);
+  }
+  if (offers.length === 0) {
+    fail('durations', 'calculation.validation.duration_not_available', `None of the durations ${request.durations.join(', ')} is available for the requested calculation types.`);
+  }
+  return {
+    response: { offers, request, currency: CURRENCY, selectedOffer: selectOffer(offers, request) },
+    productSector,
+    category: category ?? null,
+  };
+}
+
+function buildOffers(request: CalculationRequest, conditions: PartnerConditions): Offer[] {
+  const financedCents = centsOf(request.acquisitionCost) + centsOf(request.installationCost);
+  const surchargeCents = request.paymentInterval === 'monthly' ? conditions.monthlySurchargeCents : 0n;
+  const persistedFactor = request.persistedRentalFactor ? milliOfDecimal(request.persistedRentalFactor) : undefined;
+  const offers: Offer[] = [];
+  for (const calculationType of new Set(request.calculationTypes)) {
+    const tier = request.commission ?? preselectedTier(conditions, calculationType);
+    const list = tier === undefined ? undefined : factorListOf(conditions, calculationType, tier);
+    if (!list || tier === undefined) continue;
+    const residual = conditions.residualValues.get(calculationType);
+    for (const duration of new Set(request.durations)) {
+      const liveFactor = list.get(duration);
+      if (liveFactor === undefined) continue;
+      const factorMilli = persistedFactor ?? liveFactor;
+      const serviceCents = calculationType === 'rent' ? centsOf(request.serviceCost) : 0n;
+      offers.push({
+        duration,
+        calculationType,
+        rate: amountOf(monthlyRate({ financedCents, factorMilli, serviceCents, surchargeCents })),
+        rentalFactor: milliDecimalOf(factorMilli),
+        commission: tier,
+        residualValue: residual === undefined ? null : milliDecimalOf(residual),
+        paymentInterval: request.paymentInterval,
+      });
+    }
+  }
+  return offers;
+}
+
+/** Violations of one bulk item, or of a whole request, from a thrown domain error. */
+export function violationsOf(error: DomainError): Violation[] {
+  if (error.violations?.length) return error.violations;
+  return [{ propertyPath: '', code: error.code, message: error.detail }];
+}

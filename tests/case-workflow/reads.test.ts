@@ -1,0 +1,183 @@
+import { fixturePartnerKey } from '@rental/testkit';
+import { createCaseViaGrpc } from '../support/cases';
+import { ISO, Owner, apiAs, expectApplied, expectProblem, newCase, newPartner, query, sharedStack, simulate } from './support/kit';
+
+let owner: Owner;
+let stranger: Owner;
+
+beforeAll(async () => {
+  owner = await newPartner();
+  stranger = await newPartner();
+});
+
+describe('GET /api/financing_cases/{id}', () => {
+  it('when the partner reads its case, then every field of the financing case is there', async () => {
+    const { caseId, quoteId } = await newCase(owner);
+    const response = await owner.api.get(`/api/financing_cases/${caseId}`);
+    expect(response.status).toBe(200);
+    expect(response.contentType).toBe('application/json; charset=utf-8');
+    expect(response.json).toEqual({
+      '@id': `/api/financing_cases/${caseId}`,
+      '@type': 'FinancingCase',
+      id: caseId,
+      caseNumber: expect.stringMatching(/^FC-\d{4}-\d{6}$/),
+      type: 'financing',
+      status: 'finance_review',
+      rejectionReason: null,
+      financingRequest: true,
+      partner: `/api/partners/${owner.partner.id}`,
+      quotes: [`/api/quotes/${quoteId}`],
+      requestedDocuments: [],
+      requestedFillAndReturns: [],
+      requestedInformation: [],
+      requestedItems: [],
+      createdAt: expect.stringMatching(ISO),
+      updatedAt: expect.stringMatching(ISO),
+    });
+  });
+
+  it('when the case has requested items, then each kind is in its list and all are in requestedItems, oldest first', async () => {
+    const { caseId } = await newCase(owner);
+    await expectApplied(simulate(owner, caseId, 'requested_document', { label: 'Trade register', category: 'business_registration' }));
+    await expectApplied(simulate(owner, caseId, 'requested_fill_and_return', { label: 'Self disclosure', category: 'self_disclosure_template', optional: true }));
+    await expectApplied(simulate(owner, caseId, 'information_requested', { question: 'How many employees?' }));
+    const body = (await owner.api.get(`/api/financing_cases/${caseId}`)).json;
+    const item = (type: string, label: string, category: string, optional: boolean) => ({
+      id: expect.any(Number), type, label, status: 'pending', category, callbackStatus: 'none', requestedAt: expect.stringMatching(ISO), optional,
+      templateDownloadUrl: type === 'fill_and_return' ? expect.stringMatching(new RegExp(`^/api/financing-cases/${caseId}/document-requests/fill-and-return-templates/\\d+/download$`)) : null,
+    });
+    expect(body.requestedDocuments).toEqual([item('document', 'Trade register', 'business_registration', false)]);
+    expect(body.requestedFillAndReturns).toEqual([item('fill_and_return', 'Self disclosure', 'self_disclosure_template', true)]);
+    expect(body.requestedInformation).toEqual([item('information', 'How many employees?', 'other', false)]);
+    expect(body.requestedItems).toEqual([...body.requestedDocuments, ...body.requestedFillAndReturns, ...body.requestedInformation]);
+  });
+
+  it('when another partner\'s case, an unknown id or an id that cannot exist is read, then 404', async () => {
+    const { caseId } = await newCase(owner);
+    for (const [api, id] of [[stranger.api, caseId], [owner.api, '01JABCDEFGHJKMNPQRSTVWXYZ0'], [owner.api, 'not-a-ulid']] as const) {
+      const response = await api.get(`/api/financing_cases/${id}`);
+      expectProblem(response, 404);
+    }
+    expect((await stranger.api.get(`/api/financing_cases/${caseId}`)).json.detail).toBe(`No financing case ${caseId}.`);
+  });
+});
+
+describe('GET /api/financing_cases', () => {
+  it('when the partner lists its cases, then they come newest first, 30 a page, without other partners\' cases', async () => {
+    const lister = await newPartner();
+    const ids: string[] = [];
+    for (let index = 0; index < 31; index += 1) ids.push((await newCase(lister, { submitFinancing: index % 2 === 0 })).caseId);
+    await newCase(stranger);
+    const first = await lister.api.get('/api/financing_cases');
+    const second = await lister.api.get('/api/financing_cases?page=2');
+    const third = await lister.api.get('/api/financing_cases?page=3');
+    expect([first.status, second.status, third.status]).toEqual([200, 200, 200]);
+    expect(first.json.map((item: { id: string }) => item.id)).toEqual(ids.slice(1).reverse());
+    expect(second.json.map((item: { id: string }) => item.id)).toEqual([ids[0]]);
+    expect(third.json).toEqual([]);
+    expect(first.json[0]).toEqual((await lister.api.get(`/api/financing_cases/${ids[30]}`)).json);
+  });
+
+  it('when page is below 1 or not an integer, then 400 naming page', async () => {
+    for (const page of ['0', 'x', '1.5']) {
+      const response = await owner.api.get(`/api/financing_cases?page=${page}`);
+      expectProblem(response, 400);
+      expect(response.json.detail).toContain('page');
+    }
+  });
+});
+
+describe('GET /api/quotes/{id} (deprecated)', () => {
+  it('when the partner reads its quote, then every field of the quote is there with the deprecation headers pointing at the case', async () => {
+    const { caseId, quoteId } = await newCase(owner, { submitFinancing: false, quoteNumber: `QN-${Date.now()}` });
+    const response = await owner.api.get(`/api/quotes/${quoteId}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('deprecation')).toBe('true');
+    expect(response.headers.get('sunset')).toBe('Mon, 01 Feb 2027 00:00:00 GMT');
+    expect(response.headers.get('link')).toBe(`</api/financing_cases/${caseId}>; rel="successor-version"`);
+    const address = { recipientName: 'Erika Mustermann', company: 'Mustermann GmbH', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE' };
+    expect(response.json).toEqual({
+      '@id': `/api/quotes/${quoteId}`,
+      '@type': 'Quote',
+      id: quoteId,
+      quoteNumber: expect.stringMatching(/^QN-/),
+      calculationType: 'leasing',
+      duration: 36,
+      customer: { firstName: 'Erika', lastName: 'Mustermann', email: 'erika@customer.example', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', phone: '+4930123', company: 'Mustermann GmbH', vatId: 'DE123456789', customerType: 'company' },
+      partner: { '@id': `/api/partners/${owner.partner.id}`, '@type': 'Partner', id: owner.partner.id },
+      status: 'in_progress',
+      createdAt: expect.stringMatching(ISO),
+      updatedAt: expect.stringMatching(ISO),
+      statusUpdatedAt: expect.stringMatching(ISO),
+      distributionHub: 'hub-north',
+      shippingAddress: address,
+      effectiveShippingAddress: address,
+      calculation: null,
+      items: [{ position: 1, quantity: 1, pricePerItem: 1000, total: 1000, productNumber: 'LAPTOP-1', productName: 'Laptop', productSku: 'SKU-1', categorySlug: 'laptops' }],
+      inReviewSince: null,
+      inReview: false,
+      hasReceivedReminder: false,
+      receivedReminder: false,
+      reminderCount: 0,
+      lastReminderAt: null,
+      lenderSubmissionStatus: null,
+      lastLenderSubmissionAt: null,
+      contract: null,
+      cart: expect.stringMatching(/^\/api\/carts\/TEST-CART-/),
+      financingResponses: [],
+      activeFinancingResponses: [],
+      apiCall: true,
+      financeRejectedOverride: false,
+      authorizedPersons: [],
+      quoteFeedbacks: [],
+      quoteRequest: null,
+      financingNumber: null,
+      financingCaseId: caseId,
+      processingFee: null,
+      recurringService: null,
+      specialAgreements: null,
+      rentalFactor: '3.180',
+      residualValue: null,
+      paymentInterval: 'monthly',
+      commissionPercentage: 0,
+      deletedAt: null,
+      deleted: false,
+      totalValue: 1000,
+      monthlyCosts: 31.8,
+      monthlyRateAllIn: 34.3,
+      selectedOffer: { calculationType: 'leasing', duration: 36, rate: 31.8 },
+      productSector: 'IT_AND_OFFICE_EQUIPMENT',
+      contactPhone: null,
+      contactEmail: null,
+    });
+  });
+
+  it('when the quote is accepted and has a contract, then the contract and the active financing response show on it', async () => {
+    const { caseId, quoteId } = await newCase(owner);
+    await expectApplied(simulate(owner, caseId, 'finance_accepted'));
+    await expectApplied(simulate(owner, caseId, 'wait_for_signing'));
+    const quote = (await owner.api.get(`/api/quotes/${quoteId}`)).json;
+    const [contract] = await query<{ id: string }>('SELECT id FROM contracts WHERE financing_case_id = $1', [caseId]);
+    expect(quote.contract).toBe(`/api/contracts/${contract!.id}`);
+    expect(quote.financingResponses).toEqual([{ id: expect.any(Number), decision: 'accepted', active: true, createdAt: expect.stringMatching(ISO) }]);
+    expect(quote.activeFinancingResponses).toEqual(quote.financingResponses);
+  });
+
+  it('when another partner\'s or an unknown quote is read, then 404 without deprecation headers', async () => {
+    const { quoteId } = await newCase(owner);
+    for (const response of [await stranger.api.get(`/api/quotes/${quoteId}`), await owner.api.get('/api/quotes/01JABCDEFGHJKMNPQRSTVWXYZ0')]) {
+      expectProblem(response, 404, 'quote.not_found');
+      expect(response.headers.get('deprecation')).toBeNull();
+    }
+  });
+
+  it('when the fixture partner beta reads acme\'s case or quote, then 404; acme reads both', async () => {
+    const { financingCaseId, quoteId } = await createCaseViaGrpc(sharedStack(), 'acme');
+    const acme = apiAs(fixturePartnerKey('acme'));
+    const beta = apiAs(fixturePartnerKey('beta'));
+    expectProblem(await beta.get(`/api/quotes/${quoteId}`), 404);
+    expectProblem(await beta.get(`/api/financing_cases/${financingCaseId}`), 404);
+    expect((await acme.get(`/api/quotes/${quoteId}`)).json.id).toBe(quoteId);
+    expect((await acme.get(`/api/financing_cases/${financingCaseId}`)).json.id).toBe(financingCaseId);
+  });
+});

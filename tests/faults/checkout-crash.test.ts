@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { ApiClient, Stack, bootStack, fixturePartnerKey, shutdownStack } from '@rental/testkit';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await bootStack();
+});
+
+afterAll(() => shutdownStack(stack));
+
+async function casesOfCart(cartId: string): Promise<number> {
+  const db = new Client({ connectionString: stack.databaseUrl });
+  await db.connect();
+  try {
+    const result = await db.query('SELECT count(*)::int AS count FROM case_workflow.quotes WHERE cart = $1', [`/api/carts/${cartId}`]);
+    return result.rows[0].count;
+  } finally {
+    await db.end();
+  }
+}
+
+describe('checkout while case-workflow dies', () => {
+  it('when case-workflow is killed during a checkout, then a retry with the same key after its restart yields exactly one case', async () => {
+    const api = new ApiClient(stack.gatewayUrl, fixturePartnerKey('acme'));
+    const cart = await api.post('/api/carts', { items: [{ productNumber: 'LAPTOP-1', quantity: 1, price: 1000, categorySlug: 'laptops' }] });
+    const body = { duration: 36, financingType: 'leasing', customer: { company: 'Crash GmbH' } };
+    const key = { headers: { 'Idempotency-Key': randomUUID() } };
+
+    const inFlight = api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key);
+    await stack.processes['case-workflow'].kill('SIGKILL');
+    const first = await inFlight;
+    // Either case-workflow answered before it died, or the checkout failed as unavailable.
+    expect([201, 503]).toContain(first.status);
+    if (first.status === 503) expect(first.contentType).toBe('application/problem+json; charset=utf-8');
+
+    stack.processes['case-workflow'].start();
+    await stack.processes['case-workflow'].waitReady();
+    const retry = await api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key);
+    expect(retry.status).toBe(201);
+    if (first.status === 201) expect(retry.json).toEqual(first.json);
+    expect(await casesOfCart(cart.json.cartId)).toBe(1);
+    expect((await api.get(`/api/financing_cases/${retry.json.financeCaseId}`)).status).toBe(200);
+  });
+
+  it('when case-workflow is down, then checkout answers 503 and leaves the cart active for a retry', async () => {
+    const api = new ApiClient(stack.gatewayUrl, fixturePartnerKey('acme'));
+    const cart = await api.post('/api/carts', { items: [{ productNumber: 'LAPTOP-2', quantity: 1, price: 500, categorySlug: 'laptops' }] });
+    await stack.processes['case-workflow'].kill('SIGKILL');
+    const key = { headers: { 'Idempotency-Key': randomUUID() } };
+    const body = { duration: 36, financingType: 'leasing', customer: { company: 'Down GmbH' } };
+    const refused = await api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key);
+    expect(refused.status).toBe(503);
+    expect((await api.get(`/api/carts/${cart.json.cartId}`)).json.status).toBe('active');
+    stack.processes['case-workflow'].start();
+    await stack.processes['case-workflow'].waitReady();
+    expect((await api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key)).status).toBe(201);
+    expect(await casesOfCart(cart.json.cartId)).toBe(1);
+  });
+});

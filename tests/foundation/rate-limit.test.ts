@@ -1,0 +1,34 @@
+import { ApiClient, Stack, bootStack, fixturePartnerKey, shutdownStack } from '@rental/testkit';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await bootStack({ env: { RATE_LIMIT_KEY_PER_SECOND: '0.5', RATE_LIMIT_KEY_BURST: '3', RATE_LIMIT_ADDRESS_PER_SECOND: '0.5', RATE_LIMIT_ADDRESS_BURST: '8' } });
+});
+
+afterAll(() => shutdownStack(stack));
+
+describe('gateway rate limits', () => {
+  it('when one key exceeds its burst, then 429 problem+json with Retry-After, while another key still passes', async () => {
+    const acme = new ApiClient(stack.gatewayUrl, fixturePartnerKey('acme'));
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await acme.get('/api/product-sectors')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await acme.get('/api/product-sectors');
+    expect(refused.status).toBe(429);
+    expect(refused.contentType).toBe('application/problem+json; charset=utf-8');
+    expect(refused.json).toMatchObject({ status: 429, title: 'Too Many Requests', detail: expect.stringContaining('API key') });
+    expect(refused.headers.get('retry-after')).toBe('2');
+    expect((await acme.withKey(fixturePartnerKey('beta')).get('/api/product-sectors')).status).toBe(200);
+  });
+
+  it('when one address keeps calling, even with bad keys, then it is throttled too', async () => {
+    const anonymous = new ApiClient(stack.gatewayUrl, 'sbx_guess_00000000000000000000');
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await anonymous.get('/api/product-sectors')).status);
+    expect(statuses).toEqual([401, 401, 429, 429]);
+    const refused = await anonymous.get('/api/product-sectors');
+    expect(refused.json).toMatchObject({ status: 429, detail: expect.stringContaining('address') });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+});

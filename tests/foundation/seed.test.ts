@@ -1,0 +1,51 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { dropDatabase } from '@rental/testkit';
+import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
+
+const repositoryRoot = path.resolve(__dirname, '..', '..');
+const databaseUrl = `postgres://postgres@127.0.0.1:5432/rental_seed_${randomBytes(4).toString('hex')}`;
+
+function runSeed(environment: string): string {
+  return execFileSync('npm', ['run', '--silent', 'seed', '--', 'fixtures/seed.json'], {
+    cwd: repositoryRoot,
+    env: { ...process.env, DATABASE_URL: databaseUrl, API_ENVIRONMENT: environment },
+    encoding: 'utf8',
+  });
+}
+
+async function snapshot(): Promise<Record<string, unknown[]>> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const tables = ['gateway.partners', 'gateway.api_keys', 'pricing.sectors', 'pricing.categories', 'pricing.partners', 'pricing.rental_factors', 'pricing.residual_values', 'pricing.lenders', 'pricing.distribution_hubs', 'hub_stub.sla_files'];
+    const result: Record<string, unknown[]> = {};
+    for (const table of tables) result[table] = (await client.query(`SELECT * FROM ${table} ORDER BY 1, 2`)).rows.map((row) => ({ ...row, created_at: undefined }));
+    return result;
+  } finally {
+    await client.end();
+  }
+}
+
+afterAll(() => dropDatabase(databaseUrl));
+
+describe('npm run seed', () => {
+  it('when the fixture is loaded twice, then it is loaded once and keys of the other environment are skipped', async () => {
+    const first = runSeed('sandbox');
+    expect(first).toContain('3 partners, 4 API keys (1 of another environment skipped)');
+    const afterFirst = await snapshot();
+    runSeed('sandbox');
+    const afterSecond = await snapshot();
+    expect(afterSecond).toEqual(afterFirst);
+    expect(afterFirst['gateway.partners']).toHaveLength(3);
+    expect(afterFirst['gateway.api_keys']).toHaveLength(4);
+    expect(afterFirst['gateway.api_keys']!.every((row: any) => row.environment === 'sandbox' && /^[0-9a-f]{64}$/.test(row.key_hash))).toBe(true);
+    const fixture = readSeedFile(DEMO_SEED_FILE);
+    const factorCount = fixture.partners.flatMap((p) => Object.values(p.rentalFactors).flatMap((tiers) => Object.values(tiers).flatMap((durations) => Object.keys(durations)))).length;
+    expect(factorCount).toBe(43);
+    expect(afterFirst['pricing.rental_factors']).toHaveLength(factorCount);
+    expect(afterFirst['hub_stub.sla_files']).toHaveLength(4);
+  });
+});

@@ -1,0 +1,139 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { Bus } from '@rental/bus';
+import { databaseNameOf } from '@rental/config';
+import { createLogger } from '@rental/logger';
+import { STATUS_CHANGED_EVENT, STATUS_CHANGED_SUBJECT, StatusChangedEvent } from '@rental/proto';
+import { ApiClient, BootOptions, ReceivedRequest, Stack, WebhookReceiver, bootStack, waitFor } from '@rental/testkit';
+
+export interface StackAddress {
+  databaseUrl: string;
+  environment: string;
+}
+
+/**
+ * Publishes status changes on a stack's stream the way case-workflow's outbox relay does
+ * (subject under the stack's prefix, event id as message id), so delivery is tested without
+ * depending on case-workflow.
+ */
+export class EventPublisher {
+  private constructor(private readonly bus: Bus, private readonly environment: string) {}
+
+  static async connect(stack: StackAddress): Promise<EventPublisher> {
+    const bus = new Bus({
+      url: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+      environment: stack.environment,
+      databaseName: databaseNameOf(stack.databaseUrl),
+      serviceName: `notifications-test-${randomUUID().slice(0, 8)}`,
+      log: createLogger('notifications-test', 'warn'),
+    });
+    await bus.start();
+    return new EventPublisher(bus, stack.environment);
+  }
+
+  /** A status-change event of the partner, with a fresh id unless one is given. */
+  event(partnerId: string, data: Partial<StatusChangedEvent['data']> = {}, id: string = randomUUID()): StatusChangedEvent {
+    return {
+      id,
+      event: STATUS_CHANGED_EVENT,
+      occurredAt: new Date().toISOString(),
+      version: 1,
+      data: {
+        financingCaseId: `CASE${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`,
+        quoteId: `QUOTE${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`,
+        resourceType: 'quote',
+        fromStatus: 'finance_review',
+        toStatus: 'finance_questions',
+        status: 'finance_questions',
+        transition: 'finance_question',
+        ...data,
+      },
+      partnerId,
+      environment: this.environment,
+    };
+  }
+
+  /** Publishes a message as is; `messageId` defaults to the event id (a second publish inside the duplicate window is dropped by JetStream). */
+  async publishRaw(message: unknown, messageId: string = randomUUID()): Promise<void> {
+    await this.bus.publish(this.bus.subject(STATUS_CHANGED_SUBJECT), message, messageId);
+  }
+
+  async publish(event: StatusChangedEvent, messageId: string = event.id): Promise<StatusChangedEvent> {
+    await this.publishRaw(event, messageId);
+    return event;
+  }
+
+  close(): Promise<void> {
+    return this.bus.close();
+  }
+}
+
+/** The webhook body a partner receives for an event: the envelope without the routing members. */
+export function expectedBody(event: StatusChangedEvent): string {
+  const { partnerId: _partnerId, environment: _environment, ...body } = event;
+  return JSON.stringify(body);
+}
+
+export function hmacBase64(secret: string, raw: Buffer): string {
+  return createHmac('sha256', secret).update(raw).digest('base64');
+}
+
+export interface RegisteredEndpoint {
+  id: string;
+  secret: string;
+  url: string;
+}
+
+export async function registerEndpoint(api: ApiClient, url: string, active = true): Promise<RegisteredEndpoint> {
+  const response = await api.post('/api/webhook_endpoints', { url, active });
+  if (response.status !== 201) throw new Error(`registering ${url} gave ${response.status}: ${response.text}`);
+  return { id: response.json.id, secret: response.json.secret, url };
+}
+
+/** Requests of the receiver that carry this event id (as webhook-id). */
+export function requestsFor(receiver: WebhookReceiver, eventId: string): ReceivedRequest[] {
+  return receiver.requests.filter((request) => request.headers['webhook-id'] === eventId);
+}
+
+export function waitForRequests(receiver: WebhookReceiver, eventId: string, count: number, timeoutMs = 15_000): Promise<ReceivedRequest[]> {
+  return waitFor(() => {
+    const requests = requestsFor(receiver, eventId);
+    return requests.length >= count ? requests : undefined;
+  }, { timeoutMs, intervalMs: 25, what: `${count} request(s) for event ${eventId}` });
+}
+
+export async function waitForDelivery(api: ApiClient, endpointId: string, eventId: string, status: 'succeeded' | 'dropped', timeoutMs = 15_000): Promise<any> {
+  return waitFor(async () => {
+    const response = await api.get(`/api/webhook_endpoints/${endpointId}/deliveries`);
+    const delivery = response.json?.find?.((entry: { eventId: string }) => entry.eventId === eventId);
+    return delivery?.status === status ? delivery : undefined;
+  }, { timeoutMs, intervalMs: 100, what: `delivery of ${eventId} to be ${status}` });
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A stack of the test's own. The test kit picks a free port range at random; another stack on
+ * the machine (or an ephemeral port) can take a port of it before the processes listen, so one
+ * failed start is tried once more on another range.
+ */
+export async function bootOwnStack(options: BootOptions = {}): Promise<Stack> {
+  try {
+    return await bootStack(options);
+  } catch (error) {
+    if (!/exited during start|EADDRINUSE/.test(String(error))) throw error;
+    return bootStack(options);
+  }
+}
+
+/** What case-workflow wrote to its outbox for a case: the events its partner must receive. */
+export async function outboxEvents(databaseUrl: string, caseId: string): Promise<StatusChangedEvent[]> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query("SELECT payload FROM case_workflow.outbox WHERE payload->'data'->>'financingCaseId' = $1 ORDER BY id", [caseId]);
+    return rows.map((row: { payload: StatusChangedEvent }) => row.payload);
+  } finally {
+    await client.end();
+  }
+}

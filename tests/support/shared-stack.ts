@@ -1,0 +1,22 @@
+import { ApiClient } from '@rental/testkit';
+
+export const SHARED_STACK_VARIABLE = 'RENTAL_TEST_STACK';
+
+export interface SharedStackAddress {
+  gatewayUrl: string;
+  databaseUrl: string;
+  environment: string;
+  portBase: number;
+  controlUrl: string;
+}
+
+/** The stack every integration test shares (booted by globalSetup). */
+export function sharedStack(): SharedStackAddress {
+  const raw = process.env[SHARED_STACK_VARIABLE];
+  if (!raw) throw new Error('the shared stack is not running (globalSetup did not run)');
+  return JSON.parse(raw) as SharedStackAddress;
+}
+
+export function apiAs(key?: string): ApiClient {
+  return new ApiClient(sharedStack().gatewayUrl, key);
+}

@@ -1,0 +1,24 @@
+import path from 'node:path';
+import { loadConfig, platformVariables } from '@rental/config';
+import { createLogger } from '@rental/logger';
+import { readSeedFile } from '../fixture';
+import { seedDeployment } from '../seed';
+
+/** `npm run seed -- <file>`: loads a seed file into the deployment DATABASE_URL names. */
+async function main(): Promise<void> {
+  const file = process.argv[2];
+  if (!file) {
+    process.stderr.write('usage: npm run seed -- <seed file>\n');
+    process.exit(64);
+  }
+  const config = loadConfig({ API_ENVIRONMENT: platformVariables.API_ENVIRONMENT, DATABASE_URL: platformVariables.DATABASE_URL });
+  // npm runs scripts from the repository root; a relative path is meant from where the user typed it.
+  const resolved = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+  const summary = await seedDeployment(config.DATABASE_URL, config.API_ENVIRONMENT, readSeedFile(resolved), createLogger('seed', 'warn'));
+  process.stdout.write(`Seeded ${resolved} into ${config.API_ENVIRONMENT}: ${summary.partners} partners, ${summary.apiKeys} API keys (${summary.skippedApiKeys} of another environment skipped).\n`);
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`seed failed: ${error.message}\n`);
+  process.exit(1);
+});

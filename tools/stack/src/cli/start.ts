@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { booleanVariable, loadConfig, platformVariables, portVariable } from '@rental/config';
+import { createLogger } from '@rental/logger';
+import { DEMO_SEED_FILE, readSeedFile } from '../fixture';
+import { deploymentIsEmpty } from '../seed';
+import { startStack } from '../stack';
+
+/** `npm start`: the whole stack on this machine, seeded with the demo fixture when empty. */
+async function main(): Promise<void> {
+  const config = loadConfig({ ...platformVariables, PORT: portVariable(8080), SEED_DEMO: booleanVariable(true) });
+  const log = createLogger('stack', 'warn');
+  const stateDirectory = path.resolve(__dirname, '..', '..', '..', '..', '.stack', `${config.API_ENVIRONMENT}-${new URL(config.DATABASE_URL).pathname.slice(1)}`);
+  const stack = await startStack({
+    environment: config.API_ENVIRONMENT,
+    portBase: config.SERVICE_PORT_BASE,
+    gatewayPort: config.PORT,
+    databaseUrl: config.DATABASE_URL,
+    natsUrl: config.NATS_URL,
+    stateDirectory,
+    restartOnCrash: true,
+    onCrash: (name, code, signal) => process.stderr.write(`${name} exited (${signal ?? code}); restarting. Log: ${path.join(stateDirectory, 'logs', `${name}.log`)}\n`),
+    log,
+  });
+  if (config.SEED_DEMO && (await deploymentIsEmpty(config.DATABASE_URL, log))) {
+    const summary = await stack.seed(readSeedFile(DEMO_SEED_FILE));
+    process.stdout.write(`Loaded the demo fixture: ${summary.partners} partners, ${summary.apiKeys} API keys.\n`);
+  }
+  process.stdout.write(`Partner Rental API (${config.API_ENVIRONMENT}) listening at ${stack.gatewayUrl}\n`);
+  process.stdout.write(`Logs: ${stack.logDirectory}. Stop with Ctrl-C.\n`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('Stopping…\n');
+    stack.stop().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`The stack did not start: ${error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const durationRange = z.tuple([z.number().int().positive(), z.number().int().positive()]);
+
+/** The shape of a seed file (fixtures/seed.json): partners, keys, catalog, conditions, lenders, hubs. */
+export const seedFileSchema = z.object({
+  sectors: z.array(z.object({ value: z.string(), label: z.string(), durationRange })),
+  categories: z.array(z.object({
+    id: z.number().int().positive(),
+    slug: z.string(),
+    name: z.string(),
+    sector: z.string(),
+    durationRange,
+    hasPrintPlanCapability: z.boolean(),
+  })),
+  lenders: z.array(z.object({ id: z.string(), name: z.string(), contactEmail: z.string().nullable() })),
+  distributionHubs: z.array(z.object({
+    id: z.string(),
+    name: z.string(),
+    connected: z.boolean(),
+    contactEmail: z.string().nullable(),
+    slaFiles: z.array(z.object({ fileId: z.string(), name: z.string(), deleted: z.boolean() })),
+    /** Test knob of the local hub stub: answer this much later. */
+    responseDelayMs: z.number().int().nonnegative().optional(),
+  })),
+  partners: z.array(z.object({
+    id: z.string().min(1).max(100),
+    name: z.string(),
+    contactEmail: z.string().nullable(),
+    allowedSectors: z.array(z.string()).nullable(),
+    financingPartner: z.string().nullable(),
+    distributionHub: z.string().nullable(),
+    monthlySurcharge: z.number().nonnegative(),
+    paymentIntervals: z.array(z.enum(['monthly', 'quarterly'])),
+    apiKeys: z.array(z.object({ key: z.string().min(16), environment: z.enum(['sandbox', 'production']), roles: z.array(z.string()) })),
+    rentalFactors: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.number().positive()))),
+    residualValues: z.record(z.string(), z.number().nonnegative()),
+  })),
+});
+
+export type SeedFile = z.infer<typeof seedFileSchema>;
+
+export function readSeedFile(file: string): SeedFile {
+  const parsed = seedFileSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${file} is not a seed file: ${issue?.path.join('.')} ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+/** The project's own demo fixture, the same shape as the shared one. */
+export const DEMO_SEED_FILE = path.resolve(__dirname, '..', '..', '..', 'fixtures', 'seed.json');

@@ -1,0 +1,42 @@
+import { connectDatabase } from '@rental/db';
+import { countPartners, openGatewayDatabase, seedPartnerIdentities } from '@rental/gateway';
+import type { Logger } from '@rental/logger';
+import { openPricingDatabase, seedPricing } from '@rental/pricing';
+import type { SeedFile } from './fixture';
+import { HUB_STUB_SCHEMA, seedHubStub } from './hub-stub';
+
+export interface SeedSummary {
+  partners: number;
+  apiKeys: number;
+  skippedApiKeys: number;
+}
+
+/**
+ * Loads a seed file into a deployment's stores: partners and key hashes into the gateway,
+ * catalog, conditions, lenders and hubs into pricing, SLA files into the hub stub. Keys of the
+ * other environment are skipped. Idempotent.
+ */
+export async function seedDeployment(databaseUrl: string, environment: string, seed: SeedFile, log: Logger): Promise<SeedSummary> {
+  const gatewayDb = await openGatewayDatabase(databaseUrl, log);
+  const pricingDb = await openPricingDatabase(databaseUrl, log);
+  const hubDb = connectDatabase({ url: databaseUrl, schema: HUB_STUB_SCHEMA });
+  try {
+    await seedPricing(pricingDb, seed);
+    await seedHubStub(hubDb, seed.distributionHubs);
+    const loaded = await seedPartnerIdentities(gatewayDb, seed.partners, environment);
+    const allKeys = seed.partners.reduce((sum, partner) => sum + partner.apiKeys.length, 0);
+    return { partners: loaded.partners, apiKeys: loaded.keys, skippedApiKeys: allKeys - loaded.keys };
+  } finally {
+    await Promise.all([gatewayDb.destroy(), pricingDb.destroy(), hubDb.destroy()]);
+  }
+}
+
+/** Whether no partner is loaded yet (the demo fixture is loaded into an empty deployment only). */
+export async function deploymentIsEmpty(databaseUrl: string, log: Logger): Promise<boolean> {
+  const db = await openGatewayDatabase(databaseUrl, log);
+  try {
+    return (await countPartners(db)) === 0;
+  } finally {
+    await db.destroy();
+  }
+}
