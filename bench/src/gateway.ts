@@ -2,9 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { TRUSTED_HEADERS } from '@rental/http';
 import { ManagedProcess } from '@rental/stack';
-import { bootStack, fixturePartnerKey, shutdownStack } from '@rental/testkit';
+import { bootStack, fixturePartnerKey, runDate, shutdownStack, writeBenchmarkSection } from '@rental/testkit';
 import { LatencyProbe, Measurement, latencyTable, measure, probeLatency, table } from './measure';
-import { runDate, writeBenchmarkSection } from './report';
 
 const KEY = fixturePartnerKey('acme');
 const TRUSTED = { [TRUSTED_HEADERS.partnerId]: 'acme', [TRUSTED_HEADERS.environment]: 'sandbox', [TRUSTED_HEADERS.roles]: 'api_user' };

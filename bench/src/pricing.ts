@@ -1,6 +1,5 @@
-import { bootStack, fixturePartnerKey, shutdownStack } from '@rental/testkit';
+import { bootStack, fixturePartnerKey, runDate, shutdownStack, writeBenchmarkSection } from '@rental/testkit';
 import { measure, table } from './measure';
-import { runDate, writeBenchmarkSection } from './report';
 
 const HEADERS = { 'X-Api-Key': fixturePartnerKey('acme'), 'Content-Type': 'application/json' };
 const ESTIMATE = { durations: [12, 24, 36, 48, 60], calculationTypes: ['leasing', 'rent', 'rent_to_own'], acquisitionCost: 2499.99, serviceCost: 10, productSector: 'IT_AND_OFFICE_EQUIPMENT' };

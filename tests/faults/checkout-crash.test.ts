@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { ApiClient, Stack, bootStack, fixturePartnerKey, shutdownStack } from '@rental/testkit';
+import { ApiClient, ApiResponse, Stack, bootStack, fixturePartnerKey, shutdownStack, waitFor } from '@rental/testkit';
 
 let stack: Stack;
 
@@ -14,11 +14,22 @@ async function casesOfCart(cartId: string): Promise<number> {
   const db = new Client({ connectionString: stack.databaseUrl });
   await db.connect();
   try {
-    const result = await db.query('SELECT count(*)::int AS count FROM case_workflow.quotes WHERE cart = $1', [`/api/carts/${cartId}`]);
+    const result = await db.query('SELECT count(*)::int AS count FROM case_workflow.financing_cases WHERE cart_id = $1', [cartId]);
     return result.rows[0].count;
   } finally {
     await db.end();
   }
+}
+
+/** Restarts case-workflow and retries the checkout until the gateway's gRPC channel has reconnected. */
+async function restartAndRetry(retry: () => Promise<ApiResponse>): Promise<ApiResponse> {
+  stack.processes['case-workflow'].start();
+  await stack.processes['case-workflow'].waitReady();
+  // The channel from cart-checkout reconnects with a short backoff; until then a retry may be 503.
+  return waitFor(async () => {
+    const response = await retry();
+    return response.status === 503 ? undefined : response;
+  }, { timeoutMs: 15_000, intervalMs: 250, what: 'checkout to reach the restarted case-workflow' });
 }
 
 describe('checkout while case-workflow dies', () => {
@@ -35,9 +46,7 @@ describe('checkout while case-workflow dies', () => {
     expect([201, 503]).toContain(first.status);
     if (first.status === 503) expect(first.contentType).toBe('application/problem+json; charset=utf-8');
 
-    stack.processes['case-workflow'].start();
-    await stack.processes['case-workflow'].waitReady();
-    const retry = await api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key);
+    const retry = await restartAndRetry(() => api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key));
     expect(retry.status).toBe(201);
     if (first.status === 201) expect(retry.json).toEqual(first.json);
     expect(await casesOfCart(cart.json.cartId)).toBe(1);
@@ -53,9 +62,7 @@ describe('checkout while case-workflow dies', () => {
     const refused = await api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key);
     expect(refused.status).toBe(503);
     expect((await api.get(`/api/carts/${cart.json.cartId}`)).json.status).toBe('active');
-    stack.processes['case-workflow'].start();
-    await stack.processes['case-workflow'].waitReady();
-    expect((await api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key)).status).toBe(201);
+    expect((await restartAndRetry(() => api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key))).status).toBe(201);
     expect(await casesOfCart(cart.json.cartId)).toBe(1);
   });
 });

@@ -1,9 +1,7 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { Client } from 'pg';
-import { ApiClient, Stack, createTestPartner, shutdownStack, waitFor } from '@rental/testkit';
+import { ApiClient, Stack, createTestPartner, runDate, shutdownStack, waitFor, writeBenchmarkSection } from '@rental/testkit';
 import { EventPublisher, bootOwnStack, registerEndpoint, sleep } from './support';
 
 /**
@@ -23,8 +21,6 @@ interface Run {
   ingestP50: number;
   ingestP99: number;
 }
-
-const RESULT_FILE = path.resolve(__dirname, '..', '..', 'services', 'notifications', 'BENCHMARKS.md');
 
 /** A receiver that only counts: arrival time and lag per event id, answer 204 at once. */
 async function countingReceiver() {
@@ -134,14 +130,12 @@ it('measures webhook delivery throughput and lag for 1 and 50 endpoints', async 
     ...runs.map((run) => `| ${run.label} | ${run.endpoints} | ${run.events} | ${run.deliveries} | ${run.deliveriesPerSecond} | ${run.p50} | ${run.p99} | ${run.max} | ${run.ingestP50} | ${run.ingestP99} |`),
   ].join('\n');
   const body = [
-    '## Webhook delivery',
-    '',
-    `Command: \`cd tests && npx jest -c notifications/jest.bench.config.js\` (${new Date().toISOString().slice(0, 10)}). A stack of its own (LOG_LEVEL warn, WEBHOOK_CONCURRENCY 64); events are published on the stack's stream as the outbox relay does; the receiver is one node:http server on loopback answering 204 at once. Lag is from the event's occurredAt (set when published) to its arrival at the receiver; deliveries/s counts from the first publish to the last arrival; stored is the lag from occurredAt to the event's inbox row (the consumer's share). Publisher, receiver, Postgres, NATS and the stack share the machine's 2 cores.`,
+    `Command: \`npm run bench:webhooks\` (${runDate()}). A stack of its own (LOG_LEVEL warn, WEBHOOK_CONCURRENCY 64); events are published on the stack's stream as the outbox relay does; the receiver is one node:http server on loopback answering 204 at once. Lag is from the event's occurredAt (set when published) to its arrival at the receiver; deliveries/s counts from the first publish to the last arrival; stored is the lag from occurredAt to the event's inbox row (the consumer's share). Publisher, receiver, Postgres, NATS and the stack share the machine's 2 cores.`,
     '',
     table,
     '',
     'Where the time went: at first the consumer stored one event at a time (the Bus handles one puller\'s messages in order), which held a single endpoint near 300 events/s with seconds of lag. Eight pullers on the one durable consumer, one SQL statement per event (inbox row, fan-out and queued mail together), attempts recorded in batches while the previous batch is written (group commit, no timer), and half of the delivery slots allowed per endpoint (a quarter before) brought it to the figures above. The target (500 deliveries/s, p99 lag under 1 s) holds for 1 and for 50 endpoints; the saturated runs show the ceiling with all processes sharing the 2 cores.',
   ].join('\n');
-  fs.writeFileSync(RESULT_FILE, `# Benchmarks of notifications\n\n${body}\n`);
+  writeBenchmarkSection('Webhook delivery', body);
   process.stdout.write(`${body}\n`);
 });

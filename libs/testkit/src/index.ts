@@ -7,3 +7,4 @@ export * from './webhook-receiver';
 export type { Stack, ProcessName, ReceivedMail } from '@rental/stack';
 export * from './private-nats';
 export * from './private-postgres';
+export * from './benchmark-report';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const BENCHMARKS_FILE = path.resolve(__dirname, '..', '..', 'docs', 'benchmarks.md');
+const BENCHMARKS_FILE = path.resolve(__dirname, '..', '..', '..', 'docs', 'benchmarks.md');
 
 /** Replaces (or appends) the section `## <title>` of docs/benchmarks.md with fresh figures. */
 export function writeBenchmarkSection(title: string, body: string): void {
