@@ -67,6 +67,21 @@ describe('financing_case.status_changed on the bus', () => {
   });
 });
 
+describe('the request id in events', () => {
+  it('when a change is made over HTTP with an X-Request-Id, then its event carries that id on the bus, so logs of every process can be joined', async () => {
+    const { caseId } = await newCase(owner);
+    const requestId = `trace-${Date.now()}`;
+    await expectApplied(owner.api.post(`/api/sandbox/financing_cases/${caseId}/finance-decision`, { decision: 'accepted' }, { headers: { 'X-Request-Id': requestId } }));
+
+    const events = await published(caseId, 4);
+    // The case was created over gRPC with the test kit's request id; the decision came over HTTP.
+    expect(events.map((event) => [event.data.transition, listener.requestIds.get(event.id)])).toEqual([
+      ['create', 'test-create-case'], ['accept_by_customer', 'test-create-case'], ['request_finance_review', 'test-create-case'], ['finance_accept', requestId],
+    ]);
+    expect(await query("SELECT request_id FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 AND payload->'data'->>'transition' = $2", [caseId, 'finance_accept'])).toEqual([{ request_id: requestId }]);
+  });
+});
+
 describe('concurrent changes of one case', () => {
   it('when two sandbox decisions hit one case at the same instant, then one applies, the other is refused, and there is exactly one decision event', async () => {
     const { caseId } = await newCase(owner);

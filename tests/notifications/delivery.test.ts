@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { defaultHttpPort } from '@rental/config';
 import { ApiClient, WebhookReceiver, createTestPartner, waitFor } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
 import { EventPublisher, expectedBody, hmacBase64, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
@@ -242,4 +243,32 @@ describe('concurrency', () => {
     // Let the receiver answer the last ones before it closes.
     await sleep(Math.max(...slow.requests.map((request) => request.receivedAt)) + 4200 - Date.now());
   }, 60_000);
+});
+
+/** Sum of notifications' Prometheus samples of `name` that carry every label in `labels`. */
+async function notificationsMetric(name: string, labels: Record<string, string> = {}): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${defaultHttpPort('notifications', sharedStack().portBase)}/metrics`)).text();
+  const wanted = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
+  return text.split('\n')
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+    .filter((line) => wanted.every((pair) => line.slice(0, line.lastIndexOf(' ')).includes(pair)))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
+describe('delivery metrics', () => {
+  it('when an event is delivered, then /metrics counts the successful attempt and observes its lag', async () => {
+    const attempts = () => notificationsMetric('webhook_delivery_attempts_total', { outcome: 'succeeded' });
+    const lagCount = () => notificationsMetric('webhook_delivery_lag_seconds_count');
+    const before = { attempts: await attempts(), lag: await lagCount() };
+    const { id, api } = await partner();
+    const hook = await receiver();
+    await registerEndpoint(api, `${hook.url}/metrics`);
+
+    const event = await publisher.publish(publisher.event(id));
+    await waitForRequests(hook, event.id, 1);
+
+    // Other suites deliver on the shared stack too, so the counters grow by at least this delivery.
+    await waitFor(async () => ((await attempts()) >= before.attempts + 1 ? true : undefined), { what: 'the attempt counted' });
+    expect(await lagCount()).toBeGreaterThanOrEqual(before.lag + 1);
+  });
 });

@@ -4,13 +4,15 @@ import {
   JetStreamClient,
   JetStreamManager,
   JsMsg,
+  MsgHdrs,
   NatsConnection,
   RetentionPolicy,
   StorageType,
   connect,
+  headers,
   nanos,
 } from 'nats';
-import type { Logger } from '@rental/logger';
+import { type Logger, withRequestId } from '@rental/logger';
 import { busNames } from './names';
 
 export interface BusOptions {
@@ -28,6 +30,8 @@ export interface ReceivedMessage<T = unknown> {
   /** Stream sequence, increasing in publish order. */
   sequence: number;
   deliveryCount: number;
+  /** The request that caused the message, when it came from one. */
+  requestId?: string;
 }
 
 export interface ConsumerOptions<T> {
@@ -39,6 +43,8 @@ export interface ConsumerOptions<T> {
   handler: (message: ReceivedMessage<T>) => Promise<void>;
 }
 
+/** The header that carries the request id of the request a message came from. */
+const REQUEST_ID_HEADER = 'X-Request-Id';
 const DUPLICATE_WINDOW_MS = 15 * 60 * 1000;
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const REDELIVERY_DELAY_MS = 2000;
@@ -126,11 +132,19 @@ export class Bus {
     this.streamReady = true;
   }
 
-  /** Publishes with the message id as JetStream's Nats-Msg-Id: a republish inside the window is dropped. */
-  async publish(subject: string, data: unknown, messageId: string): Promise<void> {
+  /**
+   * Publishes with the message id as JetStream's Nats-Msg-Id: a republish inside the window is
+   * dropped. The request id that caused the message travels in a header.
+   */
+  async publish(subject: string, data: unknown, messageId: string, requestId?: string): Promise<void> {
     if (!this.jetstream) throw new Error('bus not connected');
+    let messageHeaders: MsgHdrs | undefined;
+    if (requestId) {
+      messageHeaders = headers();
+      messageHeaders.set(REQUEST_ID_HEADER, requestId);
+    }
     try {
-      await this.jetstream.publish(subject, JSON.stringify(data), { msgID: messageId, timeout: 5000 });
+      await this.jetstream.publish(subject, JSON.stringify(data), { msgID: messageId, timeout: 5000, headers: messageHeaders });
     } catch (error) {
       // The stream may be gone (a wiped NATS store); recreate it for the next attempt.
       this.streamReady = false;
@@ -189,11 +203,12 @@ export class Bus {
       message.term();
       return;
     }
+    const requestId = message.headers?.get(REQUEST_ID_HEADER) || undefined;
     try {
-      await handler({ subject: message.subject, data, sequence: message.seq, deliveryCount: message.info.redeliveryCount });
+      await withRequestId(requestId, () => handler({ subject: message.subject, data, sequence: message.seq, deliveryCount: message.info.redeliveryCount, requestId }));
       message.ack();
     } catch (error) {
-      log.warn({ err: error, seq: message.seq }, 'message handling failed; it will be redelivered');
+      log.warn({ err: error, seq: message.seq, requestId }, 'message handling failed; it will be redelivered');
       message.nak(REDELIVERY_DELAY_MS);
     }
   }

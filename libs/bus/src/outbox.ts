@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import type { Logger } from '@rental/logger';
+import { type Logger, currentRequestId } from '@rental/logger';
 import { outboxBacklog, outboxPublished } from '@rental/metrics';
 import type { Bus } from './bus';
 
@@ -25,12 +25,19 @@ export async function createOutboxTable(db: Knex): Promise<void> {
   });
 }
 
+/** Migration step: the request id that caused a message, carried to its consumers. */
+export async function addOutboxRequestId(db: Knex): Promise<void> {
+  await db.schema.alterTable('outbox', (table) => {
+    table.string('request_id', 128);
+  });
+}
+
 /**
  * Writes a message in the caller's business transaction. It is published after the commit
  * (the relay in this process wakes at once; others find it on their next poll).
  */
 export async function enqueueOutbox(trx: Knex.Transaction, message: OutboxMessage): Promise<void> {
-  await trx('outbox').insert({ message_id: message.messageId, subject: message.subject, payload: JSON.stringify(message.payload) });
+  await trx('outbox').insert({ message_id: message.messageId, subject: message.subject, payload: JSON.stringify(message.payload), request_id: currentRequestId() ?? null });
   trx.executionPromise.then(() => relays.forEach((relay) => relay.wake()), () => undefined);
 }
 
@@ -99,8 +106,8 @@ export class OutboxRelay {
   private async publishBatch(batchSize: number): Promise<number> {
     if (!this.options.bus.isConnected()) return 0;
     return this.options.db.transaction(async (trx) => {
-      const rows: { id: string; message_id: string; subject: string; payload: unknown }[] = await trx('outbox')
-        .select('id', 'message_id', 'subject', 'payload')
+      const rows: { id: string; message_id: string; subject: string; payload: unknown; request_id: string | null }[] = await trx('outbox')
+        .select('id', 'message_id', 'subject', 'payload', 'request_id')
         .whereNull('published_at')
         .orderBy('id')
         .limit(batchSize)
@@ -111,7 +118,7 @@ export class OutboxRelay {
       // One at a time, so the stream holds the messages in the order they were written.
       for (const row of rows) {
         try {
-          await this.options.bus.publish(row.subject, row.payload, row.message_id);
+          await this.options.bus.publish(row.subject, row.payload, row.message_id, row.request_id ?? undefined);
           sent.push(row.id);
         } catch (error) {
           failure = error;

@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import type { Logger } from '@rental/logger';
+import { type Logger, withRequestId } from '@rental/logger';
 import { grpcServerDuration } from '@rental/metrics';
 import { DomainError, isDomainError } from '@rental/problem';
 import type { ErrorMapper } from '@rental/http';
@@ -48,7 +48,7 @@ export function unaryHandler<Request, Response>(
       log: log.child({ requestId, rpc: method }),
     };
     const finish = (code: grpc.status) => grpcServerDuration.observe({ method, code: grpc.status[code] }, Number(process.hrtime.bigint() - started) / 1e9);
-    handler(call.request, context).then(
+    withRequestId(requestId, () => handler(call.request, context)).then(
       (response) => {
         finish(grpc.status.OK);
         callback(null, response);

@@ -1,7 +1,7 @@
 import express, { Application, NextFunction, Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Logger } from '@rental/logger';
+import { type Logger, withRequestId } from '@rental/logger';
 import { httpRequestDuration, metricsContentType, renderMetrics } from '@rental/metrics';
 import { DomainError, toProblem } from '@rental/problem';
 import { ErrorMapper, problemFor, sendProblem } from './problem-response';
@@ -42,7 +42,7 @@ function requestContext(log: Logger) {
       if (res.statusCode >= 500) res.locals.log.error(entry, 'request');
       else if (req.path.startsWith('/api')) res.locals.log.info(entry, 'request');
     });
-    next();
+    withRequestId(requestId, next);
   };
 }
 

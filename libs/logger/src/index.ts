@@ -22,3 +22,4 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
     formatters: { level: (label) => ({ level: label }) },
   });
 }
+export { currentRequestId, withRequestId } from './request-scope';

@@ -81,6 +81,8 @@ export function expectViolations(response: ApiResponse, violations: [string, str
 /** A subscriber of the stack's status events on NATS, with a durable consumer of its own. */
 export class EventListener {
   readonly received: StatusChangedEvent[] = [];
+  /** The request id each event's message carried, by event id. */
+  readonly requestIds = new Map<string, string | undefined>();
   private constructor(private readonly bus: Bus) {}
 
   static async start(stack: StackAddress & { natsUrl?: string } = sharedStack()): Promise<EventListener> {
@@ -88,12 +90,16 @@ export class EventListener {
     const bus = new Bus({ url: stack.natsUrl ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222', environment: stack.environment, databaseName: databaseNameOf(stack.databaseUrl), serviceName: name, log: createLogger(name, 'error') });
     await bus.start();
     const listener = new EventListener(bus);
-    bus.consume<StatusChangedEvent>({ subject: STATUS_CHANGED_SUBJECT, durable: name, handler: async ({ data }) => { listener.received.push(data); } });
+    bus.consume<StatusChangedEvent>({ subject: STATUS_CHANGED_SUBJECT, durable: name, handler: async ({ data, requestId }) => {
+      listener.received.push(data);
+      listener.requestIds.set(data.id, requestId);
+    } });
     return listener;
   }
 
   of(caseId: string): StatusChangedEvent[] {
-    return this.received.filter((event) => event.data.financingCaseId === caseId);
+    // Other suites publish deliberately malformed events on the shared stream; those have no data.
+    return this.received.filter((event) => event.data?.financingCaseId === caseId);
   }
 
   /** Publishes an event again the way the outbox relay does, with the given JetStream message id. */

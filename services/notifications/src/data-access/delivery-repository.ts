@@ -11,6 +11,7 @@ interface ClaimedRow {
   event_id: string;
   attempts: number;
   body: string;
+  occurred_at: Date;
   endpoint_id: string;
   url: string;
   secret: string;
@@ -48,7 +49,7 @@ UPDATE deliveries d
 SET lease_expires_at = now() + make_interval(secs => :leaseSeconds)
 FROM locked l, event_inbox e, webhook_endpoints w
 WHERE d.id = l.id AND e.id = d.event_id AND w.id = d.endpoint_id
-RETURNING d.id, d.event_id, d.attempts, e.body, w.id AS endpoint_id, w.url, w.secret, w.active, w.deleted_at`;
+RETURNING d.id, d.event_id, d.attempts, e.body, e.occurred_at, w.id AS endpoint_id, w.url, w.secret, w.active, w.deleted_at`;
 
 /**
  * The event, one pending delivery per active endpoint of its partner and its queued mail, in
@@ -148,6 +149,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
       eventId: row.event_id,
       attempt: row.attempts + 1,
       body: row.body,
+      occurredAt: row.occurred_at,
       endpoint: { id: row.endpoint_id, url: row.url, secret: row.secret, active: row.active, deleted: row.deleted_at !== null },
     }));
   }

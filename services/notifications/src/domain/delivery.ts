@@ -15,6 +15,8 @@ export interface DeliveryJob {
   attempt: number;
   /** The exact bytes to send. */
   body: string;
+  /** When the status change happened: the start of the delivery lag. */
+  occurredAt: Date;
   endpoint: { id: string; url: string; secret: string; active: boolean; deleted: boolean };
 }
 

@@ -1,7 +1,7 @@
 import type { Logger } from '@rental/logger';
 import { DeliveryDependencies, DeliveryJob, attemptDelivery } from '../../domain/delivery';
 import { PollingWorker } from './polling-worker';
-import { webhookAttemptDuration, webhookAttempts, webhookDeliveriesFinished } from './metrics';
+import { webhookAttemptDuration, webhookAttempts, webhookDeliveriesFinished, webhookDeliveryLag } from './metrics';
 
 /** Room for one attempt plus the time to record it; a lease that runs out means the process died. */
 const LEASE_MARGIN_MS = 30_000;
@@ -34,6 +34,7 @@ export function deliveryWorker(deps: DeliveryDependencies, options: { concurrenc
       if (attempt) {
         webhookAttempts.inc({ outcome: attempt.succeeded ? 'succeeded' : 'failed' });
         webhookAttemptDuration.observe(attempt.durationMs / 1000);
+        if (attempt.succeeded) webhookDeliveryLag.observe((Date.now() - job.occurredAt.getTime()) / 1000);
       }
       if (next.status !== 'pending') webhookDeliveriesFinished.inc({ status: next.status, reason: next.status === 'dropped' ? next.reason : '' });
       if (attempt?.succeeded) log.debug(entry, 'webhook delivered');

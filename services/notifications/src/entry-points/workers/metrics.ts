@@ -14,6 +14,13 @@ export const webhookAttemptDuration = new Histogram({
   registers: [registry],
 });
 
+export const webhookDeliveryLag = new Histogram({
+  name: 'webhook_delivery_lag_seconds',
+  help: 'Time from the status change to its successful delivery, retries included',
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 43200],
+  registers: [registry],
+});
+
 export const webhookDeliveriesFinished = new Counter({
   name: 'webhook_deliveries_finished_total',
   help: 'Deliveries that reached a final state, by status and drop reason',
