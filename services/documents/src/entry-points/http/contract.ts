@@ -164,10 +164,12 @@ export const deleteDocument = defineOperation({
   method: 'delete',
   path: '/api/documents/{id}',
   summary: 'Delete a document (disabled)',
-  description: 'Deleting documents through the API is out of scope and switched off: always 405 with `Allow`. (The specification reserves 204, 403 and 404 for when it is switched on.)',
+  description: 'Deleting documents through the API is out of scope and switched off: every call answers 405 with `Allow` and deletes nothing. 204, 403 and 404 are the answers reserved for when deletion is switched on.',
   tags: ['Documents'],
   params: documentPath,
   responses: {
+    204: { description: 'Deleted (reserved: deletion is switched off)' },
+    ...problemResponses(403, 404),
     405: { ...problemResponses(405)[405], headers: { Allow: { description: 'The methods the path supports', schema: z.string(), required: true } } },
     ...problemResponses(401),
   },
