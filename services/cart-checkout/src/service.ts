@@ -3,6 +3,7 @@ import { RunningService, startServiceHost } from '@rental/service-host';
 import type { CartCheckoutConfig } from './config';
 import { CartRepository } from './data-access/cart-repository';
 import { CaseWorkflowClient } from './data-access/case-workflow-client';
+import { CheckoutLedgerRepository } from './data-access/checkout-ledger-repository';
 import { IdempotencyRepository } from './data-access/idempotency-repository';
 import { PricingClient } from './data-access/pricing-client';
 import { QuoteRequestRepository } from './data-access/quote-request-repository';
@@ -25,7 +26,14 @@ export function startCartCheckout(config: CartCheckoutConfig): Promise<RunningSe
       const idempotency = new IdempotencyRepository(db, config.IDEMPOTENCY_RETENTION_HOURS);
       let purgeTimer: NodeJS.Timeout | undefined;
       return {
-        router: cartCheckoutRoutes({ carts: new CartRepository(db), idempotency, quoteRequests: new QuoteRequestRepository(db), pricing, caseWorkflow }),
+        router: cartCheckoutRoutes({
+          carts: new CartRepository(db),
+          idempotency,
+          ledger: new CheckoutLedgerRepository(db, config.IDEMPOTENCY_RETENTION_HOURS),
+          quoteRequests: new QuoteRequestRepository(db),
+          pricing,
+          caseWorkflow,
+        }),
         workers: [{
           start: () => {
             purgeTimer = setInterval(() => {

@@ -70,8 +70,4 @@ export class CartRepository implements CheckoutCarts {
   async release(id: string): Promise<void> {
     await this.db('carts').where({ id, status: 'checking_out' }).update({ status: 'active', claimed_at: null });
   }
-
-  async markCheckedOut(id: string, financingCaseId: string, quoteId: string): Promise<void> {
-    await this.db('carts').where({ id }).update({ status: 'checked_out', financing_case_id: financingCaseId, quote_id: quoteId, updated_at: new Date() });
-  }
 }

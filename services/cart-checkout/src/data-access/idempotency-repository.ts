@@ -9,12 +9,17 @@ interface KeyRow {
   expires_at: Date;
 }
 
+/** When a key used now may be forgotten. */
+export function keyExpiry(retentionHours: number): Date {
+  return new Date(Date.now() + retentionHours * 3_600_000);
+}
+
 /** Idempotency keys per partner; only completed checkouts (201) are kept for replay. */
 export class IdempotencyRepository implements IdempotencyStore {
   constructor(private readonly db: Knex, private readonly retentionHours: number) {}
 
   private expiry(): Date {
-    return new Date(Date.now() + this.retentionHours * 3_600_000);
+    return keyExpiry(this.retentionHours);
   }
 
   async begin(partnerId: string, key: string, requestHash: string, leaseMs: number): Promise<IdempotencyStart> {
@@ -40,11 +45,6 @@ export class IdempotencyRepository implements IdempotencyStore {
       }
       return { outcome: 'running' as const };
     });
-  }
-
-  async complete(partnerId: string, key: string, checkout: CheckoutOutcome): Promise<void> {
-    await this.db('idempotency_keys').where({ partner_id: partnerId, key })
-      .update({ state: 'completed', response_status: 201, response_body: JSON.stringify(checkout), expires_at: this.expiry() });
   }
 
   async abandon(partnerId: string, key: string): Promise<void> {

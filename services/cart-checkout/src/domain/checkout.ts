@@ -8,8 +8,14 @@ export const CHECKOUT_FINANCING_TYPES = ['rent', 'rent_to_own', 'leasing', 'prin
 const PRINT_PLAN_TYPES: ReadonlySet<string> = new Set(['print_plan', 'print_plan_3kdg_12verl', 'print_plan_6kdg_12verl']);
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
-/** A checkout (or idempotency key) claimed longer ago than this is taken to have died with its process. */
-export const CHECKOUT_LEASE_MS = 60_000;
+/**
+ * A running checkout renews the lease on its cart claim and Idempotency-Key every
+ * CHECKOUT_LEASE_RENEWAL_MS; a lease not renewed for CHECKOUT_LEASE_MS died with its process and
+ * is taken over by the next request. Taking over a checkout that is in fact alive is harmless:
+ * case-workflow creates one case per cart, whoever asks.
+ */
+export const CHECKOUT_LEASE_MS = 10_000;
+export const CHECKOUT_LEASE_RENEWAL_MS = 2_000;
 
 const text = (max = 200) => z.string().max(max);
 const hasAtMostTwoDecimals = (value: number) => Number.isFinite(value) && Number(value.toFixed(2)) === value;
@@ -82,7 +88,6 @@ export type IdempotencyStart =
 
 export interface IdempotencyStore {
   begin(partnerId: string, key: string, requestHash: string, leaseMs: number): Promise<IdempotencyStart>;
-  complete(partnerId: string, key: string, checkout: CheckoutOutcome): Promise<void>;
   /** Forgets a key whose request failed, so the same request can be retried. */
   abandon(partnerId: string, key: string): Promise<void>;
 }
@@ -91,12 +96,29 @@ export interface CheckoutCarts extends CartStore {
   /** Claims an active cart (or one whose claim went stale) for one checkout. */
   claim(id: string, leaseMs: number): Promise<'claimed' | 'checked_out' | 'running'>;
   release(id: string): Promise<void>;
-  markCheckedOut(id: string, financingCaseId: string, quoteId: string): Promise<void>;
+}
+
+/** The Idempotency-Key a checkout runs under. */
+export interface IdempotencyKeyRef {
+  partnerId: string;
+  key: string;
+}
+
+/** What a running checkout holds, and how it ends. */
+export interface CheckoutLedger {
+  /** Renews the lease on the claimed cart (when given) and on the running key (when given). */
+  renew(cartId: string | undefined, key: IdempotencyKeyRef | undefined): Promise<void>;
+  /**
+   * Marks the cart checked out and keeps the outcome under the key, in one transaction: a crash
+   * between the two would leave a checked-out cart whose retry can no longer get its answer.
+   */
+  complete(cartId: string, outcome: CheckoutOutcome, key: IdempotencyKeyRef | undefined): Promise<void>;
 }
 
 export interface CheckoutDependencies {
   carts: CheckoutCarts;
   idempotency: IdempotencyStore;
+  ledger: CheckoutLedger;
   pricing: PricingPort;
   caseWorkflow: CaseWorkflowPort;
 }
@@ -137,8 +159,18 @@ async function checkOutClaimedCart(cartId: string, request: CheckoutRequest, dep
     submitFinancing: request.submitFinancing,
     quoteNumber: request.quoteNumber,
   }, context);
-  await deps.carts.markCheckedOut(cartId, created.financingCaseId, created.quoteId);
   return { financingCaseId: created.financingCaseId, quoteId: created.quoteId, submitFinancing: request.submitFinancing };
+}
+
+/** Runs `work` while renewing the leases `renew` names every CHECKOUT_LEASE_RENEWAL_MS. */
+async function keepingLeases<T>(renew: () => Promise<void>, work: () => Promise<T>): Promise<T> {
+  // A failed renewal only lets the lease run out earlier; a takeover is harmless (see CHECKOUT_LEASE_MS).
+  const timer = setInterval(() => void renew().catch(() => undefined), CHECKOUT_LEASE_RENEWAL_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /**
@@ -161,19 +193,24 @@ export async function checkOut(cartId: string, request: CheckoutRequest, request
     }
     if (start.outcome === 'running') throw conflict('checkout.running', 'A checkout with this Idempotency-Key is still running; retry shortly.');
   }
+  const key = idempotencyKey === undefined ? undefined : { partnerId: context.partnerId, key: idempotencyKey };
+  let claimed = false;
   try {
-    const claim = await deps.carts.claim(cartId, CHECKOUT_LEASE_MS);
-    if (claim === 'checked_out') throw conflict('cart.already_checked_out', 'This cart has already been checked out.');
-    if (claim === 'running') throw conflict('checkout.running', 'A checkout of this cart is still running.');
-    let outcome: CheckoutOutcome;
-    try {
-      outcome = await checkOutClaimedCart(cartId, request, deps, context);
-    } catch (error) {
-      await deps.carts.release(cartId);
-      throw error;
-    }
-    if (idempotencyKey !== undefined) await deps.idempotency.complete(context.partnerId, idempotencyKey, outcome);
-    return outcome;
+    return await keepingLeases(() => deps.ledger.renew(claimed ? cartId : undefined, key), async () => {
+      const claim = await deps.carts.claim(cartId, CHECKOUT_LEASE_MS);
+      if (claim === 'checked_out') throw conflict('cart.already_checked_out', 'This cart has already been checked out.');
+      if (claim === 'running') throw conflict('checkout.running', 'A checkout of this cart is still running.');
+      claimed = true;
+      let outcome: CheckoutOutcome;
+      try {
+        outcome = await checkOutClaimedCart(cartId, request, deps, context);
+      } catch (error) {
+        await deps.carts.release(cartId);
+        throw error;
+      }
+      await deps.ledger.complete(cartId, outcome, key);
+      return outcome;
+    });
   } catch (error) {
     if (idempotencyKey !== undefined) await deps.idempotency.abandon(context.partnerId, idempotencyKey).catch(() => undefined);
     throw error;
