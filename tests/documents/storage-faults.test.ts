@@ -145,6 +145,52 @@ describe('documents with object storage of its own', () => {
     expect(after.status).toBe(201);
   });
 
+  it('when object storage is down, then creating a fill-and-return request (its template is stored) and downloading a template answer 503 and nothing is created', async () => {
+    const simulate = (scenario: string, data: unknown) => owner.api.post(`/api/sandbox/financing_cases/${owner.caseId}/simulate`, { scenario, data });
+    expect((await simulate('requested_fill_and_return', { label: 'Before', category: 'default_guarantee' })).status).toBe(204);
+    const requestsPath = `/api/financing-cases/${owner.caseId}/document-requests`;
+    const listed = (await owner.api.get(requestsPath)).json;
+    const template = listed.find((item: { type: string }) => item.type === 'fill_and_return');
+    const itemsBefore = await query(stack, 'SELECT id FROM requested_items WHERE financing_case_id = $1 ORDER BY id', [owner.caseId]);
+    await storage.stop();
+    try {
+      const created = await simulate('requested_fill_and_return', { label: 'While down', category: 'self_disclosure_template' });
+      const fetched = await download(stack, owner.partner.key, `${requestsPath}/fill-and-return-templates/${template.id}/download`);
+
+      expect([created.status, created.contentType]).toEqual([503, 'application/problem+json; charset=utf-8']);
+      expect(created.json).toMatchObject({ status: 503, type: 'https://partner-rental-api.example/problems/dependency.object_storage_unavailable' });
+      expect([fetched.status, fetched.headers.get('content-type')]).toEqual([503, 'application/problem+json; charset=utf-8']);
+      expect(JSON.parse(fetched.bytes.toString('utf8'))).toMatchObject({ status: 503, type: 'https://partner-rental-api.example/problems/dependency.object_storage_unavailable' });
+      expect(await query(stack, 'SELECT id FROM requested_items WHERE financing_case_id = $1 ORDER BY id', [owner.caseId])).toEqual(itemsBefore);
+      expect((await owner.api.get(requestsPath)).json).toEqual(listed);
+    } finally {
+      await storage.start();
+    }
+    expect((await download(stack, owner.partner.key, `${requestsPath}/fill-and-return-templates/${template.id}/download`)).status).toBe(200);
+  });
+
+  it('when object storage is down during the sandbox signed scenario, then 503; the same scenario once it is back attaches the signed contract, once', async () => {
+    const signedCase = await partnerWithCase(stack);
+    const simulate = (scenario: string) => signedCase.api.post(`/api/sandbox/financing_cases/${signedCase.caseId}/simulate`, { scenario });
+    expect((await simulate('finance_accepted')).status).toBe(204);
+    await storage.stop();
+    let refused;
+    try {
+      refused = await simulate('signed');
+    } finally {
+      await storage.start();
+    }
+    expect([refused.status, refused.contentType]).toEqual([503, 'application/problem+json; charset=utf-8']);
+    expect(refused.json).toMatchObject({ status: 503, type: 'https://partner-rental-api.example/problems/dependency.object_storage_unavailable' });
+    expect(await query(stack, 'SELECT id FROM documents WHERE financing_case_id = $1', [signedCase.caseId])).toEqual([]);
+
+    expect((await simulate('signed')).status).toBe(204);
+    expect((await simulate('signed')).status).toBe(204);
+    const listed = (await signedCase.api.get(`/api/financing-cases/${signedCase.caseId}/documents`)).json;
+    expect(listed.map((document: { category: string }) => document.category)).toEqual(['signed_contract']);
+    expect((await download(stack, signedCase.partner.key, listed[0].downloadUrl)).status).toBe(200);
+  });
+
   it('when object storage stops while an upload is on its way, then 503 and no row; the interrupted key waits for the sweeper', async () => {
     const rowsBefore = await query(stack, 'SELECT id FROM documents WHERE financing_case_id = $1', [owner.caseId]);
 

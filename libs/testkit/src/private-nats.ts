@@ -50,6 +50,12 @@ export class PrivateNats {
     await exited;
   }
 
+  /** Stops the server and deletes its store: it comes back without streams or consumers, as after losing its volume. */
+  async wipe(): Promise<void> {
+    await this.stop();
+    fs.rmSync(this.storeDirectory, { recursive: true, force: true });
+  }
+
   async dispose(): Promise<void> {
     await this.stop();
     fs.rmSync(this.storeDirectory, { recursive: true, force: true });
