@@ -22,6 +22,12 @@ export interface ApiDocumentOptions {
   tags?: { name: string; description: string }[];
   /** Operations callable without an API key. */
   publicOperationIds?: string[];
+  /**
+   * Answers the gateway gives by itself, before or instead of the service: `keyed` on every
+   * operation that needs a key, `withBody` on every POST, PUT and PATCH (a body can come even
+   * where none is described). An operation that describes the same status keeps its own.
+   */
+  gatewayResponses?: { keyed?: Record<number, ResponseSpec>; withBody?: Record<number, ResponseSpec> };
 }
 
 /**
@@ -104,7 +110,15 @@ function response(spec: ResponseSpec, schemas: SchemaCollector): Record<string, 
   return result;
 }
 
-function operation(spec: OperationSpec, schemas: SchemaCollector, isPublic: boolean): Record<string, unknown> {
+function withGatewayResponses(spec: OperationSpec, isPublic: boolean, gateway: ApiDocumentOptions['gatewayResponses'] = {}): Record<number, ResponseSpec> {
+  return {
+    ...(isPublic ? {} : gateway.keyed),
+    ...(spec.body || ['post', 'put', 'patch'].includes(spec.method) ? gateway.withBody : {}),
+    ...spec.responses,
+  };
+}
+
+function operation(spec: OperationSpec, schemas: SchemaCollector, isPublic: boolean, gateway: ApiDocumentOptions['gatewayResponses']): Record<string, unknown> {
   const result: Record<string, unknown> = {
     operationId: spec.operationId,
     summary: spec.summary,
@@ -121,7 +135,7 @@ function operation(spec: OperationSpec, schemas: SchemaCollector, isPublic: bool
       content: { [contentType]: { schema: schemas.convert(spec.body.schema, 'input') } },
     };
   }
-  result.responses = Object.fromEntries(Object.entries(spec.responses).map(([status, responseSpec]) => [status, response(responseSpec, schemas)]));
+  result.responses = Object.fromEntries(Object.entries(withGatewayResponses(spec, isPublic, gateway)).map(([status, responseSpec]) => [status, response(responseSpec, schemas)]));
   if (isPublic) result.security = [];
   return result;
 }
@@ -139,7 +153,7 @@ export function buildOpenApiDocument(options: ApiDocumentOptions): Record<string
   const publicIds = new Set(options.publicOperationIds ?? []);
   for (const spec of options.operations) {
     const item = paths[spec.path] ?? {};
-    item[spec.method] = operation(spec, schemas, publicIds.has(spec.operationId));
+    item[spec.method] = operation(spec, schemas, publicIds.has(spec.operationId), options.gatewayResponses);
     paths[spec.path] = item;
   }
   const webhooks = Object.fromEntries(Object.entries(options.webhooks ?? {}).map(([name, hook]) => [name, {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { operations as cartCheckoutOperations } from '@rental/cart-checkout/contract';
 import { operations as caseWorkflowOperations } from '@rental/case-workflow/contract';
 import { operations as documentsOperations } from '@rental/documents/contract';
-import { PAGE_SIZE, buildOpenApiDocument } from '@rental/http';
+import { PAGE_SIZE, buildOpenApiDocument, problemResponses } from '@rental/http';
 import { operations as notificationsOperations } from '@rental/notifications/contract';
 import { operations as pricingOperations } from '@rental/pricing/contract';
 import { STATUS_CHANGED_EVENT, statusChangedWebhookBody } from '@rental/proto';
@@ -23,8 +23,23 @@ export function buildTag(configured: string | undefined): string {
 const DESCRIPTION = [
   'Price equipment, check out carts into financing cases, follow them through the lender\'s review, exchange documents, start e-signatures and receive status webhooks.',
   '',
-  'Every request carries `X-Api-Key` (sandbox and production keys are separate). Errors are `application/problem+json` with `type`, `title`, `status` and `detail`; every 422 adds `violations` (`propertyPath`, `message`, `code`). Collections are JSON arrays paged with `page` (1-based, ' + PAGE_SIZE + ' items per page). Every response carries `X-Request-Id`. Deprecated behaviour answers with `Deprecation`, `Sunset` and `Link` (and `X-Deprecated-Fields` for retired fields).',
+  'Every request carries `X-Api-Key` (sandbox and production keys are separate). Errors are `application/problem+json` with `type`, `title`, `status` and `detail`; every 422 adds `violations` (`propertyPath`, `message`, `code`). Collections are JSON arrays paged with `page` (1-based, ' + PAGE_SIZE + ' items per page). Every response carries `X-Request-Id`. Too many requests for one key or address answer 429 with `Retry-After`. Deprecated behaviour answers with `Deprecation`, `Sunset` and `Link` (and `X-Deprecated-Fields` for retired fields).',
 ].join('\n');
+
+const retryAfter = (description: string) => ({ 'Retry-After': { description, schema: z.string(), required: true } });
+
+/**
+ * What the gateway answers by itself on any operation: 429 when a key or an address exceeds its
+ * rate limit, 503 when the owning service does not answer, 413 when a body is larger than the
+ * gateway (MAX_BODY_BYTES) or the service (1 MB of JSON) accepts.
+ */
+const gatewayResponses = {
+  keyed: {
+    429: { ...problemResponses(429)[429], description: 'Too many requests for this API key or client address', headers: retryAfter('Seconds to wait before the next request') },
+    ...problemResponses(503),
+  },
+  withBody: problemResponses(413),
+};
 
 /** The machine-readable description, generated from the operations every service declares. */
 export function apiDescription(version: string): Record<string, unknown> {
@@ -42,6 +57,7 @@ export function apiDescription(version: string): Record<string, unknown> {
       ...gatewayOperations,
     ],
     publicOperationIds: gatewayOperations.map((operation) => operation.operationId),
+    gatewayResponses,
     webhooks: {
       [STATUS_CHANGED_EVENT]: {
         summary: 'A financing case changed status',
