@@ -1,19 +1,21 @@
 #!/usr/bin/env node
-// Compiles a package's src/ to dist/ with swc (CommonJS, source maps). Type-checking is a
-// separate step (tsc --noEmit), so a build never waits for the checker and never blocks on a
-// type error in a package that is only being edited.
+// Compiles a package's src/ (with --flat: its top-level .ts files) to dist/ with swc (CommonJS,
+// source maps). Type-checking is a separate step (tsc --noEmit), so a build never waits for the
+// checker and never blocks on a type error in a package that is only being edited.
 const { transformFile } = require('@swc/core');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const root = process.cwd();
-const srcDir = path.join(root, 'src');
+// `--flat`: the sources are the .ts files at the package root (examples/), not src/.
+const flat = process.argv.includes('--flat');
+const srcDir = flat ? root : path.join(root, 'src');
 const outDir = path.join(root, 'dist');
 
 function listSources(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return listSources(full);
+    if (entry.isDirectory()) return flat ? [] : listSources(full);
     if (/\.(ts|js)$/.test(entry.name) && !/\.(test|spec)\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) return [full];
     return [];
   });
@@ -47,7 +49,7 @@ async function main() {
     fs.writeFileSync(target, `${code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
     fs.writeFileSync(`${target}.map`, map);
   }));
-  copyAssets(srcDir);
+  if (!flat) copyAssets(srcDir);
 }
 
 main().catch((error) => {
