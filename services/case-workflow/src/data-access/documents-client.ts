@@ -45,9 +45,12 @@ export class DocumentsClient implements DocumentsPort {
     }) as TypedClient<DocumentsServiceClient>['call'],
   };
 
-  async listRequestItems(financingCaseId: string, context: CallContext): Promise<RequestedItem[]> {
-    const response = await this.client.call('ListRequestItems', { financingCaseId }, context);
-    return response.items.map(toItem);
+  async listRequestItemsOfCases(financingCaseIds: string[], context: CallContext): Promise<Map<string, RequestedItem[]>> {
+    const byCase = new Map<string, RequestedItem[]>(financingCaseIds.map((id) => [id, []]));
+    if (financingCaseIds.length === 0) return byCase;
+    const response = await this.client.call('ListRequestItemsOfCases', { financingCaseIds }, context);
+    for (const entry of response.cases) byCase.set(entry.financingCaseId, entry.items.map(toItem));
+    return byCase;
   }
 
   async createRequestItems(financingCaseId: string, itemType: RequestedItem['type'], items: { label: string; category: string; question: string; optional: boolean }[], context: CallContext): Promise<RequestedItem[]> {

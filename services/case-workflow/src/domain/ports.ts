@@ -97,7 +97,8 @@ export interface CaseStore {
 
 /** The calls case-workflow makes of the documents service. */
 export interface DocumentsPort {
-  listRequestItems(financingCaseId: string, context: CallContext): Promise<RequestedItem[]>;
+  /** The partner-visible requested items of each of the partner's cases, in one call; a case without items maps to []. */
+  listRequestItemsOfCases(financingCaseIds: string[], context: CallContext): Promise<Map<string, RequestedItem[]>>;
   createRequestItems(financingCaseId: string, itemType: RequestedItem['type'], items: { label: string; category: string; question: string; optional: boolean }[], context: CallContext): Promise<RequestedItem[]>;
   rejectDocument(financingCaseId: string, documentId: number, reason: string, context: CallContext): Promise<void>;
   /** The problem document a real upload rejected for its type or size gets. */

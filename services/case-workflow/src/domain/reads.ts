@@ -13,20 +13,27 @@ export interface ReadDependencies {
   documents: DocumentsPort;
 }
 
-async function withItems(deps: ReadDependencies, financingCase: FinancingCase, context: CallContext): Promise<CaseView> {
-  return { financingCase, requestedItems: await deps.documents.listRequestItems(financingCase.id, context) };
+/**
+ * The cases (already read for the calling partner) with the items the documents service holds
+ * for them: one call for the whole page. One call per case, each of which made documents ask
+ * case-workflow back whose case it was, cost a page of 30 cases 90 gRPC calls and as many queries.
+ */
+async function withItems(deps: ReadDependencies, cases: FinancingCase[], context: CallContext): Promise<CaseView[]> {
+  const items = await deps.documents.listRequestItemsOfCases(cases.map((financingCase) => financingCase.id), context);
+  return cases.map((financingCase) => ({ financingCase, requestedItems: items.get(financingCase.id) ?? [] }));
 }
 
 /** GET /api/financing_cases/{id}: the partner's case with the items the documents service holds for it. */
 export async function readCase(deps: ReadDependencies, id: string, context: CallContext): Promise<CaseView> {
   const financingCase = readableCase(await deps.store.findCase(id), id, context.partnerId);
-  return withItems(deps, financingCase, context);
+  const [view] = await withItems(deps, [financingCase], context);
+  return view as CaseView;
 }
 
 /** GET /api/financing_cases: a page of the partner's cases, newest first. */
 export async function listCases(deps: ReadDependencies, page: { limit: number; offset: number }, context: CallContext): Promise<CaseView[]> {
   const cases = await deps.store.listCases(context.partnerId, page.limit, page.offset);
-  return Promise.all(cases.map((financingCase) => withItems(deps, financingCase, context)));
+  return withItems(deps, cases, context);
 }
 
 /** GET /api/quotes/{id}: another partner's quote is 404. */

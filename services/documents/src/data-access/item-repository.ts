@@ -49,6 +49,15 @@ export class ItemRepository implements ItemStore {
     return rows.map(toItem);
   }
 
+  async listByCasesOfPartner(financingCaseIds: string[], partnerId: string): Promise<RequestItem[]> {
+    if (financingCaseIds.length === 0) return [];
+    const rows: ItemRow[] = await this.select()
+      .whereIn('requested_items.financing_case_id', financingCaseIds)
+      .where('requested_items.partner_id', partnerId)
+      .orderBy('requested_items.id');
+    return rows.map(toItem);
+  }
+
   async respond(id: number, response: string | null, now: string): Promise<RequestItem | undefined> {
     const updated = await this.db('requested_items')
       .where({ id, status: 'pending', item_type: 'information' })

@@ -100,6 +100,8 @@ export interface ItemStore {
   create(items: NewItem[]): Promise<RequestItem[]>;
   find(id: number): Promise<RequestItem | undefined>;
   listByCase(financingCaseId: string): Promise<RequestItem[]>;
+  /** The items of the partner on any of the cases, in one read, oldest first. */
+  listByCasesOfPartner(financingCaseIds: string[], partnerId: string): Promise<RequestItem[]>;
   /** Stores the answer of a pending information item; undefined when it was no longer pending. */
   respond(id: number, response: string | null, now: string): Promise<RequestItem | undefined>;
   /** pending → not_available; undefined when it was no longer pending. */

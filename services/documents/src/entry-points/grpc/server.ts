@@ -6,7 +6,7 @@ import type { documents } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import type { DocumentsDependencies } from '../../domain/documents';
 import type { CaseCleanup } from '../../domain/ports';
-import { RequestItemView, createRequestItems, listRequestItemsOfCase } from '../../domain/request-items';
+import { RequestItemView, createRequestItems, listRequestItemsOfCase, listRequestItemsOfCases } from '../../domain/request-items';
 import { attachSignedContract, describeUploadRejection, rejectDocument, resetCase } from '../../domain/sandbox';
 import { presentItem } from '../presenters';
 
@@ -38,6 +38,10 @@ export function documentsGrpcService(deps: DocumentsDependencies & { cleanup: Ca
     ListRequestItems: unaryHandler<documents.ListRequestItemsRequest__Output, documents.RequestItems>('ListRequestItems', log, mappers, async (request, context) => {
       const views = await listRequestItemsOfCase(deps, { financingCaseId: request.financingCaseId, context });
       return { items: views.map(itemMessage) };
+    }),
+    ListRequestItemsOfCases: unaryHandler<documents.ListRequestItemsOfCasesRequest__Output, documents.CasesRequestItems>('ListRequestItemsOfCases', log, mappers, async (request, context) => {
+      const byCase = await listRequestItemsOfCases(deps, { financingCaseIds: request.financingCaseIds, context });
+      return { cases: [...byCase].map(([financingCaseId, views]) => ({ financingCaseId, items: views.map(itemMessage) })) };
     }),
     RejectDocument: unaryHandler<documents.RejectDocumentRequest__Output, documents.RejectDocumentResponse>('RejectDocument', log, mappers, async (request, context) => {
       const { document, reopenedItemId } = await rejectDocument(deps, { financingCaseId: request.financingCaseId, documentId: request.documentId, reason: request.reason, context });

@@ -1,0 +1,76 @@
+import { DomainError } from '@rental/problem';
+import type { FinancingDocument, RequestItem } from './model';
+import type { DocumentStore, ItemStore } from './ports';
+import { MAX_CASES_PER_LIST, listRequestItemsOfCases } from './request-items';
+
+function item(id: number, financingCaseId: string, overrides: Partial<RequestItem> = {}): RequestItem {
+  return {
+    id, itemType: 'document', financingCaseId, partnerId: 'acme', label: `Item ${id}`, category: 'business_registration', status: 'pending',
+    recipientType: 'service', targetAudience: 'partner', optional: false, internalOnly: false, customName: null, question: null, response: null,
+    template: null, callbackRequestId: null, callbackStatus: null, requestedAt: '2026-01-01T00:00:00.000Z', providedAt: null,
+    transmittedToLenderAt: null, updatedAt: '2026-01-01T00:00:00.000Z', ...overrides,
+  };
+}
+
+function answer(id: number, requestedItemId: number): FinancingDocument {
+  return {
+    id, financingCaseId: 'C1', partnerId: 'acme', originalName: 'offer.pdf', mimeType: 'application/pdf', fileSize: 10, category: 'business_registration',
+    description: null, uploadedAt: '2026-01-02T00:00:00.000Z', uploadedBy: 'partner', reviewStatus: 'PENDING_REVIEW', objectKey: `documents/${id}`,
+    requestedItemId, supersededBy: null, rejectionReason: null, simulated: false, signed: false, internalOnly: false,
+  };
+}
+
+/** Stores that answer like the repositories: items filtered by case and partner in the query, and how often each was read. */
+function stores(items: RequestItem[], documents: FinancingDocument[]) {
+  const reads = { items: 0, documents: 0 };
+  const itemStore = {
+    listByCasesOfPartner: async (ids: string[], partnerId: string) => {
+      reads.items += 1;
+      return items.filter((candidate) => ids.includes(candidate.financingCaseId) && candidate.partnerId === partnerId);
+    },
+  } as unknown as ItemStore;
+  const documentStore = {
+    listByItems: async (itemIds: number[]) => {
+      reads.documents += 1;
+      return documents.filter((document) => document.requestedItemId !== null && itemIds.includes(document.requestedItemId));
+    },
+  } as unknown as DocumentStore;
+  return { reads, deps: { items: itemStore, documents: documentStore } };
+}
+
+describe('listRequestItemsOfCases', () => {
+  it('when several cases are asked, then each gets its visible items with their answers, in two reads for all', async () => {
+    const { reads, deps } = stores([
+      item(1, 'C1'),
+      item(2, 'C2'),
+      item(3, 'C1', { targetAudience: 'operator' }),
+      item(4, 'C1', { internalOnly: true }),
+      item(5, 'C2', { partnerId: 'beta' }),
+    ], [answer(10, 1)]);
+
+    const byCase = await listRequestItemsOfCases(deps, { financingCaseIds: ['C1', 'C2', 'C3'], context: { partnerId: 'acme' } });
+
+    expect([...byCase.keys()]).toEqual(['C1', 'C2', 'C3']);
+    expect(byCase.get('C1')?.map((view) => [view.item.id, view.responses.map((document) => document.id)])).toEqual([[1, [10]]]);
+    expect(byCase.get('C2')?.map((view) => view.item.id)).toEqual([2]);
+    expect(byCase.get('C3')).toEqual([]);
+    expect(reads).toEqual({ items: 1, documents: 1 });
+  });
+
+  it('when the call names no partner, then invalid_input and nothing is read', async () => {
+    const { reads, deps } = stores([item(1, 'C1')], []);
+
+    const call = listRequestItemsOfCases(deps, { financingCaseIds: ['C1'], context: {} });
+
+    await expect(call).rejects.toMatchObject({ kind: 'invalid_input', code: 'document_request.partner_required' });
+    await expect(call).rejects.toBeInstanceOf(DomainError);
+    expect(reads).toEqual({ items: 0, documents: 0 });
+  });
+
+  it(`when more than ${MAX_CASES_PER_LIST} cases are asked, then invalid_input`, async () => {
+    const { deps } = stores([], []);
+    const ids = Array.from({ length: MAX_CASES_PER_LIST + 1 }, (_, index) => `C${index}`);
+
+    await expect(listRequestItemsOfCases(deps, { financingCaseIds: ids, context: { partnerId: 'acme' } })).rejects.toMatchObject({ kind: 'invalid_input', code: 'document_request.too_many_cases' });
+  });
+});
