@@ -2,8 +2,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { TRUSTED_HEADERS } from '@rental/http';
 import { ManagedProcess } from '@rental/stack';
-import { bootStack, fixturePartnerKey, runDate, shutdownStack, writeBenchmarkSection } from '@rental/testkit';
-import { LatencyProbe, Measurement, latencyTable, measure, probeLatency, table } from './measure';
+import { fixturePartnerKey, runDate } from '@rental/testkit';
+import { BenchContext, report, runAlone } from './harness';
+import { LatencyProbe, Measurement, ROW_SECONDS, latencyTable, measure, probeLatency, table } from './measure';
 
 const KEY = fixturePartnerKey('acme');
 const TRUSTED = { [TRUSTED_HEADERS.partnerId]: 'acme', [TRUSTED_HEADERS.environment]: 'sandbox', [TRUSTED_HEADERS.roles]: 'api_user' };
@@ -23,8 +24,7 @@ function ratio(gateway: Measurement, direct: Measurement): string {
   return `${Math.round((100 * gateway.requestsPerSecond) / direct.requestsPerSecond)} % of direct throughput, p50 +${gateway.p50 - direct.p50} ms`;
 }
 
-async function main(): Promise<void> {
-  const stack = await bootStack();
+export async function gatewayBench({ stack, recorder: stackRecorder }: BenchContext): Promise<void> {
   const trivialPort = stack.portBase + 28;
   const trivialUrl = `http://127.0.0.1:${trivialPort}`;
   const trivial = benchProcess('bench-trivial-upstream', path.join(__dirname, 'trivial-upstream.js'), trivialPort, {});
@@ -34,32 +34,39 @@ async function main(): Promise<void> {
     DATABASE_URL: stack.databaseUrl,
     API_ENVIRONMENT: 'sandbox',
     PRICING_HTTP_URL: trivialUrl,
+    // As on the stack the test kit boots: one key from one address at full speed is the load here, not abuse.
+    RATE_LIMIT_KEY_PER_SECOND: '0',
+    RATE_LIMIT_ADDRESS_PER_SECOND: '0',
   });
   const barePort = stack.portBase + 27;
   const bare = benchProcess('bench-bare-proxy', path.join(__dirname, 'bare-proxy.js'), barePort, { TARGET_URL: trivialUrl });
   const helpers = [trivial, gateway, bare];
   helpers.forEach((process) => process.start());
   await Promise.all(helpers.map((process) => process.waitReady()));
+  // The trivial-route runs are served by these; the summary names their peaks under the table.
+  const recorder = stackRecorder.including(() => ({ 'second gateway': gateway.pid, 'trivial upstream': trivial.pid, 'bare proxy': bare.pid }));
+  const measureTrivial = (options: Parameters<typeof measure>[0]) => recorder.measure('gateway overhead', options);
+  const measureService = (options: Parameters<typeof measure>[0]) => stackRecorder.measure('gateway overhead', options);
   try {
     const pricingDirect = `http://127.0.0.1:${stack.portBase + 1}/api/product-sectors`;
     // Warm up connections and caches before measuring.
     await measure({ label: 'warm-up', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: { 'X-Api-Key': KEY }, durationSeconds: 2 });
     const viaGateway = { 'X-Api-Key': KEY };
-    const trivialDirect = await measure({ label: 'trivial route, direct (saturated)', url: `${trivialUrl}/api/product-sectors`, headers: TRUSTED });
-    const trivialGateway = await measure({ label: 'trivial route, through the gateway (saturated)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway });
-    const trivialBare = await measure({ label: 'trivial route, bare node:http proxy for reference (saturated)', url: `http://127.0.0.1:${barePort}/api/product-sectors` });
-    const trivialDirectPaced = await measure({ label: 'trivial route, direct (500 req/s)', url: `${trivialUrl}/api/product-sectors`, headers: TRUSTED, connections: 10, overallRate: 500 });
-    const trivialGatewayPaced = await measure({ label: 'trivial route, through the gateway (500 req/s)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, connections: 10, overallRate: 500 });
+    const trivialDirect = await measureTrivial({ label: 'trivial route, direct (saturated)', url: `${trivialUrl}/api/product-sectors`, headers: TRUSTED });
+    const trivialGateway = await measureTrivial({ label: 'trivial route, through the gateway (saturated)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway });
+    const trivialBare = await measureTrivial({ label: 'trivial route, bare node:http proxy for reference (saturated)', url: `http://127.0.0.1:${barePort}/api/product-sectors` });
+    const trivialDirectPaced = await measureTrivial({ label: 'trivial route, direct (500 req/s)', url: `${trivialUrl}/api/product-sectors`, headers: TRUSTED, connections: 10, overallRate: 500 });
+    const trivialGatewayPaced = await measureTrivial({ label: 'trivial route, through the gateway (500 req/s)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, connections: 10, overallRate: 500 });
     const latencies = [
       await probeLatency('trivial route, direct', `${trivialUrl}/api/product-sectors`, TRUSTED),
       await probeLatency('trivial route, bare proxy', `http://127.0.0.1:${barePort}/api/product-sectors`, {}),
       await probeLatency('trivial route, gateway', `http://127.0.0.1:${gatewayPort}/api/product-sectors`, viaGateway),
     ];
     const [latencyDirect, latencyBare, latencyGateway] = latencies as [LatencyProbe, LatencyProbe, LatencyProbe];
-    const serviceDirect = await measure({ label: 'GET /api/product-sectors, pricing direct (saturated)', url: pricingDirect, headers: TRUSTED });
-    const serviceGateway = await measure({ label: 'GET /api/product-sectors, through the gateway (saturated)', url: `${stack.gatewayUrl}/api/product-sectors`, headers: viaGateway });
+    const serviceDirect = await measureService({ label: 'GET /api/product-sectors, pricing direct (saturated)', url: pricingDirect, headers: TRUSTED });
+    const serviceGateway = await measureService({ label: 'GET /api/product-sectors, through the gateway (saturated)', url: `${stack.gatewayUrl}/api/product-sectors`, headers: viaGateway });
     const body = [
-      `Command: \`npm run bench:gateway\` (${runDate()}; saturated runs: 20 connections for 10 s; paced runs: 500 req/s over 10 connections). The trivial route is an express handler in its own process that only answers JSON, behind a second gateway process on the same database; the service route is pricing's real handler. Autocannon, the gateway and the upstream share the machine's 2 cores, so saturated figures include that contention.`,
+      `Command: \`npm run bench:gateway\` (${runDate()}; saturated runs: 20 connections for ${ROW_SECONDS} s; paced runs: 500 req/s over 10 connections). The trivial route is an express handler in its own process that only answers JSON, behind a second gateway process on the same database; the service route is pricing's real handler. Autocannon, the gateway and the upstream share the machine's 2 cores, so saturated figures include that contention.`,
       '',
       table([trivialDirect, trivialBare, trivialGateway, trivialDirectPaced, trivialGatewayPaced, serviceDirect, serviceGateway]),
       '',
@@ -73,15 +80,10 @@ async function main(): Promise<void> {
       '',
       'Where the cost was (CPU profile of the gateway under this load, before the change): with express in front of http-proxy-middleware out of the box the gateway kept about 35 % of direct throughput on the trivial route (p50 +5 ms). Swapping the proxy for a hand-written `http.request` changed nothing while express stayed in front; serving `/api` from plain node:http with the same proxy doubled throughput, and ejecting http-proxy-middleware\'s default plugins (logger, event hooks, error page) brought the rest. Express now only serves health, readiness, metrics and the API description. What is left is mostly socket writes (`writev`) and the two cores shared with autocannon and the upstream, the same floor the bare proxy hits.',
     ].join('\n');
-    writeBenchmarkSection('Gateway overhead', body);
-    process.stdout.write(`${body}\n`);
+    report('Gateway overhead', body);
   } finally {
     await Promise.all(helpers.map((process) => process.stop()));
-    await shutdownStack(stack);
   }
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`bench:gateway failed: ${error.stack}\n`);
-  process.exit(1);
-});
+if (require.main === module) runAlone('bench:gateway', gatewayBench);
