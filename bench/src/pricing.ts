@@ -1,9 +1,9 @@
 import { fixturePartnerKey, runDate } from '@rental/testkit';
 import { BenchContext, report, runAlone } from './harness';
 import { ROW_SECONDS, measure, table } from './measure';
+import { ESTIMATE } from './requests';
 
 const HEADERS = { 'X-Api-Key': fixturePartnerKey('acme'), 'Content-Type': 'application/json' };
-const ESTIMATE = { durations: [12, 24, 36, 48, 60], calculationTypes: ['leasing', 'rent', 'rent_to_own'], acquisitionCost: 2499.99, serviceCost: 10, productSector: 'IT_AND_OFFICE_EQUIPMENT' };
 const BULK = { items: Array.from({ length: 50 }, (_, index) => ({ ...ESTIMATE, acquisitionCost: 1000 + index })) };
 
 export async function pricingBench({ stack, recorder }: BenchContext): Promise<void> {

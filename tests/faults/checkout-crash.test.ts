@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { ApiClient, ApiResponse, Stack, bootStack, fixturePartnerKey, shutdownStack, waitFor } from '@rental/testkit';
+import { rows } from './support/traffic';
 
 let stack: Stack;
 
@@ -11,14 +11,8 @@ beforeAll(async () => {
 afterAll(() => shutdownStack(stack));
 
 async function casesOfCart(cartId: string): Promise<number> {
-  const db = new Client({ connectionString: stack.databaseUrl });
-  await db.connect();
-  try {
-    const result = await db.query('SELECT count(*)::int AS count FROM case_workflow.financing_cases WHERE cart_id = $1', [cartId]);
-    return result.rows[0].count;
-  } finally {
-    await db.end();
-  }
+  const [row] = await rows<{ count: number }>(stack.databaseUrl, 'SELECT count(*)::int AS count FROM case_workflow.financing_cases WHERE cart_id = $1', [cartId]);
+  return row!.count;
 }
 
 /** Restarts case-workflow and retries the checkout until the gateway's gRPC channel has reconnected. */

@@ -3,19 +3,30 @@ import path from 'node:path';
 
 const BENCHMARKS_FILE = path.resolve(__dirname, '..', '..', '..', 'docs', 'benchmarks.md');
 
+function readBenchmarks(): string | undefined {
+  return fs.existsSync(BENCHMARKS_FILE) ? fs.readFileSync(BENCHMARKS_FILE, 'utf8') : undefined;
+}
+
+/** Where the section `## <title>` starts, where its body starts, and where the next section starts (or -1). */
+function findSection(text: string, title: string): { start: number; bodyStart: number; next: number } | undefined {
+  const heading = `## ${title}\n`;
+  const start = text.indexOf(heading);
+  if (start === -1) return undefined;
+  const bodyStart = start + heading.length;
+  return { start, bodyStart, next: text.indexOf('\n## ', bodyStart) };
+}
+
 /** Replaces (or appends) the section `## <title>` of docs/benchmarks.md with fresh figures. */
 export function writeBenchmarkSection(title: string, body: string): void {
-  const current = fs.existsSync(BENCHMARKS_FILE) ? fs.readFileSync(BENCHMARKS_FILE, 'utf8') : '# Benchmarks\n';
-  const heading = `## ${title}`;
-  const section = `${heading}\n\n${body.trim()}\n`;
-  const start = current.indexOf(`${heading}\n`);
-  if (start === -1) {
+  const current = readBenchmarks() ?? '# Benchmarks\n';
+  const section = `## ${title}\n\n${body.trim()}\n`;
+  const found = findSection(current, title);
+  if (!found) {
     fs.writeFileSync(BENCHMARKS_FILE, `${current.trimEnd()}\n\n${section}`);
     return;
   }
-  const next = current.indexOf('\n## ', start + heading.length);
   // A blank line before the next heading, as the file is written by hand.
-  fs.writeFileSync(BENCHMARKS_FILE, current.slice(0, start) + section + (next === -1 ? '' : `\n${current.slice(next + 1)}`));
+  fs.writeFileSync(BENCHMARKS_FILE, current.slice(0, found.start) + section + (found.next === -1 ? '' : `\n${current.slice(found.next + 1)}`));
 }
 
 export function runDate(): string {
@@ -24,11 +35,8 @@ export function runDate(): string {
 
 /** The body of the section `## <title>` of docs/benchmarks.md, or undefined when there is none. */
 export function readBenchmarkSection(title: string): string | undefined {
-  if (!fs.existsSync(BENCHMARKS_FILE)) return undefined;
-  const current = fs.readFileSync(BENCHMARKS_FILE, 'utf8');
-  const heading = `## ${title}\n`;
-  const start = current.indexOf(heading);
-  if (start === -1) return undefined;
-  const next = current.indexOf('\n## ', start + heading.length);
-  return current.slice(start + heading.length, next === -1 ? undefined : next).trim();
+  const current = readBenchmarks();
+  const found = current === undefined ? undefined : findSection(current, title);
+  if (!current || !found) return undefined;
+  return current.slice(found.bodyStart, found.next === -1 ? undefined : found.next).trim();
 }

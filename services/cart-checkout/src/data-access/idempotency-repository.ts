@@ -18,14 +18,10 @@ export function keyExpiry(retentionHours: number): Date {
 export class IdempotencyRepository implements IdempotencyStore {
   constructor(private readonly db: Knex, private readonly retentionHours: number) {}
 
-  private expiry(): Date {
-    return keyExpiry(this.retentionHours);
-  }
-
   async begin(partnerId: string, key: string, requestHash: string, leaseMs: number): Promise<IdempotencyStart> {
     return this.db.transaction(async (trx) => {
       const inserted = await trx('idempotency_keys')
-        .insert({ partner_id: partnerId, key, request_hash: requestHash, state: 'running', started_at: new Date(), expires_at: this.expiry() })
+        .insert({ partner_id: partnerId, key, request_hash: requestHash, state: 'running', started_at: new Date(), expires_at: keyExpiry(this.retentionHours) })
         .onConflict(['partner_id', 'key']).ignore()
         .returning('key');
       if (inserted.length) return { outcome: 'started' as const };
@@ -33,7 +29,7 @@ export class IdempotencyRepository implements IdempotencyStore {
       const now = Date.now();
       if (row.expires_at.getTime() < now) {
         await trx('idempotency_keys').where({ partner_id: partnerId, key })
-          .update({ request_hash: requestHash, state: 'running', response_body: null, started_at: new Date(), expires_at: this.expiry() });
+          .update({ request_hash: requestHash, state: 'running', response_body: null, started_at: new Date(), expires_at: keyExpiry(this.retentionHours) });
         return { outcome: 'started' as const };
       }
       if (row.request_hash !== requestHash) return { outcome: 'mismatch' as const };
