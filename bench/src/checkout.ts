@@ -39,7 +39,7 @@ export async function checkoutBench({ stack, recorder }: BenchContext): Promise<
   const rows = [
     await recorder.measure(BENCHMARK, { label: 'POST /api/carts, one item (saturated, 10 connections)', ...base, connections: 10, requests: [createCart] }),
     await recorder.measure(BENCHMARK, { label: 'POST /api/carts/{id}/checkout with Idempotency-Key (saturated, 10 connections)', ...base, connections: 10, requests: [checkout] }),
-    await recorder.measure(BENCHMARK, { label: 'POST /api/carts/{id}/checkout with Idempotency-Key (20 req/s)', ...base, connections: 10, overallRate: 20, requests: [checkout] }),
+    await recorder.measure(BENCHMARK, { label: 'POST /api/carts/{id}/checkout with Idempotency-Key (20 req/s)', ...base, overallRate: 20, requests: [checkout] }),
   ];
   if (poolRanDry > 0) throw new Error(`${poolRanDry} checkouts found no cart left in the pool; the cart run must create more`);
   reportRuns(CHECKOUT_SECTION, `Command: \`npm run bench:checkout\` (${runDate()}; ${ROW_SECONDS} s per row, through the gateway with acme's sandbox key). The cart run creates one-item carts (a laptop) and keeps them; each checkout takes one of them and sends a new Idempotency-Key, a 36-month leasing with submitFinancing left at its default (true), so every checkout creates a quote and financing case in case-workflow and submits it.`, rows);

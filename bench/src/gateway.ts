@@ -55,8 +55,8 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     const trivialDirect = await measureTrivial({ label: 'trivial route, direct (saturated)', url: `${trivialUrl}/api/product-sectors`, headers: TRUSTED });
     const trivialGateway = await measureTrivial({ label: 'trivial route, through the gateway (saturated)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway });
     const trivialBare = await measureTrivial({ label: 'trivial route, bare node:http proxy for reference (saturated)', url: `http://127.0.0.1:${barePort}/api/product-sectors` });
-    const trivialDirectPaced = await measureTrivial({ label: 'trivial route, direct (500 req/s)', url: `${trivialUrl}/api/product-sectors`, headers: TRUSTED, connections: 10, overallRate: 500 });
-    const trivialGatewayPaced = await measureTrivial({ label: 'trivial route, through the gateway (500 req/s)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, connections: 10, overallRate: 500 });
+    const trivialDirectPaced = await measureTrivial({ label: 'trivial route, direct (500 req/s)', url: `${trivialUrl}/api/product-sectors`, headers: TRUSTED, overallRate: 500 });
+    const trivialGatewayPaced = await measureTrivial({ label: 'trivial route, through the gateway (500 req/s)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, overallRate: 500 });
     const latencies = [
       await probeLatency('trivial route, direct', `${trivialUrl}/api/product-sectors`, TRUSTED),
       await probeLatency('trivial route, bare proxy', `http://127.0.0.1:${barePort}/api/product-sectors`, {}),
@@ -66,7 +66,7 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     const serviceDirect = await measureService({ label: 'GET /api/product-sectors, pricing direct (saturated)', url: pricingDirect, headers: TRUSTED });
     const serviceGateway = await measureService({ label: 'GET /api/product-sectors, through the gateway (saturated)', url: `${stack.gatewayUrl}/api/product-sectors`, headers: viaGateway });
     const body = [
-      `Command: \`npm run bench:gateway\` (${runDate()}; saturated runs: 20 connections for ${ROW_SECONDS} s; paced runs: 500 req/s over 10 connections). The trivial route is an express handler in its own process that only answers JSON, behind a second gateway process on the same database; the service route is pricing's real handler. Autocannon, the gateway and the upstream share the machine's 2 cores, so saturated figures include that contention.`,
+      `Command: \`npm run bench:gateway\` (${runDate()}; saturated runs: 20 connections for ${ROW_SECONDS} s; paced runs: 500 req/s evenly paced over 100 connections). The trivial route is an express handler in its own process that only answers JSON, behind a second gateway process on the same database; the service route is pricing's real handler. Autocannon, the gateway and the upstream share the machine's 2 cores, so saturated figures include that contention.`,
       '',
       table([trivialDirect, trivialBare, trivialGateway, trivialDirectPaced, trivialGatewayPaced, serviceDirect, serviceGateway]),
       '',
