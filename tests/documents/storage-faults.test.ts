@@ -169,7 +169,7 @@ describe('documents with object storage of its own', () => {
     expect((await download(stack, owner.partner.key, `${requestsPath}/fill-and-return-templates/${template.id}/download`)).status).toBe(200);
   });
 
-  it('when object storage is down during the sandbox signed scenario, then 503; the same scenario once it is back attaches the signed contract, once', async () => {
+  it('when object storage is down during the sandbox signed scenario, then the contract is signed and a 503 says its PDF is missing; the same scenario once it is back attaches the signed contract, once', async () => {
     const signedCase = await partnerWithCase(stack);
     const simulate = (scenario: string) => signedCase.api.post(`/api/sandbox/financing_cases/${signedCase.caseId}/simulate`, { scenario });
     expect((await simulate('finance_accepted')).status).toBe(204);
@@ -181,8 +181,13 @@ describe('documents with object storage of its own', () => {
       await storage.start();
     }
     expect([refused.status, refused.contentType]).toEqual([503, 'application/problem+json; charset=utf-8']);
-    expect(refused.json).toMatchObject({ status: 503, type: 'https://partner-rental-api.example/problems/dependency.object_storage_unavailable' });
+    expect(refused.json).toMatchObject({
+      status: 503,
+      type: 'https://partner-rental-api.example/problems/dependency.object_storage_unavailable',
+      detail: 'The case has moved, but its signed contract PDF could not be stored right now. Send the same scenario again later to attach it.',
+    });
     expect(await query(stack, 'SELECT id FROM documents WHERE financing_case_id = $1', [signedCase.caseId])).toEqual([]);
+    expect(await query(stack, 'SELECT status FROM case_workflow.contracts WHERE financing_case_id = $1', [signedCase.caseId])).toEqual([{ status: 'signed' }]);
 
     expect((await simulate('signed')).status).toBe(204);
     expect((await simulate('signed')).status).toBe(204);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProblemDocument, Violation, notFound, ruleViolation, validationFailed } from '@rental/problem';
+import { DomainError, ProblemDocument, Violation, notFound, ruleViolation, validationFailed } from '@rental/problem';
 import { caseNotFound, ownCase, requireApiUser } from './access';
 import { applyPartnerCancel } from './cancel';
 import { FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES } from './categories';
@@ -208,7 +208,21 @@ async function resetCase(deps: SandboxDependencies, financingCase: FinancingCase
     await transaction.resetContract(target);
     return transaction.contract?.id ?? null;
   });
-  if (contractId && SIGNED_OR_LATER.has(target)) await deps.documents.attachSignedContract(financingCase.id, contractId, context);
+  if (contractId && SIGNED_OR_LATER.has(target)) await attachSignedContract(deps, financingCase, contractId, context);
+}
+
+/**
+ * The signed contract PDF is stored after the case has moved (the move makes the contract it
+ * belongs to). When documents cannot store it, the move stays and the partner is told so, and
+ * sending the same scenario again attaches the PDF once.
+ */
+async function attachSignedContract(deps: SandboxDependencies, financingCase: FinancingCase, contractId: string, context: CallContext): Promise<void> {
+  try {
+    await deps.documents.attachSignedContract(financingCase.id, contractId, context);
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.kind !== 'unavailable') throw error;
+    throw new DomainError('unavailable', error.code, 'The case has moved, but its signed contract PDF could not be stored right now. Send the same scenario again later to attach it.', { cause: error });
+  }
 }
 
 /**
@@ -276,7 +290,7 @@ export async function simulate(deps: SandboxDependencies, id: string, body: unkn
     case 'invoice_checked':
     case 'completed': {
       const contractId = await inOwnCase(deps, financingCase, (transaction) => driveContract(transaction, scenario));
-      if (SIGNED_OR_LATER.has(scenario)) await deps.documents.attachSignedContract(financingCase.id, contractId, context);
+      if (SIGNED_OR_LATER.has(scenario)) await attachSignedContract(deps, financingCase, contractId, context);
       return APPLIED;
     }
     case 'signature_sent':
