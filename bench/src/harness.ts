@@ -45,7 +45,6 @@ export function runAlone(command: string, benchmark: Benchmark): void {
   });
 }
 
-
 /** Replaces the benchmark's section of docs/benchmarks.md and prints it. */
 export function report(title: string, body: string): void {
   writeBenchmarkSection(title, body);

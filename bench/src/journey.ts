@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import type autocannon from 'autocannon';
-import { ApiClient, WebhookReceiver, createTestPartner, runDate } from '@rental/testkit';
+import { ApiClient, WebhookReceiver, createTestPartner, percentile, runDate } from '@rental/testkit';
 import { BenchContext, MEMORY_COLUMNS, report, runAlone } from './harness';
-import { MemorySample, cpuPerRequest, fire, percentile } from './measure';
+import { MemorySample, cpuPerRequest, fireStaggered } from './measure';
 import { CALCULATION, CART, CHECKOUT, JSON_TYPE, fieldOf, idempotencyKey, pdfUpload } from './requests';
 
 const STEPS = ['calculate', 'create cart', 'checkout', 'read case', 'upload 100 KB PDF', 'download it', 'list webhook endpoints'] as const;
@@ -108,18 +108,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function drive(url: string, key: string, seconds: number, cases: Set<string>): Promise<Drive> {
   const upload = pdfUpload();
   const steps = new Map<Step, StepFigures>(STEPS.map((name) => [name, { latencies: [], ok: 0, failed: new Map() }]));
-  const runs: Promise<autocannon.Result>[] = [];
-  for (let slot = 0; slot < JOURNEYS_PER_SECOND; slot += 1) {
-    const { requests, answered } = journey(key, upload, cases);
-    runs.push(fire({ url, connections: 1, overallRate: STEPS.length, ignoreCoordinatedOmission: true, duration: seconds, requests }, (status, latency) => {
-      const figures = steps.get(answered()) as StepFigures;
-      figures.latencies.push(Math.round(latency));
-      if (status >= 200 && status < 300) figures.ok += 1;
-      else figures.failed.set(status, (figures.failed.get(status) ?? 0) + 1);
-    }));
-    await sleep(1000 / JOURNEYS_PER_SECOND);
-  }
-  const results = await Promise.all(runs);
+  const journeys = Array.from({ length: JOURNEYS_PER_SECOND }, () => journey(key, upload, cases));
+  const results = await fireStaggered(JOURNEYS_PER_SECOND, (slot) => ({ url, connectionRate: STEPS.length, duration: seconds, requests: journeys[slot]?.requests }), (slot, status, latency) => {
+    const figures = steps.get(journeys[slot]?.answered() ?? STEPS[0]) as StepFigures;
+    figures.latencies.push(Math.round(latency));
+    if (status >= 200 && status < 300) figures.ok += 1;
+    else figures.failed.set(status, (figures.failed.get(status) ?? 0) + 1);
+  });
   return {
     requests: results.reduce((sum, result) => sum + result.requests.total, 0),
     errors: results.reduce((sum, result) => sum + result.errors + result.timeouts, 0),

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { percentile } from '@rental/testkit';
 
 export interface Measurement {
   label: string;
@@ -41,18 +42,15 @@ export function fire(options: autocannon.Options, onResponse?: (status: number, 
   });
 }
 
+/** What every connection of a run sends, as autocannon options. */
+function target(options: LoadOptions): autocannon.Options {
+  return { url: options.url, method: options.method ?? 'GET', headers: options.headers, body: options.body, requests: options.requests };
+}
+
 /** One autocannon run, reduced to the figures the benchmark tables show; a run with a rate is evenly paced. */
 export async function measure(options: LoadOptions): Promise<Measurement> {
   if (options.overallRate !== undefined) return measureEvenlyPaced(options, options.overallRate);
-  const result = await fire({
-    url: options.url,
-    method: options.method ?? 'GET',
-    headers: options.headers,
-    body: options.body,
-    requests: options.requests,
-    connections: options.connections ?? 20,
-    duration: options.durationSeconds ?? ROW_SECONDS,
-  });
+  const result = await fire({ ...target(options), connections: options.connections ?? 20, duration: options.durationSeconds ?? ROW_SECONDS });
   return {
     label: options.label,
     requestsPerSecond: Math.round(result.requests.average),
@@ -64,6 +62,23 @@ export async function measure(options: LoadOptions): Promise<Measurement> {
   };
 }
 
+/**
+ * `count` autocannon runs of one connection each, the options of each from `optionsOf(index)`,
+ * started 1/count s apart so that what each connection sends at the start of its second is
+ * spread over the second instead of arriving together; `onResponse` sees every response of all,
+ * with the index of its run.
+ */
+export async function fireStaggered(count: number, optionsOf: (index: number) => autocannon.Options, onResponse: (index: number, status: number, latencyMs: number) => void): Promise<autocannon.Result[]> {
+  const runs: Promise<autocannon.Result>[] = [];
+  const startedAt = performance.now();
+  for (let index = 0; index < count; index += 1) {
+    const wait = startedAt + (index * 1000) / count - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    runs.push(fire({ ...optionsOf(index), connections: 1, ignoreCoordinatedOmission: true }, (status, latencyMs) => onResponse(index, status, latencyMs)));
+  }
+  return Promise.all(runs);
+}
+
 /** Above this many requests a second, each connection of a paced run sends more than one a second. */
 const MOST_PACED_CONNECTIONS = 100;
 
@@ -71,36 +86,22 @@ const MOST_PACED_CONNECTIONS = 100;
  * A steady stream of requests at `rate` per second. autocannon's own overallRate does not give
  * one: every connection sends its quota for the second back to back when its second starts, and
  * all connections start together, so "200 req/s" is a burst of 200 each second and the
- * latencies mostly measure the queue autocannon built. Here each connection is an autocannon
- * run of its own at its share of the rate, and the runs start 1/connections s apart, so the
- * requests arrive spread over the second. Latencies are those seen, of the 2xx responses as in
- * autocannon's histogram (no coordinated-omission back-fill; `connections` is not used).
+ * latencies mostly measure the queue autocannon built. Here each connection is a staggered
+ * autocannon run of its own at its share of the rate. Latencies are those seen, of the 2xx
+ * responses as in autocannon's histogram (no coordinated-omission back-fill; `connections` is
+ * not used).
  */
 async function measureEvenlyPaced(options: LoadOptions, rate: number): Promise<Measurement> {
   const connections = Math.min(rate, MOST_PACED_CONNECTIONS);
   const seconds = options.durationSeconds ?? ROW_SECONDS;
   const latencies: number[] = [];
-  const runs: Promise<autocannon.Result>[] = [];
-  const startedAt = performance.now();
-  for (let index = 0; index < connections; index += 1) {
-    const wait = startedAt + (index * 1000) / connections - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const share = Math.floor(rate / connections) + (index < rate % connections ? 1 : 0);
-    runs.push(fire({
-      url: options.url,
-      method: options.method ?? 'GET',
-      headers: options.headers,
-      body: options.body,
-      requests: options.requests,
-      connections: 1,
-      connectionRate: share,
-      ignoreCoordinatedOmission: true,
-      duration: seconds,
-    }, (status, latencyMs) => {
-      if (status >= 200 && status < 300) latencies.push(latencyMs);
-    }));
-  }
-  const results = await Promise.all(runs);
+  const results = await fireStaggered(connections, (index) => ({
+    ...target(options),
+    connectionRate: Math.floor(rate / connections) + (index < rate % connections ? 1 : 0),
+    duration: seconds,
+  }), (_index, status, latencyMs) => {
+    if (status >= 200 && status < 300) latencies.push(latencyMs);
+  });
   latencies.sort((a, b) => a - b);
   const requests = results.reduce((sum, result) => sum + result.requests.total, 0);
   const tenths = (ms: number) => Math.round(ms * 10) / 10;
@@ -146,8 +147,7 @@ export async function probeLatency(label: string, url: string, headers: Record<s
   for (let i = 0; i < count; i += 1) samples.push(await once());
   agent.destroy();
   samples.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0);
-  return { label, p50Micros: at(0.5), p99Micros: at(0.99) };
+  return { label, p50Micros: Math.round(percentile(samples, 50)), p99Micros: Math.round(percentile(samples, 99)) };
 }
 
 export function latencyTable(rows: LatencyProbe[]): string {
@@ -370,9 +370,4 @@ export function summaryTable(rows: SummaryRow[], columns: readonly string[], opt
   }
   if (notes.length > 0) lines.push('', ...notes.map((note, index) => `Note ${index + 1}: peak RSS of the benchmark's own processes in that run: ${note}.`));
   return lines.join('\n');
-}
-
-/** Latency percentile of samples sorted ascending. */
-export function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }

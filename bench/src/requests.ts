@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApiClient } from '@rental/testkit';
 
-/** What the partner benchmarks send: one laptop cart, a 36-month leasing checkout, a PDF. */
-/** A single estimate as the pricing benchmarks send it: 3 types × 5 durations. */
+/** What the partner benchmarks send: an estimate of 3 types × 5 durations, one laptop cart, a 36-month leasing checkout, a PDF. */
 export const ESTIMATE = { durations: [12, 24, 36, 48, 60], calculationTypes: ['leasing', 'rent', 'rent_to_own'], acquisitionCost: 2499.99, serviceCost: 10, productSector: 'IT_AND_OFFICE_EQUIPMENT' };
 export const CALCULATION = { durations: [36], calculationTypes: ['leasing', 'rent'], acquisitionCost: 1000, serviceCost: 10, productSector: 'IT_AND_OFFICE_EQUIPMENT' };
 export const CART = { items: [{ productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }] };

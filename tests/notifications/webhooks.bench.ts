@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import { ApiClient, Stack, createTestPartner, runDate, shutdownStack, waitFor, writeBenchmarkSection } from '@rental/testkit';
+import { ApiClient, Stack, createTestPartner, percentile, runDate, shutdownStack, waitFor, writeBenchmarkSection } from '@rental/testkit';
 import { EventPublisher, bootOwnStack, registerEndpoint, sleep } from './support';
 
 /**
@@ -39,8 +39,6 @@ async function countingReceiver() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { arrivals, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 let stack: Stack;
 let publisher: EventPublisher;

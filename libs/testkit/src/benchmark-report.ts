@@ -40,3 +40,8 @@ export function readBenchmarkSection(title: string): string | undefined {
   if (!current || !found) return undefined;
   return current.slice(found.bodyStart, found.next === -1 ? undefined : found.next).trim();
 }
+
+/** The p-th percentile of samples sorted ascending (the sample at that rank, no interpolation). */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}

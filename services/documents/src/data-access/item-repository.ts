@@ -44,11 +44,6 @@ export class ItemRepository implements ItemStore {
     return row ? toItem(row) : undefined;
   }
 
-  async listByCase(financingCaseId: string): Promise<RequestItem[]> {
-    const rows: ItemRow[] = await this.select().where('requested_items.financing_case_id', financingCaseId).orderBy('requested_items.id');
-    return rows.map(toItem);
-  }
-
   async listByCasesOfPartner(financingCaseIds: string[], partnerId: string): Promise<RequestItem[]> {
     if (financingCaseIds.length === 0) return [];
     const rows: ItemRow[] = await this.select()

@@ -99,7 +99,6 @@ export interface ItemStore {
   /** Inserts the items in one transaction and settles their template keys. */
   create(items: NewItem[]): Promise<RequestItem[]>;
   find(id: number): Promise<RequestItem | undefined>;
-  listByCase(financingCaseId: string): Promise<RequestItem[]>;
   /** The items of the partner on any of the cases, in one read, oldest first. */
   listByCasesOfPartner(financingCaseIds: string[], partnerId: string): Promise<RequestItem[]>;
   /** Stores the answer of a pending information item; undefined when it was no longer pending. */

@@ -126,22 +126,22 @@ async function withResponses(deps: Pick<DocumentsDependencies, 'documents'>, ite
   return items.map((item) => ({ item, responses: documents.filter((document) => document.requestedItemId === item.id) }));
 }
 
-/** The items of a case its owner may see, with the files that answered them. */
-async function visibleItems(deps: Pick<DocumentsDependencies, 'documents' | 'items'>, financingCaseId: string, partnerId: string): Promise<RequestItemView[]> {
-  const items = await deps.items.listByCase(financingCaseId);
-  return withResponses(deps, items.filter((item) => item.partnerId === partnerId && isVisibleItem(item)));
+/** The items of the partner's cases it may see, oldest first, with the files that answered them. */
+async function visibleItems(deps: Pick<DocumentsDependencies, 'documents' | 'items'>, financingCaseIds: string[], partnerId: string): Promise<RequestItemView[]> {
+  const items = await deps.items.listByCasesOfPartner(financingCaseIds, partnerId);
+  return withResponses(deps, items.filter(isVisibleItem));
 }
 
 /** The partner-visible requested items of a case, oldest first; operator-internal items are left out. */
 export async function listRequestItems(deps: Pick<DocumentsDependencies, 'cases' | 'documents' | 'items'>, input: { financingCaseId: string; partnerId: string; requestId?: string }): Promise<RequestItemView[]> {
   await requireCaseOfPartner(deps.cases, input.financingCaseId, input.partnerId, input.requestId);
-  return visibleItems(deps, input.financingCaseId, input.partnerId);
+  return visibleItems(deps, [input.financingCaseId], input.partnerId);
 }
 
 /** The same list for an internal caller (case-workflow), scoped by the case's owner. */
 export async function listRequestItemsOfCase(deps: Pick<DocumentsDependencies, 'cases' | 'documents' | 'items'>, input: { financingCaseId: string; context: CallerContext }): Promise<RequestItemView[]> {
   const access = await requireCase(deps.cases, input.financingCaseId, input.context);
-  return visibleItems(deps, input.financingCaseId, access.partnerId);
+  return visibleItems(deps, [input.financingCaseId], access.partnerId);
 }
 
 export const MAX_CASES_PER_LIST = 100;
@@ -155,8 +155,7 @@ export async function listRequestItemsOfCases(deps: Pick<DocumentsDependencies, 
   const { partnerId } = input.context;
   if (!partnerId) throw invalidInput('document_request.partner_required', 'The partner the cases belong to must be given with the call.');
   if (input.financingCaseIds.length > MAX_CASES_PER_LIST) throw invalidInput('document_request.too_many_cases', `At most ${MAX_CASES_PER_LIST} cases per call.`);
-  const items = await deps.items.listByCasesOfPartner([...new Set(input.financingCaseIds)], partnerId);
-  const views = await withResponses(deps, items.filter(isVisibleItem));
+  const views = await visibleItems(deps, [...new Set(input.financingCaseIds)], partnerId);
   const byCase = new Map<string, RequestItemView[]>(input.financingCaseIds.map((id) => [id, []]));
   for (const view of views) byCase.get(view.item.financingCaseId)?.push(view);
   return byCase;
