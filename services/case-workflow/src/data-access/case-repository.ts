@@ -1,12 +1,12 @@
 import { ulid } from 'ulid';
 import { Knex, isUniqueViolation } from '@rental/db';
 import { conflict } from '@rental/problem';
-import type { ContractDetails, FinancingCase, QuoteDetails } from '../domain/model';
+import type { AuditContext, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../domain/model';
 import type { CaseSource, CaseStore, CaseTransaction, CreatedCaseResult, NewCase } from '../domain/ports';
 import { EventSettings, KnexCaseTransaction } from './case-transaction';
 import {
-  CaseRow, CaseWithQuoteRow, ContractRow, EnvelopeRow, FeedbackRow, FinancingResponseRow, PersonRow, QuoteItemRow, QuoteRow,
-  toCase, toContract, toEnvelope, toFeedback, toFinancingResponse, toPerson, toQuote, toQuoteItem,
+  CaseRow, CaseWithQuoteRow, ContractRow, EnvelopeRow, FeedbackRow, FinancingResponseRow, HistoryRow, PersonRow, QuoteItemRow, QuoteRow,
+  toCase, toContract, toEnvelope, toFeedback, toFinancingResponse, toHistoryEntry, toPerson, toQuote, toQuoteItem,
 } from './rows';
 
 const SOURCE_CONSTRAINTS = ['financing_cases_partner_cart_unique', 'financing_cases_partner_quote_request_unique'];
@@ -73,7 +73,7 @@ export class CaseRepository implements CaseStore {
     return { contract: toContract(contract), envelope: envelope ? toEnvelope(envelope) : null };
   }
 
-  async createCase(newCase: NewCase, work: (transaction: CaseTransaction) => Promise<void>): Promise<CreatedCaseResult> {
+  async createCase(newCase: NewCase, work: (transaction: CaseTransaction) => Promise<void>, audit: AuditContext): Promise<CreatedCaseResult> {
     try {
       return await this.db.transaction(async (trx) => {
         const now = this.settings.now();
@@ -142,7 +142,7 @@ export class CaseRepository implements CaseStore {
             product_options: JSON.stringify(item.productOptions),
           })));
         }
-        const transaction = new KnexCaseTransaction(trx, this.settings, caseRow as CaseRow, quoteRow as QuoteRow, null, null);
+        const transaction = new KnexCaseTransaction(trx, this.settings, caseRow as CaseRow, quoteRow as QuoteRow, null, null, audit);
         await transaction.recordQuoteCreated();
         await work(transaction);
         return { financingCase: transaction.financingCase, quoteNumber: transaction.quote.quoteNumber, created: true };
@@ -169,7 +169,7 @@ export class CaseRepository implements CaseStore {
     }
   }
 
-  async inCase<T>(financingCaseId: string, work: (transaction: CaseTransaction) => Promise<T>): Promise<{ result: T } | undefined> {
+  async inCase<T>(financingCaseId: string, work: (transaction: CaseTransaction) => Promise<T>, audit: AuditContext): Promise<{ result: T } | undefined> {
     return this.db.transaction(async (trx) => {
       // Always case, quote, contract, envelope: one lock order, so two changes of a case queue up instead of deadlocking.
       const caseRow: CaseRow | undefined = await trx('financing_cases').where({ id: financingCaseId }).forUpdate().first();
@@ -177,8 +177,13 @@ export class CaseRepository implements CaseStore {
       const quoteRow: QuoteRow = await trx('quotes').where({ financing_case_id: financingCaseId }).forUpdate().first();
       const contractRow: ContractRow | undefined = await trx('contracts').where({ financing_case_id: financingCaseId }).forUpdate().first();
       const envelopeRow: EnvelopeRow | undefined = contractRow ? await trx('signature_envelopes').where({ contract_id: contractRow.id }).forUpdate().first() : undefined;
-      const transaction = new KnexCaseTransaction(trx, this.settings, caseRow, quoteRow, contractRow ?? null, envelopeRow ?? null);
+      const transaction = new KnexCaseTransaction(trx, this.settings, caseRow, quoteRow, contractRow ?? null, envelopeRow ?? null, audit);
       return { result: await work(transaction) };
     });
+  }
+
+  async listHistory(financingCaseId: string): Promise<HistoryEntry[]> {
+    const rows: HistoryRow[] = await this.db('case_history').where({ financing_case_id: financingCaseId }).orderBy('id');
+    return rows.map(toHistoryEntry);
   }
 }

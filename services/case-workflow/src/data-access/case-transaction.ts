@@ -3,7 +3,7 @@ import { enqueueOutbox } from '@rental/bus';
 import { Knex, isUniqueViolation } from '@rental/db';
 import { ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract-machine';
 import { ResourceType, nextOccurredAt, statusChangedEvent } from '../domain/events';
-import type { AuthorizedPerson, Contract, EnvelopeRecipient, FinancingCase, Quote, QuoteFeedbackAction, SignatureEnvelope } from '../domain/model';
+import type { AuditContext, AuthorizedPerson, Contract, EnvelopeRecipient, FinancingCase, Quote, QuoteFeedbackAction, SignatureEnvelope } from '../domain/model';
 import type { CaseTransaction, NewAuthorizedPerson } from '../domain/ports';
 import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote-machine';
 import { CaseRow, ContractRow, EnvelopeRow, PersonRow, QuoteRow, toCase, toContract, toEnvelope, toPerson, toQuote } from './rows';
@@ -30,6 +30,7 @@ export class KnexCaseTransaction implements CaseTransaction {
     private quoteRow: QuoteRow,
     private contractRow: ContractRow | null,
     private envelopeRow: EnvelopeRow | null,
+    private readonly audit: AuditContext,
   ) {}
 
   get financingCase(): FinancingCase {
@@ -224,6 +225,27 @@ export class KnexCaseTransaction implements CaseTransaction {
     }
   }
 
+  async recordHistory(action: string, entry: { reason?: string | null; details?: Record<string, unknown> | null } = {}): Promise<void> {
+    await this.insertHistory({ at: this.settings.now(), action, reason: entry.reason ?? this.audit.reason ?? null, details: entry.details ?? null });
+  }
+
+  private async insertHistory(entry: { at: Date; action: string; resourceType?: string; fromStatus?: string; toStatus?: string; reason: string | null; details?: Record<string, unknown> | null }): Promise<void> {
+    const { actor } = this.audit;
+    await this.trx('case_history').insert({
+      financing_case_id: this.caseRow.id,
+      at: entry.at,
+      actor_type: actor.type,
+      actor_id: actor.id,
+      actor_name: actor.name,
+      action: entry.action,
+      resource_type: entry.resourceType ?? null,
+      from_status: entry.fromStatus ?? null,
+      to_status: entry.toStatus ?? null,
+      reason: entry.reason,
+      details: entry.details ? JSON.stringify(entry.details) : null,
+    });
+  }
+
   private requireContract(): ContractRow {
     if (!this.contractRow) throw new Error('the case has no contract');
     return this.contractRow;
@@ -255,6 +277,7 @@ export class KnexCaseTransaction implements CaseTransaction {
     });
     // The outbox keys messages by UUID; a ULID is 128 bits too, so the event id maps onto one.
     await enqueueOutbox(this.trx, { messageId: ulidToUUID(id), subject: this.settings.subject, payload: event });
+    await this.insertHistory({ at: occurredAt, action: transition, resourceType, fromStatus, toStatus, reason: this.audit.reason ?? null });
     const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ last_event_at: occurredAt, updated_at: this.settings.now() }).returning('*') as CaseRow[];
     this.caseRow = row as CaseRow;
   }

@@ -1,6 +1,6 @@
 import type { ContractPlace, EnvelopeStatus } from '../domain/contract-machine';
 import type {
-  Address, AuthorizedPerson, Contract, Customer, EnvelopeRecipient, FinancingCase, FinancingResponse, LenderSubmissionStatus, Quote, QuoteFeedback, QuoteFeedbackAction, QuoteItem, SignatureEnvelope,
+  ActorType, Address, AuthorizedPerson, Contract, Customer, EnvelopeRecipient, FinancingCase, FinancingResponse, HistoryEntry, LenderSubmissionStatus, Quote, QuoteFeedback, QuoteFeedbackAction, QuoteItem, SignatureEnvelope,
 } from '../domain/model';
 import type { QuoteStatus } from '../domain/quote-machine';
 
@@ -259,3 +259,33 @@ export const toEnvelope = (row: EnvelopeRow): SignatureEnvelope => ({
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 });
+
+export interface HistoryRow {
+  id: string | number;
+  financing_case_id: string;
+  at: Date;
+  actor_type: ActorType;
+  actor_id: string | null;
+  actor_name: string | null;
+  action: string;
+  resource_type: string | null;
+  from_status: string | null;
+  to_status: string | null;
+  reason: string | null;
+  details: Record<string, unknown> | null;
+}
+
+export function toHistoryEntry(row: HistoryRow): HistoryEntry {
+  return {
+    id: Number(row.id),
+    financingCaseId: row.financing_case_id,
+    at: row.at.toISOString(),
+    actor: { type: row.actor_type, id: row.actor_id, name: row.actor_name },
+    action: row.action,
+    resourceType: row.resource_type,
+    fromStatus: row.from_status,
+    toStatus: row.to_status,
+    reason: row.reason,
+    details: row.details,
+  };
+}

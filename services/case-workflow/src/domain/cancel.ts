@@ -1,6 +1,7 @@
 import { ruleViolation } from '@rental/problem';
 import { caseNotFound, ownCase, requireApiUser } from './access';
 import type { ContractPlace } from './contract-machine';
+import { partnerActor } from './model';
 import type { CaseStore, CaseTransaction } from './ports';
 import type { QuoteStatus } from './quote-machine';
 
@@ -35,6 +36,6 @@ export async function cancelCase(store: CaseStore, id: string, partner: { id: st
   const outcome = await store.inCase(id, async (transaction) => {
     ownCase(transaction.financingCase, partner.id);
     await applyPartnerCancel(transaction);
-  });
+  }, { actor: partnerActor(partner.id) });
   if (!outcome) throw caseNotFound(id);
 }

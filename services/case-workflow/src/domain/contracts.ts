@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { forbidden, ruleViolation } from '@rental/problem';
-import type { Contract } from './model';
+import { Contract, partnerActor } from './model';
 import type { CaseStore } from './ports';
 import { contractNotFound } from './reads';
 import { parseOrFail } from './validation';
@@ -32,7 +32,7 @@ export async function editContractNumber(store: CaseStore, contractId: string, b
       throw ruleViolation('contract.number_taken', message, [{ propertyPath: 'contractNumber', code: 'contract.number_taken', message }]);
     }
     return transaction.contract as Contract;
-  });
+  }, { actor: partnerActor(partnerId) });
   if (!outcome) throw contractNotFound(contractId);
   return outcome.result;
 }

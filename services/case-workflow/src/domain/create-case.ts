@@ -1,5 +1,5 @@
 import { invalidInput } from '@rental/problem';
-import type { Address, Customer, QuoteItem, QuoteTermsInput } from './model';
+import { Address, Customer, QuoteItem, QuoteTermsInput, partnerActor } from './model';
 import type { CaseSource, CaseStore, CaseTransaction, NewCase } from './ports';
 
 export const QUOTE_CALCULATION_TYPES = ['rent', 'leasing', 'rent_to_own', 'print_plan', 'partial_amortisation_leasing', 'print_plan_3kdg_12verl', 'print_plan_6kdg_12verl'] as const;
@@ -64,7 +64,7 @@ function checkCommon(partnerId: string, terms: QuoteTermsInput): void {
 
 async function createOnce(store: CaseStore, newCase: NewCase, work: (transaction: CaseTransaction) => Promise<void>): Promise<CreatedCase> {
   const existing = await store.findCaseBySource(newCase.partnerId, newCase.source);
-  const result = existing ? { ...existing, created: false } : await store.createCase(newCase, work);
+  const result = existing ? { ...existing, created: false } : await store.createCase(newCase, work, { actor: partnerActor(newCase.partnerId) });
   return {
     financingCaseId: result.financingCase.id,
     quoteId: result.financingCase.quoteId,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Violation, ruleViolation, validationFailed } from '@rental/problem';
 import { caseNotFound, ownCase } from './access';
-import type { AuthorizedPerson, FinancingCase } from './model';
+import { AuthorizedPerson, FinancingCase, partnerActor } from './model';
 import type { CaseStore, NewAuthorizedPerson, SigningStatement, SigningStatementSource } from './ports';
 import { parseOrFail } from './validation';
 
@@ -109,7 +109,7 @@ export async function startEsignature(deps: EsignatureDependencies, id: string, 
     const authorizedPersons = await transaction.replaceAuthorizedPersons(persons);
     const envelope = await transaction.sendEnvelope(persons.map((person) => ({ name: `${person.firstName} ${person.lastName}`, email: person.email, role: 'signer' })));
     return { financingCaseId: id, contractId: contract.id, envelopeId: envelope.id, status: 'sent' as const, authorizedPersons };
-  });
+  }, { actor: partnerActor(partnerId) });
   if (!outcome) throw caseNotFound(id);
   return outcome.result;
 }

@@ -189,3 +189,35 @@ export interface RequestedItem {
   requestedAt: string;
   optional: boolean;
 }
+
+/** Who made a change of a case, as the history shows it. */
+export type ActorType = 'partner' | 'customer' | 'lender' | 'signing' | 'operator' | 'system';
+
+export interface Actor {
+  type: ActorType;
+  id: string | null;
+  name: string | null;
+}
+
+/** Who makes the changes of one case transaction, and why (shown in the case's history). */
+export interface AuditContext {
+  actor: Actor;
+  reason?: string | null;
+}
+
+/** One entry of a case's history: a status move, or another change such as a note or a review. */
+export interface HistoryEntry {
+  id: number;
+  financingCaseId: string;
+  at: string;
+  actor: Actor;
+  action: string;
+  resourceType: string | null;
+  fromStatus: string | null;
+  toStatus: string | null;
+  reason: string | null;
+  details: Record<string, unknown> | null;
+}
+
+export const partnerActor = (partnerId: string): Actor => ({ type: 'partner', id: partnerId, name: null });
+export const SYSTEM_ACTOR: Actor = { type: 'system', id: null, name: null };

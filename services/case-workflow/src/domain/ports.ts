@@ -1,7 +1,7 @@
 import type { ProblemDocument } from '@rental/problem';
 import type { ContractMove, ContractPlace, EnvelopeStatus } from './contract-machine';
 import type {
-  Address, AuthorizedPerson, Contract, ContractDetails, Customer, EnvelopeRecipient, FinancingCase, Quote, QuoteDetails, QuoteFeedbackAction, QuoteItem, QuoteTermsInput, RequestedItem, SignatureEnvelope,
+  Address, AuditContext, AuthorizedPerson, Contract, ContractDetails, Customer, EnvelopeRecipient, FinancingCase, HistoryEntry, Quote, QuoteDetails, QuoteFeedbackAction, QuoteItem, QuoteTermsInput, RequestedItem, SignatureEnvelope,
 } from './model';
 import type { MoveFlags, QuoteMove, QuoteStatus } from './quote-machine';
 
@@ -70,6 +70,11 @@ export interface CaseTransaction {
   queueLenderSubmission(): Promise<void>;
   /** false when another contract of the partner has the number. */
   setContractNumber(contractNumber: string): Promise<boolean>;
+  /**
+   * A change that is not a status move (a note, a document review, a lender submission, …) in the
+   * case's history, by the transaction's actor. Status moves are recorded by themselves.
+   */
+  recordHistory(action: string, entry?: { reason?: string | null; details?: Record<string, unknown> | null }): Promise<void>;
 }
 
 export interface CreatedCaseResult {
@@ -90,9 +95,14 @@ export interface CaseStore {
    * A case that exists for the source already is returned with created false; a quote number
    * taken by another quote of the partner is a conflict.
    */
-  createCase(newCase: NewCase, work: (transaction: CaseTransaction) => Promise<void>): Promise<CreatedCaseResult>;
-  /** Runs `work` in one transaction with the case locked; undefined when there is no such case. */
-  inCase<T>(financingCaseId: string, work: (transaction: CaseTransaction) => Promise<T>): Promise<{ result: T } | undefined>;
+  createCase(newCase: NewCase, work: (transaction: CaseTransaction) => Promise<void>, audit: AuditContext): Promise<CreatedCaseResult>;
+  /**
+   * Runs `work` in one transaction with the case locked; undefined when there is no such case.
+   * Every change it makes is recorded in the case's history as made by `audit.actor`.
+   */
+  inCase<T>(financingCaseId: string, work: (transaction: CaseTransaction) => Promise<T>, audit: AuditContext): Promise<{ result: T } | undefined>;
+  /** The case's history, oldest first. */
+  listHistory(financingCaseId: string): Promise<HistoryEntry[]>;
 }
 
 /** The calls case-workflow makes of the documents service. */

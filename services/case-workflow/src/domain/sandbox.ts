@@ -4,7 +4,7 @@ import { caseNotFound, ownCase, requireApiUser } from './access';
 import { applyPartnerCancel } from './cancel';
 import { FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES } from './categories';
 import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeSteps, isContractPlace } from './contract-machine';
-import type { FinancingCase } from './model';
+import { FinancingCase, partnerActor } from './model';
 import type { CallContext, CaseStore, CaseTransaction, DocumentsPort } from './ports';
 import { QuoteStatus, quotePath } from './quote-machine';
 import { parseOrFail } from './validation';
@@ -84,7 +84,7 @@ async function sandboxCase(deps: SandboxDependencies, id: string, caller: Sandbo
 
 
 async function inOwnCase<T>(deps: SandboxDependencies, financingCase: FinancingCase, work: (transaction: CaseTransaction) => Promise<T>): Promise<T> {
-  const outcome = await deps.store.inCase(financingCase.id, work);
+  const outcome = await deps.store.inCase(financingCase.id, work, { actor: partnerActor(financingCase.partnerId) });
   if (!outcome) throw caseNotFound(financingCase.id);
   return outcome.result;
 }

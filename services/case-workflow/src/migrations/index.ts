@@ -1,8 +1,10 @@
 import type { Migration } from '@rental/db';
 import * as caseWorkflow from './0001_case_workflow';
 import * as outboxRequestId from './0002_outbox_request_id';
+import * as caseHistory from './0003_case_history';
 
 export const migrations: Record<string, Migration> = {
   '0001_case_workflow': caseWorkflow,
   '0002_outbox_request_id': outboxRequestId,
+  '0003_case_history': caseHistory,
 };
