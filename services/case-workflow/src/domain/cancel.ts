@@ -25,9 +25,26 @@ export function partnerCancelRefusal(quoteStatus: QuoteStatus, contractPlace: Co
  */
 export async function applyPartnerCancel(transaction: CaseTransaction): Promise<void> {
   const refusal = partnerCancelRefusal(transaction.financingCase.status, transaction.contract?.status ?? null);
-  if (refusal) throw ruleViolation('financing_case.not_cancelable', refusal, [{ propertyPath: '', code: 'financing_case.not_cancelable', message: refusal }]);
+  if (refusal) throw notCancelable(refusal);
+  await cancelQuoteAndWaitingContract(transaction);
+}
+
+const notCancelable = (message: string) => ruleViolation('financing_case.not_cancelable', message, [{ propertyPath: '', code: 'financing_case.not_cancelable', message }]);
+
+async function cancelQuoteAndWaitingContract(transaction: CaseTransaction): Promise<void> {
   await transaction.moveQuote('cancel');
   if (transaction.contract?.status === 'wait_for_signing') await transaction.moveContract('cancel');
+}
+
+/**
+ * The approval team's cancel (also the clock's automatic one) inside a locked case: from any of
+ * the 12 other states, without the partner's restrictions. A contract still waiting for signing
+ * is canceled with it; a signed (or later) contract stays active. Every other effect follows the
+ * quote's cancel event, as for the partner cancel.
+ */
+export async function applyApprovalTeamCancel(transaction: CaseTransaction): Promise<void> {
+  if (transaction.financingCase.status === 'canceled') throw notCancelable('The financing case is already canceled.');
+  await cancelQuoteAndWaitingContract(transaction);
 }
 
 /** POST /api/financing_cases/{id}/cancel */

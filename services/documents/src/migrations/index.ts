@@ -1,6 +1,8 @@
 import type { Migration } from '@rental/db';
 import * as documents from './0001_documents';
+import * as dueDates from './0002_due_dates';
 
 export const migrations: Record<string, Migration> = {
   '0001_documents': documents,
+  '0002_due_dates': dueDates,
 };
