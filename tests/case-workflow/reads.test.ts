@@ -43,7 +43,7 @@ describe('GET /api/financing_cases/{id}', () => {
     await expectApplied(simulate(owner, caseId, 'information_requested', { question: 'How many employees?' }));
     const body = (await owner.api.get(`/api/financing_cases/${caseId}`)).json;
     const item = (type: string, label: string, category: string, optional: boolean) => ({
-      id: expect.any(Number), type, label, status: 'pending', category, callbackStatus: 'none', requestedAt: expect.stringMatching(ISO), optional,
+      id: expect.any(Number), type, label, status: 'pending', category, callbackStatus: 'none', requestedAt: expect.stringMatching(ISO), dueAt: null, optional,
       templateDownloadUrl: type === 'fill_and_return' ? expect.stringMatching(new RegExp(`^/api/financing-cases/${caseId}/document-requests/fill-and-return-templates/\\d+/download$`)) : null,
     });
     expect(body.requestedDocuments).toEqual([item('document', 'Trade register', 'business_registration', false)]);

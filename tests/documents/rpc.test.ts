@@ -49,8 +49,19 @@ describe('documents gRPC for case-workflow', () => {
       expect(listed.items).toEqual([{
         id: form?.id, type: 'fill_and_return', label: 'Self disclosure', status: 'pending', category: 'self_disclosure_template',
         templateDownloadUrl: `/api/financing-cases/${subject.caseId}/document-requests/fill-and-return-templates/${form?.id}/download`,
-        callbackRequestId: 0, callbackStatus: 'none', requestedAt: expect.any(String), optional: true,
+        callbackRequestId: 0, callbackStatus: 'none', requestedAt: expect.any(String), dueAt: '', optional: true,
       }]);
+    });
+
+    it('when an item is created with a due date, then gRPC and the partner list show it, and a date that is not one names its item', async () => {
+      const subject = await partnerWithCase();
+      const [item] = await createItems(rpc, subject, 'document', [{ label: 'Register', category: 'business_registration', dueAt: '2030-01-02T03:04:05Z' }]);
+      const failure = await failureOf(createItems(rpc, subject, 'document', [{ label: 'Register', category: 'business_registration', dueAt: 'next week' }]));
+      const listed = await subject.api.get(`/api/financing-cases/${subject.caseId}/document-requests`);
+
+      expect(item?.dueAt).toBe('2030-01-02T03:04:05.000Z');
+      expect(listed.json).toEqual([expect.objectContaining({ id: item?.id, dueAt: '2030-01-02T03:04:05.000Z' })]);
+      expect(failure.violations).toEqual([{ propertyPath: 'items[0].dueAt', code: 'validation.format', message: 'This value is not a valid ISO 8601 date-time.' }]);
     });
   });
 

@@ -90,7 +90,7 @@ export async function createItems(rpc: TypedClient<DocumentsClient>, owner: Part
   const created = await rpc.call('CreateRequestItems', {
     financingCaseId: caseId,
     itemType,
-    items: items.map((item) => ({ label: '', category: '', question: '', optional: false, targetAudience: '', ...item })),
+    items: items.map((item) => ({ label: '', category: '', question: '', optional: false, targetAudience: '', dueAt: '', ...item })),
   }, { partnerId: owner.partner.id, requestId: 'documents-test' });
   return created.items;
 }

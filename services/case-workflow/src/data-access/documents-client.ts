@@ -19,6 +19,7 @@ const toItem = (item: documents.RequestItem__Output): RequestedItem => ({
   callbackRequestId: item.callbackRequestId || null,
   callbackStatus: item.callbackStatus,
   requestedAt: item.requestedAt,
+  dueAt: item.dueAt || null,
   optional: item.optional,
 });
 
@@ -57,7 +58,7 @@ export class DocumentsClient implements DocumentsPort {
     const response = await this.client.call('CreateRequestItems', {
       financingCaseId,
       itemType,
-      items: items.map((item) => ({ ...item, targetAudience: 'partner' })),
+      items: items.map((item) => ({ ...item, targetAudience: 'partner', dueAt: '' })),
     }, context);
     return response.items.map(toItem);
   }

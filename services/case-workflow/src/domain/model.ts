@@ -187,6 +187,7 @@ export interface RequestedItem {
   callbackRequestId: number | null;
   callbackStatus: string;
   requestedAt: string;
+  dueAt: string | null;
   optional: boolean;
 }
 

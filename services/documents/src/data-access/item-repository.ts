@@ -31,6 +31,7 @@ export class ItemRepository implements ItemStore {
         template_mime_type: item.template?.mimeType ?? null,
         template_original_name: item.template?.originalName ?? null,
         requested_at: item.requestedAt,
+        due_at: item.dueAt,
         updated_at: item.requestedAt,
       }))).returning('*') as ItemRow[];
       const keys = items.flatMap((item) => (item.template ? [item.template.objectKey] : []));

@@ -44,6 +44,7 @@ export interface ItemRow {
   callback_request_id: number | null;
   callback_status?: CallbackStatus | null;
   requested_at: Date;
+  due_at: Date | null;
   provided_at: Date | null;
   transmitted_to_lender_at: Date | null;
   updated_at: Date;
@@ -102,6 +103,7 @@ export function toItem(row: ItemRow): RequestItem {
     callbackRequestId: row.callback_request_id,
     callbackStatus: row.callback_request_id === null ? null : row.callback_status ?? null,
     requestedAt: row.requested_at.toISOString(),
+    dueAt: iso(row.due_at),
     providedAt: iso(row.provided_at),
     transmittedToLenderAt: iso(row.transmitted_to_lender_at),
     updatedAt: row.updated_at.toISOString(),

@@ -9,7 +9,7 @@ const document = (overrides: Partial<FinancingDocument> = {}): FinancingDocument
 const item = (overrides: Partial<RequestItem> = {}): RequestItem => ({
   id: 1, itemType: 'document', financingCaseId: 'C', partnerId: 'acme', label: 'L', category: 'business_registration', status: 'pending', recipientType: 'service',
   targetAudience: 'partner', optional: false, internalOnly: false, customName: null, question: null, response: null, template: null, callbackRequestId: null,
-  callbackStatus: null, requestedAt: '2026-01-01T00:00:00.000Z', providedAt: null, transmittedToLenderAt: null, updatedAt: '2026-01-01T00:00:00.000Z', ...overrides,
+  callbackStatus: null, requestedAt: '2026-01-01T00:00:00.000Z', dueAt: null, providedAt: null, transmittedToLenderAt: null, updatedAt: '2026-01-01T00:00:00.000Z', ...overrides,
 });
 
 describe('the visibility rule', () => {

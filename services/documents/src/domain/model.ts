@@ -70,6 +70,7 @@ export interface RequestItem {
   callbackRequestId: number | null;
   callbackStatus: CallbackStatus | null;
   requestedAt: string;
+  dueAt: string | null;
   providedAt: string | null;
   transmittedToLenderAt: string | null;
   updatedAt: string;

@@ -93,6 +93,7 @@ export interface NewItem {
   question: string | null;
   template: TemplateFile | null;
   requestedAt: string;
+  dueAt: string | null;
 }
 
 export interface ItemStore {

@@ -7,7 +7,7 @@ function item(id: number, financingCaseId: string, overrides: Partial<RequestIte
   return {
     id, itemType: 'document', financingCaseId, partnerId: 'acme', label: `Item ${id}`, category: 'business_registration', status: 'pending',
     recipientType: 'service', targetAudience: 'partner', optional: false, internalOnly: false, customName: null, question: null, response: null,
-    template: null, callbackRequestId: null, callbackStatus: null, requestedAt: '2026-01-01T00:00:00.000Z', providedAt: null,
+    template: null, callbackRequestId: null, callbackStatus: null, requestedAt: '2026-01-01T00:00:00.000Z', dueAt: null, providedAt: null,
     transmittedToLenderAt: null, updatedAt: '2026-01-01T00:00:00.000Z', ...overrides,
   };
 }

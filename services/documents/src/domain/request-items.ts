@@ -23,6 +23,8 @@ export interface NewItemInput {
   question: string;
   optional: boolean;
   targetAudience: string;
+  /** ISO 8601, or empty for no due date. */
+  dueAt: string;
 }
 
 const choice = (propertyPath: string, allowed: readonly string[]): Violation => ({
@@ -52,6 +54,7 @@ function itemViolations(itemType: ItemType, items: NewItemInput[]): Violation[] 
     }
     if (item.label.length > MAX_LABEL_LENGTH) violations.push({ propertyPath: at('label'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_LABEL_LENGTH} characters.` });
     if (item.targetAudience && !(TARGET_AUDIENCES as readonly string[]).includes(item.targetAudience)) violations.push(choice(at('targetAudience'), TARGET_AUDIENCES));
+    if (item.dueAt && Number.isNaN(Date.parse(item.dueAt))) violations.push({ propertyPath: at('dueAt'), code: 'validation.format', message: 'This value is not a valid ISO 8601 date-time.' });
     return violations;
   });
 }
@@ -115,6 +118,7 @@ export async function createRequestItems(deps: DocumentsDependencies, input: { f
       question: itemType === 'information' ? item.question.trim() : null,
       template,
       requestedAt,
+      dueAt: item.dueAt ? new Date(item.dueAt).toISOString() : null,
     };
   });
   const created = await storeThenRecord(deps, objects, async () => ({ outcome: 'stored', items: await deps.items.create(newItems) }));

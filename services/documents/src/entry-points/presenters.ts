@@ -38,6 +38,7 @@ export function presentItem({ item, responses }: RequestItemView) {
     ...(item.callbackRequestId !== null ? { callbackRequestId: item.callbackRequestId } : {}),
     callbackStatus: item.callbackStatus ?? 'none',
     requestedAt: item.requestedAt,
+    dueAt: item.dueAt,
     financingCase: `/api/financing_cases/${item.financingCaseId}`,
     itemType: item.itemType,
     recipientType: item.recipientType,

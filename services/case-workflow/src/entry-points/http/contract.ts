@@ -23,6 +23,7 @@ export const requestedItemSchema = z.object({
   callbackRequestId: z.number().int().optional().describe('Present when the item is linked to a callback request'),
   callbackStatus: z.string(),
   requestedAt: timestamp,
+  dueAt: timestamp.nullable().describe('When the answer is due; null when no date is set'),
   optional: z.boolean(),
 }).meta({ id: 'FinancingCaseRequestedItem' });
 

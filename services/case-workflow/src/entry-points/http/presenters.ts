@@ -21,6 +21,7 @@ function presentItem(item: RequestedItem) {
     ...(item.callbackRequestId !== null ? { callbackRequestId: item.callbackRequestId } : {}),
     callbackStatus: item.callbackStatus,
     requestedAt: item.requestedAt,
+    dueAt: item.dueAt,
     optional: item.optional,
   };
 }

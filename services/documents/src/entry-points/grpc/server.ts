@@ -24,6 +24,7 @@ function itemMessage(view: RequestItemView): documents.RequestItem {
     callbackStatus: item.callbackStatus,
     requestedAt: item.requestedAt,
     optional: item.optional,
+    dueAt: item.dueAt ?? '',
   };
 }
 

@@ -49,6 +49,7 @@ export const requestItemSchema = z
     callbackRequestId: z.number().int().optional().describe('Present when the item is linked to a callback request'),
     callbackStatus: z.enum(['none', 'open', 'closed']).describe('Status of the linked callback request; none without one'),
     requestedAt: z.string().describe('ISO 8601'),
+    dueAt: z.string().nullable().describe('ISO 8601: when the approval team expects the answer; null when no date is set'),
     financingCase: z.string().describe('Path of the financing case'),
     itemType: z.enum(ITEM_TYPES),
     recipientType: z.enum(['service', 'billing']),
