@@ -1,0 +1,60 @@
+import {
+  amountOfCents, centsOfAmount, centsOfDecimal, decimalOfCents, divideRoundingHalfUp, hasAtMostTwoDecimals, milliOfPercentage, percentageOfMilli, scaledOfDecimal,
+} from './index';
+
+describe('amounts', () => {
+  it.each([
+    [1000, 100_000n], [1000.5, 100_050n], [0.1, 10n], [0.29, 29n], [19.99, 1999n], [-2.5, -250n], [null, 0n], [undefined, 0n], [9_007_199_254_740.99, 900_719_925_474_099n],
+  ])('when %p is read as an amount, then it is %p cents', (value, cents) => {
+    expect(centsOfAmount(value)).toBe(cents);
+  });
+
+  it.each([[1.5, true], [10.25, true], [0.001, false], [1e-7, false], [Number.NaN, false], [Number.POSITIVE_INFINITY, false]])('when %p is checked for two decimals, then %p', (value, ok) => {
+    expect(hasAtMostTwoDecimals(value)).toBe(ok);
+  });
+
+  it.each([['1000.5', 100_050n], ['1000.50', 100_050n], ['0', 0n], ['-0.01', -1n], [' 12 ', 1200n], ['', null]])('when the decimal %p is read, then it is %p cents', (text, cents) => {
+    expect(centsOfDecimal(text)).toBe(cents);
+  });
+
+  it.each(['1.005', 'abc', '1e3', '--1', '1.'])('when %p is not an amount with two decimals, then reading it throws', (text) => {
+    expect(() => centsOfDecimal(text)).toThrow(RangeError);
+  });
+
+  it.each([[100_050n, '1000.50', 1000.5], [5n, '0.05', 0.05], [-250n, '-2.50', -2.5], [0n, '0.00', 0]])('when %p cents are written, then %p and %p', (cents, decimal, amount) => {
+    expect(decimalOfCents(cents)).toBe(decimal);
+    expect(amountOfCents(cents)).toBe(amount);
+  });
+});
+
+describe('half-up division', () => {
+  it.each([[5n, 2n, 3n], [4n, 2n, 2n], [7n, 3n, 2n], [8n, 3n, 3n], [0n, 7n, 0n], [2305n, 1000n, 2n], [23_050n, 10_000n, 2n], [230_500n, 100_000n, 2n]])('when %p / %p, then %p', (numerator, denominator, quotient) => {
+    expect(divideRoundingHalfUp(numerator, denominator)).toBe(quotient);
+  });
+
+  it('when the numerator is negative or the denominator not positive, then it throws', () => {
+    expect(() => divideRoundingHalfUp(-1n, 2n)).toThrow(RangeError);
+    expect(() => divideRoundingHalfUp(1n, 0n)).toThrow(RangeError);
+  });
+});
+
+describe('percentages in thousandths', () => {
+  it.each([['3.18', 3180], ['3.180', 3180], ['0', 0], ['9999999.999', 9_999_999_999], ['0.001', 1]])('when %p is read, then %p thousandths', (text, milli) => {
+    expect(milliOfPercentage(text)).toBe(milli);
+  });
+
+  it.each(['3.1805', '-1', 'x', ''])('when %p is not a percentage with three decimals, then reading it throws', (text) => {
+    expect(() => milliOfPercentage(text)).toThrow(RangeError);
+  });
+
+  it.each([[3180, '3.180'], [15_000, '15.000'], [1, '0.001'], [-2500, '-2.500']])('when %p thousandths are written, then %p', (milli, text) => {
+    expect(percentageOfMilli(milli)).toBe(text);
+  });
+
+  it('when scaled decimals are read, then they keep their places and refuse more', () => {
+    expect(scaledOfDecimal('0.0089', 4)).toBe(89n);
+    expect(scaledOfDecimal('12', 4)).toBe(120_000n);
+    expect(scaledOfDecimal('', 4)).toBeNull();
+    expect(() => scaledOfDecimal('0.00891', 4)).toThrow(RangeError);
+  });
+});
