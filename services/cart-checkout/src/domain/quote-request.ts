@@ -100,7 +100,8 @@ export async function fileQuoteRequest(input: QuoteRequestInput, deps: { store: 
         rentalFactor: offer.rentalFactor,
         residualValue: offer.residualValue,
         purchasePrice: addDecimals(amountOrZero(calculation.acquisitionCost), amountOrZero(calculation.installationCost)),
-        monthlyRate: offer.rate,
+        // The same meanings as a checkout's quote: monthlyCosts the bare rate, monthlyRateAllIn what the customer pays.
+        monthlyRate: offer.baseRate,
         monthlyRateAllIn: offer.rate,
         serviceCost: offer.calculationType === 'rent' ? calculation.serviceCost : '',
         recurringServiceFee: '',

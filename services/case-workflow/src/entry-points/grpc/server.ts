@@ -126,6 +126,10 @@ export function caseWorkflowGrpcService(store: CaseStore, log: Logger): ServiceB
       return createdMessage(created);
     }),
     GetCaseAccess: unaryHandler<caseWorkflow.GetCaseAccessRequest__Output, caseWorkflow.CaseAccess>('GetCaseAccess', log, mappers, async (request) => caseAccess(store, request.financingCaseId)),
+    HasQuoteWithRentalFactor: unaryHandler<caseWorkflow.HasQuoteWithRentalFactorRequest__Output, caseWorkflow.QuoteWithRentalFactor>('HasQuoteWithRentalFactor', log, mappers, async (request, { partnerId }) => {
+      const rentalFactor = parsed(() => factorOf(request.rentalFactor), 'rental_factor');
+      return { exists: rentalFactor !== null && await store.hasQuoteWithRentalFactor(partnerId, rentalFactor) };
+    }),
   };
   return { definition: loadCaseWorkflowPackage().CaseWorkflowService.service, implementation };
 }

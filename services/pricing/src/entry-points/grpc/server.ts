@@ -7,7 +7,8 @@ import { mapDatabaseError } from '@rental/service-host';
 import { invalidInput, notFound } from '@rental/problem';
 import { CartPricingDependencies, CheckoutTermsDependencies, DeviceClicks, FinancingOption, PricedItemInput, freezeCheckoutTerms, priceCart } from '../../domain/cart-pricing';
 import { CategoryReader, resolveCategories } from '../../domain/categories';
-import { Cents, centsOf, centsOfDecimal, decimalOf, milliDecimalOf, scaledOfDecimal } from '../../domain/money';
+import { Cents, centsOf, centsOfDecimal, decimalOf, milliDecimalOf, milliOfDecimal, scaledOfDecimal } from '../../domain/money';
+import { baseMonthlyRate } from '../../domain/rates';
 import type { PartnerProfileReader } from '../../domain/partner-profile';
 import { CalculationStore, findCalculation } from '../../domain/stored-calculation';
 
@@ -126,6 +127,7 @@ export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): S
     GetCalculation: unaryHandler<pricing.GetCalculationRequest__Output, pricing.StoredCalculation>('GetCalculation', log, mappers, async (request, { partnerId }) => {
       const calculation = await findCalculation(deps.calculations, partnerId, request.calculationId);
       const { request: calculationRequest, offers } = calculation.response;
+      const financedCents = centsOf(calculationRequest.acquisitionCost) + centsOf(calculationRequest.installationCost);
       return {
         id: calculation.id,
         partnerId: calculation.partnerId,
@@ -143,6 +145,7 @@ export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): S
           rentalFactor: offer.rentalFactor,
           commission: offer.commission,
           residualValue: offer.residualValue ?? '',
+          baseRate: decimalOf(baseMonthlyRate(financedCents, milliOfDecimal(offer.rentalFactor))),
         })),
       };
     }),
