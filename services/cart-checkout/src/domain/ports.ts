@@ -125,6 +125,8 @@ export interface CreatedCase {
   financingCaseId: string;
   quoteId: string;
   created: boolean;
+  /** The case's (its quote's) status right after the call. */
+  status: string;
 }
 
 export interface NewCheckoutCase {

@@ -120,7 +120,7 @@ function presentCreatedQuoteRequest(request: QuoteRequest) {
     deleted: false,
     solvencyCheckCompanyName: null,
     solvencyCheckAddress: null,
-    currentSolvencyStatus: null,
+    currentSolvencyStatus: 'not_checked' as const,
   };
 }
 

@@ -93,6 +93,7 @@ const createdMessage = (created: CreatedCase): caseWorkflow.CreatedCase => ({
   caseNumber: created.caseNumber,
   quoteNumber: created.quoteNumber,
   created: created.created,
+  status: created.status,
 });
 
 /** The calls cart-checkout and documents make; each adapts a message to a use case and back. */
