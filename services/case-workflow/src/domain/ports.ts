@@ -54,7 +54,7 @@ export interface CaseTransaction {
   moveContract(move: ContractMove): Promise<void>;
   /** Sandbox rewind: the contract directly at `target`, created when missing (one event, transition reset). */
   resetContract(target: ContractPlace): Promise<void>;
-  /** Sandbox rewind: contract and envelope removed (no event: no status of the case changes). */
+  /** Sandbox rewind: contract and envelope removed, announced by one contract event (toStatus removed, transition reset). */
   deleteContract(): Promise<void>;
   /** A new envelope, sent, replacing an earlier one of the contract. */
   sendEnvelope(recipients: EnvelopeRecipient[]): Promise<SignatureEnvelope>;
