@@ -97,7 +97,7 @@ export const checkoutCart = defineOperation({
   method: 'post',
   path: '/api/carts/{id}/checkout',
   summary: 'Check a cart out into a quote and financing case',
-  description: 'Send an Idempotency-Key (a UUID v4 is recommended): a retry with the same key and body returns the original response and creates no second quote. The header becomes required on 2027-02-01; until then a request without it succeeds with deprecation headers.',
+  description: 'Send an Idempotency-Key (a UUID v4 is recommended): a retry with the same key and body returns the original response and creates no second quote. The header becomes required on 2027-02-01; until then a request without it is the deprecated form: every answer to it, errors (4xx) included, carries Deprecation: true, Sunset, Link rel="deprecation" (to this documentation) and a Warning 299.',
   tags: ['Carts'],
   params: cartParams,
   headers: {
