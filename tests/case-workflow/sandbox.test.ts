@@ -221,7 +221,7 @@ describe('simulate: contract places and the signature envelope', () => {
     await expectApplied(simulate(owner, caseId, 'finance_accepted'));
     await expectApplied(simulate(owner, caseId, 'wait_for_signing'));
     await expectApplied(simulate(owner, caseId, 'wait_for_signing'));
-    expect(await newMoves(caseId, 3)).toEqual(['contract:new>wait_for_signing:create:finance_accepted']);
+    expect(await newMoves(caseId, 4)).toEqual(['contract:new>wait_for_signing:create:finance_accepted']);
     expect(await contractOf(caseId)).toEqual(expect.objectContaining({ status: 'wait_for_signing', contractNumber: null }));
   });
 
