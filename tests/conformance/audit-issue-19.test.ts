@@ -76,6 +76,15 @@ describe('1. a partner cannot set its own rental factor', () => {
     expectViolationAt(await stranger.api.post('/api/calculate/estimate', { ...leasing36, persistedRentalFactor: '2.997' }), 422, 'persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen');
   });
 
+  it('when a stored calculation was priced with a factor that is not the partner\'s own, then a quote request on it is 422 at calculation and nothing is filed', async () => {
+    const calculation = await owner.api.post('/api/calculate', leasing36);
+    await query(`UPDATE pricing.calculations SET response = jsonb_set(jsonb_set(response, '{request,persistedRentalFactor}', '"0.001"'), '{offers,0,rentalFactor}', '"0.001"') WHERE id = $1`, [calculation.json.id]);
+    const filed = await owner.api.get('/api/quote_requests');
+    const response = await owner.api.post('/api/quote_requests', { ...person, calculation: calculation.json.uri });
+    expectViolationAt(response, 422, 'calculation', 'quote_request.rental_factor_not_frozen');
+    expect((await owner.api.get('/api/quote_requests')).json).toEqual(filed.json);
+  });
+
   it('when margin, partner, hub override and allowed sectors are sent, then prices, owner and hub stay the platform\'s and another partner sees nothing', async () => {
     const plain = await owner.api.post('/api/calculate/estimate', leasing36);
     const dressed = await owner.api.post('/api/calculate', {

@@ -44,6 +44,7 @@ export function startPricing(config: PricingConfig): Promise<RunningService> {
           cartPricing,
           checkoutTerms: { ...cartPricing, profileOf: (partnerId) => partners.findProfile(partnerId), hub },
           calculations,
+          frozenFactors: caseWorkflow,
         }, log)],
         close: async () => caseWorkflow.close(),
       };

@@ -120,10 +120,13 @@ const inPartnerLists = (conditions: PartnerConditions, milli: number) =>
  * A persisted factor replaces the platform's price, so it is honoured only when it is the
  * partner's own: a factor of one of its lists, or one frozen on one of its quotes.
  */
-async function requireOwnFactor(factor: string, conditions: PartnerConditions, frozenFactors: FrozenFactorReader): Promise<void> {
+export async function isOwnFactor(factor: string, conditions: PartnerConditions, frozenFactors: FrozenFactorReader): Promise<boolean> {
   const milli = milliOfDecimal(factor);
-  if (inPartnerLists(conditions, milli)) return;
-  if (await frozenFactors.isFrozenOnQuote(conditions.partnerId, milliDecimalOf(milli))) return;
+  return inPartnerLists(conditions, milli) || frozenFactors.isFrozenOnQuote(conditions.partnerId, milliDecimalOf(milli));
+}
+
+async function requireOwnFactor(factor: string, conditions: PartnerConditions, frozenFactors: FrozenFactorReader): Promise<void> {
+  if (await isOwnFactor(factor, conditions, frozenFactors)) return;
   fail('persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen', `Rental factor ${factor} is neither frozen on one of your quotes nor on your rental-factor lists.`);
 }
 

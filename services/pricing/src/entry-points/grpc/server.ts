@@ -10,7 +10,8 @@ import { CategoryReader, resolveCategories } from '../../domain/categories';
 import { Cents, centsOf, centsOfDecimal, decimalOf, milliDecimalOf, milliOfDecimal, scaledOfDecimal } from '../../domain/money';
 import { baseMonthlyRate } from '../../domain/rates';
 import type { PartnerProfileReader } from '../../domain/partner-profile';
-import { CalculationStore, findCalculation } from '../../domain/stored-calculation';
+import type { FrozenFactorReader } from '../../domain/calculation';
+import { CalculationStore, findQuotableCalculation } from '../../domain/stored-calculation';
 
 export interface PricingRpcDependencies {
   categories: CategoryReader;
@@ -18,6 +19,7 @@ export interface PricingRpcDependencies {
   cartPricing: CartPricingDependencies;
   checkoutTerms: CheckoutTermsDependencies;
   calculations: CalculationStore;
+  frozenFactors: FrozenFactorReader;
 }
 
 const DEVICE_LINES = [
@@ -125,7 +127,7 @@ export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): S
       };
     }),
     GetCalculation: unaryHandler<pricing.GetCalculationRequest__Output, pricing.StoredCalculation>('GetCalculation', log, mappers, async (request, { partnerId }) => {
-      const calculation = await findCalculation(deps.calculations, partnerId, request.calculationId);
+      const calculation = await findQuotableCalculation({ store: deps.calculations, conditions: deps.cartPricing.conditions, frozenFactors: deps.frozenFactors }, partnerId, request.calculationId);
       const { request: calculationRequest, offers } = calculation.response;
       const financedCents = centsOf(calculationRequest.acquisitionCost) + centsOf(calculationRequest.installationCost);
       return {
