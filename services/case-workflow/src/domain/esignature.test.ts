@@ -32,7 +32,7 @@ describe('e-signature signer rules', () => {
     expect(signerViolations([person('anna@c.example', true), person('anna@c.example')], null).map((violation) => violation.code)).toEqual(['esignature.duplicate_person']);
   });
 
-    it('when the lender issued a statement, then every person must be on it and the set must meet its signing rule', () => {
+  it('when the lender issued a statement, then every person must be on it and the set must meet its signing rule', () => {
     const statement = { signatories: [{ firstName: 'Anna', lastName: 'Berg', email: 'anna@c.example' }, { firstName: 'Ben', lastName: 'Kurz', email: null }], minimumSigners: 2 };
     expect(signerViolations([person('anna@c.example'), person('ben.kurz@c.example', false, 'ben', 'KURZ')], statement)).toEqual([]);
     expect(signerViolations([person('anna@c.example'), person('carl@c.example', false, 'Carl', 'Ohne')], statement)).toEqual([

@@ -84,9 +84,8 @@ export interface FileSource {
 
 /**
  * The visibility rule of the specification: a partner sees the files it provided itself, the
- * signed contract and the signed handover confirmation of its own
- * cases. Superseded versions of any category, customer-provided and operator-internal documents
- * stay hidden.
+ * signed contract and the signed handover confirmation of its own cases. Superseded versions of
+ * any category, customer-provided and operator-internal documents stay hidden.
  */
 export function isVisibleToPartner(document: FinancingDocument, partnerId: string): boolean {
   if (document.partnerId !== partnerId || document.reviewStatus === 'SUPERSEDED') return false;
