@@ -49,10 +49,10 @@ export const statusChangedWebhookBody = z
         financingCaseId: z.string().describe('The financeCaseId of the checkout'),
         quoteId: z.string().optional().describe('Quote of the case; omitted when there is no quote'),
         resourceType: z.enum(['quote', 'contract', 'quote_request']).describe('What changed: the quote (and with it the case), its contract, or its quote request'),
-        fromStatus: z.string().describe('Status before the change; "new" when the quote, contract or quote request was just created'),
-        toStatus: z.string().describe('Status after the change; canceled, finance_rejected and rejected_by_customer mean the order will not go ahead'),
-        status: z.string().describe('Status of the case right after the change'),
-        transition: z.string().describe('Name of the change, for example create, cancel or finance_reject'),
+        fromStatus: z.string().describe('Status of the changed resource before the change. "new" when the quote, contract or quote request was just created (transition create, or create_quote for a quote request). Otherwise a value of the resource named by resourceType: for quote a quote status (in_progress, in_review, review_expired, change_requested, accepted_by_customer, rejected_by_customer, finance_review, manual_finance_review, finance_questions, finance_accepted, finance_rejected, completed, canceled); for contract a contract place (wait_for_signing, signed, post_processing_required, delivery_approved, invoice_checked, completed, canceled); for quote_request a quote request status (new, quote_created, canceled)'),
+        toStatus: z.string().describe('Status of the changed resource after the change, from the same value sets as fromStatus; a contract removed by a sandbox reset has toStatus removed (transition reset). For quote events canceled, finance_rejected and rejected_by_customer mean the order will not go ahead'),
+        status: z.string().describe('Status of the case (its quote\'s status) right after the change, for contract and quote_request events too: a contract event carries the contract place in fromStatus/toStatus and the case status here'),
+        transition: z.string().describe('Name of the change, for example create, cancel, finance_reject or reset; create_quote and cancel for quote requests'),
       })
       .catchall(z.unknown())
       .describe('New fields may be added without a version change; ignore unknown fields'),

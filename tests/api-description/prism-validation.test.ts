@@ -174,7 +174,7 @@ describe('every operation through the Prism validation proxy', () => {
     await get('/api/webhook_endpoints', 200);
     await get('/api/webhook_endpoints?page=0', 400);
     await get(`/api/webhook_endpoints/${state.endpointId}`, 200);
-    await get(`/api/webhook_endpoints/${state.endpointId}`, 404, { as: stranger.key });
+    await get(`/api/webhook_endpoints/${state.endpointId}`, 403, { as: stranger.key });
     await get(`/api/webhook_endpoints/${UNKNOWN_ULID}`, 404);
     await patch(`/api/webhook_endpoints/${state.endpointId}`, { active: false }, 200);
     await patch(`/api/webhook_endpoints/${state.endpointId}`, { active: 'no' }, 422);
@@ -387,9 +387,9 @@ describe('every operation through the Prism validation proxy', () => {
     }, { timeoutMs: 20_000, what: 'a succeeded delivery' });
     await get(`${endpoint}/deliveries`, 200);
     await get(`${endpoint}/deliveries?page=0`, 400);
-    await get(`${endpoint}/deliveries`, 404, { as: stranger.key });
+    await get(`${endpoint}/deliveries`, 403, { as: stranger.key });
     await get(`/api/webhook_endpoints/${UNKNOWN_ULID}/deliveries`, 404);
-    await del(endpoint, 404, { as: stranger.key });
+    await del(endpoint, 403, { as: stranger.key });
     await del(endpoint, 204);
     await del(endpoint, 404);
   });

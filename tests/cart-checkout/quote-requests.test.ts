@@ -26,7 +26,7 @@ describe('POST /api/quote_requests', () => {
     const response = await acme.post('/api/quote_requests', { ...person, calculation: uri });
     expect(response.status).toBe(201);
     expect(response.json).toEqual(expect.objectContaining({
-      '@type': 'QuoteRequest', id: expect.any(Number), status: 'new', email: person.email, firstName: 'Max', customerType: 'company', postalCode: '50667',
+      '@type': 'QuoteRequest', id: expect.any(Number), status: 'quote_created', email: person.email, firstName: 'Max', customerType: 'company', postalCode: '50667',
       productSector: 'IT_AND_OFFICE_EQUIPMENT', calculation: uri, quote: expect.stringMatching(/^\/api\/quotes\//), deleted: false,
     }));
     expect(response.headers.get('location')).toBe(`/api/quote_requests/${response.json.id}`);

@@ -36,7 +36,7 @@ async function rpcError(call: Promise<unknown>): Promise<{ kind: string; code: s
 describe('CreateCaseFromCheckout', () => {
   it('when financing is submitted, then the case is created, accepted by the customer, sent to finance review and queued for the lender, with three events', async () => {
     const created = await createCaseViaGrpc(sharedStack(), owner.partner.id, { submitFinancing: true });
-    expect(created).toEqual({ financingCaseId: expect.stringMatching(ULID), quoteId: expect.stringMatching(ULID), caseNumber: expect.stringMatching(/^FC-\d{4}-\d{6}$/), quoteNumber: expect.stringMatching(/^Q-\d{4}-\d{6}$/), created: true });
+    expect(created).toEqual({ financingCaseId: expect.stringMatching(ULID), quoteId: expect.stringMatching(ULID), caseNumber: expect.stringMatching(/^FC-\d{4}-\d{6}$/), quoteNumber: expect.stringMatching(/^Q-\d{4}-\d{6}$/), created: true, status: 'finance_review' });
 
     const financingCase = await owner.api.get(`/api/financing_cases/${created.financingCaseId}`);
     expect(financingCase.json).toEqual(expect.objectContaining({ caseNumber: created.caseNumber, status: 'finance_review', financingRequest: true }));
@@ -167,7 +167,7 @@ describe('CreateCaseFromQuoteRequest', () => {
     const quoteRequestId = String(Date.now() % 1_000_000_000);
     const request = { quoteRequestId, calculationId: '01JCALCULATION0000000000000', customer, terms, contactPhone: '+49 30 1', contactEmail: 'buyer@customer.example' };
     const created = await client.call('CreateCaseFromQuoteRequest', request, { partnerId: owner.partner.id });
-    expect(created).toEqual({ financingCaseId: expect.stringMatching(ULID), quoteId: expect.stringMatching(ULID), caseNumber: expect.stringMatching(/^FC-/), quoteNumber: expect.stringMatching(/^Q-/), created: true });
+    expect(created).toEqual({ financingCaseId: expect.stringMatching(ULID), quoteId: expect.stringMatching(ULID), caseNumber: expect.stringMatching(/^FC-/), quoteNumber: expect.stringMatching(/^Q-/), created: true, status: 'in_progress' });
     expect((await owner.api.get(`/api/financing_cases/${created.financingCaseId}`)).json).toEqual(expect.objectContaining({ status: 'in_progress', financingRequest: false }));
     expect((await owner.api.get(`/api/quotes/${created.quoteId}`)).json).toEqual(expect.objectContaining({
       status: 'in_progress',

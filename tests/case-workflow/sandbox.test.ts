@@ -109,15 +109,15 @@ describe('simulate: quote scenarios', () => {
     expect((await quoteOf(quoteId)).activeFinancingResponses).toEqual([expect.objectContaining({ decision: 'accepted', active: true })]);
   });
 
-  it('when finance_rejected runs with a reason, then the case shows it; finance_accepted afterwards resumes', async () => {
+  it('when finance_rejected runs with a reason, then the case shows it; finance_accepted afterwards is 422 as finance-decision accepted is', async () => {
     const { caseId } = await newCase(owner);
     await expectApplied(simulate(owner, caseId, 'finance_rejected', { rejectionReason: 'Insufficient credit rating' }));
     expect(await caseOf(caseId)).toEqual(expect.objectContaining({ status: 'finance_rejected', rejectionReason: 'Insufficient credit rating' }));
-    await expectApplied(simulate(owner, caseId, 'finance_accepted'));
-    expect(await newMoves(caseId, 3)).toEqual([
-      'quote:finance_review>finance_rejected:finance_reject:finance_rejected',
-      'quote:finance_rejected>finance_accepted:finance_resume:finance_accepted',
-    ]);
+    const refused = await simulate(owner, caseId, 'finance_accepted');
+    expectViolations(refused, [['scenario', 'sandbox.transition_unreachable']]);
+    expect(refused.json.detail).toBe('The quote is finance_rejected; finance_accepted cannot be reached from there.');
+    expectViolations(await owner.api.post(`/api/sandbox/financing_cases/${caseId}/finance-decision`, { decision: 'accepted' }), [['', 'sandbox.not_decidable']]);
+    expect(await newMoves(caseId, 3)).toEqual(['quote:finance_review>finance_rejected:finance_reject:finance_rejected']);
   });
 
   it('when the quote already is in the target state, then 204 and nothing happens', async () => {
@@ -216,11 +216,12 @@ describe('simulate: requested items and documents', () => {
 });
 
 describe('simulate: contract places and the signature envelope', () => {
-  it('when wait_for_signing runs without a contract, then one is created, whatever the quote state; again it changes nothing', async () => {
-    const { caseId } = await newCase(owner, { submitFinancing: false });
+  it('when wait_for_signing runs without a contract on an accepted quote, then one is created; again it changes nothing', async () => {
+    const { caseId } = await newCase(owner);
+    await expectApplied(simulate(owner, caseId, 'finance_accepted'));
     await expectApplied(simulate(owner, caseId, 'wait_for_signing'));
     await expectApplied(simulate(owner, caseId, 'wait_for_signing'));
-    expect(await newMoves(caseId, 1)).toEqual(['contract:new>wait_for_signing:create:in_progress']);
+    expect(await newMoves(caseId, 4)).toEqual(['contract:new>wait_for_signing:create:finance_accepted']);
     expect(await contractOf(caseId)).toEqual(expect.objectContaining({ status: 'wait_for_signing', contractNumber: null }));
   });
 
@@ -242,6 +243,7 @@ describe('simulate: contract places and the signature envelope', () => {
 
   it('when a place lies behind the contract, then 422 naming both places', async () => {
     const { caseId } = await newCase(owner);
+    await expectApplied(simulate(owner, caseId, 'finance_accepted'));
     await expectApplied(simulate(owner, caseId, 'post_processing_required'));
     const response = await simulate(owner, caseId, 'signed');
     expectViolations(response, [['scenario', 'sandbox.transition_unreachable']]);
@@ -250,6 +252,7 @@ describe('simulate: contract places and the signature envelope', () => {
 
   it('when completed runs without a contract number, then 422 and nothing moves; with one it completes', async () => {
     const { caseId } = await newCase(owner);
+    await expectApplied(simulate(owner, caseId, 'finance_accepted'));
     await expectApplied(simulate(owner, caseId, 'signed'));
     const before = (await eventsOf(caseId)).length;
     expectViolations(await simulate(owner, caseId, 'completed'), [['scenario', 'contract.number_missing']]);
@@ -262,6 +265,7 @@ describe('simulate: contract places and the signature envelope', () => {
 
   it('when the envelope scenarios run, then it is sent to the customer, signed or declined; the same state again is idempotent, another move 422', async () => {
     const signed = await newCase(owner);
+    await expectApplied(simulate(owner, signed.caseId, 'finance_accepted'));
     await expectApplied(simulate(owner, signed.caseId, 'signature_sent'));
     expect((await contractOf(signed.caseId)).signatureEnvelope).toEqual({ id: expect.any(String), status: 'sent', recipients: [{ name: 'Erika Mustermann', email: 'erika@customer.example', role: 'customer' }] });
     await expectApplied(simulate(owner, signed.caseId, 'signature_sent'));
@@ -273,6 +277,7 @@ describe('simulate: contract places and the signature envelope', () => {
     expect(refused.json.detail).toBe('The signature envelope is signed; it cannot become declined.');
 
     const declined = await newCase(owner);
+    await expectApplied(simulate(owner, declined.caseId, 'finance_accepted'));
     await expectApplied(simulate(owner, declined.caseId, 'signature_declined', { reason: 'Wrong person' }));
     expect((await contractOf(declined.caseId)).signatureEnvelope.status).toBe('declined');
     expectViolations(await simulate(owner, declined.caseId, 'signature_sent'), [['scenario', 'signature_envelope.transition_not_allowed']]);
@@ -281,20 +286,21 @@ describe('simulate: contract places and the signature envelope', () => {
 
   it('when the contract no longer waits for signing, then the envelope scenarios are 422', async () => {
     const { caseId } = await newCase(owner);
+    await expectApplied(simulate(owner, caseId, 'finance_accepted'));
     await expectApplied(simulate(owner, caseId, 'signed'));
     expectViolations(await simulate(owner, caseId, 'signature_sent'), [['scenario', 'signature_envelope.contract_not_waiting']]);
   });
 });
 
 describe('simulate: reset', () => {
-  it('when reset to a quote state, then the quote is set there with one reset event and contract and envelope are removed', async () => {
+  it('when reset to a quote state, then contract and envelope are removed with one contract event and the quote is set there with one reset event', async () => {
     const { caseId, quoteId } = await newCase(owner);
     await expectApplied(simulate(owner, caseId, 'finance_accepted'));
     await expectApplied(simulate(owner, caseId, 'signature_sent'));
     await expectApplied(simulate(owner, caseId, 'information_requested', { question: 'Still open?' }));
     const before = (await eventsOf(caseId)).length;
     await expectApplied(simulate(owner, caseId, 'reset', { targetStatus: 'finance_review' }));
-    expect(await newMoves(caseId, before)).toEqual(['quote:finance_accepted>finance_review:reset:finance_review']);
+    expect(await newMoves(caseId, before)).toEqual(['contract:wait_for_signing>removed:reset:finance_accepted', 'quote:finance_accepted>finance_review:reset:finance_review']);
     expect(await contractOf(caseId)).toBeUndefined();
     expect((await quoteOf(quoteId)).contract).toBeNull();
     expect((await caseOf(caseId)).requestedItems).toEqual([]);

@@ -328,12 +328,13 @@ describe('partner B with the ids of partner A', () => {
     expectNoTrace(foreignItem, 'upload_rejected_type of A\'s item');
   });
 
-  it('when B reads, pauses or deletes A\'s webhook endpoint or lists its deliveries, then 404 as for an unknown endpoint', async () => {
+  it('when B reads, pauses or deletes A\'s webhook endpoint or lists its deliveries, then 403 as the endpoint table lists it', async () => {
     const endpoint = `/api/webhook_endpoints/${alpha.endpointId}`;
-    await expectUnknown((id) => beta.api.get(`/api/webhook_endpoints/${id}`), alpha.endpointId, UNKNOWN_ULID, 'GET endpoint', 'webhook_endpoint.not_found');
-    await expectUnknown((id) => beta.api.patch(`/api/webhook_endpoints/${id}`, { active: false }), alpha.endpointId, UNKNOWN_ULID, 'PATCH endpoint', 'webhook_endpoint.not_found');
-    await expectUnknown((id) => beta.api.get(`/api/webhook_endpoints/${id}/deliveries`), alpha.endpointId, UNKNOWN_ULID, 'GET deliveries', 'webhook_endpoint.not_found');
-    await expectUnknown((id) => beta.api.delete(`/api/webhook_endpoints/${id}`), alpha.endpointId, UNKNOWN_ULID, 'DELETE endpoint', 'webhook_endpoint.not_found');
+    const forbiddenEndpoint = (response: ApiResponse, what: string) => expectForbidden(response, what, 'webhook_endpoint.forbidden', 'The webhook endpoint belongs to another partner.');
+    forbiddenEndpoint(await beta.api.get(endpoint), 'GET endpoint');
+    forbiddenEndpoint(await beta.api.patch(endpoint, { active: false }), 'PATCH endpoint');
+    forbiddenEndpoint(await beta.api.get(`${endpoint}/deliveries`), 'GET deliveries');
+    forbiddenEndpoint(await beta.api.delete(endpoint), 'DELETE endpoint');
     // Registering A's URL is B's own business (URLs are unique per partner); it gives B nothing of A.
     const registered = await beta.api.post('/api/webhook_endpoints', { url: `${alphaReceiver.url}/alpha-${tag}` });
     expect(registered.status).toBe(201);

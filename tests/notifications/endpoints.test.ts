@@ -192,12 +192,12 @@ describe('reading, pausing and deleting', () => {
     }
   });
 
-  it('when another partner\'s endpoint is read, changed, deleted or its deliveries listed, then 404 and nothing changes', async () => {
+  it('when another partner\'s endpoint is read, changed, deleted or its deliveries listed, then 403 and nothing changes', async () => {
     const created = (await partner.post('/api/webhook_endpoints', { url: 'https://93.184.216.34/mine' })).json;
-    expect((await other.get(`/api/webhook_endpoints/${created.id}`)).status).toBe(404);
-    expect((await other.patch(`/api/webhook_endpoints/${created.id}`, { active: false })).status).toBe(404);
-    expect((await other.delete(`/api/webhook_endpoints/${created.id}`)).status).toBe(404);
-    expect((await other.get(`/api/webhook_endpoints/${created.id}/deliveries`)).status).toBe(404);
+    expect((await other.get(`/api/webhook_endpoints/${created.id}`)).status).toBe(403);
+    expect((await other.patch(`/api/webhook_endpoints/${created.id}`, { active: false })).status).toBe(403);
+    expect((await other.delete(`/api/webhook_endpoints/${created.id}`)).status).toBe(403);
+    expect((await other.get(`/api/webhook_endpoints/${created.id}/deliveries`)).status).toBe(403);
     expect((await other.get('/api/webhook_endpoints')).json.map((endpoint: { id: string }) => endpoint.id)).not.toContain(created.id);
     expect((await partner.get(`/api/webhook_endpoints/${created.id}`)).json.active).toBe(true);
   });

@@ -141,9 +141,13 @@ describe('POST /api/calculate/estimate', () => {
     expect(response.json.selectedOffer).toEqual(expect.objectContaining({ duration: 36, calculationType: 'leasing' }));
   });
 
-  it('when a persisted rental factor is given, then it replaces the live factor', async () => {
-    const response = await acme.post('/api/calculate/estimate', { ...leasing36, persistedRentalFactor: '3.000' });
-    expect(response.json.offers[0]).toEqual(expect.objectContaining({ rentalFactor: '3.000', rate: 32.5 }));
+  it('when a persisted rental factor of the partner\'s own lists is given, then it replaces the live factor', async () => {
+    const response = await acme.post('/api/calculate/estimate', { ...leasing36, persistedRentalFactor: '3.280' });
+    expect(response.json.offers[0]).toEqual(expect.objectContaining({ rentalFactor: '3.280', rate: 35.3 }));
+  });
+
+  it('when a persisted rental factor is on none of the partner\'s quotes or lists, then 422 at persistedRentalFactor', async () => {
+    expectViolation(await acme.post('/api/calculate/estimate', { ...leasing36, persistedRentalFactor: '3.000' }), 'persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen');
   });
 
   it('when the sandbox scenario calculation_not_possible is sent, then 500 with the empty-calculation shape', async () => {

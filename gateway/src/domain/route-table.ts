@@ -10,6 +10,13 @@ const RULES: ReadonlyArray<readonly [RegExp, ServiceName]> = [
   [/^\/api\/webhook_endpoints(\/|$)/, 'notifications'],
 ];
 
+const CHECKOUT_PATH = /^\/api\/carts\/[^/]+\/checkout\/?$/;
+
+/** A checkout sent without Idempotency-Key: its every answer carries the deprecation headers. */
+export function isKeylessCheckout(method: string | undefined, path: string, idempotencyKey: string | string[] | undefined): boolean {
+  return method === 'POST' && CHECKOUT_PATH.test(path) && idempotencyKey === undefined;
+}
+
 export function owningService(path: string): ServiceName | undefined {
   return RULES.find(([pattern]) => pattern.test(path))?.[1];
 }

@@ -6,6 +6,7 @@ import { httpRequestDuration, metricsContentType, renderMetrics } from '@rental/
 import { DomainError, toProblem } from '@rental/problem';
 import { ErrorMapper, problemFor, sendProblem } from './problem-response';
 import { OperationRouter } from './router';
+import { malformedEncoding, rejectUnstorableText } from './text-integrity';
 import { REQUEST_ID_HEADER, TRUSTED_HEADERS, isValidRequestId } from './trusted-headers';
 
 export type ReadinessCheck = () => Promise<Record<string, boolean>>;
@@ -84,20 +85,21 @@ export function createHttpApp(options: HttpAppOptions): Application {
   });
 
   app.use('/api', express.json({ limit: options.jsonLimit ?? '1mb', type: isJsonCandidate }));
+  app.use('/api', rejectUnstorableText);
   app.use('/api', partnerContext);
   options.router.mount(app);
 
   app.use((req: Request, res: Response) => {
     sendProblem(res, toProblem(new DomainError('not_found', 'route.not_found', `No endpoint exists at ${req.method} ${req.path}.`)));
   });
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const log = (res.locals.log as Logger | undefined) ?? options.log;
     if (res.headersSent) {
       log.error({ err: error }, 'error after the response started');
       res.destroy();
       return;
     }
-    sendProblem(res, problemFor(error, mappers, log));
+    sendProblem(res, problemFor(malformedEncoding(error, req) ?? error, mappers, log));
   });
   return app;
 }

@@ -9,3 +9,4 @@ export * from './trusted-headers';
 export * from './lifecycle';
 export * from './problem-schemas';
 export * from './openapi';
+export * from './text-integrity';

@@ -12,12 +12,40 @@ const REDACTED_PATHS = [
   'secretKey', '*.secretKey', 'accessKey', '*.accessKey',
 ];
 
+interface DatabaseErrorFields {
+  code: string;
+  severity?: string;
+  routine?: string;
+  schema?: string;
+  table?: string;
+  column?: string;
+  constraint?: string;
+}
+
+/** A Postgres error as the driver raises it: a five-character SQLSTATE and a severity. */
+function isDatabaseError(error: unknown): error is Error & DatabaseErrorFields {
+  const fields = error as Partial<DatabaseErrorFields> | null;
+  return error instanceof Error && typeof fields?.code === 'string' && /^[0-9A-Z]{5}$/.test(fields.code) && typeof fields.severity === 'string';
+}
+
+/**
+ * Postgres puts the offending values in its message, detail and where ("invalid input syntax for
+ * type integer: \"…\"", "Key (email)=(…) already exists"), that is request data; a log line
+ * keeps the SQLSTATE and the names of what failed only.
+ */
+export function serializeError(error: unknown): unknown {
+  if (!isDatabaseError(error)) return pino.stdSerializers.err(error as Error);
+  const { code, severity, routine, schema, table, column, constraint } = error;
+  return { type: error.constructor.name, message: `database error ${code}`, code, severity, routine, schema, table, column, constraint };
+}
+
 export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino({
     name: service,
     level,
     base: { service },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   });

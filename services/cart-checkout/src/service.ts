@@ -1,4 +1,6 @@
+import { OutboxRelay } from '@rental/bus';
 import { grpcAddressOf } from '@rental/config';
+import { STATUS_CHANGED_SUBJECT } from '@rental/proto';
 import { RunningService, startServiceHost } from '@rental/service-host';
 import type { CartCheckoutConfig } from './config';
 import { CartRepository } from './data-access/cart-repository';
@@ -7,6 +9,7 @@ import { CheckoutLedgerRepository } from './data-access/checkout-ledger-reposito
 import { IdempotencyRepository } from './data-access/idempotency-repository';
 import { PricingClient } from './data-access/pricing-client';
 import { QuoteRequestRepository } from './data-access/quote-request-repository';
+import { consumeCaseStatusChanges } from './entry-points/bus/case-status-changed';
 import { cartCheckoutRoutes } from './entry-points/http/routes';
 import { migrations } from './migrations';
 
@@ -19,22 +22,25 @@ export function startCartCheckout(config: CartCheckoutConfig): Promise<RunningSe
     schema: CART_CHECKOUT_SCHEMA,
     migrations,
     config,
-    usesBus: false,
-    build: async ({ db, log }) => {
+    usesBus: true,
+    build: async ({ db, bus, log }) => {
+      if (!bus) throw new Error('cart-checkout publishes quote request status events and needs the bus');
       const pricing = new PricingClient(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const caseWorkflow = new CaseWorkflowClient(grpcAddressOf('case-workflow', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const idempotency = new IdempotencyRepository(db, config.IDEMPOTENCY_RETENTION_HOURS);
+      const quoteRequests = new QuoteRequestRepository(db, { environment: config.API_ENVIRONMENT, subject: bus.subject(STATUS_CHANGED_SUBJECT), now: () => new Date() });
+      consumeCaseStatusChanges(bus, quoteRequests, log);
       let purgeTimer: NodeJS.Timeout | undefined;
       return {
         router: cartCheckoutRoutes({
           carts: new CartRepository(db),
           idempotency,
           ledger: new CheckoutLedgerRepository(db, config.IDEMPOTENCY_RETENTION_HOURS),
-          quoteRequests: new QuoteRequestRepository(db),
+          quoteRequests,
           pricing,
           caseWorkflow,
         }),
-        workers: [{
+        workers: [new OutboxRelay({ db, bus, log }), {
           start: () => {
             purgeTimer = setInterval(() => {
               idempotency.purgeExpired().catch((error) => log.warn({ err: error }, 'purging expired idempotency keys failed'));

@@ -1,5 +1,7 @@
+import { grpcAddressOf } from '@rental/config';
 import { RunningService, startServiceHost } from '@rental/service-host';
 import type { PricingConfig } from './config';
+import { CaseWorkflowClient } from './data-access/case-workflow-client';
 import { CalculationRepository } from './data-access/calculation-repository';
 import { CatalogRepository } from './data-access/catalog-repository';
 import { CategoryRepository } from './data-access/category-repository';
@@ -25,11 +27,12 @@ export function startPricing(config: PricingConfig): Promise<RunningService> {
       const partners = new PartnerRepository(db);
       const calculations = new CalculationRepository(db);
       const hub = new HttpHubClient(config.HUB_URL, config.HUB_TIMEOUT_MS);
+      const caseWorkflow = new CaseWorkflowClient(grpcAddressOf('case-workflow', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const cartPricing = { conditions, categories };
       return {
         router: pricingRoutes({
           catalog: new CatalogRepository(db),
-          calculation: { conditions, findCategoryBySlug: (slug) => categories.findBySlug(slug), sandbox: config.API_ENVIRONMENT === 'sandbox' },
+          calculation: { conditions, frozenFactors: caseWorkflow, findCategoryBySlug: (slug) => categories.findBySlug(slug), sandbox: config.API_ENVIRONMENT === 'sandbox' },
           calculations,
           listCategories: (limit, offset) => categories.listCategories(limit, offset),
           partners,
@@ -41,7 +44,9 @@ export function startPricing(config: PricingConfig): Promise<RunningService> {
           cartPricing,
           checkoutTerms: { ...cartPricing, profileOf: (partnerId) => partners.findProfile(partnerId), hub },
           calculations,
+          frozenFactors: caseWorkflow,
         }, log)],
+        close: async () => caseWorkflow.close(),
       };
     },
   });

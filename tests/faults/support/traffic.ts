@@ -16,9 +16,12 @@ export async function rows<T = Record<string, unknown>>(databaseUrl: string, sql
   }
 }
 
-/** Every status change case-workflow wrote for a partner's cases, oldest first. */
+/** Every status change written for a partner's cases (case-workflow's quotes and contracts, cart-checkout's quote requests), oldest first. */
 export async function outboxOfPartner(databaseUrl: string, partnerId: string): Promise<StatusChangedEvent[]> {
-  const found = await rows<{ payload: StatusChangedEvent }>(databaseUrl, "SELECT payload FROM case_workflow.outbox WHERE payload->>'partnerId' = $1 ORDER BY id", [partnerId]);
+  const found = await rows<{ payload: StatusChangedEvent }>(databaseUrl, `SELECT payload FROM (
+      SELECT payload, 0 AS source, id FROM case_workflow.outbox WHERE payload->>'partnerId' = $1
+      UNION ALL SELECT payload, 1 AS source, id FROM cart_checkout.outbox WHERE payload->>'partnerId' = $1
+    ) written ORDER BY payload->>'occurredAt', source, id`, [partnerId]);
   return found.map((row) => row.payload);
 }
 

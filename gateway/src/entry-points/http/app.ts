@@ -4,13 +4,13 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { randomUUID } from 'node:crypto';
 import type { ServiceName } from '@rental/config';
 import { mapDatabaseError } from '@rental/db';
-import { REQUEST_ID_HEADER, TRUSTED_HEADERS, isInternalHeader, isValidRequestId, problemFor, sendProblem } from '@rental/http';
+import { REQUEST_ID_HEADER, TRUSTED_HEADERS, isInternalHeader, isValidRequestId, keylessCheckoutHeaders, problemFor, sendProblem } from '@rental/http';
 import type { Logger } from '@rental/logger';
 import { httpRequestDuration, metricsContentType, renderMetrics } from '@rental/metrics';
 import { DomainError, toProblem } from '@rental/problem';
 import type { ApiKeyAuthenticator } from '../../domain/api-key';
 import type { RateLimiter } from '../../domain/rate-limiter';
-import { isSafePath, owningService } from '../../domain/route-table';
+import { isKeylessCheckout, isSafePath, owningService } from '../../domain/route-table';
 import type { Forward } from './proxy';
 
 export interface GatewayOptions {
@@ -132,6 +132,9 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
     if ((path !== '/api' && !path.startsWith('/api/')) || isPublicApiPath(path)) {
       control(req, res);
       return;
+    }
+    if (isKeylessCheckout(req.method, path, req.headers['idempotency-key'])) {
+      for (const [name, value] of Object.entries(keylessCheckoutHeaders())) res.setHeader(name, value);
     }
     const started = process.hrtime.bigint();
     let route = 'gateway';

@@ -36,7 +36,7 @@ const toTerms = (terms: FrozenTerms): caseWorkflow.QuoteTerms => ({
   customSlaFileName: terms.customSlaFileName,
 });
 
-const toCreated = (created: caseWorkflow.CreatedCase__Output): CreatedCase => ({ financingCaseId: created.financingCaseId, quoteId: created.quoteId, created: created.created });
+const toCreated = (created: caseWorkflow.CreatedCase__Output): CreatedCase => ({ financingCaseId: created.financingCaseId, quoteId: created.quoteId, created: created.created, status: created.status });
 
 /** case-workflow's gRPC calls behind the domain's port. */
 export class CaseWorkflowClient implements CaseWorkflowPort {

@@ -1,11 +1,20 @@
+import { ulid, ulidToUUID } from 'ulid';
+import { enqueueOutbox } from '@rental/bus';
 import type { Knex } from '@rental/db';
-import type { QuoteRequest, QuoteRequestStore } from '../domain/quote-request';
-import { QUOTE_REQUEST_STATUS_NEW } from '../domain/quote-request';
+import type { CreatedCase } from '../domain/ports';
+import { CaseStatusChange, QUOTE_REQUEST_STATUS_NEW, QUOTE_REQUEST_TRANSITIONS, QuoteRequest, QuoteRequestMove, QuoteRequestStatus, QuoteRequestStore, quoteRequestStatusChanged } from '../domain/quote-request';
+
+export interface QuoteRequestEventSettings {
+  environment: string;
+  /** Subject of the status events on the bus. */
+  subject: string;
+  now(): Date;
+}
 
 interface QuoteRequestRow {
   id: number;
   partner_id: string;
-  status: string;
+  status: QuoteRequestStatus;
   calculation_id: string;
   financing_case_id: string | null;
   quote_id: string | null;
@@ -25,19 +34,42 @@ const toQuoteRequest = (row: QuoteRequestRow): QuoteRequest => ({
 });
 
 export class QuoteRequestRepository implements QuoteRequestStore {
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly db: Knex, private readonly events: QuoteRequestEventSettings) {}
 
-  async create(partnerId: string, calculationId: string, fields: QuoteRequest['fields'], work: (id: number) => Promise<{ financingCaseId: string; quoteId: string }>): Promise<QuoteRequest> {
+  async create(partnerId: string, calculationId: string, fields: QuoteRequest['fields'], work: (id: number) => Promise<CreatedCase>): Promise<QuoteRequest> {
     return this.db.transaction(async (trx) => {
       const [row] = await trx('quote_requests')
-        .insert({ partner_id: partnerId, status: QUOTE_REQUEST_STATUS_NEW, calculation_id: calculationId, fields: JSON.stringify(fields), created_at: new Date() })
+        .insert({ partner_id: partnerId, status: QUOTE_REQUEST_STATUS_NEW, calculation_id: calculationId, fields: JSON.stringify(fields), created_at: this.events.now() })
         .returning('*') as QuoteRequestRow[];
       const created = await work((row as QuoteRequestRow).id);
       const [updated] = await trx('quote_requests').where({ id: (row as QuoteRequestRow).id })
-        .update({ financing_case_id: created.financingCaseId, quote_id: created.quoteId })
+        .update({ financing_case_id: created.financingCaseId, quote_id: created.quoteId, status: QUOTE_REQUEST_TRANSITIONS.create_quote.to })
         .returning('*') as QuoteRequestRow[];
+      await this.emit(trx, this.events.now(), { partnerId, financingCaseId: created.financingCaseId, quoteId: created.quoteId, transition: 'create_quote', caseStatus: created.status });
       return toQuoteRequest(updated as QuoteRequestRow);
     });
+  }
+
+  async cancelOfCase(change: CaseStatusChange): Promise<boolean> {
+    return this.db.transaction(async (trx) => {
+      const { from, to } = QUOTE_REQUEST_TRANSITIONS.cancel;
+      const [row] = await trx('quote_requests')
+        .where({ partner_id: change.partnerId, financing_case_id: change.financingCaseId, status: from })
+        .update({ status: to })
+        .returning('*') as QuoteRequestRow[];
+      if (!row || !row.quote_id) return false;
+      // After the quote's own event, so a receiver ordering by occurredAt ends on this one.
+      const occurredAt = new Date(Math.max(this.events.now().getTime(), Date.parse(change.occurredAt) + 1));
+      await this.emit(trx, occurredAt, { partnerId: change.partnerId, financingCaseId: change.financingCaseId, quoteId: row.quote_id, transition: 'cancel', caseStatus: change.status });
+      return true;
+    });
+  }
+
+  private async emit(trx: Knex.Transaction, occurredAt: Date, move: Omit<QuoteRequestMove, 'id' | 'occurredAt' | 'environment'>): Promise<void> {
+    const id = ulid(occurredAt.getTime());
+    const event = quoteRequestStatusChanged({ ...move, id, occurredAt, environment: this.events.environment });
+    // The outbox keys messages by UUID; a ULID is 128 bits too, so the event id maps onto one.
+    await enqueueOutbox(trx, { messageId: ulidToUUID(id), subject: this.events.subject, payload: event });
   }
 
   async find(partnerId: string, id: number): Promise<QuoteRequest | undefined> {

@@ -53,7 +53,10 @@ export interface FrozenTerms {
 export interface StoredOffer {
   duration: number;
   calculationType: string;
+  /** with service cost (rent) and the monthly surcharge */
   rate: string;
+  /** financed amount × rental factor alone */
+  baseRate: string;
   rentalFactor: string;
   commission: number;
   residualValue: string;
@@ -122,6 +125,8 @@ export interface CreatedCase {
   financingCaseId: string;
   quoteId: string;
   created: boolean;
+  /** The case's (its quote's) status right after the call. */
+  status: string;
 }
 
 export interface NewCheckoutCase {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { notFound, validationFailed } from '@rental/problem';
-import type { CallContext, CaseWorkflowPort, PricingPort, StoredCalculation, StoredOffer } from './ports';
+import { STATUS_CHANGED_EVENT, StatusChangedEvent } from '@rental/proto';
+import type { CallContext, CaseWorkflowPort, CreatedCase, PricingPort, StoredCalculation, StoredOffer } from './ports';
 
 const optionalText = (max = 300) => z.string().max(max).nullable().optional();
 const requiredText = (max = 200) => z.string().trim().min(1, 'This value should not be blank.').max(max);
@@ -31,13 +32,62 @@ export const quoteRequestBody = z.object({
 
 export type QuoteRequestInput = z.infer<typeof quoteRequestBody>;
 
-/** Status of a quote request; the specification leaves the values open. */
-export const QUOTE_REQUEST_STATUS_NEW = 'new';
+/**
+ * The state machine of a quote request (the specification leaves the values open): new while it
+ * is filed, quote_created once its quote exists (in the same transaction), canceled when that
+ * quote is canceled. Each move is a financing_case.status_changed event with resourceType
+ * quote_request.
+ */
+export const QUOTE_REQUEST_STATUSES = ['new', 'quote_created', 'canceled'] as const;
+export type QuoteRequestStatus = (typeof QUOTE_REQUEST_STATUSES)[number];
+export const QUOTE_REQUEST_STATUS_NEW: QuoteRequestStatus = 'new';
+
+export const QUOTE_REQUEST_TRANSITIONS = {
+  create_quote: { from: 'new', to: 'quote_created' },
+  cancel: { from: 'quote_created', to: 'canceled' },
+} as const satisfies Record<string, { from: QuoteRequestStatus; to: QuoteRequestStatus }>;
+export type QuoteRequestTransition = keyof typeof QUOTE_REQUEST_TRANSITIONS;
+
+/** One move of a quote request, as the event every other status change of a case is. */
+export interface QuoteRequestMove {
+  id: string;
+  occurredAt: Date;
+  partnerId: string;
+  environment: string;
+  financingCaseId: string;
+  quoteId: string;
+  transition: QuoteRequestTransition;
+  /** The case's (its quote's) status right after the move. */
+  caseStatus: string;
+}
+
+export function quoteRequestStatusChanged(move: QuoteRequestMove): StatusChangedEvent {
+  const { from, to } = QUOTE_REQUEST_TRANSITIONS[move.transition];
+  return {
+    id: move.id,
+    event: STATUS_CHANGED_EVENT,
+    occurredAt: move.occurredAt.toISOString(),
+    version: 1,
+    data: { financingCaseId: move.financingCaseId, quoteId: move.quoteId, resourceType: 'quote_request', fromStatus: from, toStatus: to, status: move.caseStatus, transition: move.transition },
+    partnerId: move.partnerId,
+    environment: move.environment,
+  };
+}
+
+/** A status change of a case as the bus carries it, reduced to what a quote request follows. */
+export interface CaseStatusChange {
+  partnerId: string;
+  financingCaseId: string;
+  resourceType: string;
+  toStatus: string;
+  status: string;
+  occurredAt: string;
+}
 
 export interface QuoteRequest {
   id: number;
   partnerId: string;
-  status: string;
+  status: QuoteRequestStatus;
   calculationId: string;
   financingCaseId: string | null;
   quoteId: string | null;
@@ -47,7 +97,9 @@ export interface QuoteRequest {
 
 export interface QuoteRequestStore {
   /** Runs `work` with a reserved id inside one transaction: its failure leaves no quote request behind. */
-  create(partnerId: string, calculationId: string, fields: QuoteRequest['fields'], work: (id: number) => Promise<{ financingCaseId: string; quoteId: string }>): Promise<QuoteRequest>;
+  create(partnerId: string, calculationId: string, fields: QuoteRequest['fields'], work: (id: number) => Promise<CreatedCase>): Promise<QuoteRequest>;
+  /** Moves the quote request of a case from quote_created to canceled with its event; false when none was there to move. */
+  cancelOfCase(change: CaseStatusChange): Promise<boolean>;
   find(partnerId: string, id: number): Promise<QuoteRequest | undefined>;
   list(partnerId: string, limit: number, offset: number): Promise<QuoteRequest[]>;
 }
@@ -100,7 +152,8 @@ export async function fileQuoteRequest(input: QuoteRequestInput, deps: { store: 
         rentalFactor: offer.rentalFactor,
         residualValue: offer.residualValue,
         purchasePrice: addDecimals(amountOrZero(calculation.acquisitionCost), amountOrZero(calculation.installationCost)),
-        monthlyRate: offer.rate,
+        // The same meanings as a checkout's quote: monthlyCosts the bare rate, monthlyRateAllIn what the customer pays.
+        monthlyRate: offer.baseRate,
         monthlyRateAllIn: offer.rate,
         serviceCost: offer.calculationType === 'rent' ? calculation.serviceCost : '',
         recurringServiceFee: '',
@@ -119,6 +172,12 @@ function addDecimals(a: string, b: string): string {
   const cents = (value: string) => BigInt(value.replace('.', ''));
   const sum = cents(a) + cents(b);
   return `${sum / 100n}.${(sum % 100n).toString().padStart(2, '0')}`;
+}
+
+/** Follows the quote: when it is canceled, so is the quote request it was created for. */
+export async function followCaseStatus(store: QuoteRequestStore, change: CaseStatusChange): Promise<boolean> {
+  if (change.resourceType !== 'quote' || change.toStatus !== 'canceled') return false;
+  return store.cancelOfCase(change);
 }
 
 export async function findQuoteRequest(store: QuoteRequestStore, partnerId: string, id: number): Promise<QuoteRequest> {

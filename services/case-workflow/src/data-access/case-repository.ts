@@ -34,6 +34,10 @@ export class CaseRepository implements CaseStore {
     return row ? toCase(row) : undefined;
   }
 
+  async hasQuoteWithRentalFactor(partnerId: string, rentalFactor: string): Promise<boolean> {
+    return (await this.db('quotes').where({ partner_id: partnerId, rental_factor: rentalFactor }).first('id')) !== undefined;
+  }
+
   async listCases(partnerId: string, limit: number, offset: number): Promise<FinancingCase[]> {
     const rows: CaseWithQuoteRow[] = await this.casesWithQuote().where('fc.partner_id', partnerId)
       .orderBy([{ column: 'fc.created_at', order: 'desc' }, { column: 'fc.id', order: 'desc' }]).limit(limit).offset(offset);

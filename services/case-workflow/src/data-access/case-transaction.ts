@@ -1,7 +1,7 @@
 import { ulid, ulidToUUID } from 'ulid';
 import { enqueueOutbox } from '@rental/bus';
 import { Knex, isUniqueViolation } from '@rental/db';
-import { ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract-machine';
+import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract-machine';
 import { ResourceType, nextOccurredAt, statusChangedEvent } from '../domain/events';
 import type { AuditContext, AuthorizedPerson, Contract, EnvelopeRecipient, FinancingCase, Quote, QuoteFeedbackAction, SignatureEnvelope } from '../domain/model';
 import type { CaseTransaction, NewAuthorizedPerson } from '../domain/ports';
@@ -118,10 +118,13 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   async deleteContract(): Promise<void> {
     if (!this.contractRow) return;
+    const from = this.contractRow.status;
     await this.trx('signature_envelopes').where({ contract_id: this.contractRow.id }).delete();
     await this.trx('contracts').where({ id: this.contractRow.id }).delete();
     this.contractRow = null;
     this.envelopeRow = null;
+    // A rewind that removes the contract says so, so receivers do not keep a contract that is gone.
+    await this.emit(this.nextEventTime(), 'contract', from, CONTRACT_REMOVED, 'reset');
   }
 
   async sendEnvelope(recipients: EnvelopeRecipient[]): Promise<SignatureEnvelope> {

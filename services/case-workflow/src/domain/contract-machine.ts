@@ -4,6 +4,9 @@ import { ruleViolation } from '@rental/problem';
 export const CONTRACT_PLACES = ['wait_for_signing', 'signed', 'post_processing_required', 'delivery_approved', 'invoice_checked', 'completed', 'canceled'] as const;
 export type ContractPlace = (typeof CONTRACT_PLACES)[number];
 
+/** toStatus of the contract event when a sandbox reset removes the contract (it is no place: the contract is gone). */
+export const CONTRACT_REMOVED = 'removed';
+
 export type ContractMove = 'sign' | 'require_post_processing' | 'approve_delivery' | 'check_invoice' | 'complete' | 'cancel';
 
 export interface ContractTransition {

@@ -34,6 +34,8 @@ export interface CreatedCase {
   caseNumber: string;
   quoteNumber: string;
   created: boolean;
+  /** The case's (its quote's) status right after the call. */
+  status: string;
 }
 
 /** Without a delivery address the customer's own address is where the equipment goes. */
@@ -71,6 +73,7 @@ async function createOnce(store: CaseStore, newCase: NewCase, work: (transaction
     caseNumber: result.financingCase.caseNumber,
     quoteNumber: result.quoteNumber,
     created: result.created,
+    status: result.financingCase.status,
   };
 }
 

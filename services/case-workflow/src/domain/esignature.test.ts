@@ -12,7 +12,7 @@ describe('e-signature signer rules', () => {
   });
 
   it('when a person gives a shared mailbox, then the violation points at that person\'s email', () => {
-    expect(signerViolations([person('anna@c.example'), person('office@c.example')], null)).toEqual([
+    expect(signerViolations([person('anna@c.example'), person('office@c.example', false, 'Otto', 'Amt')], null)).toEqual([
       { propertyPath: 'authorizedPersons[1].email', code: 'esignature.generic_mailbox', message: 'office@c.example is a shared mailbox; the invitation must go to the person who signs.' },
     ]);
   });
@@ -21,6 +21,15 @@ describe('e-signature signer rules', () => {
     expect(signerViolations([person('anna@c.example')], null)).toEqual([expect.objectContaining({ propertyPath: 'authorizedPersons', code: 'esignature.signers_insufficient' })]);
     expect(signerViolations([person('anna@c.example', true)], null)).toEqual([]);
     expect(signerViolations([person('anna@c.example'), person('ben@c.example', false, 'Ben')], null)).toEqual([]);
+  });
+
+  it('when one person is named twice (mailbox case-insensitive without +tag, or the same name), then each repeat is a violation and counts no signer', () => {
+    expect(signerViolations([person('anna@c.example'), person('Anna+sign@C.Example', false, 'A.', 'B.')], null)).toEqual([
+      { propertyPath: 'authorizedPersons[1]', code: 'esignature.duplicate_person', message: 'A. B. <Anna+sign@C.Example> is the same person as authorizedPersons[0]; each signer counts once.' },
+      expect.objectContaining({ propertyPath: 'authorizedPersons', code: 'esignature.signers_insufficient' }),
+    ]);
+    expect(signerViolations([person('anna@c.example'), person('berg@other.example', false, ' anna ', 'BERG')], null).map((violation) => violation.code)).toEqual(['esignature.duplicate_person', 'esignature.signers_insufficient']);
+    expect(signerViolations([person('anna@c.example', true), person('anna@c.example')], null).map((violation) => violation.code)).toEqual(['esignature.duplicate_person']);
   });
 
   it('when the lender issued a statement, then every person must be on it and the set must meet its signing rule', () => {

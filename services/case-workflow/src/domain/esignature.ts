@@ -33,6 +33,24 @@ function onStatement(person: NewAuthorizedPerson, statement: SigningStatement): 
     || (normalized(signatory.firstName) === normalized(person.firstName) && normalized(signatory.lastName) === normalized(person.lastName)));
 }
 
+/** One mailbox however it is written: case-insensitive, a +tag of the local part ignored. */
+function mailboxOf(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at).split('+')[0] ?? '';
+  return `${local}@${email.slice(at + 1)}`.trim().toLowerCase();
+}
+
+const samePerson = (a: NewAuthorizedPerson, b: NewAuthorizedPerson) => mailboxOf(a.email) === mailboxOf(b.email)
+  || (normalized(a.firstName) === normalized(b.firstName) && normalized(a.lastName) === normalized(b.lastName));
+
+/** Index of the earlier entry each entry repeats (same mailbox or same name), for the persons that repeat one. */
+function repeatedPersons(persons: NewAuthorizedPerson[]): { index: number; earlier: number }[] {
+  return persons.flatMap((person, index) => {
+    const earlier = persons.slice(0, index).findIndex((other) => samePerson(other, person));
+    return earlier === -1 ? [] : [{ index, earlier }];
+  });
+}
+
 /**
  * Rules 2 to 5 of the specification: no shared mailboxes; one person only with permission to
  * sign alone, else at least two; with a lender's statement every person must be on it and the
@@ -45,7 +63,14 @@ export function signerViolations(persons: NewAuthorizedPerson[], statement: Sign
       violations.push({ propertyPath: `authorizedPersons[${index}].email`, code: 'esignature.generic_mailbox', message: `${person.email} is a shared mailbox; the invitation must go to the person who signs.` });
     }
   });
-  if (persons.length === 1 && !persons[0]?.soloSigneePermitted) {
+  // Two entries of one person are one signer: the two-signer rule counts persons, not entries.
+  const repeated = repeatedPersons(persons);
+  for (const { index, earlier } of repeated) {
+    const person = persons[index] as NewAuthorizedPerson;
+    violations.push({ propertyPath: `authorizedPersons[${index}]`, code: 'esignature.duplicate_person', message: `${person.firstName} ${person.lastName} <${person.email}> is the same person as authorizedPersons[${earlier}]; each signer counts once.` });
+  }
+  const signers = persons.length - repeated.length;
+  if (signers === 1 && !persons[0]?.soloSigneePermitted) {
     violations.push({ propertyPath: 'authorizedPersons', code: 'esignature.signers_insufficient', message: 'A single person must be permitted to sign alone (soloSigneePermitted true); otherwise at least two persons are needed.' });
   }
   if (statement) {
@@ -54,8 +79,8 @@ export function signerViolations(persons: NewAuthorizedPerson[], statement: Sign
         violations.push({ propertyPath: `authorizedPersons[${index}]`, code: 'esignature.not_on_signing_statement', message: `${person.firstName} ${person.lastName} is not named on the lender's statement of who may sign for the customer.` });
       }
     });
-    const soloOnly = persons.length === 1 && persons[0]?.soloSigneePermitted;
-    if (!soloOnly && persons.length < statement.minimumSigners) {
+    const soloOnly = signers === 1 && persons[0]?.soloSigneePermitted;
+    if (!soloOnly && signers < statement.minimumSigners) {
       violations.push({ propertyPath: 'authorizedPersons', code: 'esignature.signing_rule_not_met', message: `The lender's statement requires at least ${statement.minimumSigners} persons to sign together.` });
     }
   }

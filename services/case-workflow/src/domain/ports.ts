@@ -54,7 +54,7 @@ export interface CaseTransaction {
   moveContract(move: ContractMove): Promise<void>;
   /** Sandbox rewind: the contract directly at `target`, created when missing (one event, transition reset). */
   resetContract(target: ContractPlace): Promise<void>;
-  /** Sandbox rewind: contract and envelope removed (no event: no status of the case changes). */
+  /** Sandbox rewind: contract and envelope removed, announced by one contract event (toStatus removed, transition reset). */
   deleteContract(): Promise<void>;
   /** A new envelope, sent, replacing an earlier one of the contract. */
   sendEnvelope(recipients: EnvelopeRecipient[]): Promise<SignatureEnvelope>;
@@ -90,6 +90,8 @@ export interface CaseStore {
   findQuoteDetails(quoteId: string): Promise<QuoteDetails | undefined>;
   findContract(contractId: string): Promise<ContractDetails | undefined>;
   findCaseBySource(partnerId: string, source: CaseSource): Promise<{ financingCase: FinancingCase; quoteNumber: string } | undefined>;
+  /** Whether one of the partner's quotes froze this rental factor (a decimal with 3 places). */
+  hasQuoteWithRentalFactor(partnerId: string, rentalFactor: string): Promise<boolean>;
   /**
    * Creates the case and its quote (event: create) and runs `work` in the same transaction.
    * A case that exists for the source already is returned with created false; a quote number

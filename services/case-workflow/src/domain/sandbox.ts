@@ -4,7 +4,7 @@ import { caseNotFound, ownCase, requireApiUser } from './access';
 import { applyPartnerCancel } from './cancel';
 import { FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES } from './categories';
 import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeSteps, isContractPlace } from './contract-machine';
-import { FinancingCase, partnerActor } from './model';
+import { Contract, FinancingCase, partnerActor } from './model';
 import type { CallContext, CaseStore, CaseTransaction, DocumentsPort } from './ports';
 import { QuoteStatus, quotePath } from './quote-machine';
 import { parseOrFail } from './validation';
@@ -116,12 +116,22 @@ async function driveQuote(transaction: CaseTransaction, target: QuoteStatus): Pr
   for (const move of moves) await transaction.moveQuote(move);
 }
 
+/** A contract exists only for an accepted quote, in the sandbox as with start-esignature. */
+async function contractOfAcceptedQuote(transaction: CaseTransaction): Promise<Contract> {
+  if (transaction.contract) return transaction.contract;
+  const current = transaction.financingCase.status;
+  if (current !== 'finance_accepted') {
+    throw rule('sandbox.quote_not_accepted', `The quote is ${current}; a contract exists only once the quote is finance_accepted.`, 'scenario');
+  }
+  return transaction.createContract();
+}
+
 /** Drives the contract forward to `target`, creating it at wait_for_signing when missing; answers its id. */
 async function driveContract(transaction: CaseTransaction, target: ContractPlace): Promise<string> {
   if (target === 'completed' && !transaction.contract?.contractNumber) {
     throw rule('contract.number_missing', 'A contract can be completed only once it has a contract number (PATCH /api/contracts/{id}/edit-contract-number).', 'scenario');
   }
-  const contract = transaction.contract ?? await transaction.createContract();
+  const contract = await contractOfAcceptedQuote(transaction);
   const moves = contractPath(contract.status, target);
   if (!moves) throw unreachable('contract', contract.status, target);
   for (const move of moves) await transaction.moveContract(move);
@@ -129,7 +139,7 @@ async function driveContract(transaction: CaseTransaction, target: ContractPlace
 }
 
 async function driveEnvelope(transaction: CaseTransaction, target: EnvelopeStatus, reason: string | null): Promise<void> {
-  const contract = transaction.contract ?? await transaction.createContract();
+  const contract = await contractOfAcceptedQuote(transaction);
   if (contract.status !== 'wait_for_signing') {
     throw rule('signature_envelope.contract_not_waiting', `The contract is ${contract.status}; a signature envelope needs it at wait_for_signing.`, 'scenario');
   }
@@ -239,6 +249,9 @@ export async function simulate(deps: SandboxDependencies, id: string, body: unkn
   if (quoteTarget) {
     const { rejectionReason } = parseOrFail(z.object({ rejectionReason: optionalText(1000) }), data, 'data');
     await inOwnCase(deps, financingCase, async (transaction) => {
+      // As finance-decision accepted: a rejected quote is not decidable (finance_resume is the approval team's override).
+      const current = transaction.financingCase.status;
+      if (quoteTarget === 'finance_accepted' && current === 'finance_rejected') throw unreachable('quote', current, quoteTarget);
       await driveQuote(transaction, quoteTarget);
       if (quoteTarget === 'finance_review') await transaction.activateFinancingResponse('review');
       if (quoteTarget === 'finance_accepted') await transaction.activateFinancingResponse('accepted');

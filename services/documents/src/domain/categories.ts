@@ -12,6 +12,9 @@ export const DOCUMENT_CATEGORIES = [
 
 export type DocumentCategory = (typeof DOCUMENT_CATEGORIES)[number];
 
+/** Documents the platform itself provides (the signed contract, the signed handover confirmation); partners cannot upload them. */
+export const PLATFORM_CATEGORIES: readonly DocumentCategory[] = ['signed_contract', 'handover_confirmation'];
+
 /** Categories a requested document may have while the case is in financing review. */
 export const FINANCING_STAGE_CATEGORIES: readonly DocumentCategory[] = [
   'business_registration', 'annual_financial_statement', 'business_assessment', 'self_disclosure', 'medical_license',

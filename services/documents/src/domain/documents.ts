@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Violation, forbidden, notFound, validationFailed } from '@rental/problem';
-import { DOCUMENT_CATEGORIES, isDocumentCategory } from './categories';
+import { DOCUMENT_CATEGORIES, PLATFORM_CATEGORIES, isDocumentCategory } from './categories';
 import { requireCaseOfPartner } from './case-scope';
 import { sanitizeOriginalName } from './filename';
 import { FileSource, FinancingDocument, RequestItem, acceptsUpload, isVisibleItem, isVisibleToPartner } from './model';
@@ -41,6 +41,8 @@ function formViolations(form: UploadForm): Violation[] {
     violations.push({ propertyPath: 'category', code: 'validation.required', message: 'This value is required.' });
   } else if (!isDocumentCategory(form.category)) {
     violations.push({ propertyPath: 'category', code: 'validation.choice', message: `The value you selected is not a valid choice. Allowed values: ${DOCUMENT_CATEGORIES.join(', ')}.` });
+  } else if (PLATFORM_CATEGORIES.includes(form.category)) {
+    violations.push({ propertyPath: 'category', code: 'document.category_reserved', message: `${form.category} documents are provided by the platform; partners cannot upload them.` });
   }
   if (form.description !== undefined && [...form.description].length > MAX_DESCRIPTION_LENGTH) {
     violations.push({ propertyPath: 'description', code: 'validation.too_big', message: `This value is too long; at most ${MAX_DESCRIPTION_LENGTH} characters.` });

@@ -18,6 +18,7 @@ describe('the visibility rule', () => {
     ['the partner\'s own rejected upload', { reviewStatus: 'REJECTED' as const }, true],
     ['a legacy upload without review status', { reviewStatus: null }, true],
     ['a superseded version of its upload', { reviewStatus: 'SUPERSEDED' as const }, false],
+    ['a superseded signed contract', { category: 'signed_contract', uploadedBy: 'system' as const, reviewStatus: 'SUPERSEDED' as const }, false],
     ['a customer-provided document', { uploadedBy: 'customer' as const }, false],
     ['an operator document', { uploadedBy: 'operator' as const }, false],
     ['an operator-internal copy of a partner upload', { internalOnly: true }, false],

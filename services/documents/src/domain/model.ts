@@ -84,15 +84,15 @@ export interface FileSource {
 }
 
 /**
- * The visibility rule of the specification: a partner sees the files it provided itself (not
- * superseded versions), the signed contract and the signed handover confirmation of its own
- * cases. Customer-provided and operator-internal documents stay hidden.
+ * The visibility rule of the specification: a partner sees the files it provided itself, the
+ * signed contract and the signed handover confirmation of its own cases. Superseded versions of
+ * any category, customer-provided and operator-internal documents stay hidden.
  */
 export function isVisibleToPartner(document: FinancingDocument, partnerId: string): boolean {
-  if (document.partnerId !== partnerId) return false;
+  if (document.partnerId !== partnerId || document.reviewStatus === 'SUPERSEDED') return false;
   if (document.category === 'signed_contract') return true;
   if (document.category === 'handover_confirmation' && document.signed) return true;
-  return document.uploadedBy === 'partner' && !document.internalOnly && document.reviewStatus !== 'SUPERSEDED';
+  return document.uploadedBy === 'partner' && !document.internalOnly;
 }
 
 /** Items an operator keeps for itself are never shown to the partner. */

@@ -73,6 +73,11 @@ export class EndpointRepository implements EndpointStore {
     return row ? toEndpoint(row) : undefined;
   }
 
+  async ownerOf(id: string): Promise<string | undefined> {
+    const row: { partner_id: string } | undefined = await this.db('webhook_endpoints').select('partner_id').where({ id }).whereNull('deleted_at').first();
+    return row?.partner_id;
+  }
+
   async setActive(partnerId: string, id: string, active: boolean): Promise<WebhookEndpoint | undefined> {
     return this.db.transaction(async (trx) => {
       const [row]: EndpointRow[] = await trx('webhook_endpoints')

@@ -15,6 +15,7 @@ function memoryStore(): EndpointStore & { saved: NewEndpoint[] } {
     },
     list: async () => [],
     find: async () => undefined,
+    ownerOf: async () => undefined,
     setActive: async () => undefined,
     delete: async () => false,
   };

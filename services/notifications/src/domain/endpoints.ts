@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
-import { conflict, notFound, validationFailed, violation } from '@rental/problem';
+import { conflict, forbidden, notFound, validationFailed, violation } from '@rental/problem';
 import type { AddressPolicy } from './address-policy';
 import { HostResolver, checkTarget } from './target-check';
 import { parseWebhookUrl } from './webhook-url';
@@ -28,6 +28,8 @@ export interface EndpointStore {
   create(endpoint: NewEndpoint, limit: number): Promise<CreateOutcome>;
   list(partnerId: string, limit: number, offset: number): Promise<WebhookEndpoint[]>;
   find(partnerId: string, id: string): Promise<WebhookEndpoint | undefined>;
+  /** The partner of a live endpoint, whoever asks; undefined when there is none. */
+  ownerOf(id: string): Promise<string | undefined>;
   /** Pausing also drops the deliveries still pending, so resuming does not replay them. */
   setActive(partnerId: string, id: string, active: boolean): Promise<WebhookEndpoint | undefined>;
   /** Soft delete; drops pending deliveries. False when there is no such endpoint. */
@@ -48,7 +50,11 @@ export function newSecret(): string {
   return `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
 }
 
-const notFoundError = (id: string) => notFound('webhook_endpoint.not_found', `No webhook endpoint ${id}.`);
+/** Another partner's endpoint is 403 (authentication rule 4); only an unknown one is 404. */
+async function missingEndpoint(store: EndpointStore, id: string): Promise<Error> {
+  if (await store.ownerOf(id)) return forbidden('webhook_endpoint.forbidden', 'The webhook endpoint belongs to another partner.');
+  return notFound('webhook_endpoint.not_found', `No webhook endpoint ${id}.`);
+}
 
 export async function registerEndpoint(partnerId: string, input: { url: string; active?: boolean }, deps: EndpointDependencies): Promise<NewEndpoint> {
   const target = parseWebhookUrl(input.url, deps.policy);
@@ -72,16 +78,16 @@ export async function registerEndpoint(partnerId: string, input: { url: string; 
 
 export async function findEndpoint(store: EndpointStore, partnerId: string, id: string): Promise<WebhookEndpoint> {
   const endpoint = await store.find(partnerId, id);
-  if (!endpoint) throw notFoundError(id);
+  if (!endpoint) throw await missingEndpoint(store, id);
   return endpoint;
 }
 
 export async function setEndpointActive(store: EndpointStore, partnerId: string, id: string, active: boolean): Promise<WebhookEndpoint> {
   const endpoint = await store.setActive(partnerId, id, active);
-  if (!endpoint) throw notFoundError(id);
+  if (!endpoint) throw await missingEndpoint(store, id);
   return endpoint;
 }
 
 export async function deleteEndpoint(store: EndpointStore, partnerId: string, id: string): Promise<void> {
-  if (!(await store.delete(partnerId, id))) throw notFoundError(id);
+  if (!(await store.delete(partnerId, id))) throw await missingEndpoint(store, id);
 }

@@ -3,6 +3,11 @@ import type { AddressPolicy } from './address-policy';
 import { ipLiteralOf } from './address-policy';
 
 export const MAX_URL_LENGTH = 2048;
+/** C0 controls, DEL and C1 controls. */
+const hasControlCharacter = (text: string) => [...text].some((character) => {
+  const code = character.codePointAt(0) as number;
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+});
 
 export interface WebhookUrl {
   /** As the partner wrote it. */
@@ -34,6 +39,8 @@ export function normalizeUrl(url: URL): string {
 /** Checks the form of a webhook URL; whether its host is public is checked by resolving it. */
 export function parseWebhookUrl(raw: string, policy: AddressPolicy): WebhookUrl {
   if (raw.length > MAX_URL_LENGTH) refuse('validation.too_big', `The URL must be at most ${MAX_URL_LENGTH} characters long.`);
+  // WHATWG URL silently drops tabs and newlines and trims control characters, so the URL called would differ from the one stored.
+  if (hasControlCharacter(raw)) refuse('validation.format', 'The URL must not contain control characters (tab, newline, NUL and the like).');
   let url: URL;
   try {
     url = new URL(raw);

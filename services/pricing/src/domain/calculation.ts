@@ -31,8 +31,14 @@ export interface PricedCalculation {
   category: Category | null;
 }
 
+/** Rental factors frozen on a partner's quotes (case-workflow owns quotes). */
+export interface FrozenFactorReader {
+  isFrozenOnQuote(partnerId: string, rentalFactor: string): Promise<boolean>;
+}
+
 export interface CalculationDependencies {
   conditions: ConditionsReader;
+  frozenFactors: FrozenFactorReader;
   findCategoryBySlug(slug: string): Promise<Category | undefined>;
   /** whether this deployment is the sandbox */
   sandbox: boolean;
@@ -92,6 +98,7 @@ export async function priceCalculation(request: CalculationRequest, partnerId: s
   }
   if (request.sandboxScenario === 'calculation_not_possible') throw calculationNotPossible(emptyCalculation(request) as unknown as Record<string, unknown>);
 
+  if (request.persistedRentalFactor) await requireOwnFactor(request.persistedRentalFactor, conditions, deps.frozenFactors);
   const offers = buildOffers(request, conditions);
   if (request.commission !== undefined && !request.calculationTypes.some((type) => factorListOf(conditions, type, request.commission as number))) {
     fail('commission', 'calculation.validation.commission_not_available', `Commission tier ${request.commission} % is not available to this partner for the requested calculation types.`);
@@ -104,6 +111,23 @@ export async function priceCalculation(request: CalculationRequest, partnerId: s
     productSector,
     category: category ?? null,
   };
+}
+
+const inPartnerLists = (conditions: PartnerConditions, milli: number) =>
+  [...conditions.rentalFactors.values()].some((tiers) => [...tiers.values()].some((list) => [...list.values()].includes(milli)));
+
+/**
+ * A persisted factor replaces the platform's price, so it is honoured only when it is the
+ * partner's own: a factor of one of its lists, or one frozen on one of its quotes.
+ */
+export async function isOwnFactor(factor: string, conditions: PartnerConditions, frozenFactors: FrozenFactorReader): Promise<boolean> {
+  const milli = milliOfDecimal(factor);
+  return inPartnerLists(conditions, milli) || frozenFactors.isFrozenOnQuote(conditions.partnerId, milliDecimalOf(milli));
+}
+
+async function requireOwnFactor(factor: string, conditions: PartnerConditions, frozenFactors: FrozenFactorReader): Promise<void> {
+  if (await isOwnFactor(factor, conditions, frozenFactors)) return;
+  fail('persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen', `Rental factor ${factor} is neither frozen on one of your quotes nor on your rental-factor lists.`);
 }
 
 function buildOffers(request: CalculationRequest, conditions: PartnerConditions): Offer[] {

@@ -1,6 +1,7 @@
 import { ulid } from 'ulid';
-import { notFound } from '@rental/problem';
-import { CalculationDependencies, CalculationResponse, priceCalculation } from './calculation';
+import { notFound, validationFailed } from '@rental/problem';
+import { CalculationDependencies, CalculationResponse, FrozenFactorReader, isOwnFactor, priceCalculation, requireConditions } from './calculation';
+import type { ConditionsReader } from './conditions';
 import type { CalculationRequest } from './calculation-request';
 import type { Category } from './categories';
 
@@ -36,5 +37,28 @@ export async function calculateAndStore(request: CalculationRequest, partnerId: 
 export async function findCalculation(store: CalculationStore, partnerId: string, id: string): Promise<StoredCalculation> {
   const calculation = await store.find(partnerId, id);
   if (!calculation) throw notFound('calculation.not_found', `No calculation ${id}.`);
+  return calculation;
+}
+
+export interface QuotableCalculationDependencies {
+  store: CalculationStore;
+  conditions: ConditionsReader;
+  frozenFactors: FrozenFactorReader;
+}
+
+/**
+ * A calculation a quote request may freeze: one priced with a persisted factor that is not the
+ * partner's own (stored before that was checked) cannot become a quote.
+ */
+export async function findQuotableCalculation(deps: QuotableCalculationDependencies, partnerId: string, id: string): Promise<StoredCalculation> {
+  const calculation = await findCalculation(deps.store, partnerId, id);
+  const factor = calculation.response.request.persistedRentalFactor;
+  if (factor && !(await isOwnFactor(factor, await requireConditions(deps.conditions, partnerId), deps.frozenFactors))) {
+    throw validationFailed([{
+      propertyPath: 'calculation',
+      code: 'quote_request.rental_factor_not_frozen',
+      message: `The calculation was priced with rental factor ${factor}, which is neither frozen on one of your quotes nor on your rental-factor lists; calculate again.`,
+    }]);
+  }
   return calculation;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation, pageQuery, problemResponses } from '@rental/http';
 import { cartBody, cartItem } from '../../domain/cart-item';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, checkoutBody } from '../../domain/checkout';
-import { quoteRequestBody } from '../../domain/quote-request';
+import { QUOTE_REQUEST_STATUSES, quoteRequestBody } from '../../domain/quote-request';
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const cartParams = z.object({ id: z.string().regex(ULID) });
@@ -97,7 +97,7 @@ export const checkoutCart = defineOperation({
   method: 'post',
   path: '/api/carts/{id}/checkout',
   summary: 'Check a cart out into a quote and financing case',
-  description: 'Send an Idempotency-Key (a UUID v4 is recommended): a retry with the same key and body returns the original response and creates no second quote. The header becomes required on 2027-02-01; until then a request without it succeeds with deprecation headers.',
+  description: 'Send an Idempotency-Key (a UUID v4 is recommended): a retry with the same key and body returns the original response and creates no second quote. The header becomes required on 2027-02-01; until then a request without it is the deprecated form: every answer to it, errors (4xx) included, carries Deprecation: true, Sunset, Link rel="deprecation" (to this documentation) and a Warning 299.',
   tags: ['Carts'],
   params: cartParams,
   headers: {
@@ -117,7 +117,7 @@ export const quoteRequestReadShape = z.object({
   '@type': z.literal('QuoteRequest'),
   id: z.number().int(),
   createdAt: z.string(),
-  status: z.string().describe('new when filed'),
+  status: z.enum(QUOTE_REQUEST_STATUSES).describe('State machine: new while it is filed, quote_created once its quote exists (the same call that files it, so a filed request is answered quote_created), canceled when that quote is canceled. Each move sends financing_case.status_changed with data.resourceType quote_request (transitions create_quote, cancel)'),
   category: nullableText,
   email: nullableText,
   name: nullableText,
@@ -147,7 +147,7 @@ export const quoteRequestCreated = quoteRequestReadShape.extend({
   deleted: z.boolean(),
   solvencyCheckCompanyName: nullableText,
   solvencyCheckAddress: nullableText,
-  currentSolvencyStatus: nullableText,
+  currentSolvencyStatus: z.enum(['not_checked']).describe('Solvency check of the customer: the API runs none when a quote request is filed, so it is not_checked; the lender\'s review of the quote shows in the quote\'s status'),
 }).meta({ id: 'QuoteRequestCreated' });
 
 export const listQuoteRequests = defineOperation({

@@ -1,4 +1,4 @@
-import { OperationRouter, SUNSET_HTTP_DATE, pageWindow } from '@rental/http';
+import { OperationRouter, SUNSET_HTTP_DATE, keylessCheckoutHeaders, pageWindow } from '@rental/http';
 import { invalidInput, validationFailed, zodViolations } from '@rental/problem';
 import { Cart, CartStore, createCart as createCartUseCase, ownCart, replaceCart as replaceCartUseCase } from '../../domain/cart';
 import { CheckoutDependencies, CheckoutOutcome, IDEMPOTENCY_KEY_MAX_LENGTH, checkOut, checkoutBody, checkoutRequestHash } from '../../domain/checkout';
@@ -15,7 +15,6 @@ export interface CartCheckoutRouteDependencies extends CheckoutDependencies {
 
 const cartPath = (id: string) => `/api/carts/${id}`;
 const financingCasePath = (id: string) => `/api/financing_cases/${id}`;
-const IDEMPOTENCY_KEY_DOCUMENTATION = '/api/docs#/Carts/checkoutCart';
 
 function presentCart(cart: Cart) {
   return {
@@ -51,8 +50,9 @@ function presentCheckout(outcome: CheckoutOutcome, idempotencyKeyGiven: boolean)
     'X-Deprecated-Fields': 'quoteId, quoteLink',
   };
   if (!idempotencyKeyGiven) {
-    links.push(`<${IDEMPOTENCY_KEY_DOCUMENTATION}>; rel="deprecation"`);
-    headers.Warning = '299 - "Send an Idempotency-Key header; it becomes required on 2027-02-01"';
+    const keyless = keylessCheckoutHeaders();
+    links.push(keyless.Link as string);
+    headers.Warning = keyless.Warning as string;
   }
   headers.Link = links.join(', ');
   return {
@@ -120,7 +120,7 @@ function presentCreatedQuoteRequest(request: QuoteRequest) {
     deleted: false,
     solvencyCheckCompanyName: null,
     solvencyCheckAddress: null,
-    currentSolvencyStatus: null,
+    currentSolvencyStatus: 'not_checked' as const,
   };
 }
 

@@ -22,6 +22,14 @@ function parsed<T>(read: () => T, field: string): T {
 
 const text = (value: string | undefined | null) => (value ? value : null);
 
+function storableFactor(value: string): string | null {
+  try {
+    return factorOf(value);
+  } catch {
+    return null;
+  }
+}
+
 function toCustomer(customer: caseWorkflow.Customer__Output | null): Customer {
   return {
     firstName: text(customer?.firstName),
@@ -93,6 +101,7 @@ const createdMessage = (created: CreatedCase): caseWorkflow.CreatedCase => ({
   caseNumber: created.caseNumber,
   quoteNumber: created.quoteNumber,
   created: created.created,
+  status: created.status,
 });
 
 /** The calls cart-checkout and documents make; each adapts a message to a use case and back. */
@@ -126,6 +135,11 @@ export function caseWorkflowGrpcService(store: CaseStore, log: Logger): ServiceB
       return createdMessage(created);
     }),
     GetCaseAccess: unaryHandler<caseWorkflow.GetCaseAccessRequest__Output, caseWorkflow.CaseAccess>('GetCaseAccess', log, mappers, async (request) => caseAccess(store, request.financingCaseId)),
+    HasQuoteWithRentalFactor: unaryHandler<caseWorkflow.HasQuoteWithRentalFactorRequest__Output, caseWorkflow.QuoteWithRentalFactor>('HasQuoteWithRentalFactor', log, mappers, async (request, { partnerId }) => {
+      // A factor no quote can hold (empty, or beyond a quote's six integer digits) is on no quote.
+      const rentalFactor = storableFactor(request.rentalFactor);
+      return { exists: rentalFactor !== null && await store.hasQuoteWithRentalFactor(partnerId, rentalFactor) };
+    }),
   };
   return { definition: loadCaseWorkflowPackage().CaseWorkflowService.service, implementation };
 }

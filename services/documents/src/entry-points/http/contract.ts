@@ -101,7 +101,7 @@ export const uploadDocument = defineOperation({
   summary: 'Upload a document to a financing case',
   description: [
     `multipart/form-data. The file is refused with 422 at \`file\` when it is missing, empty, larger than 10 MB (${MAX_UPLOAD_BYTES} bytes; refused as soon as the limit is passed) or neither PDF, PNG nor JPEG by its content;`,
-    '`category` must be a document category (422). With `requestedDocumentId` the file answers that open request of the case: the request becomes provided and an earlier answer of it is superseded; an unknown or closed request is 404.',
+    '`category` must be a document category (422); `signed_contract` and `handover_confirmation` are provided by the platform and refused for partner uploads (422 document.category_reserved). With `requestedDocumentId` the file answers that open request of the case: the request becomes provided and an earlier answer of it is superseded; an unknown or closed request is 404.',
     'A body that is not multipart/form-data is 400. Bodies larger than the gateway limit are refused with 413 before they reach the service.',
   ].join(' '),
   tags: ['Documents'],

@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { ulid } from 'ulid';
+import { firstUnstorableText, unstorableTextError } from '@rental/http';
 import { DomainError, Violation, invalidInput } from '@rental/problem';
 import type { UploadForm } from '../../domain/documents';
 import { MAGIC_BYTES_NEEDED, StoredMimeType, detectFileType } from '../../domain/file-type';
@@ -156,6 +157,8 @@ export function receiveUpload(req: IncomingMessage, options: MultipartOptions): 
         violations.push({ propertyPath: 'file', code: 'validation.type', message: 'The file must be sent as a file part (with a filename).' });
       } else if (!TEXT_PARTS.has(name)) {
         violations.push(unknownPart(name));
+      } else if (firstUnstorableText(value) !== undefined) {
+        stop(unstorableTextError(name));
       } else if (info.valueTruncated) {
         violations.push({ propertyPath: name, code: 'validation.too_big', message: `This value is too long; at most ${MAX_TEXT_PART_BYTES} bytes.` });
       } else {

@@ -72,7 +72,7 @@ export const getWebhookEndpoint = defineOperation({
   method: 'get',
   path: '/api/webhook_endpoints/{id}',
   summary: 'A webhook endpoint',
-  description: 'Another partner\'s, a deleted or an unknown endpoint is 404. The secret is never shown again.',
+  description: 'Another partner\'s endpoint is 403; a deleted or an unknown endpoint is 404. The secret is never shown again.',
   tags: TAGS,
   params: endpointParams,
   responses: {

@@ -7,9 +7,11 @@ import { mapDatabaseError } from '@rental/service-host';
 import { invalidInput, notFound } from '@rental/problem';
 import { CartPricingDependencies, CheckoutTermsDependencies, DeviceClicks, FinancingOption, PricedItemInput, freezeCheckoutTerms, priceCart } from '../../domain/cart-pricing';
 import { CategoryReader, resolveCategories } from '../../domain/categories';
-import { Cents, centsOf, centsOfDecimal, decimalOf, milliDecimalOf, scaledOfDecimal } from '../../domain/money';
+import { Cents, centsOf, centsOfDecimal, decimalOf, milliDecimalOf, milliOfDecimal, scaledOfDecimal } from '../../domain/money';
+import { baseMonthlyRate } from '../../domain/rates';
 import type { PartnerProfileReader } from '../../domain/partner-profile';
-import { CalculationStore, findCalculation } from '../../domain/stored-calculation';
+import type { FrozenFactorReader } from '../../domain/calculation';
+import { CalculationStore, findQuotableCalculation } from '../../domain/stored-calculation';
 
 export interface PricingRpcDependencies {
   categories: CategoryReader;
@@ -17,6 +19,7 @@ export interface PricingRpcDependencies {
   cartPricing: CartPricingDependencies;
   checkoutTerms: CheckoutTermsDependencies;
   calculations: CalculationStore;
+  frozenFactors: FrozenFactorReader;
 }
 
 const DEVICE_LINES = [
@@ -124,8 +127,9 @@ export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): S
       };
     }),
     GetCalculation: unaryHandler<pricing.GetCalculationRequest__Output, pricing.StoredCalculation>('GetCalculation', log, mappers, async (request, { partnerId }) => {
-      const calculation = await findCalculation(deps.calculations, partnerId, request.calculationId);
+      const calculation = await findQuotableCalculation({ store: deps.calculations, conditions: deps.cartPricing.conditions, frozenFactors: deps.frozenFactors }, partnerId, request.calculationId);
       const { request: calculationRequest, offers } = calculation.response;
+      const financedCents = centsOf(calculationRequest.acquisitionCost) + centsOf(calculationRequest.installationCost);
       return {
         id: calculation.id,
         partnerId: calculation.partnerId,
@@ -143,6 +147,7 @@ export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): S
           rentalFactor: offer.rentalFactor,
           commission: offer.commission,
           residualValue: offer.residualValue ?? '',
+          baseRate: decimalOf(baseMonthlyRate(financedCents, milliOfDecimal(offer.rentalFactor))),
         })),
       };
     }),

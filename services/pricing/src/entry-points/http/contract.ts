@@ -26,7 +26,12 @@ export const calculationResponseSchema = z
   .meta({ id: 'CalculationResponse' });
 
 const partnerReference = z.object({ '@id': z.string(), '@type': z.string(), id: z.string() });
-const categoryReference = z.object({ id: z.number().int(), slug: z.string(), name: z.string() });
+const categoryReference = z.object({
+  id: z.number().int().nullable().describe('Id of the product category sent as categorySlug; null when none was sent'),
+  slug: z.string().nullable().describe('The categorySlug sent; null when none was sent'),
+  name: z.string().nullable().describe('Name of that category; null when none was sent'),
+  productSector: z.string().describe('The product sector the calculation was priced for: productSector as sent, else the sector of the category'),
+}).meta({ id: 'CalculationCategory' });
 
 export const calculationSchema = z
   .object({
@@ -37,7 +42,7 @@ export const calculationSchema = z
     requestFormUri: z.string().nullable(),
     quote: z.object({}).catchall(z.unknown()).nullable(),
     partner: partnerReference,
-    category: categoryReference.nullable(),
+    category: categoryReference.describe('What the calculation was priced for; always present, its category fields null when no categorySlug was sent'),
     createdAt: z.string(),
     response: calculationResponseSchema,
   })

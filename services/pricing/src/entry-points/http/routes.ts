@@ -31,7 +31,7 @@ function presentCalculation(calculation: StoredCalculation) {
     requestFormUri: null,
     quote: null,
     partner: partnerReference(calculation.partnerId),
-    category: calculation.category,
+    category: { id: calculation.category?.id ?? null, slug: calculation.category?.slug ?? null, name: calculation.category?.name ?? null, productSector: calculation.productSector },
     createdAt: calculation.createdAt,
     response: calculation.response,
   };
