@@ -70,7 +70,9 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
 
   async creditCheckOf(submissionId: number): Promise<CreditCheck | null> {
     const row: { credit_check: CreditCheck | null } | undefined = await this.db('lender_submissions').where({ id: submissionId }).first('credit_check');
-    return row?.credit_check ?? null;
+    const check = row?.credit_check;
+    // jsonb keeps its own key order; the check is rebuilt so every attempt sends the same bytes.
+    return check ? { provider: check.provider, reference: check.reference, outcome: check.outcome, score: check.score, checkedAt: check.checkedAt } : null;
   }
 
   async keepCreditCheck(submissionId: number, check: CreditCheck): Promise<void> {

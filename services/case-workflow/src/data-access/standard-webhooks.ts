@@ -29,7 +29,7 @@ export class StandardWebhooks implements SignedMessages {
     const signature = headers['webhook-signature'];
     if (!id || !timestamp || !signature) return false;
     try {
-      this.webhook(secret).verify(body, { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature });
+      this.webhook(secret).verify(body, { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature }, { jsonParse: false });
       return true;
     } catch {
       return false;
