@@ -6,7 +6,7 @@ import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { Stack, WebhookReceiver, bootStack, shutdownStack, waitFor } from '@rental/testkit';
 import { registerEndpoint } from '../notifications/support';
 import { Owner, eventsOf, expectProblem, movesOf, newCase, newPartner, query } from '../case-workflow/support/kit';
-import { OutsideParty, postRaw, signedEvent, signedRaw } from './support/outside-parties';
+import { OutsideParty, pdfLines, postRaw, signedEvent, signedRaw } from './support/outside-parties';
 
 /**
  * The production path against a stack of its own: lender-a's intake and the signing provider are
@@ -418,5 +418,143 @@ describe('two replicas of case-workflow', () => {
       acceptApplications();
       await replica.stop();
     }
+  });
+});
+
+describe('e-signature through the signing provider', () => {
+  const signingEventsUrl = () => `${stack.gatewayUrl}/signing/v1/events`;
+  const persons = [{ firstName: 'Erika', lastName: 'Mustermann', email: 'erika@customer.example', soloSigneePermitted: true }];
+
+  async function acceptedCase(options: Parameters<typeof newCase>[1] = {}) {
+    const created = await submittedCase(options);
+    expect((await decide(created.caseId, 'application.accepted', { signingStatement: null })).status).toBe(204);
+    return created;
+  }
+
+  async function envelopeEvent(type: string, data: Record<string, unknown>, options: { secret?: string; id?: string } = {}) {
+    const event = signedEvent(options.secret ?? SIGNING_SECRET, type, data, { id: options.id });
+    return { ...(await postRaw(signingEventsUrl(), event.raw, event.headers)), webhookId: event.id };
+  }
+
+  async function started(caseId: string) {
+    const answer = await owner.api.post(`/api/financing-cases/${caseId}/start-esignature`, { authorizedPersons: persons });
+    expect(answer.status).toBe(200);
+    return answer.json as { contractId: string; envelopeId: string };
+  }
+
+  async function signingState(caseId: string) {
+    return {
+      snapshot: await snapshot(caseId),
+      contracts: await query('SELECT c.id, c.status, e.id AS envelope_id, e.status AS envelope_status FROM contracts c LEFT JOIN signature_envelopes e ON e.contract_id = c.id WHERE c.financing_case_id = $1', [caseId], stack),
+      documents: (await owner.api.get(`/api/financing-cases/${caseId}/documents`)).json,
+    };
+  }
+
+  it('when the partner starts the e-signature, then the provider gets the signed envelope with the contract PDF before the partner\'s 200', async () => {
+    const { caseId } = await acceptedCase({
+      hasDeliveryAddress: true,
+      deliveryAddress: { recipientName: 'Lager Nord', company: 'Logistik AG', street: 'Hafenweg', houseNumber: '7', zipCode: '20457', city: 'Hamburg', country: 'DE' },
+    });
+    const answer = await started(caseId);
+    const [request, ...more] = signing.about(caseId);
+    expect(more).toEqual([]);
+    expect([request!.verified, request!.path, request!.headers['webhook-id']]).toEqual([true, '/envelopes', answer.envelopeId]);
+    expect(request!.body).toEqual({
+      type: 'envelope.requested',
+      timestamp: expect.any(String),
+      data: {
+        envelopeId: answer.envelopeId,
+        financingCaseId: caseId,
+        contractId: answer.contractId,
+        contractNumber: null,
+        signers: [{ firstName: 'Erika', lastName: 'Mustermann', email: 'erika@customer.example' }],
+        document: { fileName: expect.stringMatching(/^contract-FC-\d{4}-\d{6}\.pdf$/), mimeType: 'application/pdf', contentBase64: expect.any(String) },
+        callbackUrl: `${stack.gatewayUrl}/signing/v1/events`,
+      },
+    });
+    const lines = pdfLines(Buffer.from(request!.body.data.document.contentBase64, 'base64'));
+    const [caseRow] = await query('SELECT case_number FROM financing_cases WHERE id = $1', [caseId], stack);
+    expect(lines).toEqual(expect.arrayContaining([`Financing case ${caseRow.case_number}`, 'Calculation type leasing', 'Duration 36 months', 'Monthly rate 31.80 EUR', 'Erika Mustermann <erika@customer.example>', '1 x Laptop (LAPTOP-1)  1000.00 EUR each, 1000.00 EUR']));
+    const delivery = lines.slice(lines.indexOf('Delivery to') + 1, lines.indexOf('Items'));
+    expect(delivery).toEqual(['Lager Nord', 'Logistik AG', 'Hafenweg 7', '20457 Hamburg', 'DE']);
+    const [provider] = await query('SELECT provider_envelope_id FROM provider_envelopes WHERE envelope_id = $1', [answer.envelopeId], stack);
+    expect(provider.provider_envelope_id).toBe(`PE-${answer.envelopeId}`);
+  });
+
+  it.each([
+    ['fails', { status: 503 }],
+    ['does not answer within 10 s', { status: 200, body: { providerEnvelopeId: 'late' }, delayMs: 11_000 }],
+  ])('when the provider %s, then the partner gets 503 and no contract, envelope or signer is left behind', async (_what, failure) => {
+    const { caseId } = await acceptedCase();
+    const before = await signingState(caseId);
+    signing.answerWith(() => failure);
+    try {
+      const answer = await owner.api.post(`/api/financing-cases/${caseId}/start-esignature`, { authorizedPersons: persons });
+      expectProblem(answer, 503, 'signing.provider_unavailable');
+    } finally {
+      acceptEnvelopes();
+    }
+    expect(await signingState(caseId)).toEqual(before);
+    expect(await query('SELECT count(*)::int AS count FROM authorized_persons p JOIN quotes q ON q.id = p.quote_id WHERE q.financing_case_id = $1', [caseId], stack)).toEqual([{ count: 0 }]);
+    expect(await query('SELECT envelope_id FROM provider_envelopes WHERE financing_case_id = $1', [caseId], stack)).toEqual([]);
+  }, 30_000);
+
+  it('when the provider reports sent and then signed, then the contract moves to signed and the partner downloads the provider\'s PDF byte for byte; a replay changes nothing', async () => {
+    const { caseId } = await acceptedCase();
+    const { contractId, envelopeId } = await started(caseId);
+    expect((await envelopeEvent('envelope.sent', { envelopeId, providerEnvelopeId: `PE-${envelopeId}` })).status).toBe(204);
+    expect((await owner.api.get(`/api/contracts/${contractId}`)).json.signatureEnvelope.status).toBe('sent');
+
+    const signedPdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(2048), Buffer.from('\n%%EOF\n')]);
+    const signedEvent_ = await envelopeEvent('envelope.signed', { envelopeId, providerEnvelopeId: `PE-${envelopeId}`, signedDocument: { fileName: 'contract-signed.pdf', contentBase64: signedPdf.toString('base64') } });
+    expect([signedEvent_.status, signedEvent_.text]).toEqual([204, '']);
+    const contract = (await owner.api.get(`/api/contracts/${contractId}`)).json;
+    expect([contract.status, contract.signatureEnvelope.status]).toEqual(['signed', 'signed']);
+    expect((await movesOf(caseId, stack)).at(-1)).toBe('contract:wait_for_signing>signed:sign:finance_accepted');
+    const [entry] = await query('SELECT actor_type FROM case_history WHERE financing_case_id = $1 AND action = $2', [caseId, 'sign'], stack);
+    expect(entry).toEqual({ actor_type: 'signing' });
+    const documents = (await owner.api.get(`/api/financing-cases/${caseId}/documents`)).json;
+    expect(documents.map((document: any) => [document.category, document.originalName, document.mimeType, document.fileSize])).toEqual([['signed_contract', 'contract-signed.pdf', 'application/pdf', signedPdf.length]]);
+    const download = await fetch(`${stack.gatewayUrl}${documents[0].downloadUrl}`, { headers: { 'X-Api-Key': owner.partner.key } });
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer()).equals(signedPdf)).toBe(true);
+
+    const before = await signingState(caseId);
+    const replay = await envelopeEvent('envelope.signed', { envelopeId, signedDocument: { fileName: 'other.pdf', contentBase64: signedPdf.toString('base64') } }, { id: signedEvent_.webhookId });
+    expect([replay.status, replay.text]).toEqual([204, '']);
+    expect(await signingState(caseId)).toEqual(before);
+  });
+
+  it('when the provider reports declined, then the contract waits and the partner may start again; the replaced envelope\'s events are 409 signing.envelope_replaced', async () => {
+    const { caseId } = await acceptedCase();
+    const first = await started(caseId);
+    expect((await envelopeEvent('envelope.declined', { envelopeId: first.envelopeId, reason: 'Wrong signer' })).status).toBe(204);
+    const contract = (await owner.api.get(`/api/contracts/${first.contractId}`)).json;
+    expect([contract.status, contract.signatureEnvelope.status]).toEqual(['wait_for_signing', 'declined']);
+    const second = await started(caseId);
+    expect(second.contractId).toBe(first.contractId);
+    expect(second.envelopeId).not.toBe(first.envelopeId);
+
+    const before = await signingState(caseId);
+    const stale = await envelopeEvent('envelope.signed', { envelopeId: first.envelopeId, signedDocument: { fileName: 'x.pdf', contentBase64: Buffer.from('%PDF-1.4 x').toString('base64') } });
+    expectProblem(stale, 409, 'signing.envelope_replaced');
+    expect(await signingState(caseId)).toEqual(before);
+  });
+
+  it('when a signing callback is unsigned, wrongly signed, for an unknown envelope or malformed, then 401, 404 or 422 and nothing changes', async () => {
+    const { caseId } = await acceptedCase();
+    const { envelopeId } = await started(caseId);
+    const before = await signingState(caseId);
+    const unsigned = await postRaw(signingEventsUrl(), JSON.stringify({ type: 'envelope.sent', timestamp: new Date().toISOString(), data: { envelopeId, providerEnvelopeId: 'x' } }), { 'Content-Type': 'application/json' });
+    expectProblem(unsigned, 401, 'webhook.invalid_signature');
+    expectProblem(await envelopeEvent('envelope.signed', { envelopeId, signedDocument: { fileName: 'x.pdf', contentBase64: 'JVBERi0=' } }, { secret: lenderA.webhookSecret }), 401, 'webhook.invalid_signature');
+    expectProblem(await envelopeEvent('envelope.sent', { envelopeId: '01AAAAAAAAAAAAAAAAAAAAAAAA', providerEnvelopeId: 'x' }), 404, 'signature_envelope.not_found');
+    const notPdf = await envelopeEvent('envelope.signed', { envelopeId, signedDocument: { fileName: 'x.pdf', contentBase64: Buffer.from('plain text').toString('base64') } });
+    expectProblem(notPdf, 422);
+    expect(notPdf.json.violations.map((violation: { propertyPath: string }) => violation.propertyPath)).toEqual(['data.signedDocument.contentBase64']);
+    const unknownType = await envelopeEvent('envelope.lost', { envelopeId });
+    expectProblem(unknownType, 422);
+    expect(unknownType.json.violations.map((violation: { propertyPath: string }) => violation.propertyPath)).toEqual(['type']);
+    expect(await signingState(caseId)).toEqual(before);
   });
 });

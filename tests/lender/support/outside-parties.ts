@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { inflateSync } from 'node:zlib';
 import { Webhook } from 'standardwebhooks';
 import { ApiResponse } from '@rental/testkit';
 
@@ -110,4 +111,26 @@ export async function postRaw(url: string, raw: string, headers: Record<string, 
     // not JSON
   }
   return { status: response.status, headers: response.headers, contentType: response.headers.get('content-type') ?? '', text, json };
+}
+
+/** The lines of text drawn in a PDF made with pdf-lib's standard fonts (hex strings in its content streams). */
+export function pdfLines(pdf: Buffer): string[] {
+  const text = pdf.toString('latin1');
+  const lines: string[] = [];
+  const start = /stream\r?\n/g;
+  for (let match = start.exec(text); match; match = start.exec(text)) {
+    const from = match.index + match[0].length;
+    const to = text.indexOf('endstream', from);
+    if (to < 0) break;
+    const chunk = Buffer.from(text.slice(from, to), 'latin1');
+    let content: string;
+    try {
+      content = inflateSync(chunk).toString('latin1');
+    } catch {
+      content = chunk.toString('latin1');
+    }
+    for (const shown of content.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) lines.push(Buffer.from(shown[1] as string, 'hex').toString('latin1'));
+    start.lastIndex = to;
+  }
+  return lines;
 }
