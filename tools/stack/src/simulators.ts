@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { createHash, randomUUID } from 'node:crypto';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { Webhook } from 'standardwebhooks';
+import { z } from 'zod';
+import { durationVariable, platformVariables, portVariable } from '@rental/config';
 
 /**
  * The outside parties of the production path, simulated for the local stack: a lender for every
@@ -10,6 +12,18 @@ import { Webhook } from 'standardwebhooks';
  * credit bureau. They speak the contracts of docs PRODUCTION-PATH sections 3 and 4 exactly:
  * signed both ways, decisions and signatures through the same callbacks a real party uses.
  */
+/** The variables of the simulators' own process (docker compose's dev profile). */
+export const simulatorProcessVariables = {
+  DATABASE_URL: platformVariables.DATABASE_URL,
+  HOST: z.string().default('0.0.0.0'),
+  LENDER_SIMULATOR_PORT: portVariable(8081),
+  SIGNING_SIMULATOR_PORT: portVariable(8082),
+  CREDIT_BUREAU_SIMULATOR_PORT: portVariable(8083),
+  SIGNING_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, 'must be a whsec_ secret (whsec_ and base64)'),
+  LENDER_SIMULATOR_DELAY: durationVariable('3s'),
+  SIGNING_SIMULATOR_DELAY: durationVariable('5s'),
+};
+
 export interface RunningSimulator {
   url: string;
   close(): Promise<void>;

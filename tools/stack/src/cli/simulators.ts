@@ -1,22 +1,12 @@
-import { z } from 'zod';
-import { durationVariable, loadConfig, platformVariables, portVariable } from '@rental/config';
+import { loadConfig } from '@rental/config';
 import { connectDatabase } from '@rental/db';
 import { HUB_STUB_SCHEMA } from '../hub-stub';
-import { startCreditBureauSimulator, startLenderSimulator, startSigningSimulator } from '../simulators';
+import { simulatorProcessVariables, startCreditBureauSimulator, startLenderSimulator, startSigningSimulator } from '../simulators';
 import { lenderSecret } from '../stack';
 
 /** The lender, signing and credit bureau simulators on their own, for docker compose's dev profile. */
 async function main(): Promise<void> {
-  const config = loadConfig({
-    DATABASE_URL: platformVariables.DATABASE_URL,
-    HOST: z.string().default('0.0.0.0'),
-    LENDER_SIMULATOR_PORT: portVariable(8081),
-    SIGNING_SIMULATOR_PORT: portVariable(8082),
-    CREDIT_BUREAU_SIMULATOR_PORT: portVariable(8083),
-    SIGNING_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a whsec_ secret'),
-    LENDER_SIMULATOR_DELAY: durationVariable('3s'),
-    SIGNING_SIMULATOR_DELAY: durationVariable('5s'),
-  });
+  const config = loadConfig(simulatorProcessVariables);
   const db = connectDatabase({ url: config.DATABASE_URL, schema: HUB_STUB_SCHEMA });
   const report = (message: string) => process.stderr.write(`${message}\n`);
   const running = [
