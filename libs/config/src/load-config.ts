@@ -64,6 +64,6 @@ const DURATION_UNITS_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } a
 export function durationVariable(defaultValue: string) {
   return z.string()
     .default(defaultValue)
-    .refine((value) => /^[1-9]\d{0,8}[smhd]$/.test(value), 'must be a duration such as 30s, 15m, 12h or 14d')
+    .refine((value) => /^\d{1,9}[smhd]$/.test(value), 'must be a duration such as 30s, 15m, 12h or 14d')
     .transform((value) => Number(value.slice(0, -1)) * DURATION_UNITS_MS[value.slice(-1) as keyof typeof DURATION_UNITS_MS]);
 }
