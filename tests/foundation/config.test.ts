@@ -17,4 +17,16 @@ describe('configuration at start', () => {
     expect(result.status).toBe(78);
     expect(result.stderr).toBe(`${line}\n`);
   });
+
+  it('when notifications starts in production with WEBHOOK_ALLOW_PRIVATE_URLS=true, then it starts with one warning line instead of refusing', () => {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|API_ENVIRONMENT|WEBHOOK_|SMTP_)/.test(name)));
+    // No database answers on port 1: the process gets past its configuration, warns, and then fails to connect.
+    const result = spawnSync(process.execPath, [path.join(root, 'services/notifications/dist/start.js')], {
+      env: { ...clean, API_ENVIRONMENT: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(result.status).not.toBe(78);
+    expect(result.stderr.split('\n')[0]).toBe("warning: WEBHOOK_ALLOW_PRIVATE_URLS is true in production: partners' webhooks may go to http and loopback addresses");
+  });
 });

@@ -49,6 +49,7 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
 
   async markSubmitted(id: number, reference: string, at: Date): Promise<void> {
     await this.db.transaction(async (trx) => {
+      await lockCaseOf(trx, id);
       const [row] = await trx('lender_submissions').where({ id })
         .update({ status: 'submitted', reference, submitted_at: at, lease_until: null, last_error: null }).returning(['quote_id', 'financing_case_id', 'attempts', 'lender_id']) as HistorySource[];
       if (!row) return;
@@ -59,6 +60,7 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
 
   async markFailed(id: number, error: string, retryAt: Date | null, at: Date): Promise<void> {
     await this.db.transaction(async (trx) => {
+      await lockCaseOf(trx, id);
       const [row] = await trx('lender_submissions').where({ id })
         .update({ status: 'failed', last_error: error.slice(0, 2000), next_attempt_at: retryAt ?? at, lease_until: null, ...(retryAt ? {} : { attempts: this.maxAttempts }) })
         .returning(['quote_id', 'financing_case_id', 'attempts', 'lender_id']) as HistorySource[];
@@ -91,6 +93,15 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
   }
 }
 
+/**
+ * The case first, as every case transaction locks it (case, then quote): the outcome writes the
+ * quote and the case's history, and taking the quote before the case would deadlock with a
+ * change of the case running at the same time.
+ */
+async function lockCaseOf(trx: Knex.Transaction, submissionId: number): Promise<void> {
+  await trx.raw('SELECT 1 FROM financing_cases WHERE id = (SELECT financing_case_id FROM lender_submissions WHERE id = ?) FOR UPDATE', [submissionId]);
+}
+
 interface HistorySource {
   quote_id: string;
   financing_case_id: string;
@@ -120,7 +131,7 @@ export async function seedLenders(db: Knex, lenders: { id: string; name: string;
   const now = new Date();
   await db.transaction(async (trx) => {
     for (const lender of lenders) {
-      await trx('lenders').insert({ id: lender.id, name: lender.name, intake_url: lender.intakeUrl, webhook_secret: lender.webhookSecret, updated_at: now }).onConflict('id').merge();
+      await trx('lenders').insert({ id: lender.id, name: lender.name, intake_url: lender.intakeUrl, webhook_secret: lender.webhookSecret, updated_at: now }).onConflict('id').merge(['name', 'intake_url', 'webhook_secret']);
     }
   });
 }
