@@ -53,8 +53,10 @@ export class HttpLender implements LenderAdapter {
     try {
       answer = await postSigned(this.options.signed, url, secret, id, message, this.options.timeoutMs ?? LENDER_TIMEOUT_MS);
     } catch (error) {
-      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new Error(timedOut ? 'the lender did not answer within the timeout' : `the lender could not be reached: ${error instanceof Error ? error.message : String(error)}`);
+      // fetch rejects a timeout with a DOMException, which is not always an Error of this realm.
+      const name = (error as { name?: unknown } | null)?.name;
+      const timedOut = name === 'TimeoutError' || name === 'AbortError';
+      throw new Error(timedOut ? 'the lender did not answer within the timeout' : `the lender could not be reached: ${(error as { message?: unknown } | null)?.message ?? String(error)}`);
     }
     if (answer.status < 200 || answer.status > 299) throw new Error(`the lender answered ${answer.status}`);
     return answer.body;
