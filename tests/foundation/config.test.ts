@@ -8,11 +8,25 @@ describe('configuration at start', () => {
     ['gateway/dist/start.js', { DATABASE_URL: 'mysql://nope' }, 'invalid configuration: DATABASE_URL must be a URL with scheme postgres or postgresql'],
     ['services/pricing/dist/start.js', { API_ENVIRONMENT: 'staging' }, 'invalid configuration: API_ENVIRONMENT must be sandbox or production'],
     ['services/documents/dist/start.js', { S3_ENDPOINT: 'http://127.0.0.1:1', S3_ACCESS_KEY: 'k' }, 'invalid configuration: S3_SECRET_KEY is required'],
-    ['services/notifications/dist/start.js', { API_ENVIRONMENT: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, 'invalid configuration: WEBHOOK_ALLOW_PRIVATE_URLS must not be true when API_ENVIRONMENT is production'],
+    ['services/case-workflow/dist/start.js', { DOCUMENT_DUE_AFTER: '7' }, 'invalid configuration: DOCUMENT_DUE_AFTER must be a duration such as 30s, 15m, 12h or 14d'],
+    ['services/case-workflow/dist/start.js', { LENDER_MAX_ATTEMPTS: '0' }, 'invalid configuration: LENDER_MAX_ATTEMPTS must be a positive integer'],
+    ['services/case-workflow/dist/start.js', { API_ENVIRONMENT: 'production', SIGNING_WEBHOOK_SECRET: 'plain' }, 'invalid configuration: SIGNING_WEBHOOK_SECRET must be a whsec_ secret (whsec_ and base64)'],
   ])('when %s starts with a wrong value, then it stops with one line naming the variable', (entry, env, line) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(S3_|DATABASE_URL|API_ENVIRONMENT|WEBHOOK_)/.test(name)));
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(S3_|DATABASE_URL|API_ENVIRONMENT|WEBHOOK_|DOCUMENT_|LENDER_|SIGNING_)/.test(name)));
     const result = spawnSync(process.execPath, [path.join(root, entry)], { env: { ...clean, ...env }, encoding: 'utf8', timeout: 10_000 });
     expect(result.status).toBe(78);
     expect(result.stderr).toBe(`${line}\n`);
+  });
+
+  it('when notifications starts in production with WEBHOOK_ALLOW_PRIVATE_URLS=true, then it starts with one warning line instead of refusing', () => {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|API_ENVIRONMENT|WEBHOOK_|SMTP_)/.test(name)));
+    // No database answers on port 1: the process gets past its configuration, warns, and then fails to connect.
+    const result = spawnSync(process.execPath, [path.join(root, 'services/notifications/dist/start.js')], {
+      env: { ...clean, API_ENVIRONMENT: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(result.status).not.toBe(78);
+    expect(result.stderr.split('\n')[0]).toBe("warning: WEBHOOK_ALLOW_PRIVATE_URLS is true in production: partners' webhooks may go to http and loopback addresses");
   });
 });

@@ -9,6 +9,7 @@ import { cartCheckoutVariables } from '@rental/cart-checkout';
 import { caseWorkflowVariables } from '@rental/case-workflow';
 import { documentsVariables } from '@rental/documents';
 import { notificationsVariables } from '@rental/notifications';
+import { simulatorProcessVariables } from '@rental/stack';
 
 const root = path.resolve(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -54,6 +55,19 @@ describe('docker-compose.yml', () => {
     for (const tool of ['hub-stub', 'seed']) {
       expect(Object.keys(compose.services[tool].environment).filter((variable) => !STACK_TOOL_VARIABLES.includes(variable))).toEqual([]);
     }
+    expect(Object.keys(compose.services.simulators.environment).filter((variable) => !(variable in simulatorProcessVariables))).toEqual([]);
+  });
+
+  it('when the dev profile runs the simulators, then case-workflow points at them and both share the signing secret', () => {
+    const simulators = compose.services.simulators;
+    const caseWorkflow = compose.services['case-workflow'].environment as Record<string, string>;
+    expect(simulators.profiles).toEqual(['dev']);
+    expect(simulators.command).toEqual(['node', 'tools/stack/dist/cli/simulators.js']);
+    expect(caseWorkflow.LENDER_SIMULATOR_URL).toBe(`http://simulators:${simulators.environment.LENDER_SIMULATOR_PORT}`);
+    expect(caseWorkflow.SIGNING_PROVIDER_URL).toBe(`http://simulators:${simulators.environment.SIGNING_SIMULATOR_PORT}`);
+    expect(caseWorkflow.CREDIT_BUREAU_URL).toBe(`http://simulators:${simulators.environment.CREDIT_BUREAU_SIMULATOR_PORT}`);
+    expect(caseWorkflow.SIGNING_WEBHOOK_SECRET).toBe(simulators.environment.SIGNING_WEBHOOK_SECRET);
+    expect(caseWorkflow.PUBLIC_BASE_URL).toBe(`http://gateway:${compose.services.gateway.environment.PORT}`);
   });
 
   it('when peers are addressed, then they point at compose services on the ports the processes listen on', () => {
@@ -121,8 +135,20 @@ describe('deploy/k8s', () => {
       expect(kustomizationFile.namespace).toBe(`rental-${environment}`);
       const patch = parse(read(path.join(overlay, 'configmap.yaml')));
       expect(patch.data.API_ENVIRONMENT).toBe(environment);
-      expect(Object.keys(patch.data).every((variable) => Object.keys(platformVariables).includes(variable) || variable in documentsVariables)).toBe(true);
+      expect(Object.keys(patch.data).filter((variable) => !Object.keys(platformVariables).includes(variable) && !(variable in documentsVariables) && !(variable in caseWorkflowVariables))).toEqual([]);
     }
+  });
+
+  it('when production runs, then the signing secret and the lenders\' secrets come from Secrets, never from a ConfigMap', () => {
+    const caseWorkflow = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === 'case-workflow');
+    const env = caseWorkflow.spec.template.spec.containers[0].env as { name: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+    expect(env.find((entry) => entry.name === 'SIGNING_WEBHOOK_SECRET')?.valueFrom?.secretKeyRef).toEqual({ name: 'rental-signing', key: 'webhook-secret', optional: true });
+    const seedJob = documents.find((doc) => doc.kind === 'Job' && doc.metadata.name === 'rental-seed');
+    expect(seedJob.spec.template.spec.containers[0].command).toEqual(['node', 'tools/stack/dist/cli/seed.js', '/seed/seed.json']);
+    expect(seedJob.spec.template.spec.volumes).toEqual([{ name: 'seed-file', secret: { secretName: 'rental-lenders' } }]);
+    const production = parse(read(path.join('deploy', 'k8s', 'overlays', 'production', 'configmap.yaml')));
+    expect(Object.keys(production.data)).toEqual(expect.arrayContaining(['PUBLIC_BASE_URL', 'SIGNING_PROVIDER_URL', 'CREDIT_BUREAU_URL']));
+    expect(Object.keys({ ...configMap.data, ...production.data }).filter((variable) => /SECRET/.test(variable))).toEqual([]);
   });
 });
 
@@ -136,5 +162,6 @@ describe('Dockerfile', () => {
     }
     expect(fs.existsSync(path.join(root, 'tools/stack/dist/cli/hub-stub.js'))).toBe(true);
     expect(fs.existsSync(path.join(root, 'tools/stack/dist/cli/seed.js'))).toBe(true);
+    expect(fs.existsSync(path.join(root, 'tools/stack/dist/cli/simulators.js'))).toBe(true);
   });
 });

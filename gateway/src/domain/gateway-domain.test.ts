@@ -1,5 +1,5 @@
 import { ApiKeyAuthenticator, ApiKeyStore, hashApiKey } from './api-key';
-import { isSafePath, owningService } from './route-table';
+import { callbackService, isSafePath, owningService } from './route-table';
 
 describe('route table', () => {
   it.each([
@@ -24,6 +24,14 @@ describe('route table', () => {
   it('when a path is unknown or only shares a prefix, then no service owns it', () => {
     expect(owningService('/api/cartsx')).toBeUndefined();
     expect(owningService('/api/partners')).toBeUndefined();
+  });
+
+  it('when a lender or the signing provider calls back, then case-workflow owns exactly those paths', () => {
+    expect(callbackService('/lender/v1/lender-a/events')).toBe('case-workflow');
+    expect(callbackService('/signing/v1/events')).toBe('case-workflow');
+    for (const path of ['/lender/v1/events', '/lender/v1/lender-a/events/x', '/lender/v1/a/b/events', '/signing/v1/events/1', '/signing/v2/events', '/api/signing/v1/events']) {
+      expect(callbackService(path)).toBeUndefined();
+    }
   });
 
   it('when a path climbs out or hides separators, then it is unsafe', () => {

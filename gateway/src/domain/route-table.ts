@@ -21,6 +21,16 @@ export function owningService(path: string): ServiceName | undefined {
   return RULES.find(([pattern]) => pattern.test(path))?.[1];
 }
 
+/** Outside parties' signed callbacks: no API key; the owning service verifies the signature over the untouched body. */
+const CALLBACK_RULES: ReadonlyArray<readonly [RegExp, ServiceName]> = [
+  [/^\/lender\/v1\/[^/]+\/events$/, 'case-workflow'],
+  [/^\/signing\/v1\/events$/, 'case-workflow'],
+];
+
+export function callbackService(path: string): ServiceName | undefined {
+  return CALLBACK_RULES.find(([pattern]) => pattern.test(path))?.[1];
+}
+
 /** Dot segments, encoded slashes or undecodable escapes never reach a service. */
 export function isSafePath(path: string): boolean {
   if (/%2f|%5c|%00/i.test(path)) return false;

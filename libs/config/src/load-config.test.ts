@@ -1,4 +1,4 @@
-import { ConfigurationError, parseConfig, booleanVariable, portVariable } from './load-config';
+import { ConfigurationError, parseConfig, booleanVariable, durationVariable, portVariable } from './load-config';
 import { platformVariables } from './platform';
 import { grpcAddressOf, httpUrlOf } from './service-directory';
 
@@ -33,5 +33,12 @@ describe('service directory', () => {
     expect(httpUrlOf('case-workflow', 7100, {})).toBe('http://127.0.0.1:7103');
     expect(grpcAddressOf('case-workflow', 7100, {})).toBe('127.0.0.1:7113');
     expect(grpcAddressOf('case-workflow', 7100, { CASE_WORKFLOW_GRPC_ADDR: 'case-workflow:50051' })).toBe('case-workflow:50051');
+  });
+
+  it('when a duration has a unit, then it is read as milliseconds; without one it is refused in one line', () => {
+    expect(parseConfig({ WAIT: durationVariable('3s') }, {})).toEqual({ WAIT: 3_000 });
+    expect(parseConfig({ WAIT: durationVariable('3s') }, { WAIT: '15m' })).toEqual({ WAIT: 900_000 });
+    expect(parseConfig({ WAIT: durationVariable('3s') }, { WAIT: '14d' })).toEqual({ WAIT: 1_209_600_000 });
+    expect(() => parseConfig({ WAIT: durationVariable('3s') }, { WAIT: '10' })).toThrow(new ConfigurationError('invalid configuration: WAIT must be a duration such as 30s, 15m, 12h or 14d'));
   });
 });

@@ -57,3 +57,13 @@ export function urlVariable(protocols: string[], defaultValue?: string) {
 export function positiveIntegerVariable(defaultValue: number) {
   return z.coerce.number({ message: 'must be a positive integer' }).int('must be a positive integer').positive('must be a positive integer').default(defaultValue);
 }
+
+const DURATION_UNITS_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A duration written as an integer with a unit (`30s`, `15m`, `12h`, `14d`), read as milliseconds. */
+export function durationVariable(defaultValue: string) {
+  return z.string()
+    .default(defaultValue)
+    .refine((value) => /^\d{1,9}[smhd]$/.test(value), 'must be a duration such as 30s, 15m, 12h or 14d')
+    .transform((value) => Number(value.slice(0, -1)) * DURATION_UNITS_MS[value.slice(-1) as keyof typeof DURATION_UNITS_MS]);
+}

@@ -36,3 +36,10 @@ export function httpUrlOf(name: ServiceName, portBase: number, env: NodeJS.Proce
 export function grpcAddressOf(name: ServiceName, portBase: number, env: NodeJS.ProcessEnv = process.env): string {
   return env[`${variablePrefix(name)}_GRPC_ADDR`] ?? `127.0.0.1:${defaultGrpcPort(name, portBase)}`;
 }
+
+/** Ports of the simulated outside parties of the production path (lender, signing provider, credit bureau). */
+export const SIMULATOR_OFFSETS = { lender: 26, signing: 27, creditBureau: 28 } as const;
+
+export function simulatorUrl(name: keyof typeof SIMULATOR_OFFSETS, portBase: number): string {
+  return `http://127.0.0.1:${portBase + SIMULATOR_OFFSETS[name]}`;
+}

@@ -18,6 +18,8 @@ export interface HttpAppOptions {
   errorMappers?: ErrorMapper[];
   /** Largest JSON body accepted under /api. */
   jsonLimit?: string;
+  /** Routes outside /api (outside parties' callbacks), each with its own body parsing and authentication. */
+  mountOutsideApi?: (app: Application) => void;
 }
 
 function isJsonCandidate(req: IncomingMessage): boolean {
@@ -88,6 +90,7 @@ export function createHttpApp(options: HttpAppOptions): Application {
   app.use('/api', rejectUnstorableText);
   app.use('/api', partnerContext);
   options.router.mount(app);
+  options.mountOutsideApi?.(app);
 
   app.use((req: Request, res: Response) => {
     sendProblem(res, toProblem(new DomainError('not_found', 'route.not_found', `No endpoint exists at ${req.method} ${req.path}.`)));

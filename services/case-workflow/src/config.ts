@@ -1,14 +1,53 @@
-import { loadConfig, positiveIntegerVariable } from '@rental/config';
+import { z } from 'zod';
+import { ConfigurationError, durationVariable, loadConfig, positiveIntegerVariable, simulatorUrl, urlVariable } from '@rental/config';
 import { serviceVariables } from '@rental/service-host';
+
+/** Standard Webhooks secrets: `whsec_` and the base64 of the key's bytes. */
+export const webhookSecret = z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, 'must be a whsec_ secret (whsec_ and base64)');
 
 export const caseWorkflowVariables = {
   ...serviceVariables,
   /** How often the lender-submission worker looks for due submissions (it also wakes on each new one). */
   LENDER_SUBMISSION_POLL_MS: positiveIntegerVariable(2000),
+  /** Attempts of one lender submission before it stays failed for the approval team. */
+  LENDER_MAX_ATTEMPTS: positiveIntegerVariable(8),
+  /** The base of the callback URLs given to lenders and the signing provider; default http://127.0.0.1:8080 (the gateway's default port). */
+  PUBLIC_BASE_URL: urlVariable(['http', 'https']).optional(),
+  /** The signing provider's API; unset: the signing simulator of the local stack. */
+  SIGNING_PROVIDER_URL: urlVariable(['http', 'https']).optional(),
+  /** Signs what we send the signing provider and verifies what it sends us; required in production. */
+  SIGNING_WEBHOOK_SECRET: webhookSecret.optional(),
+  /** Items a lender asks for are due this long after the question. */
+  DOCUMENT_DUE_AFTER: durationVariable('14d'),
+  /** The lender simulator serving lenders without an intakeUrl; unset: the local stack's. */
+  LENDER_SIMULATOR_URL: urlVariable(['http', 'https']).optional(),
+  /** The credit bureau's API; unset: the credit bureau simulator of the local stack. */
+  CREDIT_BUREAU_URL: urlVariable(['http', 'https']).optional(),
 };
 
-export type CaseWorkflowConfig = ReturnType<typeof loadCaseWorkflowConfig>;
+export type CaseWorkflowConfig = ReturnType<typeof resolve>;
 
-export function loadCaseWorkflowConfig(env: NodeJS.ProcessEnv = process.env) {
-  return loadConfig(caseWorkflowVariables, env);
+function resolve(config: z.infer<z.ZodObject<typeof caseWorkflowVariables>>) {
+  if (config.API_ENVIRONMENT === 'production' && !config.SIGNING_WEBHOOK_SECRET) {
+    throw new ConfigurationError('invalid configuration: SIGNING_WEBHOOK_SECRET is required when API_ENVIRONMENT is production');
+  }
+  const base = config.SERVICE_PORT_BASE;
+  return {
+    ...config,
+    PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
+    SIGNING_PROVIDER_URL: (config.SIGNING_PROVIDER_URL ?? simulatorUrl('signing', base)).replace(/\/+$/, ''),
+    LENDER_SIMULATOR_URL: (config.LENDER_SIMULATOR_URL ?? simulatorUrl('lender', base)).replace(/\/+$/, ''),
+    CREDIT_BUREAU_URL: (config.CREDIT_BUREAU_URL ?? simulatorUrl('creditBureau', base)).replace(/\/+$/, ''),
+  };
+}
+
+export function loadCaseWorkflowConfig(env: NodeJS.ProcessEnv = process.env): CaseWorkflowConfig {
+  const config = loadConfig(caseWorkflowVariables, env);
+  try {
+    return resolve(config);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return process.exit(78);
+  }
 }

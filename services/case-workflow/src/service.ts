@@ -4,10 +4,20 @@ import { STATUS_CHANGED_SUBJECT } from '@rental/proto';
 import { RunningService, startServiceHost } from '@rental/service-host';
 import type { CaseWorkflowConfig } from './config';
 import { CaseRepository } from './data-access/case-repository';
+import { PdfContractRenderer } from './data-access/contract-pdf';
+import { CreditBureauClient } from './data-access/credit-bureau-client';
 import { DocumentsClient } from './data-access/documents-client';
+import { HttpLender } from './data-access/http-lender';
+import { HttpSigningProvider } from './data-access/http-signing-provider';
 import { LenderSubmissionRepository } from './data-access/lender-submission-repository';
+import { PricingPartnerDirectory } from './data-access/pricing-client';
 import { SandboxLender, SandboxSigningStatements } from './data-access/sandbox-adapters';
+import { StandardWebhooks } from './data-access/standard-webhooks';
+import { lenderApplication } from './domain/lender';
+import type { LenderAdapter } from './domain/ports';
+import { StoredSigningStatements } from './domain/signing';
 import { caseWorkflowGrpcService } from './entry-points/grpc/server';
+import { mountCallbacks } from './entry-points/http/callbacks';
 import { caseWorkflowRoutes } from './entry-points/http/routes';
 import { LenderSubmissionWorker } from './entry-points/workers/lender-submission-worker';
 import { migrations } from './migrations';
@@ -23,8 +33,10 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
     usesBus: true,
     build: async ({ db, bus, log }) => {
       if (!bus) throw new Error('case-workflow publishes status events and needs the bus');
+      const production = config.API_ENVIRONMENT === 'production';
       const now = () => new Date();
-      const lenderWorker = new LenderSubmissionWorker({ queue: new LenderSubmissionRepository(db), lender: new SandboxLender(log), now }, config.LENDER_SUBMISSION_POLL_MS, log);
+      const submissions = new LenderSubmissionRepository(db, config.LENDER_MAX_ATTEMPTS);
+      const signed = new StandardWebhooks();
       const store = new CaseRepository(db, {
         environment: config.API_ENVIRONMENT,
         subject: bus.subject(STATUS_CHANGED_SUBJECT),
@@ -32,11 +44,41 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
         onLenderSubmissionQueued: () => lenderWorker.wake(),
       });
       const documents = new DocumentsClient(grpcAddressOf('documents', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
+      const partners = new PricingPartnerDirectory(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
+      const creditBureau = new CreditBureauClient(config.CREDIT_BUREAU_URL);
+      const lender: LenderAdapter = production
+        ? new HttpLender({
+          lenders: submissions,
+          signed,
+          application: (submission, lenderId) => lenderApplication({ store, applications: submissions, creditBureau, partners, publicBaseUrl: config.PUBLIC_BASE_URL }, submission, lenderId),
+          simulatorUrl: config.LENDER_SIMULATOR_URL,
+          now,
+          log,
+        })
+        : new SandboxLender(log);
+      const lenderWorker = new LenderSubmissionWorker({ queue: submissions, lender, now, maxAttempts: config.LENDER_MAX_ATTEMPTS }, config.LENDER_SUBMISSION_POLL_MS, log);
+      const secret = production ? config.SIGNING_WEBHOOK_SECRET : undefined;
+      const signing = production && secret
+        ? { provider: new HttpSigningProvider({ url: config.SIGNING_PROVIDER_URL, secret, publicBaseUrl: config.PUBLIC_BASE_URL, signed, now }), renderer: new PdfContractRenderer() }
+        : undefined;
       return {
-        router: caseWorkflowRoutes({ store, documents, signingStatements: new SandboxSigningStatements(), sandbox: config.API_ENVIRONMENT === 'sandbox' }),
-        grpc: [caseWorkflowGrpcService(store, log)],
+        router: caseWorkflowRoutes({
+          store,
+          documents,
+          signingStatements: production ? new StoredSigningStatements(store) : new SandboxSigningStatements(),
+          signing,
+          sandbox: config.API_ENVIRONMENT === 'sandbox',
+        }),
+        mountOutsideApi: (app) => mountCallbacks(app, {
+          lender: { store, lenders: submissions, signed, documents, production, dueAfterMs: config.DOCUMENT_DUE_AFTER, now },
+          signing: { store, documents, signed, secret },
+        }),
+        grpc: [caseWorkflowGrpcService(store, log, { applications: submissions, lender })],
         workers: [new OutboxRelay({ db, bus, log }), lenderWorker],
-        close: async () => documents.close(),
+        close: async () => {
+          documents.close();
+          partners.close();
+        },
       };
     },
   });

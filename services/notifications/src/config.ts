@@ -4,7 +4,7 @@ import { serviceVariables } from '@rental/service-host';
 
 export const notificationsVariables = {
   ...serviceVariables,
-  /** For tests and local use only: allows http and loopback webhook URLs. Refused in production. */
+  /** Allows http and loopback webhook URLs: tests, local use, or an operator's explicit choice in production (warned at start). */
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanVariable(false),
   WEBHOOK_TIMEOUT_MS: positiveIntegerVariable(5000),
   /** Deliveries in flight at once across all endpoints. */
@@ -21,8 +21,7 @@ export type NotificationsConfig = ReturnType<typeof loadNotificationsConfig>;
 export function loadNotificationsConfig(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(notificationsVariables, env);
   if (config.WEBHOOK_ALLOW_PRIVATE_URLS && config.API_ENVIRONMENT === 'production') {
-    process.stderr.write('invalid configuration: WEBHOOK_ALLOW_PRIVATE_URLS must not be true when API_ENVIRONMENT is production\n');
-    process.exit(78);
+    process.stderr.write('warning: WEBHOOK_ALLOW_PRIVATE_URLS is true in production: partners\' webhooks may go to http and loopback addresses\n');
   }
   return config;
 }

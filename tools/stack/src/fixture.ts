@@ -15,7 +15,15 @@ export const seedFileSchema = z.object({
     durationRange,
     hasPrintPlanCapability: z.boolean(),
   })),
-  lenders: z.array(z.object({ id: z.string(), name: z.string(), contactEmail: z.string().nullable() })),
+  lenders: z.array(z.object({
+    id: z.string(),
+    name: z.string(),
+    contactEmail: z.string().nullable(),
+    /** Signs what we send the lender and verifies what it sends us; never logged. */
+    webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, 'must be a whsec_ secret'),
+    /** null: the lender simulator of the local stack. */
+    intakeUrl: z.url().nullable(),
+  })),
   distributionHubs: z.array(z.object({
     id: z.string(),
     name: z.string(),

@@ -1,3 +1,4 @@
+import { openCaseWorkflowDatabase, seedLenders } from '@rental/case-workflow';
 import { connectDatabase } from '@rental/db';
 import { countPartners, openGatewayDatabase, seedPartnerIdentities } from '@rental/gateway';
 import type { Logger } from '@rental/logger';
@@ -13,21 +14,24 @@ export interface SeedSummary {
 
 /**
  * Loads a seed file into a deployment's stores: partners and key hashes into the gateway,
- * catalog, conditions, lenders and hubs into pricing, SLA files into the hub stub. Keys of the
+ * catalog, conditions, lenders and hubs into pricing, SLA files into the hub stub, lenders'
+ * intake URLs and secrets into case-workflow (which calls them). Keys of the
  * other environment are skipped. Idempotent.
  */
 export async function seedDeployment(databaseUrl: string, environment: string, seed: SeedFile, log: Logger): Promise<SeedSummary> {
   const gatewayDb = await openGatewayDatabase(databaseUrl, log);
   const pricingDb = await openPricingDatabase(databaseUrl, log);
   const hubDb = connectDatabase({ url: databaseUrl, schema: HUB_STUB_SCHEMA });
+  const caseWorkflowDb = await openCaseWorkflowDatabase(databaseUrl, log);
   try {
     await seedPricing(pricingDb, seed);
+    await seedLenders(caseWorkflowDb, seed.lenders);
     await seedHubStub(hubDb, seed.distributionHubs);
     const loaded = await seedPartnerIdentities(gatewayDb, seed.partners, environment);
     const allKeys = seed.partners.reduce((sum, partner) => sum + partner.apiKeys.length, 0);
     return { partners: loaded.partners, apiKeys: loaded.keys, skippedApiKeys: allKeys - loaded.keys };
   } finally {
-    await Promise.all([gatewayDb.destroy(), pricingDb.destroy(), hubDb.destroy()]);
+    await Promise.all([gatewayDb.destroy(), pricingDb.destroy(), hubDb.destroy(), caseWorkflowDb.destroy()]);
   }
 }
 

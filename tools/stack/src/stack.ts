@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { LOCAL_HELPER_OFFSETS, SERVICE_NAMES, ServiceName, databaseNameOf, defaultHttpPort } from '@rental/config';
+import { randomBytes } from 'node:crypto';
+import { LOCAL_HELPER_OFFSETS, SERVICE_NAMES, SIMULATOR_OFFSETS, ServiceName, databaseNameOf, defaultHttpPort, durationVariable, parseConfig } from '@rental/config';
 import { connectDatabase, ensureDatabaseExists } from '@rental/db';
 import type { Logger } from '@rental/logger';
 import type { SeedFile } from './fixture';
@@ -9,6 +10,7 @@ import { HUB_STUB_SCHEMA, startHubStub } from './hub-stub';
 import { ManagedProcess } from './managed-process';
 import { EMBEDDED_S3_CREDENTIALS, startEmbeddedObjectStorage } from './object-storage';
 import { SeedSummary, seedDeployment } from './seed';
+import { startCreditBureauSimulator, startLenderSimulator, startSigningSimulator } from './simulators';
 import { ReceivedMail, startSmtpSink } from './smtp-sink';
 
 export type ProcessName = 'gateway' | ServiceName;
@@ -62,6 +64,46 @@ function startControlServer(port: number, mail: ReceivedMail[]): Promise<http.Se
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
+/** The simulator stands in for the lenders, who know their own secrets: it reads what the seed command loaded. */
+export async function lenderSecret(db: ReturnType<typeof connectDatabase>, lenderId: string): Promise<string | undefined> {
+  const row: { webhook_secret: string } | undefined = await db.withSchema('case_workflow').table('lenders').where({ id: lenderId }).first('webhook_secret');
+  return row?.webhook_secret;
+}
+
+export const simulatorVariables = {
+  LENDER_SIMULATOR_DELAY: durationVariable('3s'),
+  SIGNING_SIMULATOR_DELAY: durationVariable('5s'),
+};
+
+/**
+ * Production only: the simulated lender (for lenders without an intakeUrl), signing provider
+ * (unless SIGNING_PROVIDER_URL is set) and credit bureau, and the variables that point the
+ * processes at them. Without SIGNING_WEBHOOK_SECRET one is made for this run and shared by
+ * case-workflow and the signing simulator.
+ */
+async function startProductionParties(options: StackOptions, env: NodeJS.ProcessEnv, helperDb: ReturnType<typeof connectDatabase>, closers: (() => Promise<unknown>)[]): Promise<NodeJS.ProcessEnv> {
+  if (options.environment !== 'production') return {};
+  const delays = parseConfig(simulatorVariables, env);
+  const report = (message: string) => options.log.warn(message);
+  const variables: NodeJS.ProcessEnv = {
+    PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${options.gatewayPort}`,
+    SIGNING_WEBHOOK_SECRET: env.SIGNING_WEBHOOK_SECRET ?? `whsec_${randomBytes(24).toString('base64')}`,
+  };
+  if (!env.LENDER_SIMULATOR_URL) {
+    const lender = await startLenderSimulator({ secretOf: (id) => lenderSecret(helperDb, id), delayMs: delays.LENDER_SIMULATOR_DELAY, port: options.portBase + SIMULATOR_OFFSETS.lender, report });
+    closers.push(() => lender.close());
+  }
+  if (!env.SIGNING_PROVIDER_URL) {
+    const signing = await startSigningSimulator({ secret: variables.SIGNING_WEBHOOK_SECRET as string, delayMs: delays.SIGNING_SIMULATOR_DELAY, port: options.portBase + SIMULATOR_OFFSETS.signing, report });
+    closers.push(() => signing.close());
+  }
+  if (!env.CREDIT_BUREAU_URL) {
+    const bureau = await startCreditBureauSimulator({ port: options.portBase + SIMULATOR_OFFSETS.creditBureau });
+    closers.push(() => bureau.close());
+  }
+  return variables;
+}
+
 /**
  * Starts the six processes against Postgres and NATS, with the local helpers the variables do
  * not replace: object storage unless S3_ENDPOINT is set, an SMTP sink unless SMTP_URL is set,
@@ -95,6 +137,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     closers.push(() => server.close());
     storage = { S3_ENDPOINT: server.url, S3_ACCESS_KEY: EMBEDDED_S3_CREDENTIALS.accessKey, S3_SECRET_KEY: EMBEDDED_S3_CREDENTIALS.secretKey };
   }
+  const production = await startProductionParties(options, env, helperDb, closers);
   const control = await startControlServer(options.portBase + LOCAL_HELPER_OFFSETS.stackControl, mail);
   closers.push(() => new Promise((resolve) => control.close(resolve)));
 
@@ -107,6 +150,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     SERVICE_PORT_BASE: String(options.portBase),
     HUB_URL: hubUrl,
     SMTP_URL: smtpUrl,
+    ...production,
   };
   // Per-process ports come from SERVICE_PORT_BASE; one inherited HTTP_PORT would collide.
   delete shared.HTTP_PORT;

@@ -10,7 +10,7 @@ import { httpRequestDuration, metricsContentType, renderMetrics } from '@rental/
 import { DomainError, toProblem } from '@rental/problem';
 import type { ApiKeyAuthenticator } from '../../domain/api-key';
 import type { RateLimiter } from '../../domain/rate-limiter';
-import { isKeylessCheckout, isSafePath, owningService } from '../../domain/route-table';
+import { callbackService, isKeylessCheckout, isSafePath, owningService } from '../../domain/route-table';
 import type { Forward } from './proxy';
 
 export interface GatewayOptions {
@@ -121,6 +121,22 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
   return service;
 }
 
+/**
+ * A lender's or the signing provider's callback: no API key and no partner; client identity
+ * headers are dropped as on /api, and the body is streamed to the service unread.
+ */
+function forwardCallback(req: IncomingMessage, res: ServerResponse, service: ServiceName, options: GatewayOptions): string | undefined {
+  const byAddress = options.limits.perAddress.take(req.socket.remoteAddress ?? 'unknown');
+  if (!byAddress.allowed) {
+    tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
+    return undefined;
+  }
+  for (const name of Object.keys(req.headers)) if (isInternalHeader(name)) delete req.headers[name];
+  delete req.headers['x-api-key'];
+  options.proxies[service](req, res);
+  return service;
+}
+
 export function gatewayRequestListener(options: GatewayOptions): RequestListener {
   const control = controlApp(options);
   return (req, res) => {
@@ -129,7 +145,8 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('X-Request-Id', requestId);
     const path = pathOf(req.url);
-    if ((path !== '/api' && !path.startsWith('/api/')) || isPublicApiPath(path)) {
+    const callback = isSafePath(path) ? callbackService(path) : undefined;
+    if (!callback && ((path !== '/api' && !path.startsWith('/api/')) || isPublicApiPath(path))) {
       control(req, res);
       return;
     }
@@ -142,7 +159,7 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
       httpRequestDuration.observe({ method: req.method ?? '', route, status: String(res.statusCode) }, Number(process.hrtime.bigint() - started) / 1e9);
       if (res.statusCode >= 500) options.log.warn({ requestId, method: req.method, path, status: res.statusCode, service: route }, 'request failed');
     });
-    forwardApiCall(req, res, path, options).then(
+    (callback ? Promise.resolve(forwardCallback(req, res, callback, options)) : forwardApiCall(req, res, path, options)).then(
       (service) => {
         if (service) route = service;
       },

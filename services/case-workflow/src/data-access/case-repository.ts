@@ -2,7 +2,7 @@ import { ulid } from 'ulid';
 import { Knex, isUniqueViolation } from '@rental/db';
 import { conflict } from '@rental/problem';
 import type { AuditContext, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../domain/model';
-import type { CaseSource, CaseStore, CaseTransaction, CreatedCaseResult, NewCase } from '../domain/ports';
+import type { CaseSource, CaseStore, CaseTransaction, CreatedCaseResult, NewCase, SigningStatement } from '../domain/ports';
 import { EventSettings, KnexCaseTransaction } from './case-transaction';
 import {
   CaseRow, CaseWithQuoteRow, ContractRow, EnvelopeRow, FeedbackRow, FinancingResponseRow, HistoryRow, PersonRow, QuoteItemRow, QuoteRow,
@@ -184,6 +184,16 @@ export class CaseRepository implements CaseStore {
       const transaction = new KnexCaseTransaction(trx, this.settings, caseRow, quoteRow, contractRow ?? null, envelopeRow ?? null, audit);
       return { result: await work(transaction) };
     });
+  }
+
+  async findProviderEnvelope(envelopeId: string): Promise<{ financingCaseId: string; contractId: string } | undefined> {
+    const row: { financing_case_id: string; contract_id: string } | undefined = await this.db('provider_envelopes').where({ envelope_id: envelopeId }).first('financing_case_id', 'contract_id');
+    return row ? { financingCaseId: row.financing_case_id, contractId: row.contract_id } : undefined;
+  }
+
+  async findSigningStatement(financingCaseId: string): Promise<SigningStatement | null> {
+    const row: { signing_statement: SigningStatement | null } | undefined = await this.db('quotes').where({ financing_case_id: financingCaseId }).first('signing_statement');
+    return row?.signing_statement ?? null;
   }
 
   async listHistory(financingCaseId: string): Promise<HistoryEntry[]> {

@@ -4,7 +4,7 @@ import { Knex, isUniqueViolation } from '@rental/db';
 import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract-machine';
 import { ResourceType, nextOccurredAt, statusChangedEvent } from '../domain/events';
 import type { AuditContext, AuthorizedPerson, Contract, EnvelopeRecipient, FinancingCase, Quote, QuoteFeedbackAction, SignatureEnvelope } from '../domain/model';
-import type { CaseTransaction, NewAuthorizedPerson } from '../domain/ports';
+import type { CaseTransaction, NewAuthorizedPerson, SigningStatement } from '../domain/ports';
 import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote-machine';
 import { CaseRow, ContractRow, EnvelopeRow, PersonRow, QuoteRow, toCase, toContract, toEnvelope, toPerson, toQuote } from './rows';
 
@@ -197,6 +197,7 @@ export class KnexCaseTransaction implements CaseTransaction {
   async queueLenderSubmission(): Promise<void> {
     const now = this.settings.now();
     await this.trx('lender_submissions').insert({
+      application_id: ulid(),
       quote_id: this.quoteRow.id,
       financing_case_id: this.caseRow.id,
       partner_id: this.caseRow.partner_id,
@@ -209,6 +210,28 @@ export class KnexCaseTransaction implements CaseTransaction {
     await this.updateQuote({ lender_submission_status: 'pending' });
     const wake = this.settings.onLenderSubmissionQueued;
     if (wake) this.trx.executionPromise.then(wake, () => undefined);
+  }
+
+  async setSigningStatement(statement: SigningStatement | null): Promise<void> {
+    await this.updateQuote({ signing_statement: statement === null ? null : JSON.stringify(statement) });
+  }
+
+  async setFinancingNumber(reference: string): Promise<void> {
+    if (this.quoteRow.financing_number !== reference) await this.updateQuote({ financing_number: reference });
+  }
+
+  async markCallbackApplied(sender: string, webhookId: string): Promise<boolean> {
+    const inserted = await this.trx('applied_callbacks').insert({ sender, webhook_id: webhookId, applied_at: this.settings.now() })
+      .onConflict(['sender', 'webhook_id']).ignore().returning('webhook_id') as unknown[];
+    return inserted.length === 1;
+  }
+
+  async recordProviderEnvelope(envelopeId: string): Promise<void> {
+    await this.trx('provider_envelopes').insert({ envelope_id: envelopeId, financing_case_id: this.caseRow.id, contract_id: this.requireContract().id, provider_envelope_id: null, created_at: this.settings.now() });
+  }
+
+  async setProviderEnvelopeId(envelopeId: string, providerEnvelopeId: string): Promise<void> {
+    await this.trx('provider_envelopes').where({ envelope_id: envelopeId }).update({ provider_envelope_id: providerEnvelopeId });
   }
 
   async setContractNumber(contractNumber: string): Promise<boolean> {

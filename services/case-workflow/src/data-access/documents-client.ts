@@ -3,7 +3,7 @@ import { ProblemDocument, isDomainError, unavailable } from '@rental/problem';
 import { loadDocumentsPackage } from '@rental/proto';
 import type { documents } from '@rental/proto';
 import type { RequestedItem } from '../domain/model';
-import type { CallContext, DocumentsPort } from '../domain/ports';
+import type { CallContext, DocumentsPort, NewRequestItem } from '../domain/ports';
 
 type DocumentsServiceClient = InstanceType<ReturnType<typeof loadDocumentsPackage>['DocumentsService']>;
 
@@ -54,11 +54,13 @@ export class DocumentsClient implements DocumentsPort {
     return byCase;
   }
 
-  async createRequestItems(financingCaseId: string, itemType: RequestedItem['type'], items: { label: string; category: string; question: string; optional: boolean }[], context: CallContext): Promise<RequestedItem[]> {
+  async createRequestItems(financingCaseId: string, itemType: RequestedItem['type'], items: NewRequestItem[], context: CallContext): Promise<RequestedItem[]> {
     const response = await this.client.call('CreateRequestItems', {
       financingCaseId,
       itemType,
-      items: items.map((item) => ({ ...item, targetAudience: 'partner', dueAt: '' })),
+      items: items.map((item) => ({
+        label: item.label, category: item.category, question: item.question, optional: item.optional, targetAudience: item.targetAudience ?? 'partner', dueAt: item.dueAt?.toISOString() ?? '',
+      })),
     }, context);
     return response.items.map(toItem);
   }
@@ -78,6 +80,10 @@ export class DocumentsClient implements DocumentsPort {
 
   async attachSignedContract(financingCaseId: string, contractId: string, context: CallContext): Promise<void> {
     await this.client.call('AttachSignedContract', { financingCaseId, contractId }, context);
+  }
+
+  async storeSignedContract(financingCaseId: string, contractId: string, document: { fileName: string; content: Buffer }, context: CallContext): Promise<void> {
+    await this.client.call('StoreSignedContract', { financingCaseId, contractId, fileName: document.fileName, content: document.content }, context);
   }
 
   async resetCase(financingCaseId: string, context: CallContext): Promise<void> {

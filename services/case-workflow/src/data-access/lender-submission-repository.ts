@@ -1,8 +1,9 @@
 import type { Knex } from '@rental/db';
-import type { LenderSubmission, LenderSubmissionQueue } from '../domain/ports';
+import type { ApplicationSource, CreditCheck, LatestSubmission, Lender, LenderDirectory, LenderSubmission, LenderSubmissionQueue } from '../domain/ports';
 
 interface SubmissionRow {
   id: number;
+  application_id: string;
   quote_id: string;
   financing_case_id: string;
   partner_id: string;
@@ -10,10 +11,15 @@ interface SubmissionRow {
   attempts: number;
 }
 
-const LEASE_SECONDS = 60;
+/**
+ * A worker owns a claimed submission this long. It must outlast one attempt (credit check and
+ * lender call, 10 s each at most), so that no other replica takes it while it is in flight.
+ */
+export const LEASE_SECONDS = 60;
 
 const toSubmission = (row: SubmissionRow): LenderSubmission => ({
   id: row.id,
+  applicationId: row.application_id,
   quoteId: row.quote_id,
   financingCaseId: row.financing_case_id,
   partnerId: row.partner_id,
@@ -21,35 +27,111 @@ const toSubmission = (row: SubmissionRow): LenderSubmission => ({
   attempts: row.attempts,
 });
 
-/** Lender submissions as a work queue: leased so that replicas never submit one twice at a time. */
-export class LenderSubmissionRepository implements LenderSubmissionQueue {
-  constructor(private readonly db: Knex) {}
+/**
+ * Lender submissions as a work queue: leased so that replicas never submit one twice at a time,
+ * and given up after `maxAttempts`. Each outcome updates the quote's lenderSubmissionStatus in
+ * the same transaction and is recorded in the case's history by the system.
+ */
+export class LenderSubmissionRepository implements LenderSubmissionQueue, ApplicationSource, LenderDirectory {
+  constructor(private readonly db: Knex, private readonly maxAttempts = Number.MAX_SAFE_INTEGER) {}
 
   async claimDue(now: Date, limit: number): Promise<LenderSubmission[]> {
     const result = await this.db.raw(`
       UPDATE lender_submissions SET lease_until = ?::timestamptz + make_interval(secs => ?), attempts = attempts + 1
       WHERE id IN (
         SELECT id FROM lender_submissions
-        WHERE status IN ('pending', 'failed') AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+        WHERE status IN ('pending', 'failed') AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?) AND attempts < ?
         ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
       )
-      RETURNING id, quote_id, financing_case_id, partner_id, lender_id, attempts`, [now, LEASE_SECONDS, now, now, limit]);
+      RETURNING id, application_id, quote_id, financing_case_id, partner_id, lender_id, attempts`, [now, LEASE_SECONDS, now, now, this.maxAttempts, limit]);
     return (result.rows as SubmissionRow[]).sort((a, b) => a.id - b.id).map(toSubmission);
   }
 
   async markSubmitted(id: number, reference: string, at: Date): Promise<void> {
     await this.db.transaction(async (trx) => {
+      await lockCaseOf(trx, id);
       const [row] = await trx('lender_submissions').where({ id })
-        .update({ status: 'submitted', reference, submitted_at: at, lease_until: null, last_error: null }).returning('quote_id') as { quote_id: string }[];
-      if (row) await trx('quotes').where({ id: row.quote_id }).update({ lender_submission_status: 'submitted', last_lender_submission_at: at, updated_at: at });
+        .update({ status: 'submitted', reference, submitted_at: at, lease_until: null, last_error: null }).returning(['quote_id', 'financing_case_id', 'attempts', 'lender_id']) as HistorySource[];
+      if (!row) return;
+      await trx('quotes').where({ id: row.quote_id }).update({ lender_submission_status: 'submitted', last_lender_submission_at: at, financing_number: reference, updated_at: at });
+      await recordAttempt(trx, row, at, { outcome: 'submitted', reference });
     });
   }
 
-  async markFailed(id: number, error: string, retryAt: Date, at: Date): Promise<void> {
+  async markFailed(id: number, error: string, retryAt: Date | null, at: Date): Promise<void> {
     await this.db.transaction(async (trx) => {
+      await lockCaseOf(trx, id);
       const [row] = await trx('lender_submissions').where({ id })
-        .update({ status: 'failed', last_error: error.slice(0, 2000), next_attempt_at: retryAt, lease_until: null }).returning('quote_id') as { quote_id: string }[];
-      if (row) await trx('quotes').where({ id: row.quote_id }).update({ lender_submission_status: 'failed', last_lender_submission_at: at, updated_at: at });
+        .update({ status: 'failed', last_error: error.slice(0, 2000), next_attempt_at: retryAt ?? at, lease_until: null, ...(retryAt ? {} : { attempts: this.maxAttempts }) })
+        .returning(['quote_id', 'financing_case_id', 'attempts', 'lender_id']) as HistorySource[];
+      if (!row) return;
+      await trx('quotes').where({ id: row.quote_id }).update({ lender_submission_status: 'failed', last_lender_submission_at: at, updated_at: at });
+      await recordAttempt(trx, row, at, { outcome: 'failed', error: error.slice(0, 500), retryAt: retryAt?.toISOString() ?? null });
     });
   }
+
+  async creditCheckOf(submissionId: number): Promise<CreditCheck | null> {
+    const row: { credit_check: CreditCheck | null } | undefined = await this.db('lender_submissions').where({ id: submissionId }).first('credit_check');
+    const check = row?.credit_check;
+    // jsonb keeps its own key order; the check is rebuilt so every attempt sends the same bytes.
+    return check ? { provider: check.provider, reference: check.reference, outcome: check.outcome, score: check.score, checkedAt: check.checkedAt } : null;
+  }
+
+  async keepCreditCheck(submissionId: number, check: CreditCheck): Promise<void> {
+    await this.db('lender_submissions').where({ id: submissionId }).update({ credit_check: JSON.stringify(check) });
+  }
+
+  async latestSubmission(financingCaseId: string): Promise<LatestSubmission | undefined> {
+    const row: { id: number; application_id: string; lender_id: string | null; status: LatestSubmission['status']; reference: string | null } | undefined = await this.db('lender_submissions')
+      .where({ financing_case_id: financingCaseId }).orderBy('id', 'desc').first('id', 'application_id', 'lender_id', 'status', 'reference');
+    return row ? { id: row.id, applicationId: row.application_id, lenderId: row.lender_id, status: row.status, reference: row.reference } : undefined;
+  }
+
+  async findLender(id: string): Promise<Lender | undefined> {
+    const row: { id: string; name: string; intake_url: string | null; webhook_secret: string } | undefined = await this.db('lenders').where({ id }).first();
+    return row ? { id: row.id, name: row.name, intakeUrl: row.intake_url, webhookSecret: row.webhook_secret } : undefined;
+  }
+}
+
+/**
+ * The case first, as every case transaction locks it (case, then quote): the outcome writes the
+ * quote and the case's history, and taking the quote before the case would deadlock with a
+ * change of the case running at the same time.
+ */
+async function lockCaseOf(trx: Knex.Transaction, submissionId: number): Promise<void> {
+  await trx.raw('SELECT 1 FROM financing_cases WHERE id = (SELECT financing_case_id FROM lender_submissions WHERE id = ?) FOR UPDATE', [submissionId]);
+}
+
+interface HistorySource {
+  quote_id: string;
+  financing_case_id: string;
+  attempts: number;
+  lender_id: string | null;
+}
+
+/** One attempt in the case's history, by the system (the worker acts for nobody in particular). */
+async function recordAttempt(trx: Knex.Transaction, row: HistorySource, at: Date, details: Record<string, unknown>): Promise<void> {
+  await trx('case_history').insert({
+    financing_case_id: row.financing_case_id,
+    at,
+    actor_type: 'system',
+    actor_id: null,
+    actor_name: null,
+    action: 'lender_submission',
+    resource_type: 'quote',
+    from_status: null,
+    to_status: null,
+    reason: null,
+    details: JSON.stringify({ lenderId: row.lender_id, attempt: row.attempts, ...details }),
+  });
+}
+
+/** Loads the fixture's lenders (seed command): intake URL and secret, never logged. */
+export async function seedLenders(db: Knex, lenders: { id: string; name: string; intakeUrl: string | null; webhookSecret: string }[]): Promise<void> {
+  const now = new Date();
+  await db.transaction(async (trx) => {
+    for (const lender of lenders) {
+      await trx('lenders').insert({ id: lender.id, name: lender.name, intake_url: lender.intakeUrl, webhook_secret: lender.webhookSecret, updated_at: now }).onConflict('id').merge(['name', 'intake_url', 'webhook_secret']);
+    }
+  });
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '@rental/logger';
-import type { LenderAdapter, LenderSubmission, SigningStatement, SigningStatementSource } from '../domain/ports';
+import type { LenderAdapter, LenderAttachments, LenderSubmission, SigningStatement, SigningStatementSource } from '../domain/ports';
 
 /**
  * The sandbox lender: accepts every submission at once and answers a reference; nothing leaves
@@ -12,6 +12,10 @@ export class SandboxLender implements LenderAdapter {
     const reference = `SBX-${submission.financingCaseId}-${submission.id}`;
     this.log.info({ financingCaseId: submission.financingCaseId, quoteId: submission.quoteId, lenderId: submission.lenderId, reference }, 'sandbox lender received a submission');
     return { reference };
+  }
+
+  async sendAttachments(lenderId: string, reference: string, attachments: LenderAttachments): Promise<void> {
+    this.log.info({ financingCaseId: attachments.financingCaseId, lenderId, reference, items: attachments.items.length }, 'sandbox lender received attachments');
   }
 }
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { Violation, ruleViolation, validationFailed } from '@rental/problem';
+import { Violation, ruleViolation, unavailable, validationFailed } from '@rental/problem';
 import { caseNotFound, ownCase } from './access';
 import { AuthorizedPerson, FinancingCase, partnerActor } from './model';
-import type { CaseStore, NewAuthorizedPerson, SigningStatement, SigningStatementSource } from './ports';
+import type { CaseStore, ContractRenderer, NewAuthorizedPerson, SigningProvider, SigningStatement, SigningStatementSource } from './ports';
 import { parseOrFail } from './validation';
 
 /** Shared mailboxes reach a team, not a person who can sign; the invitation must go to a signer. */
@@ -98,6 +98,8 @@ export interface StartedEsignature {
 export interface EsignatureDependencies {
   store: CaseStore;
   signingStatements: SigningStatementSource;
+  /** Production: the contract is rendered and sent to the signing provider before the partner's 200. */
+  signing?: { provider: SigningProvider; renderer: ContractRenderer };
 }
 
 const notAccepted = (financingCase: FinancingCase) => {
@@ -119,6 +121,7 @@ export async function startEsignature(deps: EsignatureDependencies, id: string, 
   if (financingCase.status !== 'finance_accepted') throw notAccepted(financingCase);
   const violations = signerViolations(persons, await deps.signingStatements.statementFor(financingCase));
   if (violations.length > 0) throw validationFailed(violations);
+  const items = deps.signing ? (await deps.store.findQuoteDetails(financingCase.quoteId))?.items ?? [] : [];
 
   const outcome = await deps.store.inCase(id, async (transaction) => {
     if (transaction.financingCase.status !== 'finance_accepted') throw notAccepted(transaction.financingCase);
@@ -133,6 +136,27 @@ export async function startEsignature(deps: EsignatureDependencies, id: string, 
     }
     const authorizedPersons = await transaction.replaceAuthorizedPersons(persons);
     const envelope = await transaction.sendEnvelope(persons.map((person) => ({ name: `${person.firstName} ${person.lastName}`, email: person.email, role: 'signer' })));
+    if (deps.signing) {
+      // Inside the transaction: when the provider fails, everything above rolls back and no envelope is left behind.
+      const signers = persons.map(({ firstName, lastName, email }) => ({ firstName, lastName, email }));
+      const contractNumber = transaction.contract?.contractNumber ?? null;
+      await transaction.recordProviderEnvelope(envelope.id);
+      const document = await deps.signing.renderer.render({ caseNumber: financingCase.caseNumber, contractNumber, quote: transaction.quote, items, signers });
+      let providerEnvelopeId: string;
+      try {
+        ({ providerEnvelopeId } = await deps.signing.provider.requestEnvelope({
+          envelopeId: envelope.id,
+          financingCaseId: id,
+          contractId: contract.id,
+          contractNumber,
+          signers,
+          document: { fileName: `contract-${financingCase.caseNumber}.pdf`, content: document },
+        }));
+      } catch (error) {
+        throw unavailable('signing.provider_unavailable', 'The signing provider did not take the envelope. Nothing was started; retry later.', error);
+      }
+      await transaction.setProviderEnvelopeId(envelope.id, providerEnvelopeId);
+    }
     return { financingCaseId: id, contractId: contract.id, envelopeId: envelope.id, status: 'sent' as const, authorizedPersons };
   }, { actor: partnerActor(partnerId) });
   if (!outcome) throw caseNotFound(id);

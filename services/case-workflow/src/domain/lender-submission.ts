@@ -13,24 +13,33 @@ export interface SubmissionRound {
   failed: number;
 }
 
+export interface SubmissionDependencies {
+  queue: LenderSubmissionQueue;
+  lender: LenderAdapter;
+  now(): Date;
+  /** LENDER_MAX_ATTEMPTS: after this many failed attempts the submission stays failed. */
+  maxAttempts?: number;
+}
+
 /**
- * One round of the lender-submission worker: every due submission is handed to the lender;
- * accepted ones become submitted, failures are kept as failed and retried after a growing wait.
+ * One round of the lender-submission worker: every due submission is handed to the lender, all
+ * at once so that the round ends within one attempt's timeout (inside the lease); accepted ones
+ * become submitted, failures are kept as failed and retried after a growing wait until the
+ * attempts run out.
  */
-export async function submitDueSubmissions(deps: { queue: LenderSubmissionQueue; lender: LenderAdapter; now(): Date }, limit = 20): Promise<SubmissionRound> {
+export async function submitDueSubmissions(deps: SubmissionDependencies, limit = 20): Promise<SubmissionRound> {
   const due = await deps.queue.claimDue(deps.now(), limit);
-  let submitted = 0;
-  let failed = 0;
-  for (const submission of due) {
+  const outcomes = await Promise.all(due.map(async (submission) => {
     try {
       const { reference } = await deps.lender.submit(submission);
       await deps.queue.markSubmitted(submission.id, reference, deps.now());
-      submitted += 1;
+      return 'submitted' as const;
     } catch (error) {
       const at = deps.now();
-      await deps.queue.markFailed(submission.id, error instanceof Error ? error.message : String(error), new Date(at.getTime() + retryDelayMs(submission.attempts)), at);
-      failed += 1;
+      const exhausted = submission.attempts >= (deps.maxAttempts ?? Number.MAX_SAFE_INTEGER);
+      await deps.queue.markFailed(submission.id, error instanceof Error ? error.message : String(error), exhausted ? null : new Date(at.getTime() + retryDelayMs(submission.attempts)), at);
+      return 'failed' as const;
     }
-  }
-  return { submitted, failed };
+  }));
+  return { submitted: outcomes.filter((outcome) => outcome === 'submitted').length, failed: outcomes.filter((outcome) => outcome === 'failed').length };
 }

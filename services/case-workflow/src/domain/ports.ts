@@ -68,6 +68,15 @@ export interface CaseTransaction {
   deactivateFinancingResponses(): Promise<void>;
   /** Records a pending lender submission of the quote (the worker submits it). */
   queueLenderSubmission(): Promise<void>;
+  /** The lender's statement of who may sign (start-esignature rule 4); null: none. */
+  setSigningStatement(statement: SigningStatement | null): Promise<void>;
+  /** The lender's reference as the quote's financingNumber. */
+  setFinancingNumber(reference: string): Promise<void>;
+  /** Records that a callback was applied in this transaction; false when it was applied before. */
+  markCallbackApplied(sender: string, webhookId: string): Promise<boolean>;
+  /** Remembers the envelope the signing provider holds, so its later callbacks find it. */
+  recordProviderEnvelope(envelopeId: string): Promise<void>;
+  setProviderEnvelopeId(envelopeId: string, providerEnvelopeId: string): Promise<void>;
   /** false when another contract of the partner has the number. */
   setContractNumber(contractNumber: string): Promise<boolean>;
   /**
@@ -105,22 +114,39 @@ export interface CaseStore {
   inCase<T>(financingCaseId: string, work: (transaction: CaseTransaction) => Promise<T>, audit: AuditContext): Promise<{ result: T } | undefined>;
   /** The case's history, oldest first. */
   listHistory(financingCaseId: string): Promise<HistoryEntry[]>;
+  /** The case and contract of an envelope sent to the signing provider, and whether a newer one replaced it. */
+  findProviderEnvelope(envelopeId: string): Promise<{ financingCaseId: string; contractId: string } | undefined>;
+  findSigningStatement(financingCaseId: string): Promise<SigningStatement | null>;
+}
+
+export interface NewRequestItem {
+  label: string;
+  category: string;
+  question: string;
+  optional: boolean;
+  /** Who is asked: partner (default) or customer. */
+  targetAudience?: 'partner' | 'customer';
+  dueAt?: Date | null;
 }
 
 /** The calls case-workflow makes of the documents service. */
 export interface DocumentsPort {
   /** The partner-visible requested items of each of the partner's cases, in one call; a case without items maps to []. */
   listRequestItemsOfCases(financingCaseIds: string[], context: CallContext): Promise<Map<string, RequestedItem[]>>;
-  createRequestItems(financingCaseId: string, itemType: RequestedItem['type'], items: { label: string; category: string; question: string; optional: boolean }[], context: CallContext): Promise<RequestedItem[]>;
+  createRequestItems(financingCaseId: string, itemType: RequestedItem['type'], items: NewRequestItem[], context: CallContext): Promise<RequestedItem[]>;
   rejectDocument(financingCaseId: string, documentId: number, reason: string, context: CallContext): Promise<void>;
   /** The problem document a real upload rejected for its type or size gets. */
   describeUploadRejection(financingCaseId: string, itemId: number, reason: 'type' | 'size', context: CallContext): Promise<ProblemDocument>;
   attachSignedContract(financingCaseId: string, contractId: string, context: CallContext): Promise<void>;
+  /** Stores the signing provider's PDF byte for byte as the case's partner-visible signed contract. */
+  storeSignedContract(financingCaseId: string, contractId: string, document: { fileName: string; content: Buffer }, context: CallContext): Promise<void>;
   resetCase(financingCaseId: string, context: CallContext): Promise<void>;
 }
 
 export interface LenderSubmission {
   id: number;
+  /** The application's id towards the lender: the webhook-id of every attempt. */
+  applicationId: string;
   quoteId: string;
   financingCaseId: string;
   partnerId: string;
@@ -131,13 +157,117 @@ export interface LenderSubmission {
 /** The lender's intake; a failure throws and the submission is retried later. */
 export interface LenderAdapter {
   submit(submission: LenderSubmission): Promise<{ reference: string }>;
+  /** The approval team's verified answers to the lender's questions, for the application with `reference`. */
+  sendAttachments(lenderId: string, reference: string, attachments: LenderAttachments): Promise<void>;
+}
+
+export interface LenderAttachments {
+  applicationId: string;
+  financingCaseId: string;
+  items: {
+    id: number;
+    type: string;
+    label: string;
+    category: string;
+    answer?: string | null;
+    documents?: { fileName: string; mimeType: string; contentBase64: string }[];
+  }[];
 }
 
 export interface LenderSubmissionQueue {
   /** Due submissions (pending, or failed with their retry time passed), leased to this worker; attempts already counted. */
   claimDue(now: Date, limit: number): Promise<LenderSubmission[]>;
   markSubmitted(id: number, reference: string, at: Date): Promise<void>;
-  markFailed(id: number, error: string, retryAt: Date, at: Date): Promise<void>;
+  markFailed(id: number, error: string, retryAt: Date | null, at: Date): Promise<void>;
+}
+
+/** A lender as the seed command loaded it; its secret signs what we send and verifies what it sends. */
+export interface Lender {
+  id: string;
+  name: string;
+  /** null: the lender simulator of the local stack. */
+  intakeUrl: string | null;
+  webhookSecret: string;
+}
+
+export interface LenderDirectory {
+  findLender(id: string): Promise<Lender | undefined>;
+}
+
+/** The latest submission of a case to its lender, for the approval team's calls. */
+export interface LatestSubmission {
+  id: number;
+  applicationId: string;
+  lenderId: string | null;
+  status: 'pending' | 'submitted' | 'failed';
+  reference: string | null;
+}
+
+/** What a lender needs to decide: the case, its frozen quote and the customer's credit check. */
+export interface ApplicationSource {
+  /** The submission's credit check, made once and kept; null until made. */
+  creditCheckOf(submissionId: number): Promise<CreditCheck | null>;
+  keepCreditCheck(submissionId: number, check: CreditCheck): Promise<void>;
+  latestSubmission(financingCaseId: string): Promise<LatestSubmission | undefined>;
+}
+
+export interface CreditCheck {
+  provider: string;
+  reference: string;
+  /** pass: no objection; review: the lender should look closer; fail: objections known. */
+  outcome: 'pass' | 'review' | 'fail';
+  score: number | null;
+  checkedAt: string;
+}
+
+/** The credit bureau that checks a customer before a financing request goes to the lender. */
+export interface CreditBureau {
+  check(customer: Customer, context: { financingCaseId: string }): Promise<CreditCheck>;
+}
+
+export interface PartnerDirectory {
+  partnerName(partnerId: string): Promise<string | null>;
+}
+
+/** Standard Webhooks signing and verification with a `whsec_` secret. */
+export interface SignedMessages {
+  /** The webhook-id, webhook-timestamp and webhook-signature headers of `body`. */
+  headers(secret: string, id: string, body: string): Record<string, string>;
+  /** false for a missing or wrong signature, or a timestamp more than 5 minutes away. */
+  verify(secret: string, body: string, headers: Record<string, string | undefined>): boolean;
+}
+
+/** The signing provider behind start-esignature in production. */
+export interface SigningProvider {
+  /** Resolves with the provider's id once it answered 2xx; throws when it failed or did not answer in time. */
+  requestEnvelope(request: EnvelopeRequest): Promise<{ providerEnvelopeId: string }>;
+}
+
+export interface EnvelopeRequest {
+  envelopeId: string;
+  financingCaseId: string;
+  contractId: string;
+  contractNumber: string | null;
+  signers: { firstName: string; lastName: string; email: string }[];
+  document: { fileName: string; content: Buffer };
+}
+
+/** Renders the contract to be signed as a PDF. */
+export interface ContractRenderer {
+  render(contract: ContractToSign): Promise<Buffer>;
+}
+
+export interface ContractToSign {
+  caseNumber: string;
+  contractNumber: string | null;
+  quote: Quote;
+  items: QuoteItem[];
+  signers: { firstName: string; lastName: string; email: string }[];
+}
+
+/** Callback ids already applied, per sender (lender:<id>, signing). */
+export interface AppliedCallbacks {
+  wasApplied(sender: string, webhookId: string): Promise<boolean>;
 }
 
 /** Who may sign for the customer, as the lender stated it. */

@@ -5,6 +5,7 @@ import type { DocumentStore, NewDocument, RecordUploadResult, RejectResult } fro
 import { DocumentRow, ItemRow, toDocument, toItem } from './rows';
 
 const ONE_SIGNED_CONTRACT = 'documents_one_simulated_signed_contract';
+const ONE_PROVIDER_SIGNED_CONTRACT = 'documents_one_provider_signed_contract';
 
 function toRow(document: NewDocument) {
   return {
@@ -71,6 +72,11 @@ export class DocumentRepository implements DocumentStore {
     return row ? toDocument(row) : undefined;
   }
 
+  async findProviderSignedContract(financingCaseId: string): Promise<FinancingDocument | undefined> {
+    const row: DocumentRow | undefined = await this.db('documents').where({ financing_case_id: financingCaseId, category: 'signed_contract', simulated: false }).first();
+    return row ? toDocument(row) : undefined;
+  }
+
   async insertSignedContract(document: NewDocument): Promise<{ document: FinancingDocument; created: boolean }> {
     try {
       const row = await this.db.transaction(async (trx) => {
@@ -80,8 +86,8 @@ export class DocumentRepository implements DocumentStore {
       });
       return { document: toDocument(row), created: true };
     } catch (error) {
-      if (!isUniqueViolation(error, ONE_SIGNED_CONTRACT)) throw error;
-      const existing = await this.findSimulatedSignedContract(document.financingCaseId);
+      if (!isUniqueViolation(error, ONE_SIGNED_CONTRACT) && !isUniqueViolation(error, ONE_PROVIDER_SIGNED_CONTRACT)) throw error;
+      const existing = document.simulated ? await this.findSimulatedSignedContract(document.financingCaseId) : await this.findProviderSignedContract(document.financingCaseId);
       if (!existing) throw error;
       return { document: existing, created: false };
     }

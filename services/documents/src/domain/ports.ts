@@ -76,6 +76,7 @@ export interface DocumentStore {
   recordUpload(document: NewDocument): Promise<RecordUploadResult>;
   /** The simulated signed contract of a case; inserting a second one returns the first. */
   findSimulatedSignedContract(financingCaseId: string): Promise<FinancingDocument | undefined>;
+  findProviderSignedContract(financingCaseId: string): Promise<FinancingDocument | undefined>;
   insertSignedContract(document: NewDocument): Promise<{ document: FinancingDocument; created: boolean }>;
   /** PENDING_REVIEW → REJECTED with the reason; the linked item reopens (pending). */
   reject(financingCaseId: string, documentId: number, reason: string | null, now: string): Promise<RejectResult>;

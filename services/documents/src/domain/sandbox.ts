@@ -80,6 +80,40 @@ export async function attachSignedContract(deps: DocumentsDependencies, input: {
   return { document: result.document, created: result.created };
 }
 
+/**
+ * The signing provider's signed contract: its PDF byte for byte, visible to the partner as the
+ * case's signed_contract; a repeat (the provider's retry) returns the first.
+ */
+export async function storeSignedContract(deps: DocumentsDependencies, input: { financingCaseId: string; contractId: string; fileName: string; content: Buffer; context: CallerContext }): Promise<{ document: FinancingDocument; created: boolean }> {
+  const existing = await deps.documents.findProviderSignedContract(input.financingCaseId);
+  if (existing) return { document: existing, created: false };
+  if (!input.content.subarray(0, 5).equals(Buffer.from('%PDF-'))) throw invalidInput('document.not_pdf', 'The signed contract is not a PDF document.');
+  const access = await requireCase(deps.cases, input.financingCaseId, input.context);
+  const now = deps.now();
+  const pdf = input.content;
+  const key = deps.objectKey('signed-contracts', input.financingCaseId);
+  const result = await storeThenRecord(deps, [{ key, source: { size: pdf.length, mimeType: 'application/pdf', open: () => Readable.from([pdf]) } }], async () => {
+    const inserted = await deps.documents.insertSignedContract({
+      financingCaseId: input.financingCaseId,
+      partnerId: access.partnerId,
+      originalName: input.fileName || `signed-contract-${input.contractId}.pdf`,
+      mimeType: 'application/pdf',
+      fileSize: pdf.length,
+      category: 'signed_contract',
+      description: 'Signed rental contract',
+      uploadedAt: now.toISOString(),
+      uploadedBy: 'system',
+      reviewStatus: 'VERIFIED',
+      objectKey: key,
+      requestedItemId: null,
+      simulated: false,
+      signed: true,
+    });
+    return { outcome: inserted.created ? 'stored' : 'existing', ...inserted };
+  });
+  return { document: result.document, created: result.created };
+}
+
 /** reset: open requests and simulated signed contracts of the case are removed, rows and objects. */
 export async function resetCase(deps: DocumentsDependencies & { cleanup: CaseCleanup }, input: { financingCaseId: string; context: CallerContext }): Promise<{ removedItems: number; removedDocuments: number }> {
   await requireCase(deps.cases, input.financingCaseId, input.context);

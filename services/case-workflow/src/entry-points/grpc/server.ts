@@ -6,9 +6,10 @@ import { loadCaseWorkflowPackage } from '@rental/proto';
 import type { caseWorkflow } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import { CreatedCase, createCaseFromCheckout, createCaseFromQuoteRequest } from '../../domain/create-case';
-import type { Address, Customer, QuoteItem, QuoteTermsInput } from '../../domain/model';
+import { resubmitToLender, sendLenderAttachments } from '../../domain/lender';
+import { Actor, Address, Customer, QuoteItem, QuoteTermsInput, SYSTEM_ACTOR } from '../../domain/model';
 import { centsOfDecimal, factorOf } from '../../domain/money';
-import type { CaseStore } from '../../domain/ports';
+import type { ApplicationSource, CaseStore, LenderAdapter } from '../../domain/ports';
 import { caseAccess } from '../../domain/reads';
 
 /** Money crosses as decimal strings; a malformed one is the caller's bug, answered as invalid input. */
@@ -104,8 +105,10 @@ const createdMessage = (created: CreatedCase): caseWorkflow.CreatedCase => ({
   status: created.status,
 });
 
-/** The calls cart-checkout and documents make; each adapts a message to a use case and back. */
-export function caseWorkflowGrpcService(store: CaseStore, log: Logger): ServiceBinding {
+const operatorOr = (id: string, name: string): Actor => (id ? { type: 'operator', id, name: name || null } : SYSTEM_ACTOR);
+
+/** The calls cart-checkout, documents and the back office make; each adapts a message to a use case and back. */
+export function caseWorkflowGrpcService(store: CaseStore, log: Logger, lenderSide: { applications: ApplicationSource; lender: LenderAdapter }): ServiceBinding {
   const mappers = [mapDatabaseError];
   const implementation: caseWorkflow.CaseWorkflowServiceHandlers = {
     CreateCaseFromCheckout: unaryHandler<caseWorkflow.CreateCaseFromCheckoutRequest__Output, caseWorkflow.CreatedCase>('CreateCaseFromCheckout', log, mappers, async (request, { partnerId }) => {
@@ -139,6 +142,22 @@ export function caseWorkflowGrpcService(store: CaseStore, log: Logger): ServiceB
       // A factor no quote can hold (empty, or beyond a quote's six integer digits) is on no quote.
       const rentalFactor = storableFactor(request.rentalFactor);
       return { exists: rentalFactor !== null && await store.hasQuoteWithRentalFactor(partnerId, rentalFactor) };
+    }),
+    SendLenderAttachments: unaryHandler<caseWorkflow.SendLenderAttachmentsRequest__Output, caseWorkflow.SendLenderAttachmentsResponse>('SendLenderAttachments', log, mappers, async (request) => {
+      const items = request.items.map((item) => ({
+        id: item.id,
+        type: item.type,
+        label: item.label,
+        category: item.category,
+        ...(item.type === 'information'
+          ? { answer: item.answer }
+          : { documents: item.documents.map((document) => ({ fileName: document.fileName, mimeType: document.mimeType, contentBase64: document.contentBase64 })) }),
+      }));
+      return sendLenderAttachments({ store, ...lenderSide }, request.financingCaseId, items, operatorOr(request.operatorId, request.operatorName));
+    }),
+    ResubmitToLender: unaryHandler<caseWorkflow.ResubmitToLenderRequest__Output, caseWorkflow.ResubmitToLenderResponse>('ResubmitToLender', log, mappers, async (request) => {
+      await resubmitToLender({ store, applications: lenderSide.applications }, request.financingCaseId, operatorOr(request.operatorId, request.operatorName));
+      return {};
     }),
   };
   return { definition: loadCaseWorkflowPackage().CaseWorkflowService.service, implementation };

@@ -3,6 +3,7 @@ import { PROBLEM_CONTENT_TYPE } from '@rental/problem';
 import { cancelCase } from '../../domain/cancel';
 import { editContractNumber as editContractNumberUseCase } from '../../domain/contracts';
 import { startEsignature as startEsignatureUseCase } from '../../domain/esignature';
+import type { EsignatureDependencies } from '../../domain/esignature';
 import type { CaseStore, DocumentsPort, SigningStatementSource } from '../../domain/ports';
 import { listCases, readCase, readContract, readQuote } from '../../domain/reads';
 import { financeDecision, simulate } from '../../domain/sandbox';
@@ -15,6 +16,8 @@ export interface CaseWorkflowRouteDependencies {
   store: CaseStore;
   documents: DocumentsPort;
   signingStatements: SigningStatementSource;
+  /** Production: start-esignature goes through the signing provider. */
+  signing?: EsignatureDependencies['signing'];
   /** API_ENVIRONMENT is sandbox: the sandbox operations exist. */
   sandbox: boolean;
 }

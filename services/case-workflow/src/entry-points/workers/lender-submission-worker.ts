@@ -1,7 +1,6 @@
 import type { Logger } from '@rental/logger';
 import type { BackgroundWorker } from '@rental/service-host';
-import { submitDueSubmissions } from '../../domain/lender-submission';
-import type { LenderAdapter, LenderSubmissionQueue } from '../../domain/ports';
+import { SubmissionDependencies, submitDueSubmissions } from '../../domain/lender-submission';
 
 /** Hands queued lender submissions to the lender: at once when one is queued here, else every poll interval. */
 export class LenderSubmissionWorker implements BackgroundWorker {
@@ -9,7 +8,7 @@ export class LenderSubmissionWorker implements BackgroundWorker {
   private loop?: Promise<void>;
   private wakeUp?: () => void;
 
-  constructor(private readonly deps: { queue: LenderSubmissionQueue; lender: LenderAdapter; now(): Date }, private readonly pollMs: number, private readonly log: Logger) {}
+  constructor(private readonly deps: SubmissionDependencies, private readonly pollMs: number, private readonly log: Logger) {}
 
   start(): void {
     this.running = true;

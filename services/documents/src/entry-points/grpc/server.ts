@@ -7,7 +7,7 @@ import { mapDatabaseError } from '@rental/service-host';
 import type { DocumentsDependencies } from '../../domain/documents';
 import type { CaseCleanup } from '../../domain/ports';
 import { RequestItemView, createRequestItems, listRequestItemsOfCase, listRequestItemsOfCases } from '../../domain/request-items';
-import { attachSignedContract, describeUploadRejection, rejectDocument, resetCase } from '../../domain/sandbox';
+import { attachSignedContract, describeUploadRejection, rejectDocument, resetCase, storeSignedContract } from '../../domain/sandbox';
 import { presentItem } from '../presenters';
 
 /** The list-item shape as a message: empty string and 0 stand for absent. */
@@ -53,6 +53,12 @@ export function documentsGrpcService(deps: DocumentsDependencies & { cleanup: Ca
     }),
     AttachSignedContract: unaryHandler<documents.AttachSignedContractRequest__Output, documents.AttachSignedContractResponse>('AttachSignedContract', log, mappers, async (request, context) => {
       const { document, created } = await attachSignedContract(deps, { financingCaseId: request.financingCaseId, contractId: request.contractId, context });
+      return { documentId: document.id, created };
+    }),
+    StoreSignedContract: unaryHandler<documents.StoreSignedContractRequest__Output, documents.AttachSignedContractResponse>('StoreSignedContract', log, mappers, async (request, context) => {
+      const { document, created } = await storeSignedContract(deps, {
+        financingCaseId: request.financingCaseId, contractId: request.contractId, fileName: request.fileName, content: Buffer.from(request.content), context,
+      });
       return { documentId: document.id, created };
     }),
     ResetCase: unaryHandler<documents.ResetCaseRequest__Output, documents.ResetCaseResponse>('ResetCase', log, mappers, async (request, context) => {

@@ -1,0 +1,267 @@
+import { z } from 'zod';
+import { DomainError, conflict, notFound, ruleViolation, unavailable } from '@rental/problem';
+import { FINANCING_STAGE_CATEGORIES } from './categories';
+import { amountOf } from './money';
+import type { Actor } from './model';
+import type {
+  ApplicationSource, CaseStore, CaseTransaction, CreditBureau, DocumentsPort, LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission, NewRequestItem, PartnerDirectory, SignedMessages,
+} from './ports';
+import type { QuoteStatus } from './quote-machine';
+import { parseOrFail } from './validation';
+
+/** Quote states a lender decision can be taken in (as the sandbox's finance-decision). */
+const UNDER_REVIEW: readonly QuoteStatus[] = ['finance_review', 'manual_finance_review', 'finance_questions'];
+const ASKABLE: readonly QuoteStatus[] = ['finance_review', 'manual_finance_review'];
+
+export const lenderActor = (lender: { id: string; name: string }): Actor => ({ type: 'lender', id: lender.id, name: lender.name });
+
+export interface ApplicationDependencies {
+  store: CaseStore;
+  applications: ApplicationSource;
+  creditBureau: CreditBureau;
+  partners: PartnerDirectory;
+  publicBaseUrl: string;
+}
+
+const amount = (cents: bigint | null) => (cents === null ? null : amountOf(cents));
+
+/**
+ * The `data` of application.submitted: the case, its frozen quote and the customer's credit
+ * check. The check is made once per submission and kept, so a retry sends the same result.
+ */
+export async function lenderApplication(deps: ApplicationDependencies, submission: LenderSubmission, lenderId: string): Promise<Record<string, unknown>> {
+  const [financingCase, details] = await Promise.all([deps.store.findCase(submission.financingCaseId), deps.store.findQuoteDetails(submission.quoteId)]);
+  if (!financingCase || !details) throw new Error(`the case ${submission.financingCaseId} of submission ${submission.id} is gone`);
+  const { quote, items } = details;
+  let creditCheck = await deps.applications.creditCheckOf(submission.id);
+  if (!creditCheck) {
+    creditCheck = await deps.creditBureau.check(quote.customer, { financingCaseId: financingCase.id });
+    await deps.applications.keepCreditCheck(submission.id, creditCheck);
+  }
+  const { customerType: _customerType, ...customer } = quote.customer;
+  return {
+    applicationId: submission.applicationId,
+    financingCaseId: financingCase.id,
+    caseNumber: financingCase.caseNumber,
+    quoteId: quote.id,
+    quoteNumber: quote.quoteNumber,
+    partner: { id: submission.partnerId, name: await deps.partners.partnerName(submission.partnerId) },
+    customer,
+    productSector: quote.productSector,
+    calculationType: quote.calculationType,
+    duration: quote.duration,
+    paymentInterval: quote.paymentInterval,
+    financedAmount: amount(quote.totalValueCents),
+    monthlyRate: amount(quote.monthlyCostsCents),
+    rentalFactor: quote.rentalFactor,
+    residualValue: quote.residualValue,
+    items: items.map((item) => ({
+      position: item.position,
+      productNumber: item.productNumber,
+      productName: item.productName,
+      quantity: item.quantity,
+      price: amountOf(item.pricePerItemCents),
+      total: amountOf(item.totalCents),
+      categorySlug: item.categorySlug,
+    })),
+    creditCheck,
+    callbackUrl: `${deps.publicBaseUrl}/lender/v1/${encodeURIComponent(lenderId)}/events`,
+  };
+}
+
+const text = (max: number) => z.string().trim().min(1, 'This value should not be blank.').max(max, `This value is too long; at most ${max} characters.`);
+const reference = text(64);
+const financingCaseId = text(26);
+
+const signatory = z.object({ firstName: text(100), lastName: text(100), email: z.email('This value is not a valid email address.').max(320).nullable().optional() });
+
+const question = z.object({
+  type: z.enum(['document', 'information']),
+  label: z.string().max(255).optional(),
+  category: z.string().optional(),
+  question: z.string().max(10_000).optional(),
+  optional: z.boolean().default(false),
+  targetAudience: z.enum(['partner', 'customer']).default('partner'),
+}).superRefine((item, context) => {
+  if (item.type === 'document') {
+    if (!item.label?.trim()) context.addIssue({ code: 'custom', path: ['label'], message: 'This value is required.', params: { code: 'validation.required' } });
+    if (item.category === undefined) context.addIssue({ code: 'custom', path: ['category'], message: 'This value is required.', params: { code: 'validation.required' } });
+    else if (!(FINANCING_STAGE_CATEGORIES as readonly string[]).includes(item.category)) {
+      context.addIssue({ code: 'custom', path: ['category'], message: `The value you selected is not a valid choice. Allowed values: ${FINANCING_STAGE_CATEGORIES.join(', ')}.`, params: { code: 'validation.choice' } });
+    }
+  } else if (!item.question?.trim()) {
+    context.addIssue({ code: 'custom', path: ['question'], message: 'This value is required.', params: { code: 'validation.required' } });
+  }
+});
+
+const timestamp = z.iso.datetime({ offset: true, message: 'This value is not a valid ISO 8601 date and time.' });
+
+export const lenderEvent = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('application.accepted'),
+    timestamp,
+    data: z.object({
+      financingCaseId,
+      reference,
+      signingStatement: z.object({ signatories: z.array(signatory).min(1).max(20), minimumSigners: z.number().int().min(1).max(20) }).nullable(),
+    }),
+  }),
+  z.object({
+    type: z.literal('application.rejected'),
+    timestamp,
+    data: z.object({ financingCaseId, reference, reason: z.string().max(1000).nullable() }),
+  }),
+  z.object({
+    type: z.literal('application.questions'),
+    timestamp,
+    data: z.object({ financingCaseId, reference, items: z.array(question).min(1).max(50) }),
+  }),
+], { message: 'The value you selected is not a valid choice. Allowed values: application.accepted, application.rejected, application.questions.' });
+
+export type LenderEvent = z.infer<typeof lenderEvent>;
+
+export interface LenderCallbackDependencies {
+  store: CaseStore;
+  lenders: LenderDirectory;
+  signed: SignedMessages;
+  documents: DocumentsPort;
+  /** API_ENVIRONMENT is production: only there do lenders call us. */
+  production: boolean;
+  /** DOCUMENT_DUE_AFTER in milliseconds. */
+  dueAfterMs: number;
+  now(): Date;
+}
+
+export const invalidSignature = () => new DomainError('unauthenticated', 'webhook.invalid_signature', 'The webhook-signature is missing or wrong, or webhook-timestamp is more than 5 minutes away.');
+
+const notApplicable = (event: LenderEvent, status: QuoteStatus) => conflict('lender.decision_not_applicable', `The case's quote is ${status}; ${event.type} cannot be applied to it.`);
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The signature first: nothing about the lender's case is told to a caller that cannot sign. */
+function verified(deps: { signed: SignedMessages }, secret: string, raw: string, headers: Record<string, string | undefined>): string {
+  if (!deps.signed.verify(secret, raw, headers)) throw invalidSignature();
+  return headers['webhook-id'] as string;
+}
+
+/**
+ * POST /lender/v1/{lenderId}/events: a lender's decision on an application. Applied at most
+ * once per webhook-id (the id is stored with the change, in its transaction); every refusal
+ * leaves the case as it was.
+ */
+export async function receiveLenderEvent(deps: LenderCallbackDependencies, lenderId: string, raw: string, headers: Record<string, string | undefined>): Promise<void> {
+  if (!deps.production) throw notFound('route.not_found', 'Lender callbacks exist only in the production environment.');
+  const lender = await deps.lenders.findLender(lenderId);
+  if (!lender) throw notFound('lender.not_found', `No lender ${lenderId}.`);
+  const webhookId = verified(deps, lender.webhookSecret, raw, headers);
+  const sender = `lender:${lender.id}`;
+  const event = parseOrFail(lenderEvent, parseJson(raw) ?? raw);
+  const caseId = event.data.financingCaseId;
+  const unknownCase = () => notFound('financing_case.not_found', `No case ${caseId} financed by ${lender.id}.`);
+  const found = await deps.store.findCase(caseId);
+  if (!found) throw unknownCase();
+  const details = await deps.store.findQuoteDetails(found.quoteId);
+  if (details?.quote.financingPartnerId !== lender.id) throw unknownCase();
+
+  const outcome = await deps.store.inCase(caseId, async (transaction) => {
+    const status = transaction.financingCase.status;
+    if (!(await transaction.markCallbackApplied(sender, webhookId))) return;
+    await applyDecision(deps, transaction, event, status);
+    await transaction.setFinancingNumber(event.data.reference);
+  }, { actor: lenderActor(lender), reason: event.type === 'application.rejected' ? event.data.reason : null });
+  if (!outcome) throw unknownCase();
+}
+
+async function applyDecision(deps: LenderCallbackDependencies, transaction: CaseTransaction, event: LenderEvent, status: QuoteStatus): Promise<void> {
+  switch (event.type) {
+    case 'application.accepted':
+      if (status === 'finance_rejected') {
+        await transaction.moveQuote('finance_resume');
+      } else if (UNDER_REVIEW.includes(status)) {
+        await transaction.moveQuote('finance_accept');
+      } else {
+        throw notApplicable(event, status);
+      }
+      await transaction.setRejectionReason(null);
+      await transaction.activateFinancingResponse('accepted');
+      await transaction.setSigningStatement(event.data.signingStatement ? {
+        signatories: event.data.signingStatement.signatories.map((person) => ({ firstName: person.firstName, lastName: person.lastName, email: person.email ?? null })),
+        minimumSigners: event.data.signingStatement.minimumSigners,
+      } : null);
+      return;
+    case 'application.rejected':
+      if (!UNDER_REVIEW.includes(status)) throw notApplicable(event, status);
+      await transaction.moveQuote('finance_reject');
+      await transaction.deactivateFinancingResponses();
+      await transaction.setRejectionReason(event.data.reason);
+      return;
+    case 'application.questions': {
+      if (!UNDER_REVIEW.includes(status)) throw notApplicable(event, status);
+      // Asked while the case is locked: a documents failure rolls the move back, and the lender's retry finds the case as before.
+      await createQuestions(deps, transaction, event.data.items);
+      if (ASKABLE.includes(status)) await transaction.moveQuote('finance_needs_help');
+      return;
+    }
+  }
+}
+
+async function createQuestions(deps: LenderCallbackDependencies, transaction: CaseTransaction, items: Extract<LenderEvent, { type: 'application.questions' }>['data']['items']): Promise<void> {
+  const dueAt = new Date(deps.now().getTime() + deps.dueAfterMs);
+  const context = { partnerId: transaction.financingCase.partnerId };
+  for (const type of ['document', 'information'] as const) {
+    const ofType: NewRequestItem[] = items.filter((item) => item.type === type).map((item) => ({
+      label: item.label?.trim() ?? '',
+      category: type === 'document' ? item.category ?? '' : '',
+      question: type === 'information' ? item.question?.trim() ?? '' : '',
+      optional: item.optional,
+      targetAudience: item.targetAudience,
+      dueAt,
+    }));
+    if (ofType.length > 0) await deps.documents.createRequestItems(transaction.financingCase.id, type, ofType, context);
+  }
+}
+
+export interface LenderOperationsDependencies {
+  store: CaseStore;
+  applications: ApplicationSource;
+  lender: LenderAdapter;
+}
+
+/**
+ * The approval team's verified answers to the lender's questions, sent for the case's latest
+ * submission: refused while the lender has given no reference yet, unavailable when it fails.
+ */
+export async function sendLenderAttachments(deps: LenderOperationsDependencies, financingCaseId: string, items: LenderAttachments['items'], actor: Actor): Promise<{ reference: string }> {
+  if (!(await deps.store.findCase(financingCaseId))) throw notFound('financing_case.not_found', `No case ${financingCaseId}.`);
+  const latest = await deps.applications.latestSubmission(financingCaseId);
+  if (!latest?.reference || !latest.lenderId) throw ruleViolation('lender.no_reference', 'The case has no lender reference yet; attachments can be sent once the lender accepted the application.');
+  try {
+    await deps.lender.sendAttachments(latest.lenderId, latest.reference, { applicationId: latest.applicationId, financingCaseId, items });
+  } catch (error) {
+    throw unavailable('lender.unavailable', 'The lender did not take the attachments. Retry later.', error);
+  }
+  await deps.store.inCase(financingCaseId, (transaction) => transaction.recordHistory('lender_attachments', {
+    details: { reference: latest.reference, items: items.map((item) => ({ type: item.type, id: item.id })) },
+  }), { actor });
+  return { reference: latest.reference };
+}
+
+/** A new submission (new application id) of a case whose latest submission failed for good or for now. */
+export async function resubmitToLender(deps: { store: CaseStore; applications: ApplicationSource }, financingCaseId: string, actor: Actor): Promise<void> {
+  if (!(await deps.store.findCase(financingCaseId))) throw notFound('financing_case.not_found', `No case ${financingCaseId}.`);
+  const outcome = await deps.store.inCase(financingCaseId, async (transaction) => {
+    const latest = await deps.applications.latestSubmission(financingCaseId);
+    if (latest?.status !== 'failed') {
+      throw ruleViolation('lender.not_failed', `The case's latest lender submission is ${latest?.status ?? 'missing'}; only a failed one can be submitted again.`);
+    }
+    await transaction.queueLenderSubmission();
+    await transaction.recordHistory('lender_resubmission', { details: { previousApplicationId: latest.applicationId } });
+  }, { actor });
+  if (!outcome) throw notFound('financing_case.not_found', `No case ${financingCaseId}.`);
+}

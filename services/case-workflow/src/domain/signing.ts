@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { conflict, notFound } from '@rental/problem';
+import { invalidSignature } from './lender';
+import type { Actor } from './model';
+import type { CaseStore, CaseTransaction, DocumentsPort, SignedMessages, SigningStatement, SigningStatementSource } from './ports';
+import type { FinancingCase } from './model';
+import { parseOrFail } from './validation';
+
+export const SIGNING_ACTOR: Actor = { type: 'signing', id: 'signing-provider', name: 'Signing provider' };
+const SENDER = 'signing';
+
+const id = (max: number) => z.string().trim().min(1, 'This value should not be blank.').max(max, `This value is too long; at most ${max} characters.`);
+const timestamp = z.iso.datetime({ offset: true, message: 'This value is not a valid ISO 8601 date and time.' });
+const PDF_MAGIC = Buffer.from('%PDF-');
+
+const signedDocument = z.object({
+  fileName: id(255),
+  contentBase64: z.base64('This value is not valid base64.').min(1, 'This value should not be blank.')
+    .refine((value) => Buffer.from(value, 'base64').subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC), 'This value is not a PDF document.'),
+});
+
+export const signingEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('envelope.sent'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255) }) }),
+  z.object({ type: z.literal('envelope.signed'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255).optional(), signedDocument }) }),
+  z.object({ type: z.literal('envelope.declined'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255).optional(), reason: z.string().max(1000).nullable().optional() }) }),
+], { message: 'The value you selected is not a valid choice. Allowed values: envelope.sent, envelope.signed, envelope.declined.' });
+
+export type SigningEvent = z.infer<typeof signingEvent>;
+
+export interface SigningCallbackDependencies {
+  store: CaseStore;
+  documents: DocumentsPort;
+  signed: SignedMessages;
+  /** SIGNING_WEBHOOK_SECRET; undefined outside production, where the provider never calls. */
+  secret: string | undefined;
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * POST /signing/v1/events: the provider reports an envelope sent, signed (the contract moves to
+ * signed and the provider's PDF becomes the case's signed contract) or declined (the partner may
+ * start again). Applied at most once per webhook-id; a refusal changes nothing.
+ */
+export async function receiveSigningEvent(deps: SigningCallbackDependencies, raw: string, headers: Record<string, string | undefined>): Promise<void> {
+  if (!deps.secret) throw notFound('route.not_found', 'Signing callbacks exist only in the production environment.');
+  if (!deps.signed.verify(deps.secret, raw, headers)) throw invalidSignature();
+  const webhookId = headers['webhook-id'] as string;
+  const event = parseOrFail(signingEvent, parseJson(raw));
+  const { envelopeId } = event.data;
+  const unknownEnvelope = () => notFound('signature_envelope.not_found', `No signature envelope ${envelopeId}.`);
+  const known = await deps.store.findProviderEnvelope(envelopeId);
+  if (!known) throw unknownEnvelope();
+  const outcome = await deps.store.inCase(known.financingCaseId, async (transaction) => {
+    if (!(await transaction.markCallbackApplied(SENDER, webhookId))) return;
+    if (transaction.envelope?.id !== envelopeId) {
+      throw conflict('signing.envelope_replaced', `The signature envelope ${envelopeId} was replaced by a newer one; its events no longer apply.`);
+    }
+    await applyEnvelopeEvent(deps, transaction, event);
+  }, { actor: SIGNING_ACTOR, reason: event.type === 'envelope.declined' ? event.data.reason ?? null : null });
+  if (!outcome) throw unknownEnvelope();
+}
+
+async function applyEnvelopeEvent(deps: SigningCallbackDependencies, transaction: CaseTransaction, event: SigningEvent): Promise<void> {
+  const envelope = transaction.envelope as NonNullable<CaseTransaction['envelope']>;
+  if (event.data.providerEnvelopeId) await transaction.setProviderEnvelopeId(envelope.id, event.data.providerEnvelopeId);
+  const closed = () => conflict('signing.envelope_closed', `The signature envelope ${envelope.id} is ${envelope.status} already; ${event.type} cannot be applied to it.`);
+  switch (event.type) {
+    case 'envelope.sent':
+      await transaction.recordHistory('envelope_sent', { details: { envelopeId: envelope.id, providerEnvelopeId: event.data.providerEnvelopeId } });
+      return;
+    case 'envelope.signed': {
+      if (envelope.status !== 'sent') throw closed();
+      const contract = transaction.contract;
+      if (contract?.status !== 'wait_for_signing') throw conflict('signing.contract_not_waiting', `The contract is ${contract?.status ?? 'missing'}; a signature applies only while it waits for signing.`);
+      await transaction.setEnvelopeStatus('signed');
+      await transaction.moveContract('sign');
+      // Stored while the case is locked: when documents fails, the move is rolled back and the provider's retry finds the case as before.
+      await deps.documents.storeSignedContract(transaction.financingCase.id, contract.id, {
+        fileName: event.data.signedDocument.fileName,
+        content: Buffer.from(event.data.signedDocument.contentBase64, 'base64'),
+      }, { partnerId: transaction.financingCase.partnerId });
+      return;
+    }
+    case 'envelope.declined':
+      if (envelope.status !== 'sent') throw closed();
+      await transaction.setEnvelopeStatus('declined', event.data.reason ?? null);
+      await transaction.recordHistory('envelope_declined', { details: { envelopeId: envelope.id } });
+      return;
+  }
+}
+
+/** Production: the statement the lender sent with its acceptance, kept on the quote. */
+export class StoredSigningStatements implements SigningStatementSource {
+  constructor(private readonly store: CaseStore) {}
+
+  statementFor(financingCase: FinancingCase): Promise<SigningStatement | null> {
+    return this.store.findSigningStatement(financingCase.id);
+  }
+}
