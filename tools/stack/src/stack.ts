@@ -62,10 +62,14 @@ function startControlServer(port: number, mail: ReceivedMail[]): Promise<http.Se
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
+function identityProviderEntry(): string {
+  return path.join(__dirname, 'cli', 'identity-provider.js');
+}
+
 /**
- * Starts the six processes against Postgres and NATS, with the local helpers the variables do
- * not replace: object storage unless S3_ENDPOINT is set, an SMTP sink unless SMTP_URL is set,
- * the hub stub unless HUB_URL is set.
+ * Starts the processes against Postgres and NATS, with the local helpers the variables do not
+ * replace: object storage unless S3_ENDPOINT is set, an SMTP sink unless SMTP_URL is set, the
+ * hub stub unless HUB_URL is set, the dev identity provider unless OPERATOR_ISSUER_URL is set.
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
@@ -98,6 +102,31 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const control = await startControlServer(options.portBase + LOCAL_HELPER_OFFSETS.stackControl, mail);
   closers.push(() => new Promise((resolve) => control.close(resolve)));
 
+  let operatorIssuerUrl = env.OPERATOR_ISSUER_URL;
+  if (!operatorIssuerUrl) {
+    const port = options.portBase + LOCAL_HELPER_OFFSETS.identityProvider;
+    const consoleOrigins = [`http://127.0.0.1:${options.gatewayPort}`, ...(env.PUBLIC_BASE_URL ? [env.PUBLIC_BASE_URL.replace(/\/$/, '')] : [])];
+    const identityProvider = new ManagedProcess({
+      name: 'identity-provider',
+      entry: identityProviderEntry(),
+      env: {
+        ...env,
+        DATABASE_URL: options.databaseUrl,
+        IDENTITY_PROVIDER_PORT: String(port),
+        HOST: '127.0.0.1',
+        CONSOLE_REDIRECT_URIS: consoleOrigins.map((origin) => `${origin}/console/callback`).join(','),
+      },
+      logFile: path.join(logDirectory, 'identity-provider.log'),
+      readyUrl: `http://127.0.0.1:${port}/readyz`,
+      restartOnCrash: options.restartOnCrash,
+      onCrash: options.onCrash,
+    });
+    identityProvider.start();
+    closers.push(() => identityProvider.stop());
+    await identityProvider.waitReady();
+    operatorIssuerUrl = `http://127.0.0.1:${port}`;
+  }
+
   const shared: NodeJS.ProcessEnv = {
     ...env,
     ...storage,
@@ -107,6 +136,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     SERVICE_PORT_BASE: String(options.portBase),
     HUB_URL: hubUrl,
     SMTP_URL: smtpUrl,
+    OPERATOR_ISSUER_URL: operatorIssuerUrl,
   };
   // Per-process ports come from SERVICE_PORT_BASE; one inherited HTTP_PORT would collide.
   delete shared.HTTP_PORT;
