@@ -6,6 +6,7 @@ import type { CaseWorkflowConfig } from './config';
 import { CaseRepository } from './data-access/case-repository';
 import { DocumentsClient } from './data-access/documents-client';
 import { LenderSubmissionRepository } from './data-access/lender-submission-repository';
+import { OpsReadsRepository } from './data-access/ops-reads-repository';
 import { SandboxLender, SandboxSigningStatements } from './data-access/sandbox-adapters';
 import { caseWorkflowGrpcService } from './entry-points/grpc/server';
 import { caseWorkflowRoutes } from './entry-points/http/routes';
@@ -34,7 +35,7 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
       const documents = new DocumentsClient(grpcAddressOf('documents', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       return {
         router: caseWorkflowRoutes({ store, documents, signingStatements: new SandboxSigningStatements(), sandbox: config.API_ENVIRONMENT === 'sandbox' }),
-        grpc: [caseWorkflowGrpcService(store, log)],
+        grpc: [caseWorkflowGrpcService(store, log, new OpsReadsRepository(db))],
         workers: [new OutboxRelay({ db, bus, log }), lenderWorker],
         close: async () => documents.close(),
       };

@@ -9,7 +9,9 @@ import { CreatedCase, createCaseFromCheckout, createCaseFromQuoteRequest } from 
 import type { Address, Customer, QuoteItem, QuoteTermsInput } from '../../domain/model';
 import { centsOfDecimal, factorOf } from '../../domain/money';
 import type { CaseStore } from '../../domain/ports';
+import type { OpsReads } from '../../domain/operator';
 import { caseAccess } from '../../domain/reads';
+import { operatorHandlers } from './operator-handlers';
 
 /** Money crosses as decimal strings; a malformed one is the caller's bug, answered as invalid input. */
 function parsed<T>(read: () => T, field: string): T {
@@ -95,8 +97,8 @@ const createdMessage = (created: CreatedCase): caseWorkflow.CreatedCase => ({
   created: created.created,
 });
 
-/** The calls cart-checkout and documents make; each adapts a message to a use case and back. */
-export function caseWorkflowGrpcService(store: CaseStore, log: Logger): ServiceBinding {
+/** The calls cart-checkout, documents and the back office make; each adapts a message to a use case and back. */
+export function caseWorkflowGrpcService(store: CaseStore, log: Logger, opsReads: OpsReads): ServiceBinding {
   const mappers = [mapDatabaseError];
   const implementation: caseWorkflow.CaseWorkflowServiceHandlers = {
     CreateCaseFromCheckout: unaryHandler<caseWorkflow.CreateCaseFromCheckoutRequest__Output, caseWorkflow.CreatedCase>('CreateCaseFromCheckout', log, mappers, async (request, { partnerId }) => {
@@ -126,6 +128,7 @@ export function caseWorkflowGrpcService(store: CaseStore, log: Logger): ServiceB
       return createdMessage(created);
     }),
     GetCaseAccess: unaryHandler<caseWorkflow.GetCaseAccessRequest__Output, caseWorkflow.CaseAccess>('GetCaseAccess', log, mappers, async (request) => caseAccess(store, request.financingCaseId)),
+    ...operatorHandlers({ store, reads: opsReads }, log),
   };
   return { definition: loadCaseWorkflowPackage().CaseWorkflowService.service, implementation };
 }
