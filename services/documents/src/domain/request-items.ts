@@ -4,6 +4,8 @@ import { DOCUMENT_CATEGORIES, DocumentCategory, FILL_AND_RETURN_CATEGORIES, FINA
 import { requireCase, requireCaseOfPartner } from './case-scope';
 import type { DocumentsDependencies } from './documents';
 import { FinancingDocument, ITEM_TYPES, ItemType, RequestItem, TARGET_AUDIENCES, TargetAudience, TemplateFile, isVisibleItem } from './model';
+import { MAX_UPLOAD_BYTES, StoredMimeType, detectFileType } from './file-type';
+import { sanitizeOriginalName } from './filename';
 import { renderTextPdf } from './pdf';
 import type { CallerContext, NewItem } from './ports';
 import { ObjectToStore, storeThenRecord } from './storage-consistency';
@@ -25,6 +27,8 @@ export interface NewItemInput {
   targetAudience: string;
   /** ISO 8601, or empty for no due date. */
   dueAt: string;
+  /** fill_and_return: the form an operator gives; without it a template is generated. */
+  template?: { content: Buffer; fileName: string };
 }
 
 const choice = (propertyPath: string, allowed: readonly string[]): Violation => ({
@@ -54,6 +58,9 @@ function itemViolations(itemType: ItemType, items: NewItemInput[]): Violation[] 
     }
     if (item.label.length > MAX_LABEL_LENGTH) violations.push({ propertyPath: at('label'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_LABEL_LENGTH} characters.` });
     if (item.targetAudience && !(TARGET_AUDIENCES as readonly string[]).includes(item.targetAudience)) violations.push(choice(at('targetAudience'), TARGET_AUDIENCES));
+    if (item.template && (itemType !== 'fill_and_return' || !detectFileType(item.template.content) || item.template.content.length > MAX_UPLOAD_BYTES)) {
+      violations.push({ propertyPath: at('template'), code: 'validation.file_type', message: 'A template is a PDF, PNG or JPEG file of at most 10 MB, and only for fill_and_return items.' });
+    }
     if (item.dueAt && Number.isNaN(Date.parse(item.dueAt))) violations.push({ propertyPath: at('dueAt'), code: 'validation.format', message: 'This value is not a valid ISO 8601 date-time.' });
     return violations;
   });
@@ -68,6 +75,15 @@ function labelOf(itemType: ItemType, item: NewItemInput): string {
   if (itemType !== 'information' || item.label.trim()) return item.label.trim();
   const question = item.question.trim();
   return question.length > MAX_LABEL_LENGTH ? `${question.slice(0, MAX_LABEL_LENGTH - 1)}…` : question;
+}
+
+function givenTemplate(given: { content: Buffer; fileName: string }, key: string): { object: ObjectToStore; template: TemplateFile } {
+  const mimeType = detectFileType(given.content) as StoredMimeType;
+  const fileName = sanitizeOriginalName(given.fileName, mimeType);
+  return {
+    object: { key, source: { size: given.content.length, mimeType, open: () => Readable.from([given.content]) } },
+    template: { objectKey: key, fileName, fileSize: given.content.length, mimeType, originalName: fileName },
+  };
 }
 
 function templateFor(financingCaseId: string, label: string, key: string): { object: ObjectToStore; template: TemplateFile } {
@@ -102,7 +118,8 @@ export async function createRequestItems(deps: DocumentsDependencies, input: { f
     const targetAudience = (item.targetAudience || 'partner') as TargetAudience;
     let template: TemplateFile | null = null;
     if (itemType === 'fill_and_return') {
-      const generated = templateFor(input.financingCaseId, label, deps.objectKey('templates', input.financingCaseId));
+      const key = deps.objectKey('templates', input.financingCaseId);
+      const generated = item.template ? givenTemplate(item.template, key) : templateFor(input.financingCaseId, label, key);
       objects.push(generated.object);
       template = generated.template;
     }

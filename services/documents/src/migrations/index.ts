@@ -1,8 +1,10 @@
 import type { Migration } from '@rental/db';
 import * as documents from './0001_documents';
 import * as dueDates from './0002_due_dates';
+import * as callbackNotes from './0005_ops16_callback_notes';
 
 export const migrations: Record<string, Migration> = {
   '0001_documents': documents,
   '0002_due_dates': dueDates,
+  '0005_ops16_callback_notes': callbackNotes,
 };
