@@ -3,7 +3,7 @@ import { Bus } from '@rental/bus';
 import { ServiceName, databaseNameOf, defaultGrpcPort, defaultHttpPort, platformVariables, portVariable, positiveIntegerVariable } from '@rental/config';
 import { Knex, Migration, mapDatabaseError, openDatabase, pingDatabase } from '@rental/db';
 import { RunningGrpcServer, ServiceBinding, startGrpcServer } from '@rental/grpc';
-import { ErrorMapper, OperationRouter, createHttpApp, startHttpServer } from '@rental/http';
+import { ErrorMapper, HttpAppOptions, OperationRouter, createHttpApp, startHttpServer } from '@rental/http';
 import { Logger, createLogger } from '@rental/logger';
 import { enableProcessMetrics } from '@rental/metrics';
 
@@ -27,6 +27,8 @@ export interface ServiceParts {
   grpc?: ServiceBinding[];
   workers?: BackgroundWorker[];
   jsonLimit?: string;
+  /** Where the API lives and who may call it, when not the partner API under /api. */
+  http?: Pick<HttpAppOptions, 'apiPrefix' | 'authenticate' | 'beforeApi'>;
   /** Closes clients the service opened (gRPC clients, storage). */
   close?: () => Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Run
     router: parts.router,
     errorMappers,
     jsonLimit: parts.jsonLimit,
+    ...parts.http,
     readiness: async () => ({
       database: await pingDatabase(db),
       ...(bus ? { nats: bus.isConnected() } : {}),

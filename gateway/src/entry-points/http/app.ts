@@ -21,7 +21,13 @@ export interface GatewayOptions {
   readiness: () => Promise<Record<string, boolean>>;
   maxBodyBytes: number;
   limits: { perKey: RateLimiter; perAddress: RateLimiter };
+  /** What the console needs to sign operators in (GET /ops/v1/session-config). */
+  sessionConfig: { issuer: string; audience: string; consoleClientId: string };
 }
+
+/** The back office (approval team API and console) checks the operator's bearer token itself. */
+const isBackofficePath = (path: string) => (path.startsWith('/ops/') && path !== SESSION_CONFIG_PATH) || path === '/console' || path.startsWith('/console/');
+const SESSION_CONFIG_PATH = '/ops/v1/session-config';
 
 const isPublicApiPath = (path: string) => path === '/api/docs.json' || path === '/api/docs' || path.startsWith('/api/docs/');
 
@@ -59,6 +65,9 @@ function controlApp(options: GatewayOptions): express.Application {
   app.get('/metrics', async (_req, res) => {
     res.setHeader('Content-Type', metricsContentType());
     res.send(await renderMetrics());
+  });
+  app.get(SESSION_CONFIG_PATH, (_req, res) => {
+    res.set('Cache-Control', 'no-store').json(options.sessionConfig);
   });
   app.get('/api/docs.json', (_req, res) => {
     res.json(options.apiDescription());
@@ -121,6 +130,25 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
   return service;
 }
 
+function forwardOperatorCall(req: IncomingMessage, res: ServerResponse, path: string, options: GatewayOptions): void {
+  const byAddress = options.limits.perAddress.take(req.socket.remoteAddress ?? 'unknown');
+  if (!byAddress.allowed) {
+    tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
+    return;
+  }
+  if (!isSafePath(path)) {
+    problem(res, new DomainError('not_found', 'route.not_found', `No endpoint exists at ${req.method} ${path}.`));
+    return;
+  }
+  if (Number(req.headers['content-length'] ?? 0) > options.maxBodyBytes) {
+    problem(res, new DomainError('payload_too_large', 'request.too_large', `The request body is larger than ${options.maxBodyBytes} bytes.`));
+    return;
+  }
+  // As on /api: identity comes from the bearer token the back office verifies, never from these headers.
+  for (const name of Object.keys(req.headers)) if (isInternalHeader(name)) delete req.headers[name];
+  options.proxies.backoffice(req, res);
+}
+
 export function gatewayRequestListener(options: GatewayOptions): RequestListener {
   const control = controlApp(options);
   return (req, res) => {
@@ -129,6 +157,10 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('X-Request-Id', requestId);
     const path = pathOf(req.url);
+    if (isBackofficePath(path)) {
+      forwardOperatorCall(req, res, path, options);
+      return;
+    }
     if ((path !== '/api' && !path.startsWith('/api/')) || isPublicApiPath(path)) {
       control(req, res);
       return;

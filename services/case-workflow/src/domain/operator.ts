@@ -118,7 +118,7 @@ async function applyMove(transaction: CaseTransaction, move: QuoteMove, reason: 
 export async function applyOperatorMove(deps: OperatorDependencies, input: { financingCaseId: string; move: OperatorMove; reason: string | null; actor: Actor }): Promise<OpsCaseView> {
   const { move } = input;
   if (move.kind === 'transition' && !(QUOTE_MOVES as readonly string[]).includes(move.transition)) {
-    throw invalidInput('ops.unknown_transition', `${move.transition} is not a move of the quote table.`);
+    throw rule('ops.unknown_transition', `${move.transition} is not a move of the quote table.`, 'transition');
   }
   const outcome = await deps.store.inCase(input.financingCaseId, async (transaction) => {
     if (move.kind === 'cancel') {

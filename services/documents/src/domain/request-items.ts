@@ -27,6 +27,8 @@ export interface NewItemInput {
   targetAudience: string;
   /** ISO 8601, or empty for no due date. */
   dueAt: string;
+  /** The item's own type when one call creates several types; empty: the call's type. */
+  itemType?: string;
   /** fill_and_return: the form an operator gives; without it a template is generated. */
   template?: { content: Buffer; fileName: string };
 }
@@ -42,11 +44,13 @@ const ALLOWED_CATEGORIES: Record<Exclude<ItemType, 'information'>, readonly Docu
   fill_and_return: FILL_AND_RETURN_CATEGORIES,
 };
 
-function itemViolations(itemType: ItemType, items: NewItemInput[]): Violation[] {
+function itemViolations(defaultType: string, items: NewItemInput[]): Violation[] {
   if (items.length === 0) return [{ propertyPath: 'items', code: 'validation.too_small', message: 'At least one item is required.' }];
   return items.flatMap((item, index): Violation[] => {
     const at = (field: string) => `items[${index}].${field}`;
     const violations: Violation[] = [];
+    const itemType = (item.itemType || defaultType) as ItemType;
+    if (!(ITEM_TYPES as readonly string[]).includes(itemType)) return [choice(at('type'), ITEM_TYPES)];
     if (itemType === 'information') {
       if (!item.question.trim()) violations.push({ propertyPath: at('question'), code: 'validation.required', message: 'This value is required.' });
       else if (item.question.length > MAX_TEXT_LENGTH) violations.push({ propertyPath: at('question'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_TEXT_LENGTH} characters.` });
@@ -104,16 +108,17 @@ function templateFor(financingCaseId: string, label: string, key: string): { obj
  * information questions. Items are partner-visible unless their audience is the operator.
  */
 export async function createRequestItems(deps: DocumentsDependencies, input: { financingCaseId: string; itemType: string; items: NewItemInput[]; context: CallerContext }): Promise<RequestItemView[]> {
-  if (!(ITEM_TYPES as readonly string[]).includes(input.itemType)) {
+  const mixed = input.items.length > 0 && input.items.every((item) => item.itemType);
+  if (!mixed && !(ITEM_TYPES as readonly string[]).includes(input.itemType)) {
     throw invalidInput('document_request.unknown_type', `item_type must be one of ${ITEM_TYPES.join(', ')}.`);
   }
-  const itemType = input.itemType as ItemType;
-  const violations = itemViolations(itemType, input.items);
+  const violations = itemViolations(input.itemType, input.items);
   if (violations.length > 0) throw validationFailed(violations);
   const access = await requireCase(deps.cases, input.financingCaseId, input.context);
   const requestedAt = deps.now().toISOString();
   const objects: ObjectToStore[] = [];
   const newItems = input.items.map((item): NewItem => {
+    const itemType = (item.itemType || input.itemType) as ItemType;
     const label = labelOf(itemType, item);
     const targetAudience = (item.targetAudience || 'partner') as TargetAudience;
     let template: TemplateFile | null = null;
