@@ -11,6 +11,8 @@ export interface TokenVerifierOptions {
 /** Only asymmetric signatures: a token signed with `none` or a shared secret is never accepted. */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
+const JWKS_COOLDOWN_MS = 1000;
+
 const unauthenticated = (detail: string, cause?: unknown) => new DomainError('unauthenticated', 'auth.invalid_token', detail, { cause });
 
 function rolesOf(claim: unknown): OperatorRole[] {
@@ -34,7 +36,8 @@ export class JwtVerifier {
       if (!response.ok) throw new Error(`discovery answered ${response.status}`);
       const discovery = await response.json() as { jwks_uri?: string };
       if (!discovery.jwks_uri) throw new Error('discovery names no jwks_uri');
-      return createRemoteJWKSet(new URL(discovery.jwks_uri));
+      // A token with an unknown kid (a rotated key) fetches the JWKS again, at most once a second.
+      return createRemoteJWKSet(new URL(discovery.jwks_uri), { cooldownDuration: JWKS_COOLDOWN_MS });
     })();
     // A failed discovery is tried again with the next request, not remembered.
     this.keys.catch(() => {
