@@ -42,7 +42,7 @@ export async function operatorToken(role: Role, stack: StackAddress = sharedStac
 export class Ops {
   private readonly api: ApiClient;
 
-  constructor(private readonly token: string | null, stack: StackAddress = sharedStack()) {
+  constructor(readonly token: string | null, stack: StackAddress = sharedStack()) {
     this.api = new ApiClient(stack.gatewayUrl);
   }
 
