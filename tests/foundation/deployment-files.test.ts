@@ -9,6 +9,7 @@ import { cartCheckoutVariables } from '@rental/cart-checkout';
 import { caseWorkflowVariables } from '@rental/case-workflow';
 import { documentsVariables } from '@rental/documents';
 import { notificationsVariables } from '@rental/notifications';
+import { backofficeVariables } from '@rental/backoffice';
 
 const root = path.resolve(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -21,6 +22,7 @@ const PROCESSES: Record<string, Shape> = {
   'case-workflow': caseWorkflowVariables,
   documents: documentsVariables,
   notifications: notificationsVariables,
+  backoffice: backofficeVariables,
 };
 // Peer addresses are read through the service directory, not a config shape.
 const PEER_ADDRESSES = SERVICE_NAMES.flatMap((name) => [`${variablePrefix(name)}_HTTP_URL`, `${variablePrefix(name)}_GRPC_ADDR`]);
@@ -136,5 +138,6 @@ describe('Dockerfile', () => {
     }
     expect(fs.existsSync(path.join(root, 'tools/stack/dist/cli/hub-stub.js'))).toBe(true);
     expect(fs.existsSync(path.join(root, 'tools/stack/dist/cli/seed.js'))).toBe(true);
+    expect(fs.existsSync(path.join(root, 'tools/stack/dist/cli/identity-provider.js'))).toBe(true);
   });
 });

@@ -75,6 +75,8 @@ export interface IdentityProviderOptions {
   db: Knex;
   port: number;
   host?: string;
+  /** The issuer as clients reach it (default http://<host>:<port>). */
+  issuer?: string;
   /** Where the console may come back to after sign-in (the gateway's /console/callback). */
   consoleRedirectUris: string[];
   audience: string;
@@ -116,8 +118,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
   const { db } = options;
   await migrateIdentityProvider(db);
   const host = options.host ?? '127.0.0.1';
-  const publicHost = host === '0.0.0.0' ? '127.0.0.1' : host;
-  const issuer = `http://${publicHost}:${options.port}`;
+  const issuer = (options.issuer ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${options.port}`).replace(/\/$/, '');
   const operators = () => db.withSchema(IDENTITY_SCHEMA).table<OperatorRow>('operators');
   const { default: Provider } = await import('oidc-provider');
   const { default: MemoryAdapter } = await import('oidc-provider/lib/adapters/memory_adapter.js' as string) as { default: new (name: string) => object };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, platformVariables, portVariable } from '@rental/config';
+import { loadConfig, platformVariables, portVariable, urlVariable } from '@rental/config';
 import { connectDatabase } from '@rental/db';
 import { IDENTITY_SCHEMA, startIdentityProvider } from '../identity-provider';
 
@@ -12,6 +12,8 @@ async function main(): Promise<void> {
     DATABASE_URL: platformVariables.DATABASE_URL,
     IDENTITY_PROVIDER_PORT: portVariable(8080),
     HOST: z.string().default('127.0.0.1'),
+    /** The issuer as clients reach it; default http://127.0.0.1:<port>. */
+    IDENTITY_PROVIDER_ISSUER: urlVariable(['http', 'https']).optional(),
     CONSOLE_REDIRECT_URIS: z.string().min(1).transform((value) => value.split(',').map((uri) => uri.trim()).filter(Boolean)),
     OPERATOR_AUDIENCE: z.string().min(1).default('rental-ops'),
     OPERATOR_ROLES_CLAIM: z.string().min(1).default('roles'),
@@ -21,6 +23,7 @@ async function main(): Promise<void> {
     db,
     port: config.IDENTITY_PROVIDER_PORT,
     host: config.HOST,
+    issuer: config.IDENTITY_PROVIDER_ISSUER,
     consoleRedirectUris: config.CONSOLE_REDIRECT_URIS,
     audience: config.OPERATOR_AUDIENCE,
     rolesClaim: config.OPERATOR_ROLES_CLAIM,
