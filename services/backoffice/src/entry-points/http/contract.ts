@@ -183,6 +183,7 @@ const caseAnswer = { 200: { description: 'The changed case', schema: caseDetailS
 export const queueOperation = defineOperation({
   operationId: 'ops_list_cases', method: 'get', path: '/ops/v1/cases', tags: [TAG],
   summary: 'The queue: cases of every partner, longest waiting first',
+  description: 'Role viewer. Longest waiting = oldest status change first. `status` takes a comma list; `overdue=true` keeps cases with a required partner or customer item pending after its dueAt.',
   query: queueQuery,
   responses: { 200: { description: 'A page of the queue', schema: z.array(queueEntrySchema) }, ...authFailures, ...problemResponses(400) },
 });
@@ -190,6 +191,7 @@ export const queueOperation = defineOperation({
 export const caseOperation = defineOperation({
   operationId: 'ops_get_case', method: 'get', path: '/ops/v1/cases/{id}', tags: [TAG],
   summary: 'A case with quote, contract, envelope, lender submissions, every item and document, and its history',
+  description: 'Role viewer. Items of every audience (partner, customer, operator) with dueAt; documents with their review status and who uploaded them; history of every change with actor, action, statuses and reason.',
   params: casePath,
   responses: { 200: { description: 'The case', schema: caseDetailSchema }, ...authFailures, ...problemResponses(404) },
 });
@@ -197,7 +199,7 @@ export const caseOperation = defineOperation({
 export const transitionOperation = defineOperation({
   operationId: 'ops_transition_case', method: 'post', path: '/ops/v1/cases/{id}/transitions', tags: [TAG],
   summary: 'A move of the quote table from the current status',
-  description: 'finance_* moves and start_manual_finance_review need the approver role, every other move the reviewer role. cancel has its own route; finance_accept out of finance_rejected is the override (422 ops.override_required). request_finance_review(_direct) submits the case to the lender.',
+  description: 'Role reviewer; finance_* moves and start_manual_finance_review need the approver role, every other move the reviewer role. cancel has its own route; finance_accept out of finance_rejected is the override (422 ops.override_required). request_finance_review(_direct) submits the case to the lender.',
   params: casePath, body: { schema: transitionBody },
   responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422) },
 });
@@ -205,6 +207,7 @@ export const transitionOperation = defineOperation({
 export const overrideOperation = defineOperation({
   operationId: 'ops_override_case', method: 'post', path: '/ops/v1/cases/{id}/override', tags: [TAG],
   summary: 'finance_rejected → finance_accepted (financeRejectedOverride), with the reason',
+  description: 'Role approver. Only from finance_rejected (else 422); the reason is kept in the history.',
   params: casePath, body: { schema: reasonBody },
   responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422) },
 });
@@ -212,6 +215,7 @@ export const overrideOperation = defineOperation({
 export const cancelOperation = defineOperation({
   operationId: 'ops_cancel_case', method: 'post', path: '/ops/v1/cases/{id}/cancel', tags: [TAG],
   summary: 'The approval team\'s cancel from any other status, with every effect of the partner cancel',
+  description: "Role approver. From any status but canceled (422), without the partner's restrictions; a contract waiting for signing is canceled with it, a signed or later one stays active; open callback requests close.",
   params: casePath, body: { schema: reasonBody },
   responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422) },
 });
@@ -219,6 +223,7 @@ export const cancelOperation = defineOperation({
 export const requestsOperation = defineOperation({
   operationId: 'ops_request_items', method: 'post', path: '/ops/v1/cases/{id}/requests', tags: [TAG],
   summary: 'Requested documents, fill-and-return forms and information, for the partner, the customer or the approval team',
+  description: 'Role reviewer. All items or none: a bad item is a 422 naming it. dueAt defaults to now + DOCUMENT_DUE_AFTER.',
   params: casePath, body: { schema: requestsBody },
   responses: { 201: { description: 'The created items', schema: z.array(opsItemSchema) }, ...authFailures, ...problemResponses(404, 422) },
 });
@@ -226,6 +231,7 @@ export const requestsOperation = defineOperation({
 export const reviewOperation = defineOperation({
   operationId: 'ops_review_document', method: 'post', path: '/ops/v1/documents/{id}/review', tags: [TAG],
   summary: 'VERIFIED accepts the document\'s request; REJECTED reopens it for the partner',
+  description: 'Role reviewer. Only a PENDING_REVIEW document (else 422 at status). A rejection is mailed to the partner.',
   params: integerPath('Document id'), body: { schema: reviewBody },
   responses: { 200: { description: 'The case of the document', schema: caseDetailSchema }, ...authFailures, ...problemResponses(404, 422) },
 });
@@ -233,6 +239,7 @@ export const reviewOperation = defineOperation({
 export const downloadOperation = defineOperation({
   operationId: 'ops_download_document', method: 'get', path: '/ops/v1/documents/{id}/download', tags: [TAG],
   summary: 'Any document of any case, bytes as stored',
+  description: 'Role viewer. The bytes as stored, with their content type.',
   params: integerPath('Document id'),
   responses: { 200: { description: 'The file', contentType: 'application/octet-stream' }, ...authFailures, ...problemResponses(404) },
 });
@@ -240,6 +247,7 @@ export const downloadOperation = defineOperation({
 export const transmitOperation = defineOperation({
   operationId: 'ops_transmit_items', method: 'post', path: '/ops/v1/cases/{id}/transmit', tags: [TAG],
   summary: 'Sends verified documents and given answers of the items to the lender',
+  description: 'Role reviewer. Each item needs a verified document or a given answer (422 naming it); a case without a lender reference is 422. Items become sent with transmittedToLenderAt once the lender took them.',
   params: casePath, body: { schema: itemsBody },
   responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422, 503) },
 });
@@ -247,6 +255,7 @@ export const transmitOperation = defineOperation({
 export const resubmitOperation = defineOperation({
   operationId: 'ops_resubmit_case', method: 'post', path: '/ops/v1/cases/{id}/resubmit', tags: [TAG],
   summary: 'A new lender submission when the last one failed',
+  description: 'Role reviewer. Only when the last submission is failed (else 422).',
   params: casePath,
   responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422, 503) },
 });
@@ -254,6 +263,7 @@ export const resubmitOperation = defineOperation({
 export const callbackOperation = defineOperation({
   operationId: 'ops_create_callback_request', method: 'post', path: '/ops/v1/cases/{id}/callback-requests', tags: [TAG],
   summary: 'Links items to a new open callback request',
+  description: "Role reviewer. The partner's list shows callbackRequestId and callbackStatus on the items; any cancel closes it.",
   params: casePath, body: { schema: callbackBody },
   responses: { 201: { description: 'The callback request', schema: callbackSchema }, ...authFailures, ...problemResponses(404, 422) },
 });
@@ -261,6 +271,7 @@ export const callbackOperation = defineOperation({
 export const closeCallbackOperation = defineOperation({
   operationId: 'ops_close_callback_request', method: 'post', path: '/ops/v1/callback-requests/{id}/close', tags: [TAG],
   summary: 'Closes an open callback request',
+  description: 'Role reviewer. An open callback request only (else 422).',
   params: integerPath('Callback request id'),
   responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422) },
 });
@@ -268,6 +279,7 @@ export const closeCallbackOperation = defineOperation({
 export const noteOperation = defineOperation({
   operationId: 'ops_add_note', method: 'post', path: '/ops/v1/cases/{id}/notes', tags: [TAG],
   summary: 'An internal note in the case\'s history',
+  description: "Role reviewer. Kept in the case's history (action note).",
   params: casePath, body: { schema: noteBody },
   responses: { 201: { description: 'The note', schema: noteSchema }, ...authFailures, ...problemResponses(404, 422) },
 });
@@ -275,7 +287,7 @@ export const noteOperation = defineOperation({
 export const contractTransitionOperation = defineOperation({
   operationId: 'ops_transition_contract', method: 'post', path: '/ops/v1/contracts/{id}/transitions', tags: [TAG],
   summary: 'Moves a contract forward (signed → post_processing_required → delivery_approved → invoice_checked → completed)',
-  description: 'Steps may be skipped, never back. completed needs a contract number; a completed contract completes its finance_accepted quote.',
+  description: 'Role reviewer. Steps may be skipped, never back. completed needs a contract number; a completed contract completes its finance_accepted quote.',
   params: contractPath, body: { schema: contractTransitionBody },
   responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422) },
 });
