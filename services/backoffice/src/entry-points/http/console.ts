@@ -10,11 +10,13 @@ const OAUTH_LIBRARY = require.resolve('oauth4webapi');
  * (oauth4webapi, authorization code with PKCE) and calls /ops/v1 with the token; its script and
  * styles are inline. Every view has its own URL under /console, so the page answers them all.
  */
-export function mountConsole(app: Application, description: () => Record<string, unknown>): void {
-  const page = fs.readFileSync(path.join(CONSOLE_DIRECTORY, 'index.html'), 'utf8');
+export function mountConsole(app: Application, options: { description: () => Record<string, unknown>; rolesClaim: string }): void {
+  // The page reads the roles from the token to show only the allowed actions; the claim is configured.
+  const rolesClaim = options.rolesClaim.replace(/[^A-Za-z0-9_.:/-]/g, '');
+  const page = fs.readFileSync(path.join(CONSOLE_DIRECTORY, 'index.html'), 'utf8').replace('{{ROLES_CLAIM}}', rolesClaim);
   const noStore = { 'Cache-Control': 'no-store' };
   app.get('/ops/v1/docs.json', (_req, res) => {
-    res.json(description());
+    res.json(options.description());
   });
   app.get('/console/assets/oauth4webapi.js', (_req, res) => {
     res.type('js').sendFile(OAUTH_LIBRARY);
