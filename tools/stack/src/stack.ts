@@ -62,8 +62,9 @@ function startControlServer(port: number, mail: ReceivedMail[]): Promise<http.Se
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
+/** The built entry also when this module runs from src (tests load the sources). */
 function identityProviderEntry(): string {
-  return path.join(__dirname, 'cli', 'identity-provider.js');
+  return path.join(__dirname, '..', 'dist', 'cli', 'identity-provider.js');
 }
 
 /**
