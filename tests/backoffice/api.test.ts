@@ -1,4 +1,4 @@
-import { ApiResponse, waitFor } from '@rental/testkit';
+import { ApiResponse, WebhookReceiver, waitFor } from '@rental/testkit';
 import { query as documentsQuery, sampleFile, upload } from '../documents/support/kit';
 import { Ops, Owner, Role, expectProblem, expectViolations, movesOf, newCase, partnerCase, query, sharedStack, simulate } from './support/kit';
 
@@ -187,6 +187,31 @@ describe('back office API', () => {
       const response = await reviewer().post(`/ops/v1/cases/${caseId}/transitions`, { transition: 'request_finance_review_direct' });
 
       expect([response.status, response.json.status, response.json.lenderSubmissions.length]).toEqual([200, 'finance_review', 1]);
+    });
+  });
+
+  describe('partner webhooks', () => {
+    it('when the approval team overrides and completes a case, then the partner\'s endpoint gets each status change as for a sandbox decision', async () => {
+      const hook = await WebhookReceiver.start();
+      try {
+        const { owner, caseId } = await partnerCase();
+        await owner.api.post('/api/webhook_endpoints', { url: `${hook.url}/rental`, active: true });
+        await simulate(owner, caseId, 'finance_rejected');
+        await approver().post(`/ops/v1/cases/${caseId}/override`, { reason: 'Guarantor provided' });
+        await simulate(owner, caseId, 'signed');
+        const contractId = (await viewer().get(`/ops/v1/cases/${caseId}`)).json.contract.id as string;
+        await owner.api.patch(`/api/contracts/${contractId}/edit-contract-number`, { contractNumber: `CN-HOOK-${Date.now()}` });
+        await reviewer().post(`/ops/v1/contracts/${contractId}/transitions`, { to: 'completed' });
+
+        const transitions = await waitFor(() => {
+          const seen = hook.bodies().filter((body) => body.data.financingCaseId === caseId).map((body) => `${body.data.resourceType}:${body.data.transition}`);
+          return seen.includes('quote:complete') ? seen : undefined;
+        }, { what: 'the complete webhook', timeoutMs: 20_000 });
+
+        expect(transitions).toEqual(expect.arrayContaining(['quote:finance_reject', 'quote:finance_accept', 'contract:check_invoice', 'contract:complete', 'quote:complete']));
+      } finally {
+        await hook.close();
+      }
     });
   });
 
