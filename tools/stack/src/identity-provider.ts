@@ -48,16 +48,23 @@ export async function migrateIdentityProvider(db: Knex): Promise<void> {
 
 export async function seedOperators(db: Knex, operators: SeedFile['operators']): Promise<number> {
   await migrateIdentityProvider(db);
-  const rows = await Promise.all(operators.map(async (operator) => ({
-    id: operator.id,
-    name: operator.name,
-    email: operator.email.toLowerCase(),
-    password_hash: await hashPassword(operator.password),
-    roles: JSON.stringify(operator.roles),
-    client_id: operator.clientId,
-    client_secret: operator.clientSecret,
-  })));
-  if (rows.length > 0) await db.withSchema(IDENTITY_SCHEMA).table('operators').insert(rows).onConflict('id').merge();
+  const table = () => db.withSchema(IDENTITY_SCHEMA).table('operators');
+  const existing = new Map((await table().select('id', 'password_hash') as { id: string; password_hash: string }[]).map((row) => [row.id, row.password_hash]));
+  const rows = await Promise.all(operators.map(async (operator) => {
+    const stored = existing.get(operator.id);
+    // A password that did not change keeps its hash, so loading the same file twice changes nothing.
+    const keep = stored !== undefined && (await passwordMatches(operator.password, stored));
+    return {
+      id: operator.id,
+      name: operator.name,
+      email: operator.email.toLowerCase(),
+      password_hash: keep ? stored : await hashPassword(operator.password),
+      roles: JSON.stringify(operator.roles),
+      client_id: operator.clientId,
+      client_secret: operator.clientSecret,
+    };
+  }));
+  if (rows.length > 0) await table().insert(rows).onConflict('id').merge();
   return rows.length;
 }
 
