@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1.7
 # One image per process: docker build --build-arg SERVICE=pricing -t rental/pricing .
-# SERVICE is gateway, pricing, cart-checkout, case-workflow, documents, notifications or stack
-# (the seed command and the hub stub of a development deployment).
+# SERVICE is gateway, pricing, cart-checkout, case-workflow, documents, notifications, backoffice
+# or stack (the seed command, the hub stub and the dev identity provider of a development deployment).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json turbo.json ./

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, platformVariables, portVariable, positiveIntegerVariable } from '@rental/config';
+import { loadConfig, platformVariables, portVariable, positiveIntegerVariable, urlVariable } from '@rental/config';
 
 export const gatewayVariables = {
   ...platformVariables,
@@ -14,6 +14,10 @@ export const gatewayVariables = {
   RATE_LIMIT_KEY_BURST: positiveIntegerVariable(400),
   RATE_LIMIT_ADDRESS_PER_SECOND: z.coerce.number().nonnegative().default(500),
   RATE_LIMIT_ADDRESS_BURST: positiveIntegerVariable(1000),
+  /** The approval team's identity provider, named to the console by /ops/v1/session-config; unset: the dev one. */
+  OPERATOR_ISSUER_URL: urlVariable(['http', 'https']).optional(),
+  OPERATOR_AUDIENCE: z.string().min(1).default('rental-ops'),
+  OPERATOR_CONSOLE_CLIENT_ID: z.string().min(1).default('console'),
   API_BUILD_TAG: z.string().regex(/^\d{4}\.\d{2}\.\d{2}(\.\d+)?$/, 'must be a calendar tag such as 2026.11.22').optional(),
 };
 

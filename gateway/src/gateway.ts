@@ -1,4 +1,4 @@
-import { SERVICE_NAMES, ServiceName, databaseNameOf, httpUrlOf } from '@rental/config';
+import { LOCAL_HELPER_OFFSETS, SERVICE_NAMES, ServiceName, databaseNameOf, httpUrlOf } from '@rental/config';
 import { openDatabase, pingDatabase } from '@rental/db';
 import { startHttpServer } from '@rental/http';
 import { createLogger } from '@rental/logger';
@@ -35,6 +35,11 @@ export async function startGateway(config: GatewayConfig, env: NodeJS.ProcessEnv
     apiDescription: () => description,
     readiness: async () => ({ database: await pingDatabase(db) }),
     maxBodyBytes: config.MAX_BODY_BYTES,
+    sessionConfig: {
+      issuer: (config.OPERATOR_ISSUER_URL ?? `http://127.0.0.1:${config.SERVICE_PORT_BASE + LOCAL_HELPER_OFFSETS.identityProvider}`).replace(/\/$/, ''),
+      audience: config.OPERATOR_AUDIENCE,
+      consoleClientId: config.OPERATOR_CONSOLE_CLIENT_ID,
+    },
     limits: {
       perKey: new RateLimiter({ perSecond: config.RATE_LIMIT_KEY_PER_SECOND, burst: config.RATE_LIMIT_KEY_BURST }),
       perAddress: new RateLimiter({ perSecond: config.RATE_LIMIT_ADDRESS_PER_SECOND, burst: config.RATE_LIMIT_ADDRESS_BURST }),

@@ -6,11 +6,12 @@ describe('document requests', () => {
   const rpc = documentsRpc();
   afterAll(() => rpc.close());
 
-  it('when items of every type exist, then the list shows the partner-visible ones in list-item shape and omits operator-internal ones', async () => {
+  it('when items of every type and audience exist, then the list shows the partner\'s ones in list-item shape and omits customer and operator-internal ones', async () => {
     const owner = await partnerWithCase();
     const [info] = await createItems(rpc, owner, 'information', [{ question: 'How many employees does the company have?' }]);
     const [document] = await createItems(rpc, owner, 'document', [{ label: 'Annual statement 2024', category: 'annual_financial_statement', optional: true }]);
-    const [form] = await createItems(rpc, owner, 'fill_and_return', [{ label: 'Selbstauskunft', category: 'self_disclosure_template', targetAudience: 'customer' }]);
+    const [form] = await createItems(rpc, owner, 'fill_and_return', [{ label: 'Selbstauskunft', category: 'self_disclosure_template' }]);
+    await createItems(rpc, owner, 'fill_and_return', [{ label: 'Default guarantee', category: 'default_guarantee', targetAudience: 'customer' }]);
     await createItems(rpc, owner, 'document', [{ label: 'Internal credit memo', category: 'business_assessment', targetAudience: 'operator' }]);
 
     const response = await owner.api.get(requestsPath(owner));
@@ -30,7 +31,7 @@ describe('document requests', () => {
       responseDocuments: [], activeResponseDocuments: [], transmittableResponseDocuments: [], latestPendingResponseDocument: null, editable: true,
     }));
     expect(formItem).toEqual(expect.objectContaining({
-      id: form?.id, type: 'fill_and_return', category: 'self_disclosure_template', targetAudience: 'customer',
+      id: form?.id, type: 'fill_and_return', category: 'self_disclosure_template', targetAudience: 'partner',
       templateDownloadUrl: `/api/financing-cases/${owner.caseId}/document-requests/fill-and-return-templates/${form?.id}/download`,
       templateFileName: 'selbstauskunft.pdf', templateFileMimeType: 'application/pdf',
     }));

@@ -9,6 +9,7 @@ import { cartCheckoutVariables } from '@rental/cart-checkout';
 import { caseWorkflowVariables } from '@rental/case-workflow';
 import { documentsVariables } from '@rental/documents';
 import { notificationsVariables } from '@rental/notifications';
+import { backofficeVariables } from '@rental/backoffice';
 import { simulatorProcessVariables } from '@rental/stack';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -22,6 +23,7 @@ const PROCESSES: Record<string, Shape> = {
   'case-workflow': caseWorkflowVariables,
   documents: documentsVariables,
   notifications: notificationsVariables,
+  backoffice: backofficeVariables,
 };
 // Peer addresses are read through the service directory, not a config shape.
 const PEER_ADDRESSES = SERVICE_NAMES.flatMap((name) => [`${variablePrefix(name)}_HTTP_URL`, `${variablePrefix(name)}_GRPC_ADDR`]);
@@ -163,5 +165,6 @@ describe('Dockerfile', () => {
     expect(fs.existsSync(path.join(root, 'tools/stack/dist/cli/hub-stub.js'))).toBe(true);
     expect(fs.existsSync(path.join(root, 'tools/stack/dist/cli/seed.js'))).toBe(true);
     expect(fs.existsSync(path.join(root, 'tools/stack/dist/cli/simulators.js'))).toBe(true);
+    expect(fs.existsSync(path.join(root, 'tools/stack/dist/cli/identity-provider.js'))).toBe(true);
   });
 });

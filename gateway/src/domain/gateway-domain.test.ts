@@ -1,5 +1,5 @@
 import { ApiKeyAuthenticator, ApiKeyStore, hashApiKey } from './api-key';
-import { callbackService, isSafePath, owningService } from './route-table';
+import { keylessService, isSafePath, owningService } from './route-table';
 
 describe('route table', () => {
   it.each([
@@ -26,11 +26,14 @@ describe('route table', () => {
     expect(owningService('/api/partners')).toBeUndefined();
   });
 
-  it('when a lender or the signing provider calls back, then case-workflow owns exactly those paths', () => {
-    expect(callbackService('/lender/v1/lender-a/events')).toBe('case-workflow');
-    expect(callbackService('/signing/v1/events')).toBe('case-workflow');
+  it('when a lender, the signing provider or the approval team calls without a key, then exactly those paths go to their owner', () => {
+    expect(keylessService('/lender/v1/lender-a/events')).toBe('case-workflow');
+    expect(keylessService('/signing/v1/events')).toBe('case-workflow');
+    expect(keylessService('/ops/v1/cases')).toBe('backoffice');
+    expect(keylessService('/console/cases/1')).toBe('backoffice');
+    expect(keylessService('/ops/v1/session-config')).toBeUndefined();
     for (const path of ['/lender/v1/events', '/lender/v1/lender-a/events/x', '/lender/v1/a/b/events', '/signing/v1/events/1', '/signing/v2/events', '/api/signing/v1/events']) {
-      expect(callbackService(path)).toBeUndefined();
+      expect(keylessService(path)).toBeUndefined();
     }
   });
 

@@ -21,14 +21,20 @@ export function owningService(path: string): ServiceName | undefined {
   return RULES.find(([pattern]) => pattern.test(path))?.[1];
 }
 
-/** Outside parties' signed callbacks: no API key; the owning service verifies the signature over the untouched body. */
-const CALLBACK_RULES: ReadonlyArray<readonly [RegExp, ServiceName]> = [
+/**
+ * Paths reached without an API key, each authenticated by its owner: outside parties' signed
+ * callbacks (verified over the untouched body) and the back office (the operator's bearer token).
+ * `/ops/v1/session-config` is the gateway's own.
+ */
+const KEYLESS_RULES: ReadonlyArray<readonly [RegExp, ServiceName]> = [
   [/^\/lender\/v1\/[^/]+\/events$/, 'case-workflow'],
   [/^\/signing\/v1\/events$/, 'case-workflow'],
+  [/^\/ops\/(?!v1\/session-config$)/, 'backoffice'],
+  [/^\/console(\/|$)/, 'backoffice'],
 ];
 
-export function callbackService(path: string): ServiceName | undefined {
-  return CALLBACK_RULES.find(([pattern]) => pattern.test(path))?.[1];
+export function keylessService(path: string): ServiceName | undefined {
+  return KEYLESS_RULES.find(([pattern]) => pattern.test(path))?.[1];
 }
 
 /** Dot segments, encoded slashes or undecodable escapes never reach a service. */

@@ -3,7 +3,7 @@
  * stacks run side by side; in a cluster each address is given explicitly (<NAME>_HTTP_URL,
  * <NAME>_GRPC_ADDR), which wins over the derived one.
  */
-export const SERVICE_NAMES = ['pricing', 'cart-checkout', 'case-workflow', 'documents', 'notifications'] as const;
+export const SERVICE_NAMES = ['pricing', 'cart-checkout', 'case-workflow', 'documents', 'notifications', 'backoffice'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 const offsets: Record<ServiceName, number> = {
@@ -12,10 +12,11 @@ const offsets: Record<ServiceName, number> = {
   'case-workflow': 3,
   documents: 4,
   notifications: 5,
+  backoffice: 6,
 };
 
 /** Ports of the local helpers the development stack starts beside the services. */
-export const LOCAL_HELPER_OFFSETS = { hubStub: 21, smtpSink: 22, objectStorage: 23, stackControl: 24 } as const;
+export const LOCAL_HELPER_OFFSETS = { hubStub: 21, smtpSink: 22, objectStorage: 23, stackControl: 24, identityProvider: 25 } as const;
 
 export function variablePrefix(name: ServiceName): string {
   return name.toUpperCase().replace(/-/g, '_');

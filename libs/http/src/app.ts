@@ -1,4 +1,4 @@
-import express, { Application, NextFunction, Request, Response } from 'express';
+import express, { Application, NextFunction, Request, RequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { type Logger, withRequestId } from '@rental/logger';
@@ -16,10 +16,19 @@ export interface HttpAppOptions {
   router: OperationRouter;
   readiness: ReadinessCheck;
   errorMappers?: ErrorMapper[];
-  /** Largest JSON body accepted under /api. */
+  /** Largest JSON body accepted under the API prefix. */
   jsonLimit?: string;
   /** Routes outside /api (outside parties' callbacks), each with its own body parsing and authentication. */
   mountOutsideApi?: (app: Application) => void;
+  /** Where the operations live (default /api, the partner API). */
+  apiPrefix?: string;
+  /**
+   * Who calls, before any body is read (default: the partner the gateway names in the trusted
+   * headers). The back office verifies the operator's bearer token here instead.
+   */
+  authenticate?: RequestHandler;
+  /** Pages and files served beside the API (the back office's console). */
+  beforeApi?: (app: Application) => void;
 }
 
 function isJsonCandidate(req: IncomingMessage): boolean {
@@ -43,7 +52,7 @@ function requestContext(log: Logger) {
       httpRequestDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
       const entry = { method: req.method, path: req.path, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, partnerId: res.locals.partner?.id };
       if (res.statusCode >= 500) res.locals.log.error(entry, 'request');
-      else if (req.path.startsWith('/api')) res.locals.log.info(entry, 'request');
+      else if (req.path.startsWith('/api') || req.path.startsWith('/ops')) res.locals.log.info(entry, 'request');
     });
     withRequestId(requestId, next);
   };
@@ -86,9 +95,11 @@ export function createHttpApp(options: HttpAppOptions): Application {
     res.send(await renderMetrics());
   });
 
-  app.use('/api', express.json({ limit: options.jsonLimit ?? '1mb', type: isJsonCandidate }));
-  app.use('/api', rejectUnstorableText);
-  app.use('/api', partnerContext);
+  const prefix = options.apiPrefix ?? '/api';
+  options.beforeApi?.(app);
+  app.use(prefix, options.authenticate ?? partnerContext);
+  app.use(prefix, express.json({ limit: options.jsonLimit ?? '1mb', type: isJsonCandidate }));
+  app.use(prefix, rejectUnstorableText);
   options.router.mount(app);
   options.mountOutsideApi?.(app);
 

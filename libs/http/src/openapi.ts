@@ -22,6 +22,8 @@ export interface ApiDocumentOptions {
   tags?: { name: string; description: string }[];
   /** Operations callable without an API key. */
   publicOperationIds?: string[];
+  /** How callers authenticate (default: the partner's X-Api-Key). */
+  securityScheme?: { name: string; scheme: Record<string, unknown> };
   /**
    * Answers the gateway gives by itself, before or instead of the service: `keyed` on every
    * operation that needs a key, `withBody` on every POST, PUT and PATCH (a body can come even
@@ -147,8 +149,11 @@ function declaredTags(options: ApiDocumentOptions): { name: string; description?
 }
 
 /** The OpenAPI 3.1 description of a set of operations and webhooks. */
+const API_KEY_SECURITY = { name: 'apiKey', scheme: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'API key of the partner, per environment (sandbox or production).' } };
+
 export function buildOpenApiDocument(options: ApiDocumentOptions): Record<string, unknown> {
   const schemas = new SchemaCollector();
+  const security = options.securityScheme ?? API_KEY_SECURITY;
   const paths: Record<string, Record<string, unknown>> = {};
   const publicIds = new Set(options.publicOperationIds ?? []);
   for (const spec of options.operations) {
@@ -173,12 +178,12 @@ export function buildOpenApiDocument(options: ApiDocumentOptions): Record<string
     openapi: '3.1.0',
     info: { title: options.title, version: options.version, description: options.description, ...(options.contact ? { contact: options.contact } : {}) },
     servers: [{ url: '/' }],
-    security: [{ apiKey: [] }],
+    security: [{ [security.name]: [] }],
     tags: declaredTags(options),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     webhooks,
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'API key of the partner, per environment (sandbox or production).' } },
+      securitySchemes: { [security.name]: security.scheme },
       schemas: Object.fromEntries(Object.entries(schemas.components).sort(([a], [b]) => a.localeCompare(b))),
     },
   };

@@ -29,6 +29,8 @@ export interface ServiceParts {
   jsonLimit?: string;
   /** Routes outside /api, such as outside parties' signed callbacks (see createHttpApp). */
   mountOutsideApi?: HttpAppOptions['mountOutsideApi'];
+  /** Where the API lives and who may call it, when not the partner API under /api. */
+  http?: Pick<HttpAppOptions, 'apiPrefix' | 'authenticate' | 'beforeApi'>;
   /** Closes clients the service opened (gRPC clients, storage). */
   close?: () => Promise<void>;
 }
@@ -68,6 +70,7 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Run
     errorMappers,
     jsonLimit: parts.jsonLimit,
     mountOutsideApi: parts.mountOutsideApi,
+    ...parts.http,
     readiness: async () => ({
       database: await pingDatabase(db),
       ...(bus ? { nats: bus.isConnected() } : {}),

@@ -11,6 +11,7 @@ import { HttpLender } from './data-access/http-lender';
 import { HttpSigningProvider } from './data-access/http-signing-provider';
 import { LenderSubmissionRepository } from './data-access/lender-submission-repository';
 import { PricingPartnerDirectory } from './data-access/pricing-client';
+import { OpsReadsRepository } from './data-access/ops-reads-repository';
 import { SandboxLender, SandboxSigningStatements } from './data-access/sandbox-adapters';
 import { StandardWebhooks } from './data-access/standard-webhooks';
 import { lenderApplication } from './domain/lender';
@@ -73,7 +74,7 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
           lender: { store, lenders: submissions, signed, documents, production, dueAfterMs: config.DOCUMENT_DUE_AFTER, now },
           signing: { store, documents, signed, secret },
         }),
-        grpc: [caseWorkflowGrpcService(store, log, { applications: submissions, lender })],
+        grpc: [caseWorkflowGrpcService(store, log, { applications: submissions, lender }, new OpsReadsRepository(db))],
         workers: [new OutboxRelay({ db, bus, log }), lenderWorker],
         close: async () => {
           documents.close();

@@ -11,6 +11,7 @@ import { GrpcCaseDirectory } from './data-access/case-directory';
 import { DocumentRepository } from './data-access/document-repository';
 import { ItemRepository } from './data-access/item-repository';
 import { MinioObjectStore } from './data-access/object-store';
+import { OperatorRepository } from './data-access/operator-repository';
 import { PendingObjectsRepository } from './data-access/pending-objects-repository';
 import type { DocumentsDependencies } from './domain/documents';
 import { MAX_UPLOAD_BYTES } from './domain/file-type';
@@ -86,7 +87,7 @@ export function startDocuments(config: DocumentsConfig): Promise<RunningService>
       if (bus) consumeStatusChanges(bus, { cleanup, now: deps.now }, log);
       return {
         router: documentsRoutes(deps, { spoolDirectory: prepareSpoolDirectory(log), maxFileBytes: MAX_UPLOAD_BYTES, drainLimitBytes: 16 * 1024 * 1024 }),
-        grpc: [documentsGrpcService({ ...deps, cleanup }, log)],
+        grpc: [documentsGrpcService({ ...deps, cleanup, operator: new OperatorRepository(db) }, log)],
         workers: [new ObjectSweeper({ pending, storage, now: deps.now }, SWEEP_INTERVAL_MS, log)],
         close: async () => {
           cases.close();

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 const durationRange = z.tuple([z.number().int().positive(), z.number().int().positive()]);
 
-/** The shape of a seed file (fixtures/seed.json): partners, keys, catalog, conditions, lenders, hubs. */
+/** The shape of a seed file (fixtures/seed.json): partners, keys, catalog, conditions, lenders, hubs, operators. */
 export const seedFileSchema = z.object({
   sectors: z.array(z.object({ value: z.string(), label: z.string(), durationRange })),
   categories: z.array(z.object({
@@ -24,6 +24,16 @@ export const seedFileSchema = z.object({
     /** null: the lender simulator of the local stack. */
     intakeUrl: z.url().nullable(),
   })),
+  /** The approval team, loaded into the dev identity provider. */
+  operators: z.array(z.object({
+    id: z.string().min(1).max(100),
+    name: z.string().min(1),
+    email: z.string().email(),
+    password: z.string().min(8),
+    roles: z.array(z.enum(['viewer', 'reviewer', 'approver'])),
+    clientId: z.string().min(1).max(100),
+    clientSecret: z.string().min(16),
+  })).default([]),
   distributionHubs: z.array(z.object({
     id: z.string(),
     name: z.string(),

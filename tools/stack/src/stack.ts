@@ -104,10 +104,15 @@ async function startProductionParties(options: StackOptions, env: NodeJS.Process
   return variables;
 }
 
+/** The built entry also when this module runs from src (tests load the sources). */
+function identityProviderEntry(): string {
+  return path.join(__dirname, '..', 'dist', 'cli', 'identity-provider.js');
+}
+
 /**
- * Starts the six processes against Postgres and NATS, with the local helpers the variables do
- * not replace: object storage unless S3_ENDPOINT is set, an SMTP sink unless SMTP_URL is set,
- * the hub stub unless HUB_URL is set.
+ * Starts the processes against Postgres and NATS, with the local helpers the variables do not
+ * replace: object storage unless S3_ENDPOINT is set, an SMTP sink unless SMTP_URL is set, the
+ * hub stub unless HUB_URL is set, the dev identity provider unless OPERATOR_ISSUER_URL is set.
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
@@ -141,6 +146,31 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const control = await startControlServer(options.portBase + LOCAL_HELPER_OFFSETS.stackControl, mail);
   closers.push(() => new Promise((resolve) => control.close(resolve)));
 
+  let operatorIssuerUrl = env.OPERATOR_ISSUER_URL;
+  if (!operatorIssuerUrl) {
+    const port = options.portBase + LOCAL_HELPER_OFFSETS.identityProvider;
+    const consoleOrigins = [`http://127.0.0.1:${options.gatewayPort}`, ...(env.PUBLIC_BASE_URL ? [env.PUBLIC_BASE_URL.replace(/\/$/, '')] : [])];
+    const identityProvider = new ManagedProcess({
+      name: 'identity-provider',
+      entry: identityProviderEntry(),
+      env: {
+        ...env,
+        DATABASE_URL: options.databaseUrl,
+        IDENTITY_PROVIDER_PORT: String(port),
+        HOST: '127.0.0.1',
+        CONSOLE_REDIRECT_URIS: consoleOrigins.map((origin) => `${origin}/console/callback`).join(','),
+      },
+      logFile: path.join(logDirectory, 'identity-provider.log'),
+      readyUrl: `http://127.0.0.1:${port}/readyz`,
+      restartOnCrash: options.restartOnCrash,
+      onCrash: options.onCrash,
+    });
+    identityProvider.start();
+    closers.push(() => identityProvider.stop());
+    await identityProvider.waitReady();
+    operatorIssuerUrl = `http://127.0.0.1:${port}`;
+  }
+
   const shared: NodeJS.ProcessEnv = {
     ...env,
     ...storage,
@@ -151,6 +181,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     HUB_URL: hubUrl,
     SMTP_URL: smtpUrl,
     ...production,
+    OPERATOR_ISSUER_URL: operatorIssuerUrl,
   };
   // Per-process ports come from SERVICE_PORT_BASE; one inherited HTTP_PORT would collide.
   delete shared.HTTP_PORT;

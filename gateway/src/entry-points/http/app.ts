@@ -10,7 +10,7 @@ import { httpRequestDuration, metricsContentType, renderMetrics } from '@rental/
 import { DomainError, toProblem } from '@rental/problem';
 import type { ApiKeyAuthenticator } from '../../domain/api-key';
 import type { RateLimiter } from '../../domain/rate-limiter';
-import { callbackService, isKeylessCheckout, isSafePath, owningService } from '../../domain/route-table';
+import { isKeylessCheckout, isSafePath, keylessService, owningService } from '../../domain/route-table';
 import type { Forward } from './proxy';
 
 export interface GatewayOptions {
@@ -21,7 +21,11 @@ export interface GatewayOptions {
   readiness: () => Promise<Record<string, boolean>>;
   maxBodyBytes: number;
   limits: { perKey: RateLimiter; perAddress: RateLimiter };
+  /** What the console needs to sign operators in (GET /ops/v1/session-config). */
+  sessionConfig: { issuer: string; audience: string; consoleClientId: string };
 }
+
+const SESSION_CONFIG_PATH = '/ops/v1/session-config';
 
 const isPublicApiPath = (path: string) => path === '/api/docs.json' || path === '/api/docs' || path.startsWith('/api/docs/');
 
@@ -59,6 +63,9 @@ function controlApp(options: GatewayOptions): express.Application {
   app.get('/metrics', async (_req, res) => {
     res.setHeader('Content-Type', metricsContentType());
     res.send(await renderMetrics());
+  });
+  app.get(SESSION_CONFIG_PATH, (_req, res) => {
+    res.set('Cache-Control', 'no-store').json(options.sessionConfig);
   });
   app.get('/api/docs.json', (_req, res) => {
     res.json(options.apiDescription());
@@ -122,13 +129,18 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
 }
 
 /**
- * A lender's or the signing provider's callback: no API key and no partner; client identity
- * headers are dropped as on /api, and the body is streamed to the service unread.
+ * A call without an API key (a lender's or the signing provider's callback, the back office):
+ * its owner authenticates it; client identity headers are dropped as on /api, and the body is
+ * streamed to the service unread.
  */
-function forwardCallback(req: IncomingMessage, res: ServerResponse, service: ServiceName, options: GatewayOptions): string | undefined {
+function forwardKeylessCall(req: IncomingMessage, res: ServerResponse, service: ServiceName, options: GatewayOptions): string | undefined {
   const byAddress = options.limits.perAddress.take(req.socket.remoteAddress ?? 'unknown');
   if (!byAddress.allowed) {
     tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
+    return undefined;
+  }
+  if (Number(req.headers['content-length'] ?? 0) > options.maxBodyBytes) {
+    problem(res, new DomainError('payload_too_large', 'request.too_large', `The request body is larger than ${options.maxBodyBytes} bytes.`));
     return undefined;
   }
   for (const name of Object.keys(req.headers)) if (isInternalHeader(name)) delete req.headers[name];
@@ -145,8 +157,8 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('X-Request-Id', requestId);
     const path = pathOf(req.url);
-    const callback = isSafePath(path) ? callbackService(path) : undefined;
-    if (!callback && ((path !== '/api' && !path.startsWith('/api/')) || isPublicApiPath(path))) {
+    const keyless = isSafePath(path) ? keylessService(path) : undefined;
+    if (!keyless && ((path !== '/api' && !path.startsWith('/api/')) || isPublicApiPath(path))) {
       control(req, res);
       return;
     }
@@ -159,7 +171,7 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
       httpRequestDuration.observe({ method: req.method ?? '', route, status: String(res.statusCode) }, Number(process.hrtime.bigint() - started) / 1e9);
       if (res.statusCode >= 500) options.log.warn({ requestId, method: req.method, path, status: res.statusCode, service: route }, 'request failed');
     });
-    (callback ? Promise.resolve(forwardCallback(req, res, callback, options)) : forwardApiCall(req, res, path, options)).then(
+    (keyless ? Promise.resolve(forwardKeylessCall(req, res, keyless, options)) : forwardApiCall(req, res, path, options)).then(
       (service) => {
         if (service) route = service;
       },

@@ -95,9 +95,12 @@ export function isVisibleToPartner(document: FinancingDocument, partnerId: strin
   return document.uploadedBy === 'partner' && !document.internalOnly;
 }
 
-/** Items an operator keeps for itself are never shown to the partner. */
+/**
+ * The partner sees the items asked of it: customer items are for the customer's page, items an
+ * operator keeps for itself for nobody outside the approval team.
+ */
 export function isVisibleItem(item: RequestItem): boolean {
-  return !item.internalOnly && item.targetAudience !== 'operator';
+  return !item.internalOnly && item.targetAudience === 'partner';
 }
 
 /**

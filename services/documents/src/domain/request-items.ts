@@ -4,6 +4,8 @@ import { DOCUMENT_CATEGORIES, DocumentCategory, FILL_AND_RETURN_CATEGORIES, FINA
 import { requireCase, requireCaseOfPartner } from './case-scope';
 import type { DocumentsDependencies } from './documents';
 import { FinancingDocument, ITEM_TYPES, ItemType, RequestItem, TARGET_AUDIENCES, TargetAudience, TemplateFile, isVisibleItem } from './model';
+import { MAX_UPLOAD_BYTES, StoredMimeType, detectFileType } from './file-type';
+import { sanitizeOriginalName } from './filename';
 import { renderTextPdf } from './pdf';
 import type { CallerContext, NewItem } from './ports';
 import { ObjectToStore, storeThenRecord } from './storage-consistency';
@@ -25,6 +27,10 @@ export interface NewItemInput {
   targetAudience: string;
   /** ISO 8601, or empty for no due date. */
   dueAt: string;
+  /** The item's own type when one call creates several types; empty: the call's type. */
+  itemType?: string;
+  /** fill_and_return: the form an operator gives; without it a template is generated. */
+  template?: { content: Buffer; fileName: string };
 }
 
 const choice = (propertyPath: string, allowed: readonly string[]): Violation => ({
@@ -38,11 +44,13 @@ const ALLOWED_CATEGORIES: Record<Exclude<ItemType, 'information'>, readonly Docu
   fill_and_return: FILL_AND_RETURN_CATEGORIES,
 };
 
-function itemViolations(itemType: ItemType, items: NewItemInput[]): Violation[] {
+function itemViolations(defaultType: string, items: NewItemInput[]): Violation[] {
   if (items.length === 0) return [{ propertyPath: 'items', code: 'validation.too_small', message: 'At least one item is required.' }];
   return items.flatMap((item, index): Violation[] => {
     const at = (field: string) => `items[${index}].${field}`;
     const violations: Violation[] = [];
+    const itemType = (item.itemType || defaultType) as ItemType;
+    if (!(ITEM_TYPES as readonly string[]).includes(itemType)) return [choice(at('type'), ITEM_TYPES)];
     if (itemType === 'information') {
       if (!item.question.trim()) violations.push({ propertyPath: at('question'), code: 'validation.required', message: 'This value is required.' });
       else if (item.question.length > MAX_TEXT_LENGTH) violations.push({ propertyPath: at('question'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_TEXT_LENGTH} characters.` });
@@ -54,6 +62,9 @@ function itemViolations(itemType: ItemType, items: NewItemInput[]): Violation[] 
     }
     if (item.label.length > MAX_LABEL_LENGTH) violations.push({ propertyPath: at('label'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_LABEL_LENGTH} characters.` });
     if (item.targetAudience && !(TARGET_AUDIENCES as readonly string[]).includes(item.targetAudience)) violations.push(choice(at('targetAudience'), TARGET_AUDIENCES));
+    if (item.template && (itemType !== 'fill_and_return' || !detectFileType(item.template.content) || item.template.content.length > MAX_UPLOAD_BYTES)) {
+      violations.push({ propertyPath: at('template'), code: 'validation.file_type', message: 'A template is a PDF, PNG or JPEG file of at most 10 MB, and only for fill_and_return items.' });
+    }
     if (item.dueAt && Number.isNaN(Date.parse(item.dueAt))) violations.push({ propertyPath: at('dueAt'), code: 'validation.format', message: 'This value is not a valid ISO 8601 date-time.' });
     return violations;
   });
@@ -68,6 +79,15 @@ function labelOf(itemType: ItemType, item: NewItemInput): string {
   if (itemType !== 'information' || item.label.trim()) return item.label.trim();
   const question = item.question.trim();
   return question.length > MAX_LABEL_LENGTH ? `${question.slice(0, MAX_LABEL_LENGTH - 1)}…` : question;
+}
+
+function givenTemplate(given: { content: Buffer; fileName: string }, key: string): { object: ObjectToStore; template: TemplateFile } {
+  const mimeType = detectFileType(given.content) as StoredMimeType;
+  const fileName = sanitizeOriginalName(given.fileName, mimeType);
+  return {
+    object: { key, source: { size: given.content.length, mimeType, open: () => Readable.from([given.content]) } },
+    template: { objectKey: key, fileName, fileSize: given.content.length, mimeType, originalName: fileName },
+  };
 }
 
 function templateFor(financingCaseId: string, label: string, key: string): { object: ObjectToStore; template: TemplateFile } {
@@ -88,21 +108,23 @@ function templateFor(financingCaseId: string, label: string, key: string): { obj
  * information questions. Items are partner-visible unless their audience is the operator.
  */
 export async function createRequestItems(deps: DocumentsDependencies, input: { financingCaseId: string; itemType: string; items: NewItemInput[]; context: CallerContext }): Promise<RequestItemView[]> {
-  if (!(ITEM_TYPES as readonly string[]).includes(input.itemType)) {
+  const mixed = input.items.length > 0 && input.items.every((item) => item.itemType);
+  if (!mixed && !(ITEM_TYPES as readonly string[]).includes(input.itemType)) {
     throw invalidInput('document_request.unknown_type', `item_type must be one of ${ITEM_TYPES.join(', ')}.`);
   }
-  const itemType = input.itemType as ItemType;
-  const violations = itemViolations(itemType, input.items);
+  const violations = itemViolations(input.itemType, input.items);
   if (violations.length > 0) throw validationFailed(violations);
   const access = await requireCase(deps.cases, input.financingCaseId, input.context);
   const requestedAt = deps.now().toISOString();
   const objects: ObjectToStore[] = [];
   const newItems = input.items.map((item): NewItem => {
+    const itemType = (item.itemType || input.itemType) as ItemType;
     const label = labelOf(itemType, item);
     const targetAudience = (item.targetAudience || 'partner') as TargetAudience;
     let template: TemplateFile | null = null;
     if (itemType === 'fill_and_return') {
-      const generated = templateFor(input.financingCaseId, label, deps.objectKey('templates', input.financingCaseId));
+      const key = deps.objectKey('templates', input.financingCaseId);
+      const generated = item.template ? givenTemplate(item.template, key) : templateFor(input.financingCaseId, label, key);
       objects.push(generated.object);
       template = generated.template;
     }

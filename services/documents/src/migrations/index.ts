@@ -2,9 +2,11 @@ import type { Migration } from '@rental/db';
 import * as documents from './0001_documents';
 import * as dueDates from './0002_due_dates';
 import * as lender15ProviderSignedContract from './0004_lender15_provider_signed_contract';
+import * as callbackNotes from './0005_ops16_callback_notes';
 
 export const migrations: Record<string, Migration> = {
   '0001_documents': documents,
   '0002_due_dates': dueDates,
   '0004_lender15_provider_signed_contract': lender15ProviderSignedContract,
+  '0005_ops16_callback_notes': callbackNotes,
 };

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   // npm runs scripts from the repository root; a relative path is meant from where the user typed it.
   const resolved = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
   const summary = await seedDeployment(config.DATABASE_URL, config.API_ENVIRONMENT, readSeedFile(resolved), createLogger('seed', 'warn'));
-  process.stdout.write(`Seeded ${resolved} into ${config.API_ENVIRONMENT}: ${summary.partners} partners, ${summary.apiKeys} API keys (${summary.skippedApiKeys} of another environment skipped).\n`);
+  process.stdout.write(`Seeded ${resolved} into ${config.API_ENVIRONMENT}: ${summary.partners} partners, ${summary.apiKeys} API keys (${summary.skippedApiKeys} of another environment skipped), ${summary.operators} operators.\n`);
 }
 
 main().catch((error: Error) => {

@@ -10,7 +10,9 @@ import { resubmitToLender, sendLenderAttachments } from '../../domain/lender';
 import { Actor, Address, Customer, QuoteItem, QuoteTermsInput, SYSTEM_ACTOR } from '../../domain/model';
 import { centsOfDecimal, factorOf } from '../../domain/money';
 import type { ApplicationSource, CaseStore, LenderAdapter } from '../../domain/ports';
+import type { OpsReads } from '../../domain/operator';
 import { caseAccess } from '../../domain/reads';
+import { operatorHandlers } from './operator-handlers';
 
 /** Money crosses as decimal strings; a malformed one is the caller's bug, answered as invalid input. */
 function parsed<T>(read: () => T, field: string): T {
@@ -108,7 +110,7 @@ const createdMessage = (created: CreatedCase): caseWorkflow.CreatedCase => ({
 const operatorOr = (id: string, name: string): Actor => (id ? { type: 'operator', id, name: name || null } : SYSTEM_ACTOR);
 
 /** The calls cart-checkout, documents and the back office make; each adapts a message to a use case and back. */
-export function caseWorkflowGrpcService(store: CaseStore, log: Logger, lenderSide: { applications: ApplicationSource; lender: LenderAdapter }): ServiceBinding {
+export function caseWorkflowGrpcService(store: CaseStore, log: Logger, lenderSide: { applications: ApplicationSource; lender: LenderAdapter }, opsReads: OpsReads): ServiceBinding {
   const mappers = [mapDatabaseError];
   const implementation: caseWorkflow.CaseWorkflowServiceHandlers = {
     CreateCaseFromCheckout: unaryHandler<caseWorkflow.CreateCaseFromCheckoutRequest__Output, caseWorkflow.CreatedCase>('CreateCaseFromCheckout', log, mappers, async (request, { partnerId }) => {
@@ -159,6 +161,7 @@ export function caseWorkflowGrpcService(store: CaseStore, log: Logger, lenderSid
       await resubmitToLender({ store, applications: lenderSide.applications }, request.financingCaseId, operatorOr(request.operatorId, request.operatorName));
       return {};
     }),
+    ...operatorHandlers({ store, reads: opsReads }, log),
   };
   return { definition: loadCaseWorkflowPackage().CaseWorkflowService.service, implementation };
 }

@@ -5,10 +5,12 @@ import { loadDocumentsPackage } from '@rental/proto';
 import type { documents } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import type { DocumentsDependencies } from '../../domain/documents';
+import type { OperatorFiles } from '../../domain/operator';
 import type { CaseCleanup } from '../../domain/ports';
 import { RequestItemView, createRequestItems, listRequestItemsOfCase, listRequestItemsOfCases } from '../../domain/request-items';
 import { attachSignedContract, describeUploadRejection, rejectDocument, resetCase, storeSignedContract } from '../../domain/sandbox';
 import { presentItem } from '../presenters';
+import { operatorHandlers } from './operator-handlers';
 
 /** The list-item shape as a message: empty string and 0 stand for absent. */
 function itemMessage(view: RequestItemView): documents.RequestItem {
@@ -28,12 +30,16 @@ function itemMessage(view: RequestItemView): documents.RequestItem {
   };
 }
 
-/** The calls case-workflow makes for its sandbox scenarios and case reads; each adapts one use case. */
-export function documentsGrpcService(deps: DocumentsDependencies & { cleanup: CaseCleanup }, log: Logger): ServiceBinding {
+/** The calls case-workflow and the back office make; each adapts one use case. */
+export function documentsGrpcService(deps: DocumentsDependencies & { cleanup: CaseCleanup; operator: OperatorFiles }, log: Logger): ServiceBinding {
   const mappers = [mapDatabaseError];
   const implementation: documents.DocumentsServiceHandlers = {
     CreateRequestItems: unaryHandler<documents.CreateRequestItemsRequest__Output, documents.RequestItems>('CreateRequestItems', log, mappers, async (request, context) => {
-      const views = await createRequestItems(deps, { financingCaseId: request.financingCaseId, itemType: request.itemType, items: request.items, context });
+      const items = request.items.map(({ templateContent, templateFileName, ...item }) => ({
+        ...item,
+        ...(templateContent.length > 0 ? { template: { content: templateContent, fileName: templateFileName } } : {}),
+      }));
+      const views = await createRequestItems(deps, { financingCaseId: request.financingCaseId, itemType: request.itemType, items, context });
       return { items: views.map(itemMessage) };
     }),
     ListRequestItems: unaryHandler<documents.ListRequestItemsRequest__Output, documents.RequestItems>('ListRequestItems', log, mappers, async (request, context) => {
@@ -64,6 +70,7 @@ export function documentsGrpcService(deps: DocumentsDependencies & { cleanup: Ca
     ResetCase: unaryHandler<documents.ResetCaseRequest__Output, documents.ResetCaseResponse>('ResetCase', log, mappers, async (request, context) => {
       return resetCase(deps, { financingCaseId: request.financingCaseId, context });
     }),
+    ...operatorHandlers(deps, log),
   };
   return { definition: loadDocumentsPackage().DocumentsService.service, implementation };
 }

@@ -1,0 +1,68 @@
+import { TypedClient, createGrpcClient } from '@rental/grpc';
+import { loadCaseWorkflowPackage } from '@rental/proto';
+import type { caseWorkflow } from '@rental/proto';
+import type { Actor, CaseRecord, CaseWorkflowPort, QueueEntry, QueueFilters, QuoteMoveRequest } from '../domain/ports';
+
+type CaseWorkflowClient = InstanceType<ReturnType<typeof loadCaseWorkflowPackage>['CaseWorkflowService']>;
+
+const text = (value: string) => (value ? value : null);
+
+function toRecord(message: caseWorkflow.OpsCase__Output): CaseRecord {
+  return { financingCaseId: message.financingCaseId, partnerId: message.partnerId, status: message.status, view: JSON.parse(message.caseJson) as CaseRecord['view'] };
+}
+
+/** case-workflow over gRPC; it owns quotes, contracts and the case history. */
+export class GrpcCaseWorkflow implements CaseWorkflowPort {
+  private readonly client: TypedClient<CaseWorkflowClient>;
+
+  constructor(address: string, deadlineMs: number) {
+    this.client = new TypedClient(createGrpcClient(loadCaseWorkflowPackage().CaseWorkflowService, address), deadlineMs);
+  }
+
+  async queue(filters: QueueFilters): Promise<QueueEntry[]> {
+    const answer = await this.client.call('ListOpsQueue', {
+      statuses: filters.statuses,
+      partnerId: filters.partnerId ?? '',
+      lenderSubmissionStatus: filters.lenderSubmissionStatus ?? '',
+      query: filters.query ?? '',
+      onlyListedCases: filters.onlyCases !== null,
+      financingCaseIds: filters.onlyCases ?? [],
+      limit: filters.limit,
+      offset: filters.offset,
+    }, {});
+    return answer.entries.map((entry) => ({
+      id: entry.id,
+      caseNumber: entry.caseNumber,
+      quoteNumber: entry.quoteNumber,
+      partnerId: entry.partnerId,
+      status: entry.status,
+      contractStatus: text(entry.contractStatus),
+      lenderSubmissionStatus: text(entry.lenderSubmissionStatus),
+      financingNumber: text(entry.financingNumber),
+      inReviewSince: text(entry.inReviewSince),
+      statusUpdatedAt: entry.statusUpdatedAt,
+    }));
+  }
+
+  async caseRecord(financingCaseId: string): Promise<CaseRecord> {
+    return toRecord(await this.client.call('GetOpsCase', { financingCaseId }, {}));
+  }
+
+  async moveQuote(financingCaseId: string, move: QuoteMoveRequest, reason: string | null, actor: Actor): Promise<CaseRecord> {
+    return toRecord(await this.client.call('ApplyOperatorMove', {
+      financingCaseId, kind: move.kind, transition: move.kind === 'transition' ? move.transition : '', reason: reason ?? '', actor,
+    }, {}));
+  }
+
+  async moveContract(contractId: string, to: string, reason: string | null, actor: Actor): Promise<CaseRecord> {
+    return toRecord(await this.client.call('MoveContractForward', { contractId, to, reason: reason ?? '', actor }, {}));
+  }
+
+  async recordHistory(financingCaseId: string, action: string, reason: string | null, details: Record<string, unknown> | null, actor: Actor): Promise<void> {
+    await this.client.call('RecordHistory', { financingCaseId, action, reason: reason ?? '', detailsJson: details ? JSON.stringify(details) : '', actor }, {});
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

@@ -1,0 +1,144 @@
+import type { Operator } from './roles';
+
+/** Who made a change, as case-workflow records it. */
+export interface Actor {
+  type: 'operator';
+  id: string;
+  name: string;
+}
+
+export interface QueueFilters {
+  statuses: string[];
+  partnerId: string | null;
+  lenderSubmissionStatus: string | null;
+  query: string | null;
+  onlyCases: string[] | null;
+  limit: number;
+  offset: number;
+}
+
+export interface QueueEntry {
+  id: string;
+  caseNumber: string;
+  quoteNumber: string;
+  partnerId: string;
+  status: string;
+  contractStatus: string | null;
+  lenderSubmissionStatus: string | null;
+  financingNumber: string | null;
+  inReviewSince: string | null;
+  statusUpdatedAt: string;
+}
+
+/** case-workflow's case view as it composes it: case, quote, contract, envelope, lender submissions, history. */
+export interface CaseRecord {
+  financingCaseId: string;
+  partnerId: string;
+  status: string;
+  view: Record<string, unknown> & {
+    quote: { financingNumber: string | null; lenderSubmissionStatus: string | null };
+    lenderSubmissions: { status: string }[];
+  };
+}
+
+export type QuoteMoveRequest = { kind: 'transition'; transition: string } | { kind: 'override' } | { kind: 'cancel' };
+
+/** What case-workflow does for the approval team; it checks the rules of its tables. */
+export interface CaseWorkflowPort {
+  queue(filters: QueueFilters): Promise<QueueEntry[]>;
+  caseRecord(financingCaseId: string): Promise<CaseRecord>;
+  moveQuote(financingCaseId: string, move: QuoteMoveRequest, reason: string | null, actor: Actor): Promise<CaseRecord>;
+  moveContract(contractId: string, to: string, reason: string | null, actor: Actor): Promise<CaseRecord>;
+  recordHistory(financingCaseId: string, action: string, reason: string | null, details: Record<string, unknown> | null, actor: Actor): Promise<void>;
+}
+
+export interface ItemReference {
+  type: 'document' | 'fill_and_return' | 'information';
+  id: number;
+}
+
+export interface NewRequest {
+  type: 'document' | 'fill_and_return' | 'information';
+  label: string;
+  category: string;
+  question: string;
+  optional: boolean;
+  targetAudience: 'partner' | 'customer' | 'operator';
+  dueAt: string;
+  template: { fileName: string; content: Buffer } | null;
+}
+
+export interface ReviewedDocument {
+  documentId: number;
+  financingCaseId: string;
+  partnerId: string;
+  itemId: number | null;
+  itemLabel: string | null;
+  originalName: string;
+}
+
+export interface DocumentContent {
+  originalName: string;
+  mimeType: string;
+  content: Buffer;
+}
+
+export interface CallbackRequest {
+  id: number;
+  financingCaseId: string;
+  status: string;
+  note: string | null;
+  createdAt: string;
+  closedAt: string | null;
+  items: ItemReference[];
+}
+
+export interface TransmissionItem {
+  id: number;
+  type: string;
+  label: string;
+  category: string;
+  answer: string | null;
+  documents: { fileName: string; mimeType: string; contentBase64: string }[];
+}
+
+/** What documents does for the approval team; it checks the rules of items and reviews. */
+export interface DocumentsPort {
+  caseFiles(financingCaseId: string): Promise<{ items: Record<string, unknown>[]; documents: Record<string, unknown>[] }>;
+  openItemCounts(financingCaseIds: string[], listOverdueCases: boolean): Promise<{ counts: Map<string, { openItems: number; overdueItems: number }>; overdueCaseIds: string[] }>;
+  createRequests(financingCaseId: string, requests: NewRequest[]): Promise<Record<string, unknown>[]>;
+  review(documentId: number, status: 'VERIFIED' | 'REJECTED', reason: string | null): Promise<ReviewedDocument>;
+  open(documentId: number): Promise<DocumentContent>;
+  createCallbackRequest(financingCaseId: string, items: ItemReference[], note: string | null): Promise<CallbackRequest>;
+  closeCallbackRequest(id: number): Promise<CallbackRequest>;
+  collectTransmission(financingCaseId: string, items: ItemReference[]): Promise<TransmissionItem[]>;
+  markTransmitted(financingCaseId: string, items: ItemReference[]): Promise<void>;
+}
+
+export interface PartnerDirectory {
+  /** The partner's name, or null when it is not known. */
+  nameOf(partnerId: string): Promise<string | null>;
+}
+
+/** The lender's side of transmission and resubmission (case-workflow talks to lenders). */
+export interface LenderChannel {
+  sendAttachments(financingCaseId: string, items: TransmissionItem[], actor: Actor): Promise<void>;
+  resubmit(financingCaseId: string, actor: Actor): Promise<void>;
+}
+
+/** Mail the partner gets about the approval team's decisions. */
+export interface PartnerMail {
+  documentRejected(mail: { partnerId: string; financingCaseId: string; documentId: number; originalName: string; itemLabel: string | null; reason: string | null }): Promise<void>;
+}
+
+export interface BackofficeDependencies {
+  cases: CaseWorkflowPort;
+  documents: DocumentsPort;
+  partners: PartnerDirectory;
+  lender: LenderChannel;
+  mail: PartnerMail;
+  now(): Date;
+  documentDueAfterMs: number;
+}
+
+export type { Operator };

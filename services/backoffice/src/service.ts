@@ -1,0 +1,62 @@
+import { grpcAddressOf } from '@rental/config';
+import { RunningService, startServiceHost } from '@rental/service-host';
+import type { BackofficeConfig } from './config';
+import { GrpcCaseWorkflow } from './data-access/case-workflow-client';
+import { GrpcDocuments } from './data-access/documents-client';
+import { LoggedPartnerMail } from './data-access/logged-partner-mail';
+import { GrpcPartnerDirectory } from './data-access/partner-directory';
+import { PendingLenderChannel } from './data-access/pending-lender-channel';
+import { JwtVerifier } from './data-access/token-verifier';
+import { backofficeApiDescription } from './entry-points/http/api-description';
+import { operatorAuthentication } from './entry-points/http/authenticate';
+import { mountConsole } from './entry-points/http/console';
+import { ROLE_OF_OPERATION } from './entry-points/http/contract';
+import { backofficeRoutes } from './entry-points/http/routes';
+import { migrations } from './migrations';
+
+export const BACKOFFICE_SCHEMA = 'backoffice';
+
+/** The issuer of operators' tokens: OPERATOR_ISSUER_URL, else the local stack's dev identity provider. */
+export function operatorIssuerOf(config: Pick<BackofficeConfig, 'OPERATOR_ISSUER_URL' | 'SERVICE_PORT_BASE'>): string {
+  return (config.OPERATOR_ISSUER_URL ?? `http://127.0.0.1:${config.SERVICE_PORT_BASE + 25}`).replace(/\/$/, '');
+}
+
+export function startBackoffice(config: BackofficeConfig): Promise<RunningService> {
+  return startServiceHost({
+    name: 'backoffice',
+    schema: BACKOFFICE_SCHEMA,
+    migrations,
+    config,
+    usesBus: false,
+    build: async ({ log }) => {
+      const cases = new GrpcCaseWorkflow(grpcAddressOf('case-workflow', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
+      const documents = new GrpcDocuments(grpcAddressOf('documents', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
+      const partners = new GrpcPartnerDirectory(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
+      const verifier = new JwtVerifier({ issuer: operatorIssuerOf(config), audience: config.OPERATOR_AUDIENCE, rolesClaim: config.OPERATOR_ROLES_CLAIM });
+      const description = backofficeApiDescription('1.0.0');
+      return {
+        router: backofficeRoutes({
+          cases,
+          documents,
+          partners,
+          lender: new PendingLenderChannel(),
+          mail: new LoggedPartnerMail(log),
+          now: () => new Date(),
+          documentDueAfterMs: config.DOCUMENT_DUE_AFTER,
+        }),
+        http: {
+          apiPrefix: '/ops/v1',
+          authenticate: operatorAuthentication(verifier, ROLE_OF_OPERATION),
+          beforeApi: (app) => mountConsole(app, { description: () => description, rolesClaim: config.OPERATOR_ROLES_CLAIM }),
+        },
+        // Templates given by operators arrive base64 in JSON: 10 MB of file is about 14 MB of text.
+        jsonLimit: '15mb',
+        close: async () => {
+          cases.close();
+          documents.close();
+          partners.close();
+        },
+      };
+    },
+  });
+}

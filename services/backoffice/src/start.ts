@@ -1,0 +1,5 @@
+import { runUntilSignal } from '@rental/http';
+import { loadBackofficeConfig } from './config';
+import { startBackoffice } from './service';
+
+runUntilSignal('backoffice', () => startBackoffice(loadBackofficeConfig()));

@@ -1,0 +1,170 @@
+import { invalidInput, notFound, ruleViolation } from '@rental/problem';
+import { caseNotFound } from './access';
+import { applyApprovalTeamCancel } from './cancel';
+import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from './contract-machine';
+import type { Actor, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from './model';
+import type { CaseStore, CaseTransaction } from './ports';
+import { QUOTE_MOVES, QuoteMove, QuoteStatus, isQuoteStatus } from './quote-machine';
+
+/**
+ * The approval team's operations on the data case-workflow owns: the queue, the case view and
+ * the moves of quotes and contracts. The back office checks the operator's roles before it
+ * calls; the rules of the tables are checked here, next to the data.
+ */
+
+export interface OpsQueueFilters {
+  statuses: QuoteStatus[];
+  partnerId: string | null;
+  lenderSubmissionStatus: string | null;
+  query: string | null;
+  /** Only these cases (the ones documents names as overdue), when set. */
+  onlyCases: string[] | null;
+  limit: number;
+  offset: number;
+}
+
+export interface OpsQueueEntry {
+  id: string;
+  caseNumber: string;
+  quoteNumber: string;
+  partnerId: string;
+  status: QuoteStatus;
+  contractStatus: ContractPlace | null;
+  lenderSubmissionStatus: string | null;
+  financingNumber: string | null;
+  inReviewSince: string | null;
+  statusUpdatedAt: string;
+  customerCompany: string | null;
+}
+
+export interface LenderSubmissionView {
+  id: number;
+  lenderId: string | null;
+  status: string;
+  attempts: number;
+  lastError: string | null;
+  reference: string | null;
+  createdAt: string;
+  submittedAt: string | null;
+}
+
+/** The reads of the back office that no partner-scoped read answers. */
+export interface OpsReads {
+  /** Cases of every partner, the longest waiting (oldest status change) first. */
+  listQueue(filters: OpsQueueFilters): Promise<OpsQueueEntry[]>;
+  /** The lender submissions of a case, oldest first. */
+  listLenderSubmissions(financingCaseId: string): Promise<LenderSubmissionView[]>;
+  /** The case a contract belongs to. */
+  caseOfContract(contractId: string): Promise<string | undefined>;
+}
+
+export interface OperatorDependencies {
+  store: CaseStore;
+  reads: OpsReads;
+}
+
+export interface OpsCaseView {
+  financingCase: FinancingCase;
+  quote: QuoteDetails;
+  contract: ContractDetails | null;
+  lenderSubmissions: LenderSubmissionView[];
+  history: HistoryEntry[];
+}
+
+const rule = (code: string, message: string, propertyPath = '') => ruleViolation(code, message, [{ propertyPath, code, message }]);
+
+export async function opsQueue(deps: OperatorDependencies, filters: OpsQueueFilters): Promise<OpsQueueEntry[]> {
+  const unknown = filters.statuses.find((status) => !isQuoteStatus(status));
+  if (unknown) throw invalidInput('ops.unknown_status', `${unknown} is not a status of the quote table.`);
+  if (filters.onlyCases && filters.onlyCases.length === 0) return [];
+  return deps.reads.listQueue(filters);
+}
+
+export async function opsCase(deps: OperatorDependencies, financingCaseId: string): Promise<OpsCaseView> {
+  const financingCase = await deps.store.findCase(financingCaseId);
+  if (!financingCase) throw caseNotFound(financingCaseId);
+  const [quote, lenderSubmissions, history] = await Promise.all([
+    deps.store.findQuoteDetails(financingCase.quoteId),
+    deps.reads.listLenderSubmissions(financingCaseId),
+    deps.store.listHistory(financingCaseId),
+  ]);
+  if (!quote) throw caseNotFound(financingCaseId);
+  const contract = quote.contractId ? (await deps.store.findContract(quote.contractId)) ?? null : null;
+  return { financingCase, quote, contract, lenderSubmissions, history };
+}
+
+export type OperatorMove = { kind: 'transition'; transition: string } | { kind: 'override' } | { kind: 'cancel' };
+
+/** The moves only an approver may make; the back office asks for the role, the list lives here. */
+export const APPROVER_MOVES: readonly QuoteMove[] = ['finance_accept', 'finance_reject', 'finance_resume', 'finance_needs_help', 'start_manual_finance_review'];
+
+/** The effects a move has beyond the status, as the sandbox and the lender apply them. */
+async function applyMove(transaction: CaseTransaction, move: QuoteMove, reason: string | null): Promise<void> {
+  if (move === 'cancel') throw rule('ops.cancel_route_required', 'A case is canceled with POST /ops/v1/cases/{id}/cancel, which asks for a reason.', 'transition');
+  if (move === 'finance_accept' && transaction.financingCase.status === 'finance_rejected') {
+    throw rule('ops.override_required', 'The case is finance_rejected; accepting it is the override (POST /ops/v1/cases/{id}/override) with a reason.', 'transition');
+  }
+  await transaction.moveQuote(move);
+  if (move === 'request_finance_review' || move === 'request_finance_review_direct') await transaction.queueLenderSubmission();
+  if (move === 'finance_accept' || move === 'finance_resume') await transaction.activateFinancingResponse('accepted');
+  if (move === 'start_manual_finance_review') await transaction.activateFinancingResponse('review');
+  if (move === 'finance_reject') {
+    await transaction.deactivateFinancingResponses();
+    await transaction.setRejectionReason(reason);
+  }
+}
+
+/** POST /ops/v1/cases/{id}/transitions, /override and /cancel: one move of the quote by an operator. */
+export async function applyOperatorMove(deps: OperatorDependencies, input: { financingCaseId: string; move: OperatorMove; reason: string | null; actor: Actor }): Promise<OpsCaseView> {
+  const { move } = input;
+  if (move.kind === 'transition' && !(QUOTE_MOVES as readonly string[]).includes(move.transition)) {
+    throw rule('ops.unknown_transition', `${move.transition} is not a move of the quote table.`, 'transition');
+  }
+  const outcome = await deps.store.inCase(input.financingCaseId, async (transaction) => {
+    if (move.kind === 'cancel') {
+      await applyApprovalTeamCancel(transaction);
+    } else if (move.kind === 'override') {
+      const current = transaction.financingCase.status;
+      if (current !== 'finance_rejected') throw rule('ops.override_not_applicable', `The case is ${current}; only a finance_rejected case can be overridden.`);
+      await transaction.moveQuote('finance_accept', { financeRejectedOverride: true });
+      await transaction.activateFinancingResponse('accepted');
+      await transaction.setRejectionReason(null);
+    } else {
+      await applyMove(transaction, move.transition as QuoteMove, input.reason);
+    }
+  }, { actor: input.actor, reason: input.reason });
+  if (!outcome) throw caseNotFound(input.financingCaseId);
+  return opsCase(deps, input.financingCaseId);
+}
+
+const FORWARD_PLACES: readonly ContractPlace[] = CONTRACT_PLACES.slice(1, 6);
+
+/**
+ * POST /ops/v1/contracts/{id}/transitions: forward along signed → … → completed, steps skipped
+ * as asked (each step one event), never back. A completed contract completes its quote.
+ */
+export async function moveContractForward(deps: OperatorDependencies, input: { contractId: string; to: string; reason: string | null; actor: Actor }): Promise<OpsCaseView> {
+  if (!isContractPlace(input.to) || !FORWARD_PLACES.includes(input.to)) {
+    throw rule('validation.choice', `The value you selected is not a valid choice. Allowed values: ${FORWARD_PLACES.join(', ')}.`, 'to');
+  }
+  const target = input.to;
+  const financingCaseId = await deps.reads.caseOfContract(input.contractId);
+  if (!financingCaseId) throw notFound('contract.not_found', `No contract ${input.contractId}.`);
+  await deps.store.inCase(financingCaseId, async (transaction) => {
+    const contract = transaction.contract;
+    if (!contract || contract.id !== input.contractId) throw notFound('contract.not_found', `No contract ${input.contractId}.`);
+    const moves = contract.status === target ? undefined : contractPath(contract.status, target);
+    if (!moves) throw rule('contract.transition_not_allowed', `The contract is ${contract.status}; it moves only forward, and ${target} is not ahead of it.`, 'to');
+    if (target === 'completed' && !contract.contractNumber) throw rule('contract.number_missing', 'A contract can be completed only once it has a contract number.', 'to');
+    for (const move of moves) await transaction.moveContract(move);
+    if (target === 'completed' && transaction.financingCase.status === 'finance_accepted') await transaction.moveQuote('complete');
+  }, { actor: input.actor, reason: input.reason });
+  return opsCase(deps, financingCaseId);
+}
+
+/** A review, a request, a note or a callback request in the case's history. */
+export async function recordOperatorHistory(deps: OperatorDependencies, input: { financingCaseId: string; action: string; reason: string | null; details: Record<string, unknown> | null; actor: Actor }): Promise<void> {
+  if (!/^[a-z_]{1,64}$/.test(input.action)) throw invalidInput('history.invalid_action', 'action must be a lower-case name of at most 64 characters.');
+  const outcome = await deps.store.inCase(input.financingCaseId, (transaction) => transaction.recordHistory(input.action, { reason: input.reason, details: input.details }), { actor: input.actor, reason: input.reason });
+  if (!outcome) throw caseNotFound(input.financingCaseId);
+}

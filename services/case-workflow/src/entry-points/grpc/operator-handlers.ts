@@ -1,0 +1,120 @@
+import { unaryHandler } from '@rental/grpc';
+import type { Logger } from '@rental/logger';
+import { invalidInput } from '@rental/problem';
+import type { caseWorkflow } from '@rental/proto';
+import { mapDatabaseError } from '@rental/service-host';
+import type { Actor, ActorType } from '../../domain/model';
+import { OperatorDependencies, OperatorMove, OpsCaseView, applyOperatorMove, moveContractForward, opsCase, opsQueue, recordOperatorHistory } from '../../domain/operator';
+import type { QuoteStatus } from '../../domain/quote-machine';
+import { presentContract, presentQuote } from '../http/presenters';
+
+const ACTOR_TYPES: readonly ActorType[] = ['partner', 'customer', 'lender', 'signing', 'operator', 'system'];
+const text = (value: string | undefined | null) => (value ? value : null);
+
+function toActor(actor: caseWorkflow.Actor__Output | null): Actor {
+  if (!actor || !(ACTOR_TYPES as readonly string[]).includes(actor.type)) throw invalidInput('history.actor_required', 'actor with a known type is required.');
+  return { type: actor.type as ActorType, id: text(actor.id), name: text(actor.name) };
+}
+
+/** The case view of the back office (its JSON crosses untouched; the back office adds items and documents). */
+export function presentOpsCase(view: OpsCaseView) {
+  const { financingCase, quote, contract } = view;
+  const presentedContract = contract ? presentContract(contract) : null;
+  return {
+    id: financingCase.id,
+    caseNumber: financingCase.caseNumber,
+    partnerId: financingCase.partnerId,
+    status: financingCase.status,
+    rejectionReason: financingCase.rejectionReason,
+    financingRequest: financingCase.financingRequest,
+    createdAt: financingCase.createdAt,
+    updatedAt: financingCase.updatedAt,
+    quote: presentQuote(quote),
+    contract: contract ? {
+      id: contract.contract.id,
+      contractNumber: contract.contract.contractNumber,
+      status: contract.contract.status,
+      statusUpdatedAt: contract.contract.statusUpdatedAt,
+      createdAt: contract.contract.createdAt,
+      updatedAt: contract.contract.updatedAt,
+    } : null,
+    envelope: contract?.envelope ? { ...presentedContract?.signatureEnvelope, declineReason: contract.envelope.declineReason, createdAt: contract.envelope.createdAt, updatedAt: contract.envelope.updatedAt } : null,
+    lenderSubmissions: view.lenderSubmissions,
+    history: view.history.map((entry) => ({
+      at: entry.at,
+      actor: entry.actor,
+      action: entry.action,
+      resourceType: entry.resourceType,
+      fromStatus: entry.fromStatus,
+      toStatus: entry.toStatus,
+      reason: entry.reason,
+      details: entry.details,
+    })),
+  };
+}
+
+const opsCaseMessage = (view: OpsCaseView): caseWorkflow.OpsCase => ({
+  financingCaseId: view.financingCase.id,
+  partnerId: view.financingCase.partnerId,
+  status: view.financingCase.status,
+  caseJson: JSON.stringify(presentOpsCase(view)),
+});
+
+function toMove(request: caseWorkflow.ApplyOperatorMoveRequest__Output): OperatorMove {
+  if (request.kind === 'transition') return { kind: 'transition', transition: request.transition };
+  if (request.kind === 'override' || request.kind === 'cancel') return { kind: request.kind };
+  throw invalidInput('ops.unknown_move_kind', 'kind must be transition, override or cancel.');
+}
+
+/** The calls of the back office; each adapts one use case of ../../domain/operator. */
+export function operatorHandlers(deps: OperatorDependencies, log: Logger): Pick<caseWorkflow.CaseWorkflowServiceHandlers, 'ListOpsQueue' | 'GetOpsCase' | 'ApplyOperatorMove' | 'MoveContractForward' | 'RecordHistory'> {
+  const mappers = [mapDatabaseError];
+  return {
+    ListOpsQueue: unaryHandler<caseWorkflow.ListOpsQueueRequest__Output, caseWorkflow.OpsQueue>('ListOpsQueue', log, mappers, async (request) => {
+      const entries = await opsQueue(deps, {
+        statuses: request.statuses as QuoteStatus[],
+        partnerId: text(request.partnerId),
+        lenderSubmissionStatus: text(request.lenderSubmissionStatus),
+        query: text(request.query.trim()),
+        onlyCases: request.onlyListedCases ? request.financingCaseIds : null,
+        limit: Math.min(Math.max(request.limit, 1), 100),
+        offset: Math.max(request.offset, 0),
+      });
+      return {
+        entries: entries.map((entry) => ({
+          ...entry,
+          contractStatus: entry.contractStatus ?? '',
+          lenderSubmissionStatus: entry.lenderSubmissionStatus ?? '',
+          financingNumber: entry.financingNumber ?? '',
+          inReviewSince: entry.inReviewSince ?? '',
+          customerCompany: entry.customerCompany ?? '',
+        })),
+      };
+    }),
+    GetOpsCase: unaryHandler<caseWorkflow.GetOpsCaseRequest__Output, caseWorkflow.OpsCase>('GetOpsCase', log, mappers, async (request) => opsCaseMessage(await opsCase(deps, request.financingCaseId))),
+    ApplyOperatorMove: unaryHandler<caseWorkflow.ApplyOperatorMoveRequest__Output, caseWorkflow.OpsCase>('ApplyOperatorMove', log, mappers, async (request) => opsCaseMessage(await applyOperatorMove(deps, {
+      financingCaseId: request.financingCaseId,
+      move: toMove(request),
+      reason: text(request.reason),
+      actor: toActor(request.actor),
+    }))),
+    MoveContractForward: unaryHandler<caseWorkflow.MoveContractForwardRequest__Output, caseWorkflow.OpsCase>('MoveContractForward', log, mappers, async (request) => opsCaseMessage(await moveContractForward(deps, {
+      contractId: request.contractId,
+      to: request.to,
+      reason: text(request.reason),
+      actor: toActor(request.actor),
+    }))),
+    RecordHistory: unaryHandler<caseWorkflow.RecordHistoryRequest__Output, caseWorkflow.RecordHistoryResponse>('RecordHistory', log, mappers, async (request) => {
+      let details: Record<string, unknown> | null = null;
+      if (request.detailsJson) {
+        try {
+          details = JSON.parse(request.detailsJson) as Record<string, unknown>;
+        } catch {
+          throw invalidInput('history.invalid_details', 'details_json is not JSON.');
+        }
+      }
+      await recordOperatorHistory(deps, { financingCaseId: request.financingCaseId, action: request.action, reason: text(request.reason), details, actor: toActor(request.actor) });
+      return {};
+    }),
+  };
+}

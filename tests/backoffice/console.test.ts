@@ -1,0 +1,121 @@
+import os from 'node:os';
+import path from 'node:path';
+import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+import { sampleFile, upload } from '../documents/support/kit';
+import { Ops, Owner, Role, operatorWith, partnerCase, sharedStack, simulate } from './support/kit';
+
+// Debian's chromium; nothing downloads a browser. Screenshots go to docs/ when asked for.
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = process.env.SAVE_CONSOLE_SCREENSHOTS ? path.resolve(__dirname, '..', '..', 'docs') : os.tmpdir();
+
+describe('approval team console (headless chromium)', () => {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const gateway = () => sharedStack().gatewayUrl;
+
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  afterAll(async () => {
+    await Promise.all(contexts.map((context) => context.close()));
+    await browser.close();
+  });
+
+  async function signedIn(role: Role): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    const operator = operatorWith(role);
+    await page.goto(`${gateway()}/console`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('E-mail').fill(operator.email);
+    await page.getByLabel('Password').fill(operator.password);
+    await page.getByRole('button', { name: 'Sign in' }).press('Enter');
+    await page.getByRole('heading', { name: 'Queue' }).waitFor();
+    return page;
+  }
+
+  /** A finance_rejected case with a partner document waiting for review. */
+  async function rejectedCaseWithDocument(): Promise<{ owner: Owner; caseId: string; itemId: number; caseNumber: string }> {
+    const { owner, caseId } = await partnerCase();
+    const reviewer = await Ops.as('reviewer');
+    const item = (await reviewer.post(`/ops/v1/cases/${caseId}/requests`, { items: [{ type: 'document', label: 'Annual statement 2025', category: 'annual_financial_statement' }] })).json[0];
+    await upload(owner.api, caseId, { file: { bytes: sampleFile('pdf'), name: 'statement-2025.pdf', type: 'application/pdf' }, category: 'annual_financial_statement', requestedDocumentId: item.id });
+    await simulate(owner, caseId, 'finance_rejected', { rejectionReason: 'Equity too low' });
+    const caseNumber = (await reviewer.get(`/ops/v1/cases/${caseId}`)).json.caseNumber as string;
+    return { owner, caseId, itemId: item.id as number, caseNumber };
+  }
+
+  it('when each role signs in, then the case page offers only the actions that role allows', async () => {
+    const { caseId } = await rejectedCaseWithDocument();
+    const seen: Record<string, Record<string, number>> = {};
+
+    for (const role of ['viewer', 'reviewer', 'approver'] as const) {
+      const page = await signedIn(role);
+      await page.goto(`${gateway()}/console/cases/${caseId}`);
+      await page.getByRole('heading', { name: 'History' }).waitFor();
+      seen[role] = {
+        actions: await page.getByRole('heading', { name: 'Actions' }).count(),
+        verify: await page.getByRole('button', { name: 'Verify' }).count(),
+        note: await page.getByRole('button', { name: 'Add note' }).count(),
+        financeAccept: await page.locator('select[name="transition"] option', { hasText: /^finance_accept$/ }).count(),
+        override: await page.getByRole('button', { name: 'Override' }).count(),
+        cancel: await page.getByRole('button', { name: 'Cancel case' }).count(),
+      };
+    }
+
+    expect(seen).toEqual({
+      viewer: { actions: 0, verify: 0, note: 0, financeAccept: 0, override: 0, cancel: 0 },
+      reviewer: { actions: 1, verify: 1, note: 1, financeAccept: 0, override: 0, cancel: 0 },
+      approver: { actions: 1, verify: 1, note: 1, financeAccept: 1, override: 1, cancel: 1 },
+    });
+  });
+
+  it('when a viewer searches a case number with the keyboard, then the queue shows that case and its link opens the case page', async () => {
+    const { caseNumber } = await rejectedCaseWithDocument();
+    const page = await signedIn('viewer');
+
+    await page.keyboard.press('/');
+    await page.keyboard.type(caseNumber);
+    await page.keyboard.press('Enter');
+    const link = page.getByRole('link', { name: caseNumber });
+    await link.waitFor();
+    const rows = await page.locator('table[aria-label^="Cases"] tbody tr').count();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'console-queue.png'), fullPage: true });
+    await link.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `Case ${caseNumber}` }).waitFor();
+
+    expect([rows, new URL(page.url()).pathname.startsWith('/console/cases/')]).toEqual([1, true]);
+    expect(new URL(page.url()).pathname).not.toBe('/console');
+  });
+
+  it('when a reviewer rejects a document with a reason, then the partner\'s list shows the request open again', async () => {
+    const { owner, caseId, itemId } = await rejectedCaseWithDocument();
+    const page = await signedIn('reviewer');
+    await page.goto(`${gateway()}/console/cases/${caseId}`);
+
+    await page.getByLabel(/^Reason for document/).fill('The scan is unreadable');
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('The document is rejected; the partner is asked again.').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'console-case.png'), fullPage: true });
+
+    const listed = (await owner.api.get(`/api/financing-cases/${caseId}/document-requests`)).json.find((item: { id: number }) => item.id === itemId);
+    expect(listed).toMatchObject({ status: 'pending', editable: true });
+    expect(await page.locator('table[aria-label="Documents"]').innerText()).toContain('REJECTED');
+  });
+
+  it('when an approver overrides a rejection with a reason, then the case is finance_accepted and the history shows the reason', async () => {
+    const { caseId } = await rejectedCaseWithDocument();
+    const page = await signedIn('approver');
+    await page.goto(`${gateway()}/console/cases/${caseId}`);
+
+    await page.locator('form[data-action="override"] textarea[name="reason"]').fill('Guarantor signed');
+    await page.getByRole('button', { name: 'Override' }).click();
+    await page.getByText('The rejection is overridden.').waitFor();
+
+    expect(await page.locator('#case-status').innerText()).toBe('finance_accepted');
+    expect(await page.locator('table[aria-label="History"] tbody tr').first().innerText()).toContain('Guarantor signed');
+    expect((await (await Ops.as('viewer')).get(`/ops/v1/cases/${caseId}`)).json.status).toBe('finance_accepted');
+  });
+});

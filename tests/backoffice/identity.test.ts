@@ -1,0 +1,152 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import type { KeyLike } from 'jose';
+import { Stack, bootStack, shutdownStack } from '@rental/testkit';
+import { Ops, expectProblem, operatorToken } from './support/kit';
+
+/**
+ * Token verification against an issuer the test controls: a JWKS served over HTTP with keys it
+ * mints with, so every failure is exactly one thing wrong with an otherwise good token. The
+ * stack runs in production, where the back office works as in the sandbox.
+ */
+class TestIssuer {
+  readonly keys: { kid: string; privateKey: KeyLike; jwk: Record<string, unknown> }[] = [];
+  jwksFetches = 0;
+  private server?: http.Server;
+  url = '';
+
+  async addKey(): Promise<string> {
+    const { privateKey, publicKey } = await generateKeyPair('RS256');
+    const kid = `key-${this.keys.length + 1}`;
+    this.keys.push({ kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' } });
+    return kid;
+  }
+
+  async start(): Promise<void> {
+    this.server = http.createServer((req, res) => {
+      if (req.url === '/.well-known/openid-configuration') {
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ issuer: this.url, jwks_uri: `${this.url}/jwks`, token_endpoint: `${this.url}/token` }));
+      } else if (req.url === '/jwks') {
+        this.jwksFetches += 1;
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys: this.keys.map((key) => key.jwk) }));
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
+  }
+
+  async mint(claims: Record<string, unknown> = {}, options: { kid?: string; issuer?: string; audience?: string; expiresIn?: string | number } = {}): Promise<string> {
+    const key = this.keys.find((candidate) => candidate.kid === (options.kid ?? this.keys[0]?.kid)) ?? this.keys[0];
+    if (!key) throw new Error('no key');
+    return new SignJWT({ roles: ['viewer'], name: 'Vera Viewer', ...claims })
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' })
+      .setSubject('op-vera')
+      .setIssuer(options.issuer ?? this.url)
+      .setAudience(options.audience ?? 'rental-ops')
+      .setIssuedAt()
+      .setExpirationTime(options.expiresIn ?? '10m')
+      .sign(key.privateKey);
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server?.close(() => resolve());
+      this.server?.closeAllConnections();
+    });
+  }
+}
+
+const unsigned = (token: string) => {
+  const [, payload] = token.split('.');
+  return `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
+};
+
+describe('operator identity (production, an issuer the test controls)', () => {
+  const issuer = new TestIssuer();
+  let stack: Stack;
+
+  beforeAll(async () => {
+    await issuer.addKey();
+    await issuer.start();
+    stack = await bootStack({ environment: 'production', env: { OPERATOR_ISSUER_URL: issuer.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' } });
+  }, 120_000);
+  afterAll(async () => {
+    await shutdownStack(stack);
+    await issuer.stop();
+  });
+
+  const queueWith = (token: string | null) => new Ops(token, stack).get('/ops/v1/cases');
+
+  it('when the console asks for the session config, then it names the configured issuer, the audience and the console client without a token', async () => {
+    const response = await fetch(`${stack.gatewayUrl}/ops/v1/session-config`);
+
+    expect([response.status, await response.json()]).toEqual([200, { issuer: issuer.url, audience: 'rental-ops', consoleClientId: 'console' }]);
+  });
+
+  it('when a token of the issuer for the audience with the viewer role comes, then the queue answers 200', async () => {
+    const response = await queueWith(await issuer.mint());
+
+    expect([response.status, Array.isArray(response.json)]).toEqual([200, true]);
+  });
+
+  it.each([
+    ['no token', async () => null],
+    ['a tampered token', async () => {
+      const [header, payload, signature] = (await issuer.mint()).split('.');
+      const changed = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload as string, 'base64url').toString()), roles: ['approver'] })).toString('base64url');
+      return `${header}.${changed}.${signature}`;
+    }],
+    ['a token with alg none', async () => unsigned(await issuer.mint())],
+    ['an expired token', async () => issuer.mint({}, { expiresIn: Math.floor(Date.now() / 1000) - 60 })],
+    ['a token for another audience', async () => issuer.mint({}, { audience: 'partner-api' })],
+    ['a token of another issuer', async () => issuer.mint({}, { issuer: 'https://idp.elsewhere.example' })],
+    ['a token signed with a key the issuer never published', async () => {
+      const { privateKey } = await generateKeyPair('RS256');
+      return new SignJWT({ roles: ['viewer'] }).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).setSubject('op-vera').setIssuer(issuer.url).setAudience('rental-ops').setExpirationTime('10m').sign(privateKey);
+    }],
+  ])('when %s comes, then the back office answers 401 with WWW-Authenticate: Bearer', async (_what, token) => {
+    const response = await queueWith(await token());
+
+    expectProblem(response, 401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="rental-ops"/);
+  });
+
+  it('when the issuer rotates to a new key, then a token with its new kid is verified after one more JWKS fetch', async () => {
+    await queueWith(await issuer.mint());
+    const before = issuer.jwksFetches;
+    const kid = await issuer.addKey();
+    // The back office fetches the key set at most once a second.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+
+    const response = await queueWith(await issuer.mint({}, { kid }));
+
+    expect([response.status, issuer.jwksFetches]).toEqual([200, before + 1]);
+  });
+
+  it('when a viewer cancels, even an unknown case with a malformed body, then the answer is 403 before the body or the case is looked at', async () => {
+    const ops = new Ops(await issuer.mint(), stack);
+
+    const response = await ops.postRaw('/ops/v1/cases/01AAAAAAAAAAAAAAAAAAAAAAAA/cancel', '{not json');
+
+    expectProblem(response, 403, 'ops.role_required');
+  });
+
+  it('when roles come in the configured claim only, then a token without them is 403 for everything', async () => {
+    const response = await queueWith(await issuer.mint({ roles: undefined, groups: ['viewer'] }));
+
+    expectProblem(response, 403, 'ops.role_required');
+  });
+});
+
+describe('the dev identity provider (shared sandbox stack)', () => {
+  it('when a program asks with client credentials, then it gets a JWT for the back office naming the operator and roles', async () => {
+    const token = await operatorToken('reviewer');
+    const [header, payload] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part as string, 'base64url').toString()));
+
+    expect(header).toMatchObject({ alg: 'RS256', typ: 'at+jwt' });
+    expect(payload).toMatchObject({ aud: 'rental-ops', sub: 'ops-rene', name: 'Rene Reviewer', roles: ['viewer', 'reviewer'] });
+  });
+});
