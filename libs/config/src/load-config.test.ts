@@ -1,4 +1,4 @@
-import { ConfigurationError, parseConfig, booleanVariable, portVariable } from './load-config';
+import { ConfigurationError, parseConfig, booleanVariable, durationVariable, portVariable } from './load-config';
 import { platformVariables } from './platform';
 import { grpcAddressOf, httpUrlOf } from './service-directory';
 
@@ -25,6 +25,14 @@ describe('parseConfig', () => {
   it('when a boolean variable is not true or false, then it is refused', () => {
     expect(parseConfig({ FLAG: booleanVariable(false) }, { FLAG: '1' })).toEqual({ FLAG: true });
     expect(() => parseConfig({ FLAG: booleanVariable(false) }, { FLAG: 'yes' })).toThrow('FLAG must be true or false');
+  });
+
+  it('when a duration has a unit s, m, h or d, then it is read as milliseconds; anything else is refused', () => {
+    expect(parseConfig({ A: durationVariable('30s'), B: durationVariable('3d') }, { B: '15m' })).toEqual({ A: 30_000, B: 900_000 });
+    expect(parseConfig({ T: durationVariable('1s') }, { T: '12h' })).toEqual({ T: 43_200_000 });
+    for (const wrong of ['14', '0s', '1.5h', '2w', '-3d', 'd']) {
+      expect(() => parseConfig({ T: durationVariable('1s') }, { T: wrong })).toThrow('T must be a positive integer with a unit s, m, h or d');
+    }
   });
 });
 

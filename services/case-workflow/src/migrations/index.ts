@@ -2,9 +2,11 @@ import type { Migration } from '@rental/db';
 import * as caseWorkflow from './0001_case_workflow';
 import * as outboxRequestId from './0002_outbox_request_id';
 import * as caseHistory from './0003_case_history';
+import * as customerLinks from './0006_customer17_customer_links';
 
 export const migrations: Record<string, Migration> = {
   '0001_case_workflow': caseWorkflow,
   '0002_outbox_request_id': outboxRequestId,
   '0003_case_history': caseHistory,
+  '0006_customer17_customer_links': customerLinks,
 };

@@ -5,7 +5,8 @@ import { invalidInput } from '@rental/problem';
 import { loadCaseWorkflowPackage } from '@rental/proto';
 import type { caseWorkflow } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
-import { CreatedCase, createCaseFromCheckout, createCaseFromQuoteRequest } from '../../domain/create-case';
+import { CheckoutCustomerChannel, CreatedCase, createCaseFromCheckout, createCaseFromQuoteRequest } from '../../domain/create-case';
+import { resolveLink } from '../../domain/customer';
 import type { Address, Customer, QuoteItem, QuoteTermsInput } from '../../domain/model';
 import { centsOfDecimal, factorOf } from '../../domain/money';
 import type { CaseStore } from '../../domain/ports';
@@ -96,7 +97,7 @@ const createdMessage = (created: CreatedCase): caseWorkflow.CreatedCase => ({
 });
 
 /** The calls cart-checkout and documents make; each adapts a message to a use case and back. */
-export function caseWorkflowGrpcService(store: CaseStore, log: Logger): ServiceBinding {
+export function caseWorkflowGrpcService(store: CaseStore, log: Logger, channel: CheckoutCustomerChannel): ServiceBinding {
   const mappers = [mapDatabaseError];
   const implementation: caseWorkflow.CaseWorkflowServiceHandlers = {
     CreateCaseFromCheckout: unaryHandler<caseWorkflow.CreateCaseFromCheckoutRequest__Output, caseWorkflow.CreatedCase>('CreateCaseFromCheckout', log, mappers, async (request, { partnerId }) => {
@@ -110,7 +111,7 @@ export function caseWorkflowGrpcService(store: CaseStore, log: Logger): ServiceB
         printPlanTerms: request.hasPrintPlanTerms && request.printPlanTerms ? { ...request.printPlanTerms } : null,
         submitFinancing: request.submitFinancing,
         quoteNumber: text(request.quoteNumber.trim()),
-      });
+      }, channel);
       return createdMessage(created);
     }),
     CreateCaseFromQuoteRequest: unaryHandler<caseWorkflow.CreateCaseFromQuoteRequestRequest__Output, caseWorkflow.CreatedCase>('CreateCaseFromQuoteRequest', log, mappers, async (request, { partnerId }) => {
@@ -126,6 +127,16 @@ export function caseWorkflowGrpcService(store: CaseStore, log: Logger): ServiceB
       return createdMessage(created);
     }),
     GetCaseAccess: unaryHandler<caseWorkflow.GetCaseAccessRequest__Output, caseWorkflow.CaseAccess>('GetCaseAccess', log, mappers, async (request) => caseAccess(store, request.financingCaseId)),
+    ResolveCustomerLink: unaryHandler<caseWorkflow.ResolveCustomerLinkRequest__Output, caseWorkflow.CustomerLinkAccess>('ResolveCustomerLink', log, mappers, async (request) => {
+      const { state, opened } = await resolveLink({ store, customer: channel.settings }, request.token);
+      return {
+        state,
+        financingCaseId: opened?.financingCase.id ?? '',
+        partnerId: opened?.financingCase.partnerId ?? '',
+        viewOnly: opened?.link.viewOnly ?? false,
+        status: opened?.financingCase.status ?? '',
+      };
+    }),
   };
   return { definition: loadCaseWorkflowPackage().CaseWorkflowService.service, implementation };
 }
