@@ -10,6 +10,21 @@ const RULES: ReadonlyArray<readonly [RegExp, ServiceName]> = [
   [/^\/api\/webhook_endpoints(\/|$)/, 'notifications'],
 ];
 
+/**
+ * The customer's paths: the link token is the credential (no API key). documents owns the
+ * customer's uploads and answers, case-workflow the offer, its answers and the page.
+ */
+const CUSTOMER_RULES: ReadonlyArray<readonly [RegExp, ServiceName]> = [
+  [/^\/customer\/v1\/quotes\/[^/]+\/(documents|information)(\/|$)/, 'documents'],
+  [/^\/c\/[^/]+\/documents$/, 'documents'],
+  [/^\/customer\/v1\/quotes\/[^/]+(\/|$)/, 'case-workflow'],
+  [/^\/c\/[^/]+(\/|$)/, 'case-workflow'],
+];
+
+export function customerService(path: string): ServiceName | undefined {
+  return CUSTOMER_RULES.find(([pattern]) => pattern.test(path))?.[1];
+}
+
 export function owningService(path: string): ServiceName | undefined {
   return RULES.find(([pattern]) => pattern.test(path))?.[1];
 }

@@ -85,6 +85,8 @@ export function createHttpApp(options: HttpAppOptions): Application {
 
   app.use('/api', express.json({ limit: options.jsonLimit ?? '1mb', type: isJsonCandidate }));
   app.use('/api', partnerContext);
+  // The customer's API: its link token is the credential, so there is no partner context.
+  app.use('/customer', express.json({ limit: '64kb', type: isJsonCandidate }));
   options.router.mount(app);
 
   app.use((req: Request, res: Response) => {

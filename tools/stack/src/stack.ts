@@ -107,6 +107,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     SERVICE_PORT_BASE: String(options.portBase),
     HUB_URL: hubUrl,
     SMTP_URL: smtpUrl,
+    // Customer links (and callback URLs) point at this stack's gateway unless told otherwise.
+    PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${options.gatewayPort}`,
   };
   // Per-process ports come from SERVICE_PORT_BASE; one inherited HTTP_PORT would collide.
   delete shared.HTTP_PORT;

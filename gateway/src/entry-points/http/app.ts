@@ -10,7 +10,7 @@ import { httpRequestDuration, metricsContentType, renderMetrics } from '@rental/
 import { DomainError, toProblem } from '@rental/problem';
 import type { ApiKeyAuthenticator } from '../../domain/api-key';
 import type { RateLimiter } from '../../domain/rate-limiter';
-import { isSafePath, owningService } from '../../domain/route-table';
+import { customerService, isSafePath, owningService } from '../../domain/route-table';
 import type { Forward } from './proxy';
 
 export interface GatewayOptions {
@@ -121,6 +121,22 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
   return service;
 }
 
+/** A customer's call: throttled by address, no key, every client-sent identity header dropped. */
+function forwardCustomerCall(req: IncomingMessage, res: ServerResponse, service: ServiceName, options: GatewayOptions): void {
+  const byAddress = options.limits.perAddress.take(req.socket.remoteAddress ?? 'unknown');
+  if (!byAddress.allowed) {
+    tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
+    return;
+  }
+  if (Number(req.headers['content-length'] ?? 0) > options.maxBodyBytes) {
+    problem(res, new DomainError('payload_too_large', 'request.too_large', `The request body is larger than ${options.maxBodyBytes} bytes.`));
+    return;
+  }
+  for (const name of Object.keys(req.headers)) if (isInternalHeader(name)) delete req.headers[name];
+  delete req.headers['x-api-key'];
+  options.proxies[service](req, res);
+}
+
 export function gatewayRequestListener(options: GatewayOptions): RequestListener {
   const control = controlApp(options);
   return (req, res) => {
@@ -129,6 +145,11 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('X-Request-Id', requestId);
     const path = pathOf(req.url);
+    const customer = isSafePath(path) ? customerService(path) : undefined;
+    if (customer) {
+      forwardCustomerCall(req, res, customer, options);
+      return;
+    }
     if ((path !== '/api' && !path.startsWith('/api/')) || isPublicApiPath(path)) {
       control(req, res);
       return;

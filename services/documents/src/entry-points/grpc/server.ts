@@ -5,9 +5,11 @@ import { loadDocumentsPackage } from '@rental/proto';
 import type { documents } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import type { DocumentsDependencies } from '../../domain/documents';
-import type { CaseCleanup } from '../../domain/ports';
+import type { CaseCleanup, OverdueStage } from '../../domain/ports';
+import { invalidInput } from '@rental/problem';
 import { RequestItemView, createRequestItems, listRequestItemsOfCase, listRequestItemsOfCases } from '../../domain/request-items';
 import { attachSignedContract, describeUploadRejection, rejectDocument, resetCase } from '../../domain/sandbox';
+import { listCustomerItems } from '../../domain/customer';
 import { presentItem } from '../presenters';
 
 /** The list-item shape as a message: empty string and 0 stand for absent. */
@@ -26,6 +28,11 @@ function itemMessage(view: RequestItemView): documents.RequestItem {
     optional: item.optional,
     dueAt: item.dueAt ?? '',
   };
+}
+
+function overdueStage(stage: string): OverdueStage {
+  if (stage !== 'notice' && stage !== 'cancel') throw invalidInput('overdue.invalid_stage', 'stage must be notice or cancel.');
+  return stage;
 }
 
 /** The calls case-workflow makes for its sandbox scenarios and case reads; each adapts one use case. */
@@ -57,6 +64,22 @@ export function documentsGrpcService(deps: DocumentsDependencies & { cleanup: Ca
     }),
     ResetCase: unaryHandler<documents.ResetCaseRequest__Output, documents.ResetCaseResponse>('ResetCase', log, mappers, async (request, context) => {
       return resetCase(deps, { financingCaseId: request.financingCaseId, context });
+    }),
+    ListCustomerRequestItems: unaryHandler<documents.ListRequestItemsRequest__Output, documents.RequestItems>('ListCustomerRequestItems', log, mappers, async (request) => {
+      const items = await listCustomerItems(deps, request.financingCaseId);
+      return { items: items.map((item) => itemMessage({ item, responses: [] })) };
+    }),
+    ListOverdueItems: unaryHandler<documents.ListOverdueItemsRequest__Output, documents.OverdueItems>('ListOverdueItems', log, mappers, async (request) => {
+      const stage = overdueStage(request.stage);
+      const items = await deps.items.listOverdue(request.dueBefore, stage, Math.min(Math.max(request.limit, 1), 1000));
+      return {
+        items: items.map((item) => ({
+          id: item.id, type: item.itemType, financingCaseId: item.financingCaseId, partnerId: item.partnerId, label: item.label, dueAt: item.dueAt ?? '', targetAudience: item.targetAudience,
+        })),
+      };
+    }),
+    MarkOverdueItems: unaryHandler<documents.MarkOverdueItemsRequest__Output, documents.MarkOverdueItemsResponse>('MarkOverdueItems', log, mappers, async (request) => {
+      return { marked: await deps.items.markOverdue(request.itemIds, overdueStage(request.stage), request.at) };
     }),
   };
   return { definition: loadDocumentsPackage().DocumentsService.service, implementation };
