@@ -22,7 +22,7 @@ const isCustomerItemOf = (item: RequestItem | undefined, access: CustomerLinkAcc
 export async function uploadCustomerDocument(deps: DocumentsDependencies, access: CustomerLinkAccess, form: UploadForm): Promise<FinancingDocument> {
   const item = form.requestedDocumentId && /^[1-9][0-9]{0,9}$/.test(form.requestedDocumentId) ? await deps.items.find(Number(form.requestedDocumentId)) : undefined;
   // The customer does not know categories: the request's own is used unless one is sent.
-  const completed: UploadForm = isCustomerItemOf(item, access) && !form.category ? { ...form, category: item.category } : form;
+  const completed: UploadForm = form.category ? form : { ...form, category: isCustomerItemOf(item, access) ? item.category : 'other' };
   const violations = customerFormViolations(completed);
   if (violations.length > 0) throw validationFailed(violations);
   if (!isCustomerItemOf(item, access) || !acceptsUpload(item)) {
