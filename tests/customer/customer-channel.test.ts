@@ -125,7 +125,8 @@ describe('the customer\'s answers', () => {
     const accepted = await customer.post(`/customer/v1/quotes/${token}/accept`);
     expect([accepted.status, accepted.json.status, accepted.json.actions]).toEqual([200, 'finance_review', []]);
     expect(await transitionsOf(caseId)).toEqual(['create', 'finalize', 'accept_by_customer', 'request_finance_review']);
-    expect((await owner.api.get(`/api/financing_cases/${caseId}`)).json.status).toBe('finance_review');
+    const partnerView = (await owner.api.get(`/api/financing_cases/${caseId}`)).json;
+    expect([partnerView.status, partnerView.financingRequest]).toEqual(['finance_review', true]);
     expect(await query('SELECT count(*)::int AS n FROM lender_submissions WHERE financing_case_id = $1', [caseId])).toEqual([{ n: 1 }]);
     const history = await query<{ actor_type: string; action: string }>("SELECT actor_type, action FROM case_history WHERE financing_case_id = $1 AND action IN ('accept_by_customer', 'request_finance_review') ORDER BY id", [caseId]);
     expect(history).toEqual([{ actor_type: 'customer', action: 'accept_by_customer' }, { actor_type: 'customer', action: 'request_finance_review' }]);

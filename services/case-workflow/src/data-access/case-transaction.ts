@@ -220,6 +220,12 @@ export class KnexCaseTransaction implements CaseTransaction {
     this.caseRow = row as CaseRow;
   }
 
+  async markFinancingRequest(): Promise<void> {
+    if (this.caseRow.financing_request) return;
+    const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ financing_request: true, updated_at: this.settings.now() }).returning('*') as CaseRow[];
+    this.caseRow = row as CaseRow;
+  }
+
   async addQuoteFeedback(action: QuoteFeedbackAction, text: string | null): Promise<void> {
     await this.trx('quote_feedbacks').insert({ quote_id: this.quoteRow.id, action, text, created_at: this.settings.now() });
   }

@@ -204,6 +204,7 @@ export function acceptOffer(deps: CustomerDependencies, token: string): Promise<
   return customerChange(deps, token, async (transaction) => {
     await transaction.moveQuote('accept_by_customer');
     await transaction.moveQuote('request_finance_review');
+    await transaction.markFinancingRequest();
     await transaction.queueLenderSubmission();
   });
 }

@@ -66,6 +66,8 @@ export interface CaseTransaction {
   /** Ensures one active financing response of this decision. */
   activateFinancingResponse(decision: 'review' | 'accepted'): Promise<void>;
   deactivateFinancingResponses(): Promise<void>;
+  /** The case becomes a financing request (the customer accepted the offer). */
+  markFinancingRequest(): Promise<void>;
   /** Records a pending lender submission of the quote (the worker submits it). */
   queueLenderSubmission(): Promise<void>;
   /** false when another contract of the partner has the number. */
