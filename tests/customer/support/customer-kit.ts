@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { grpcAddressOf } from '@rental/config';
@@ -54,14 +55,27 @@ export async function requestItems(stack: { portBase: number }, partnerId: strin
   }
 }
 
+/** A port nobody listens on now (the system picks it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** A second process of a service on the same stack (same database and bus), on ports of its own. */
-export async function startReplica(stack: Stack, name: 'case-workflow' | 'documents' | 'notifications', offset: number): Promise<ManagedProcess> {
+export async function startReplica(stack: Stack, name: 'case-workflow' | 'documents' | 'notifications'): Promise<ManagedProcess> {
   const original = stack.processes[name];
-  const httpPort = stack.portBase + offset;
+  const httpPort = await freePort();
+  const grpcPort = await freePort();
   const replica = new ManagedProcess({
     ...original.options,
     name: `${name}-replica`,
-    env: { ...original.options.env, HTTP_PORT: String(httpPort), GRPC_PORT: String(httpPort + 1) },
+    env: { ...original.options.env, HTTP_PORT: String(httpPort), GRPC_PORT: String(grpcPort) },
     logFile: path.join(stack.logDirectory, `${name}-replica.log`),
     readyUrl: `http://127.0.0.1:${httpPort}/readyz`,
     restartOnCrash: false,
