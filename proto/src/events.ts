@@ -58,3 +58,31 @@ export const statusChangedWebhookBody = z
       .describe('New fields may be added without a version change; ignore unknown fields'),
   })
   .meta({ id: 'FinancingCaseStatusChangedEvent' });
+
+/**
+ * A mail a service asks for: it writes this through its outbox in the transaction of the change
+ * that causes it; notifications consumes it durably, stores it once (by id) and sends it to
+ * SMTP_URL. The recipient is a partner (notifications looks up its address) or an address.
+ */
+export const MAIL_REQUESTED_SUBJECT = 'mail.requested';
+
+export const MAIL_KINDS = ['customer_link', 'review_reminder', 'review_expired', 'documents_overdue', 'document_rejected'] as const;
+
+export const mailRecipient = z.union([
+  z.object({ partnerId: z.string().min(1) }).strict(),
+  z.object({ email: z.email() }).strict(),
+]);
+
+export const mailRequestedEvent = z.object({
+  /** Unique per mail; a second message with the same id is the same mail. */
+  id: z.string().min(1).max(100),
+  kind: z.string().min(1).max(40).describe(`One of ${MAIL_KINDS.join(', ')} or a kind a later service adds`),
+  recipient: mailRecipient,
+  subject: z.string().min(1).max(300),
+  text: z.string().min(1).max(20_000),
+  financingCaseId: z.string().nullable(),
+  environment: z.string(),
+});
+
+export type MailRequestedEvent = z.infer<typeof mailRequestedEvent>;
+export type MailRecipient = z.infer<typeof mailRecipient>;

@@ -394,6 +394,19 @@ describe('every operation through the Prism validation proxy', () => {
     await del(endpoint, 404);
   });
 
+  it('when a quote is sent to its customer, then every answer matches', async () => {
+    const draft = await checkedOutCase(false);
+    const send = (caseId: string) => `/api/financing_cases/${caseId}/send-to-customer`;
+    await post(send(draft.caseId), {}, 403, { as: owner.readOnlyKey });
+    await post(send(draft.caseId), {}, 403, { as: stranger.key });
+    await post(send(UNKNOWN_ULID), {}, 404);
+    await post(send(draft.caseId), { email: 'not-an-address' }, 422);
+    await post(send(draft.caseId), {}, 200);
+    await post(send(draft.caseId), { email: 'buyer@customer.example' }, 200);
+    const financed = await checkedOutCase();
+    await post(send(financed.caseId), {}, 422);
+  });
+
   it('when the calls above are counted, then every operation of the description was exercised and no response differed from it', () => {
     const exercised = new Set(exchanges.map((exchange) => exchange.operation));
     expect(operations.map((operation) => operation.key).filter((key) => !exercised.has(key))).toEqual([]);

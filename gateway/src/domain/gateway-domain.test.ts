@@ -1,5 +1,5 @@
 import { ApiKeyAuthenticator, ApiKeyStore, hashApiKey } from './api-key';
-import { keylessService, isSafePath, owningService } from './route-table';
+import { isSafePath, keylessService, owningService } from './route-table';
 
 describe('route table', () => {
   it.each([
@@ -19,6 +19,23 @@ describe('route table', () => {
     ['/api/webhook_endpoints/01J/deliveries', 'notifications'],
   ])('when %s is called, then %s owns it', (path, service) => {
     expect(owningService(path)).toBe(service);
+  });
+
+  it.each([
+    ['/customer/v1/quotes/tok', 'case-workflow'],
+    ['/customer/v1/quotes/tok/accept', 'case-workflow'],
+    ['/customer/v1/quotes/tok/offer.pdf', 'case-workflow'],
+    ['/customer/v1/quotes/tok/documents', 'documents'],
+    ['/customer/v1/quotes/tok/information/3/respond', 'documents'],
+    ['/c/tok', 'case-workflow'],
+    ['/c/tok/feedback', 'case-workflow'],
+    ['/c/tok/documents', 'documents'],
+  ])('when the customer calls %s (no API key), then %s owns it', (path, service) => {
+    expect(keylessService(path)).toBe(service);
+  });
+
+  it('when a path is not the customer\'s, then no customer route takes it', () => {
+    for (const path of ['/api/financing_cases/01J', '/customer/v1/quotes', '/customer/v2/quotes/tok', '/c', '/c/', '/cx/tok']) expect(keylessService(path)).toBeUndefined();
   });
 
   it('when a path is unknown or only shares a prefix, then no service owns it', () => {

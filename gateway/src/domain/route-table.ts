@@ -22,11 +22,16 @@ export function owningService(path: string): ServiceName | undefined {
 }
 
 /**
- * Paths reached without an API key, each authenticated by its owner: outside parties' signed
- * callbacks (verified over the untouched body) and the back office (the operator's bearer token).
- * `/ops/v1/session-config` is the gateway's own.
+ * Paths reached without an API key, each authenticated by its owner: the customer's link token
+ * (documents owns uploads and answers, case-workflow the offer and the page), outside parties'
+ * signed callbacks (verified over the untouched body) and the back office (the operator's bearer
+ * token). `/ops/v1/session-config` is the gateway's own. The first matching rule wins.
  */
 const KEYLESS_RULES: ReadonlyArray<readonly [RegExp, ServiceName]> = [
+  [/^\/customer\/v1\/quotes\/[^/]+\/(documents|information)(\/|$)/, 'documents'],
+  [/^\/c\/[^/]+\/documents$/, 'documents'],
+  [/^\/customer\/v1\/quotes\/[^/]+(\/|$)/, 'case-workflow'],
+  [/^\/c\/[^/]+(\/|$)/, 'case-workflow'],
   [/^\/lender\/v1\/[^/]+\/events$/, 'case-workflow'],
   [/^\/signing\/v1\/events$/, 'case-workflow'],
   [/^\/ops\/(?!v1\/session-config$)/, 'backoffice'],

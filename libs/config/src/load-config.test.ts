@@ -26,6 +26,15 @@ describe('parseConfig', () => {
     expect(parseConfig({ FLAG: booleanVariable(false) }, { FLAG: '1' })).toEqual({ FLAG: true });
     expect(() => parseConfig({ FLAG: booleanVariable(false) }, { FLAG: 'yes' })).toThrow('FLAG must be true or false');
   });
+
+  it('when a duration has a unit s, m, h or d, then it is read as milliseconds; anything else is refused', () => {
+    expect(parseConfig({ A: durationVariable('30s'), B: durationVariable('3d') }, { B: '15m' })).toEqual({ A: 30_000, B: 900_000 });
+    expect(parseConfig({ T: durationVariable('1s') }, { T: '12h' })).toEqual({ T: 43_200_000 });
+    expect(parseConfig({ T: durationVariable('1s') }, { T: '0s' })).toEqual({ T: 0 });
+    for (const wrong of ['14', '1.5h', '2w', '-3d', 'd']) {
+      expect(() => parseConfig({ T: durationVariable('1s') }, { T: wrong })).toThrow(new ConfigurationError('invalid configuration: T must be a duration such as 30s, 15m, 12h or 14d'));
+    }
+  });
 });
 
 describe('service directory', () => {
@@ -33,12 +42,5 @@ describe('service directory', () => {
     expect(httpUrlOf('case-workflow', 7100, {})).toBe('http://127.0.0.1:7103');
     expect(grpcAddressOf('case-workflow', 7100, {})).toBe('127.0.0.1:7113');
     expect(grpcAddressOf('case-workflow', 7100, { CASE_WORKFLOW_GRPC_ADDR: 'case-workflow:50051' })).toBe('case-workflow:50051');
-  });
-
-  it('when a duration has a unit, then it is read as milliseconds; without one it is refused in one line', () => {
-    expect(parseConfig({ WAIT: durationVariable('3s') }, {})).toEqual({ WAIT: 3_000 });
-    expect(parseConfig({ WAIT: durationVariable('3s') }, { WAIT: '15m' })).toEqual({ WAIT: 900_000 });
-    expect(parseConfig({ WAIT: durationVariable('3s') }, { WAIT: '14d' })).toEqual({ WAIT: 1_209_600_000 });
-    expect(() => parseConfig({ WAIT: durationVariable('3s') }, { WAIT: '10' })).toThrow(new ConfigurationError('invalid configuration: WAIT must be a duration such as 30s, 15m, 12h or 14d'));
   });
 });

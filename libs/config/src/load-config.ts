@@ -58,12 +58,27 @@ export function positiveIntegerVariable(defaultValue: number) {
   return z.coerce.number({ message: 'must be a positive integer' }).int('must be a positive integer').positive('must be a positive integer').default(defaultValue);
 }
 
-const DURATION_UNITS_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const DURATION = /^([0-9]{1,9})(s|m|h|d)$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-/** A duration written as an integer with a unit (`30s`, `15m`, `12h`, `14d`), read as milliseconds. */
+/** Milliseconds of a duration written as an integer with a unit (`30s`, `15m`, `12h`, `14d`); undefined when it is not one. */
+export function parseDuration(value: string): number | undefined {
+  const match = DURATION.exec(value.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}
+
+/** An environment variable holding a duration (`30s`, `15m`, `12h`, `14d`), read as milliseconds. */
 export function durationVariable(defaultValue: string) {
-  return z.string()
+  return z
+    .string()
     .default(defaultValue)
-    .refine((value) => /^\d{1,9}[smhd]$/.test(value), 'must be a duration such as 30s, 15m, 12h or 14d')
-    .transform((value) => Number(value.slice(0, -1)) * DURATION_UNITS_MS[value.slice(-1) as keyof typeof DURATION_UNITS_MS]);
+    .transform((value, context) => {
+      const ms = parseDuration(value);
+      if (ms === undefined) {
+        context.addIssue({ code: 'custom', message: 'must be a duration such as 30s, 15m, 12h or 14d' });
+        return z.NEVER;
+      }
+      return ms;
+    });
 }

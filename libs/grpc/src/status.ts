@@ -6,6 +6,8 @@ const codeByKind: Record<ErrorKind, GrpcStatus> = {
   unauthenticated: GrpcStatus.UNAUTHENTICATED,
   forbidden: GrpcStatus.PERMISSION_DENIED,
   not_found: GrpcStatus.NOT_FOUND,
+  // Answered as state, not as an error, where a caller must tell it from not_found (ResolveCustomerLink).
+  gone: GrpcStatus.NOT_FOUND,
   method_not_allowed: GrpcStatus.UNIMPLEMENTED,
   conflict: GrpcStatus.ALREADY_EXISTS,
   payload_too_large: GrpcStatus.INVALID_ARGUMENT,

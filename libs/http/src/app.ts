@@ -100,6 +100,9 @@ export function createHttpApp(options: HttpAppOptions): Application {
   app.use(prefix, options.authenticate ?? partnerContext);
   app.use(prefix, express.json({ limit: options.jsonLimit ?? '1mb', type: isJsonCandidate }));
   app.use(prefix, rejectUnstorableText);
+  // The customer's API: its link token is the credential, so there is no partner context.
+  app.use('/customer', express.json({ limit: '64kb', type: isJsonCandidate }));
+  app.use('/customer', rejectUnstorableText);
   options.router.mount(app);
   options.mountOutsideApi?.(app);
 

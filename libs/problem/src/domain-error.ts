@@ -7,6 +7,7 @@ export type ErrorKind =
   | 'unauthenticated'
   | 'forbidden'
   | 'not_found'
+  | 'gone'
   | 'method_not_allowed'
   | 'conflict'
   | 'payload_too_large'
@@ -88,4 +89,9 @@ export function ruleViolation(code: string, detail: string, violations?: Violati
 
 export function unavailable(code: string, detail: string, cause?: unknown): DomainError {
   return new DomainError('unavailable', code, detail, { cause });
+}
+
+/** Something that existed and ended for good (an expired or replaced link): 410. */
+export function gone(code: string, detail: string): DomainError {
+  return new DomainError('gone', code, detail);
 }

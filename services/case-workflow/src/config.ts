@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigurationError, durationVariable, loadConfig, positiveIntegerVariable, simulatorUrl, urlVariable } from '@rental/config';
+import { ConfigurationError, durationVariable, loadConfig, portVariable, positiveIntegerVariable, simulatorUrl, urlVariable } from '@rental/config';
 import { serviceVariables } from '@rental/service-host';
 
 /** Standard Webhooks secrets: `whsec_` and the base64 of the key's bytes. */
@@ -11,8 +11,10 @@ export const caseWorkflowVariables = {
   LENDER_SUBMISSION_POLL_MS: positiveIntegerVariable(2000),
   /** Attempts of one lender submission before it stays failed for the approval team. */
   LENDER_MAX_ATTEMPTS: positiveIntegerVariable(8),
-  /** The base of the callback URLs given to lenders and the signing provider; default http://127.0.0.1:8080 (the gateway's default port). */
+  /** Where customers, lenders and the signing provider reach the gateway; default http://127.0.0.1:<PORT>. */
   PUBLIC_BASE_URL: urlVariable(['http', 'https']).optional(),
+  /** The gateway's port, for the default PUBLIC_BASE_URL. */
+  PORT: portVariable(8080),
   /** The signing provider's API; unset: the signing simulator of the local stack. */
   SIGNING_PROVIDER_URL: urlVariable(['http', 'https']).optional(),
   /** Signs what we send the signing provider and verifies what it sends us; required in production. */
@@ -23,6 +25,12 @@ export const caseWorkflowVariables = {
   LENDER_SIMULATOR_URL: urlVariable(['http', 'https']).optional(),
   /** The credit bureau's API; unset: the credit bureau simulator of the local stack. */
   CREDIT_BUREAU_URL: urlVariable(['http', 'https']).optional(),
+  CUSTOMER_LINK_TTL: durationVariable('30d'),
+  SCHEDULER_TICK: durationVariable('30s'),
+  REVIEW_REMINDER_AFTER: durationVariable('3d'),
+  REVIEW_REMINDER_MAX: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(2),
+  REVIEW_EXPIRY_AFTER: durationVariable('14d'),
+  DOCUMENT_OVERDUE_GRACE: durationVariable('7d'),
 };
 
 export type CaseWorkflowConfig = ReturnType<typeof resolve>;
@@ -34,7 +42,7 @@ function resolve(config: z.infer<z.ZodObject<typeof caseWorkflowVariables>>) {
   const base = config.SERVICE_PORT_BASE;
   return {
     ...config,
-    PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
+    PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/+$/, ''),
     SIGNING_PROVIDER_URL: (config.SIGNING_PROVIDER_URL ?? simulatorUrl('signing', base)).replace(/\/+$/, ''),
     LENDER_SIMULATOR_URL: (config.LENDER_SIMULATOR_URL ?? simulatorUrl('lender', base)).replace(/\/+$/, ''),
     CREDIT_BUREAU_URL: (config.CREDIT_BUREAU_URL ?? simulatorUrl('creditBureau', base)).replace(/\/+$/, ''),

@@ -1,17 +1,18 @@
 import { OutboxRelay } from '@rental/bus';
 import { grpcAddressOf } from '@rental/config';
-import { STATUS_CHANGED_SUBJECT } from '@rental/proto';
+import { MAIL_REQUESTED_SUBJECT, STATUS_CHANGED_SUBJECT } from '@rental/proto';
 import { RunningService, startServiceHost } from '@rental/service-host';
 import type { CaseWorkflowConfig } from './config';
 import { CaseRepository } from './data-access/case-repository';
 import { PdfContractRenderer } from './data-access/contract-pdf';
 import { CreditBureauClient } from './data-access/credit-bureau-client';
+import { ClockRepository } from './data-access/clock-repository';
 import { DocumentsClient } from './data-access/documents-client';
 import { HttpLender } from './data-access/http-lender';
 import { HttpSigningProvider } from './data-access/http-signing-provider';
 import { LenderSubmissionRepository } from './data-access/lender-submission-repository';
-import { PricingPartnerDirectory } from './data-access/pricing-client';
 import { OpsReadsRepository } from './data-access/ops-reads-repository';
+import { GrpcPartnerNames } from './data-access/partner-names';
 import { SandboxLender, SandboxSigningStatements } from './data-access/sandbox-adapters';
 import { StandardWebhooks } from './data-access/standard-webhooks';
 import { lenderApplication } from './domain/lender';
@@ -20,6 +21,7 @@ import { StoredSigningStatements } from './domain/signing';
 import { caseWorkflowGrpcService } from './entry-points/grpc/server';
 import { mountCallbacks } from './entry-points/http/callbacks';
 import { caseWorkflowRoutes } from './entry-points/http/routes';
+import { ClockWorker } from './entry-points/workers/clock-worker';
 import { LenderSubmissionWorker } from './entry-points/workers/lender-submission-worker';
 import { migrations } from './migrations';
 
@@ -41,11 +43,12 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
       const store = new CaseRepository(db, {
         environment: config.API_ENVIRONMENT,
         subject: bus.subject(STATUS_CHANGED_SUBJECT),
+        mailSubject: bus.subject(MAIL_REQUESTED_SUBJECT),
         now,
         onLenderSubmissionQueued: () => lenderWorker.wake(),
       });
       const documents = new DocumentsClient(grpcAddressOf('documents', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
-      const partners = new PricingPartnerDirectory(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
+      const partners = new GrpcPartnerNames(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const creditBureau = new CreditBureauClient(config.CREDIT_BUREAU_URL);
       const lender: LenderAdapter = production
         ? new HttpLender({
@@ -62,6 +65,12 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
       const signing = production && secret
         ? { provider: new HttpSigningProvider({ url: config.SIGNING_PROVIDER_URL, secret, publicBaseUrl: config.PUBLIC_BASE_URL, signed, now }), renderer: new PdfContractRenderer() }
         : undefined;
+      const customer = { publicBaseUrl: config.PUBLIC_BASE_URL, linkTtlMs: config.CUSTOMER_LINK_TTL, now };
+      const clockRepository = new ClockRepository(db);
+      const clock = new ClockWorker({
+        store, queries: clockRepository, leases: clockRepository, documents, partners, customer, now,
+        clock: { reminderAfterMs: config.REVIEW_REMINDER_AFTER, reminderMax: config.REVIEW_REMINDER_MAX, expiryAfterMs: config.REVIEW_EXPIRY_AFTER, overdueGraceMs: config.DOCUMENT_OVERDUE_GRACE },
+      }, config.SCHEDULER_TICK, log);
       return {
         router: caseWorkflowRoutes({
           store,
@@ -69,13 +78,15 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
           signingStatements: production ? new StoredSigningStatements(store) : new SandboxSigningStatements(),
           signing,
           sandbox: config.API_ENVIRONMENT === 'sandbox',
+          partners,
+          customer,
         }),
         mountOutsideApi: (app) => mountCallbacks(app, {
           lender: { store, lenders: submissions, signed, documents, production, dueAfterMs: config.DOCUMENT_DUE_AFTER, now },
           signing: { store, documents, signed, secret },
         }),
-        grpc: [caseWorkflowGrpcService(store, log, { applications: submissions, lender }, new OpsReadsRepository(db))],
-        workers: [new OutboxRelay({ db, bus, log }), lenderWorker],
+        grpc: [caseWorkflowGrpcService(store, log, { applications: submissions, lender }, new OpsReadsRepository(db), { settings: customer, partners })],
+        workers: [new OutboxRelay({ db, bus, log }), lenderWorker, clock],
         close: async () => {
           documents.close();
           partners.close();

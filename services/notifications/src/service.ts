@@ -6,13 +6,16 @@ import { DnsResolver } from './data-access/dns-resolver';
 import { EndpointRepository } from './data-access/endpoint-repository';
 import { HttpWebhookTransport } from './data-access/http-transport';
 import { MailRepository } from './data-access/mail-repository';
+import { RequestedMailRepository } from './data-access/requested-mail-repository';
 import { GrpcPartnerDirectory } from './data-access/partner-directory';
 import { SmtpMailer } from './data-access/smtp-mailer';
+import { consumeMailRequests } from './entry-points/bus/mail-requested-consumer';
 import { consumeStatusChanges } from './entry-points/bus/status-changed-consumer';
 import { notificationsRoutes } from './entry-points/http/routes';
 import { deliveryWorker } from './entry-points/workers/delivery-worker';
 import { inboxCleanup } from './entry-points/workers/inbox-cleanup';
 import { mailWorker } from './entry-points/workers/mail-worker';
+import { requestedMailWorker } from './entry-points/workers/requested-mail-worker';
 import { migrations } from './migrations';
 
 export const NOTIFICATIONS_SCHEMA = 'notifications';
@@ -39,7 +42,10 @@ export function startNotifications(config: NotificationsConfig): Promise<Running
         { concurrency: config.WEBHOOK_CONCURRENCY, log },
       );
       const mail = mailWorker({ store: new MailRepository(db), directory, mailer }, { log });
+      const requestedMails = new RequestedMailRepository(db);
+      const requestedMail = requestedMailWorker({ store: requestedMails, directory, mailer }, { log });
       if (bus) {
+        consumeMailRequests({ bus, store: requestedMails, environment: config.API_ENVIRONMENT, log, onStored: () => requestedMail.wake() });
         consumeStatusChanges({
           bus,
           inbox: deliveries,
@@ -53,7 +59,7 @@ export function startNotifications(config: NotificationsConfig): Promise<Running
       }
       return {
         router: notificationsRoutes({ store: endpoints, resolver, policy, history: deliveries }),
-        workers: [webhooks, mail, inboxCleanup(deliveries, log)],
+        workers: [webhooks, mail, requestedMail, inboxCleanup(deliveries, log)],
         close: async () => {
           transport.close();
           directory.close();

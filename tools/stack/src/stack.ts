@@ -86,7 +86,6 @@ async function startProductionParties(options: StackOptions, env: NodeJS.Process
   const delays = parseConfig(simulatorVariables, env);
   const report = (message: string) => options.log.warn(message);
   const variables: NodeJS.ProcessEnv = {
-    PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${options.gatewayPort}`,
     SIGNING_WEBHOOK_SECRET: env.SIGNING_WEBHOOK_SECRET ?? `whsec_${randomBytes(24).toString('base64')}`,
   };
   if (!env.LENDER_SIMULATOR_URL) {
@@ -180,6 +179,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     SERVICE_PORT_BASE: String(options.portBase),
     HUB_URL: hubUrl,
     SMTP_URL: smtpUrl,
+    // Customer links and callback URLs point at this stack's gateway unless told otherwise.
+    PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${options.gatewayPort}`,
     ...production,
     OPERATOR_ISSUER_URL: operatorIssuerUrl,
   };

@@ -129,7 +129,8 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
 }
 
 /**
- * A call without an API key (a lender's or the signing provider's callback, the back office):
+ * A call without an API key (a customer's link, a lender's or the signing provider's callback,
+ * the back office):
  * its owner authenticates it; client identity headers are dropped as on /api, and the body is
  * streamed to the service unread.
  */

@@ -2,7 +2,7 @@ import { ulid } from 'ulid';
 import { Knex, isUniqueViolation } from '@rental/db';
 import { conflict } from '@rental/problem';
 import type { AuditContext, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../domain/model';
-import type { CaseSource, CaseStore, CaseTransaction, CreatedCaseResult, NewCase, SigningStatement } from '../domain/ports';
+import type { CaseSource, CaseStore, CaseTransaction, CreatedCaseResult, CustomerLink, NewCase, SigningStatement } from '../domain/ports';
 import { EventSettings, KnexCaseTransaction } from './case-transaction';
 import {
   CaseRow, CaseWithQuoteRow, ContractRow, EnvelopeRow, FeedbackRow, FinancingResponseRow, HistoryRow, PersonRow, QuoteItemRow, QuoteRow,
@@ -194,6 +194,21 @@ export class CaseRepository implements CaseStore {
   async findSigningStatement(financingCaseId: string): Promise<SigningStatement | null> {
     const row: { signing_statement: SigningStatement | null } | undefined = await this.db('quotes').where({ financing_case_id: financingCaseId }).first('signing_statement');
     return row?.signing_statement ?? null;
+  }
+
+  async findCustomerLink(tokenHash: string): Promise<CustomerLink | undefined> {
+    const row = await this.db('customer_links').where({ token_hash: tokenHash }).first();
+    if (!row) return undefined;
+    return {
+      id: Number(row.id),
+      financingCaseId: row.financing_case_id,
+      quoteId: row.quote_id,
+      email: row.email,
+      viewOnly: row.view_only,
+      createdAt: (row.created_at as Date).toISOString(),
+      expiresAt: (row.expires_at as Date).toISOString(),
+      invalidatedAt: row.invalidated_at ? (row.invalidated_at as Date).toISOString() : null,
+    };
   }
 
   async listHistory(financingCaseId: string): Promise<HistoryEntry[]> {

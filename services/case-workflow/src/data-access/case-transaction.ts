@@ -4,7 +4,8 @@ import { Knex, isUniqueViolation } from '@rental/db';
 import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract-machine';
 import { ResourceType, nextOccurredAt, statusChangedEvent } from '../domain/events';
 import type { AuditContext, AuthorizedPerson, Contract, EnvelopeRecipient, FinancingCase, Quote, QuoteFeedbackAction, SignatureEnvelope } from '../domain/model';
-import type { CaseTransaction, NewAuthorizedPerson, SigningStatement } from '../domain/ports';
+import { hashCustomerToken, newCustomerToken } from '../domain/customer-token';
+import type { CaseTransaction, IssuedCustomerLink, MailRequest, NewAuthorizedPerson, NewCustomerLink, SigningStatement } from '../domain/ports';
 import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote-machine';
 import { CaseRow, ContractRow, EnvelopeRow, PersonRow, QuoteRow, toCase, toContract, toEnvelope, toPerson, toQuote } from './rows';
 
@@ -12,6 +13,8 @@ export interface EventSettings {
   environment: string;
   /** Full subject of the status-changed event on this stack's bus. */
   subject: string;
+  /** Full subject of mail requests on this stack's bus. */
+  mailSubject: string;
   now(): Date;
   /** Called once a transaction that queued a lender submission committed. */
   onLenderSubmissionQueued?: () => void;
@@ -69,8 +72,65 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   private async changeQuoteStatus(from: QuoteStatus, to: QuoteStatus, transition: string): Promise<void> {
     const at = this.nextEventTime();
-    await this.updateQuote({ status: to, status_updated_at: at, in_review_since: to === 'in_review' ? at : null });
+    // Each entry into in_review is a new review: its reminders count from the entry (or the link mail).
+    const review = to === 'in_review' ? { in_review_since: at, reminder_count: 0, last_reminder_at: null, review_mailed_at: at } : { in_review_since: null };
+    await this.updateQuote({ status: to, status_updated_at: at, ...review });
+    // A canceled case or an expired review ends what the customer's links open ("document tokens are invalidated").
+    if (to === 'canceled' || to === 'review_expired') await this.invalidateCustomerLinks(to === 'canceled' ? 'canceled' : 'expired');
     await this.emit(at, 'quote', from, to, transition);
+  }
+
+  private async invalidateCustomerLinks(reason: 'canceled' | 'expired' | 'replaced'): Promise<void> {
+    await this.trx('customer_links').where({ financing_case_id: this.caseRow.id }).whereNull('invalidated_at')
+      .update({ invalidated_at: this.settings.now(), invalidated_reason: reason });
+  }
+
+  async issueCustomerLink(link: NewCustomerLink): Promise<IssuedCustomerLink> {
+    if (link.replace) await this.invalidateCustomerLinks('replaced');
+    const token = newCustomerToken();
+    await this.trx('customer_links').insert({
+      financing_case_id: this.caseRow.id,
+      quote_id: this.quoteRow.id,
+      token_hash: hashCustomerToken(token),
+      email: link.email,
+      view_only: link.viewOnly,
+      created_at: this.settings.now(),
+      expires_at: link.expiresAt,
+    });
+    return { token, expiresAt: link.expiresAt.toISOString() };
+  }
+
+  async markReviewMailed(): Promise<void> {
+    await this.updateQuote({ review_mailed_at: this.settings.now() });
+  }
+
+  async recordReminder(): Promise<void> {
+    const now = this.settings.now();
+    await this.updateQuote({ reminder_count: this.quoteRow.reminder_count + 1, last_reminder_at: now, review_mailed_at: now });
+  }
+
+  async currentCustomerLink(): Promise<{ email: string | null; expiresAt: string } | null> {
+    const row = await this.trx('customer_links')
+      .where({ financing_case_id: this.caseRow.id, view_only: false })
+      .whereNull('invalidated_at')
+      .where('expires_at', '>', this.settings.now())
+      .orderBy('id', 'desc')
+      .first('email', 'expires_at');
+    return row ? { email: row.email, expiresAt: (row.expires_at as Date).toISOString() } : null;
+  }
+
+  async claimOverdueNotice(item: { type: string; id: number }): Promise<boolean> {
+    const inserted = await this.trx('overdue_notices')
+      .insert({ item_type: item.type, item_id: item.id, financing_case_id: this.caseRow.id, notified_at: this.settings.now() })
+      .onConflict(['item_type', 'item_id']).ignore()
+      .returning('item_id');
+    return inserted.length > 0;
+  }
+
+  async requestMail(mail: MailRequest): Promise<void> {
+    const id = ulid(this.settings.now().getTime());
+    const payload = { id, ...mail, financingCaseId: this.caseRow.id, environment: this.settings.environment };
+    await enqueueOutbox(this.trx, { messageId: ulidToUUID(id), subject: this.settings.mailSubject, payload });
   }
 
   async createContract(): Promise<Contract> {
@@ -160,6 +220,12 @@ export class KnexCaseTransaction implements CaseTransaction {
   async setRejectionReason(reason: string | null): Promise<void> {
     if (this.caseRow.rejection_reason === reason) return;
     const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ rejection_reason: reason, updated_at: this.settings.now() }).returning('*') as CaseRow[];
+    this.caseRow = row as CaseRow;
+  }
+
+  async markFinancingRequest(): Promise<void> {
+    if (this.caseRow.financing_request) return;
+    const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ financing_request: true, updated_at: this.settings.now() }).returning('*') as CaseRow[];
     this.caseRow = row as CaseRow;
   }
 

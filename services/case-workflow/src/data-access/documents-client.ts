@@ -3,7 +3,7 @@ import { ProblemDocument, isDomainError, unavailable } from '@rental/problem';
 import { loadDocumentsPackage } from '@rental/proto';
 import type { documents } from '@rental/proto';
 import type { RequestedItem } from '../domain/model';
-import type { CallContext, DocumentsPort, NewRequestItem } from '../domain/ports';
+import type { CallContext, DocumentsPort, NewRequestItem, OverdueItem, OverdueStage } from '../domain/ports';
 
 type DocumentsServiceClient = InstanceType<ReturnType<typeof loadDocumentsPackage>['DocumentsService']>;
 
@@ -88,6 +88,29 @@ export class DocumentsClient implements DocumentsPort {
 
   async resetCase(financingCaseId: string, context: CallContext): Promise<void> {
     await this.client.call('ResetCase', { financingCaseId }, context);
+  }
+
+  async listCustomerRequestItems(financingCaseId: string, context: CallContext): Promise<RequestedItem[]> {
+    const response = await this.client.call('ListCustomerRequestItems', { financingCaseId }, context);
+    return response.items.map(toItem);
+  }
+
+  async listOverdueItems(dueBefore: Date, stage: OverdueStage, limit: number): Promise<OverdueItem[]> {
+    const response = await this.client.call('ListOverdueItems', { dueBefore: dueBefore.toISOString(), stage, limit }, { requestId: `clock-${stage}-${dueBefore.getTime()}` });
+    return response.items.map((item) => ({
+      id: item.id,
+      type: ITEM_TYPES.includes(item.type as RequestedItem['type']) ? item.type as RequestedItem['type'] : 'document',
+      financingCaseId: item.financingCaseId,
+      partnerId: item.partnerId,
+      label: item.label,
+      dueAt: item.dueAt,
+      targetAudience: item.targetAudience,
+    }));
+  }
+
+  async markOverdueItems(itemIds: number[], stage: OverdueStage, at: Date): Promise<void> {
+    if (itemIds.length === 0) return;
+    await this.client.call('MarkOverdueItems', { itemIds, stage, at: at.toISOString() }, { requestId: `clock-${stage}-${at.getTime()}` });
   }
 
   close(): void {

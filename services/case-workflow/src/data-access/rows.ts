@@ -43,6 +43,7 @@ export interface QuoteRow {
   in_review_since: Date | null;
   reminder_count: number;
   last_reminder_at: Date | null;
+  review_mailed_at: Date | null;
   lender_submission_status: string | null;
   last_lender_submission_at: Date | null;
   financing_number: string | null;
@@ -173,6 +174,7 @@ export function toQuote(row: QuoteRow): Quote {
     inReviewSince: isoOrNull(row.in_review_since),
     reminderCount: row.reminder_count,
     lastReminderAt: isoOrNull(row.last_reminder_at),
+    reviewMailedAt: isoOrNull(row.review_mailed_at),
     lenderSubmissionStatus: row.lender_submission_status as LenderSubmissionStatus | null,
     lastLenderSubmissionAt: isoOrNull(row.last_lender_submission_at),
     financingNumber: row.financing_number,

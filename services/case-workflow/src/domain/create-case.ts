@@ -1,6 +1,7 @@
 import { invalidInput } from '@rental/problem';
 import { Address, Customer, QuoteItem, QuoteTermsInput, partnerActor } from './model';
-import type { CaseSource, CaseStore, CaseTransaction, NewCase } from './ports';
+import type { CaseSource, CaseStore, CaseTransaction, NewCase, PartnerNames } from './ports';
+import { CustomerChannelSettings, issueLinkAndMail } from './customer';
 
 export const QUOTE_CALCULATION_TYPES = ['rent', 'leasing', 'rent_to_own', 'print_plan', 'partial_amortisation_leasing', 'print_plan_3kdg_12verl', 'print_plan_6kdg_12verl'] as const;
 export const PAYMENT_INTERVALS = ['monthly', 'quarterly'] as const;
@@ -77,17 +78,26 @@ async function createOnce(store: CaseStore, newCase: NewCase, work: (transaction
   };
 }
 
+/** The customer channel of a checkout: the view-only link a submitFinancing checkout mails. */
+export interface CheckoutCustomerChannel {
+  settings: CustomerChannelSettings;
+  partners: PartnerNames;
+}
+
 /**
  * The case of a checked-out cart, its quote frozen with the cart's items and the priced terms.
  * With submitFinancing the customer's acceptance and the request for finance review follow in
- * the same transaction, and the quote is queued for the lender; without, it stays in_progress
- * with no financing request. A repeat for the same cart returns the first case.
+ * the same transaction, the quote is queued for the lender, and the checkout customer (when an
+ * e-mail was given) gets a view-only link; without, it stays in_progress with no financing
+ * request. A repeat for the same cart returns the first case.
  */
-export function createCaseFromCheckout(store: CaseStore, input: CheckoutCaseInput): Promise<CreatedCase> {
+export async function createCaseFromCheckout(store: CaseStore, input: CheckoutCaseInput, channel?: CheckoutCustomerChannel): Promise<CreatedCase> {
   checkCommon(input.partnerId, input.terms);
   if (!input.cartId) throw invalidInput('case.cart_missing', 'cart_id is required.');
   if (input.quoteNumber !== null && !QUOTE_NUMBER.test(input.quoteNumber)) throw invalidInput('case.invalid_quote_number', 'quote_number must have 1 to 64 letters, digits or . _ / -.');
   const source: CaseSource = { cartId: input.cartId };
+  const email = input.submitFinancing ? input.customer.email : null;
+  const partnerName = channel && email ? await channel.partners.nameOf(input.partnerId) : null;
   return createOnce(store, {
     partnerId: input.partnerId,
     source,
@@ -106,6 +116,7 @@ export function createCaseFromCheckout(store: CaseStore, input: CheckoutCaseInpu
     await transaction.moveQuote('accept_by_customer');
     await transaction.moveQuote('request_finance_review');
     await transaction.queueLenderSubmission();
+    if (channel && email) await issueLinkAndMail(channel.settings, transaction, { email, viewOnly: true, partnerName });
   });
 }
 

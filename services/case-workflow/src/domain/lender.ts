@@ -4,7 +4,7 @@ import { FINANCING_STAGE_CATEGORIES } from './categories';
 import { amountOf } from './money';
 import type { Actor } from './model';
 import type {
-  ApplicationSource, CaseStore, CaseTransaction, CreditBureau, DocumentsPort, LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission, NewRequestItem, PartnerDirectory, SignedMessages,
+  ApplicationSource, CaseStore, CaseTransaction, CreditBureau, DocumentsPort, LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission, NewRequestItem, PartnerNames, SignedMessages,
 } from './ports';
 import type { QuoteStatus } from './quote-machine';
 import { parseOrFail } from './validation';
@@ -19,7 +19,7 @@ export interface ApplicationDependencies {
   store: CaseStore;
   applications: ApplicationSource;
   creditBureau: CreditBureau;
-  partners: PartnerDirectory;
+  partners: PartnerNames;
   publicBaseUrl: string;
 }
 
@@ -45,7 +45,7 @@ export async function lenderApplication(deps: ApplicationDependencies, submissio
     caseNumber: financingCase.caseNumber,
     quoteId: quote.id,
     quoteNumber: quote.quoteNumber,
-    partner: { id: submission.partnerId, name: await deps.partners.partnerName(submission.partnerId) },
+    partner: { id: submission.partnerId, name: await deps.partners.nameOf(submission.partnerId) },
     customer,
     productSector: quote.productSector,
     calculationType: quote.calculationType,

@@ -79,6 +79,8 @@ export interface Quote extends QuoteTermsInput {
   inReviewSince: string | null;
   reminderCount: number;
   lastReminderAt: string | null;
+  /** When the customer was last mailed about the review (the link or a reminder). */
+  reviewMailedAt: string | null;
   lenderSubmissionStatus: LenderSubmissionStatus | null;
   lastLenderSubmissionAt: string | null;
   financingNumber: string | null;

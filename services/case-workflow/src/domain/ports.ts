@@ -66,6 +66,8 @@ export interface CaseTransaction {
   /** Ensures one active financing response of this decision. */
   activateFinancingResponse(decision: 'review' | 'accepted'): Promise<void>;
   deactivateFinancingResponses(): Promise<void>;
+  /** The case becomes a financing request (the customer accepted the offer). */
+  markFinancingRequest(): Promise<void>;
   /** Records a pending lender submission of the quote (the worker submits it). */
   queueLenderSubmission(): Promise<void>;
   /** The lender's statement of who may sign (start-esignature rule 4); null: none. */
@@ -84,6 +86,54 @@ export interface CaseTransaction {
    * case's history, by the transaction's actor. Status moves are recorded by themselves.
    */
   recordHistory(action: string, entry?: { reason?: string | null; details?: Record<string, unknown> | null }): Promise<void>;
+  /**
+   * A new customer link of the quote (only its hash is stored). With `replace`, every earlier
+   * link of the case stops working (410); a reminder's copy leaves them working.
+   */
+  issueCustomerLink(link: NewCustomerLink): Promise<IssuedCustomerLink>;
+  /** The customer was mailed about the review now: the reminder clock starts again. */
+  markReviewMailed(): Promise<void>;
+  /** One more reminder: reminderCount + 1 and lastReminderAt now (no status change, no event). */
+  recordReminder(): Promise<void>;
+  /** A mail through the outbox, sent by notifications once this transaction committed. */
+  requestMail(mail: MailRequest): Promise<void>;
+  /** The newest working link with actions (what a reminder copies), or null. */
+  currentCustomerLink(): Promise<{ email: string | null; expiresAt: string } | null>;
+  /** true the first time the clock notices this item overdue, false ever after. */
+  claimOverdueNotice(item: { type: string; id: number }): Promise<boolean>;
+}
+
+export interface NewCustomerLink {
+  email: string | null;
+  viewOnly: boolean;
+  replace: boolean;
+  /** Absolute end; the default is now + CUSTOMER_LINK_TTL, decided by the caller. */
+  expiresAt: Date;
+}
+
+export interface IssuedCustomerLink {
+  /** The token in plain text: only in the answer and the mail, never stored. */
+  token: string;
+  expiresAt: string;
+}
+
+export interface MailRequest {
+  kind: string;
+  recipient: { partnerId: string } | { email: string };
+  subject: string;
+  text: string;
+}
+
+/** A customer link as stored. */
+export interface CustomerLink {
+  id: number;
+  financingCaseId: string;
+  quoteId: string;
+  email: string | null;
+  viewOnly: boolean;
+  createdAt: string;
+  expiresAt: string;
+  invalidatedAt: string | null;
 }
 
 export interface CreatedCaseResult {
@@ -117,6 +167,7 @@ export interface CaseStore {
   /** The case and contract of an envelope sent to the signing provider, and whether a newer one replaced it. */
   findProviderEnvelope(envelopeId: string): Promise<{ financingCaseId: string; contractId: string } | undefined>;
   findSigningStatement(financingCaseId: string): Promise<SigningStatement | null>;
+  findCustomerLink(tokenHash: string): Promise<CustomerLink | undefined>;
 }
 
 export interface NewRequestItem {
@@ -141,6 +192,24 @@ export interface DocumentsPort {
   /** Stores the signing provider's PDF byte for byte as the case's partner-visible signed contract. */
   storeSignedContract(financingCaseId: string, contractId: string, document: { fileName: string; content: Buffer }, context: CallContext): Promise<void>;
   resetCase(financingCaseId: string, context: CallContext): Promise<void>;
+  /** The customer-audience requested items of the case (the customer's page). */
+  listCustomerRequestItems(financingCaseId: string, context: CallContext): Promise<RequestedItem[]>;
+  /** Required, pending partner- or customer-audience items due before `dueBefore` that `stage` has not marked yet. */
+  listOverdueItems(dueBefore: Date, stage: OverdueStage, limit: number): Promise<OverdueItem[]>;
+  markOverdueItems(itemIds: number[], stage: OverdueStage, at: Date): Promise<void>;
+}
+
+/** notice: the partner is mailed once; cancel: the grace is over and the case is canceled. */
+export type OverdueStage = 'notice' | 'cancel';
+
+export interface OverdueItem {
+  id: number;
+  type: RequestedItem['type'];
+  financingCaseId: string;
+  partnerId: string;
+  label: string;
+  dueAt: string;
+  targetAudience: string;
 }
 
 export interface LenderSubmission {
@@ -225,8 +294,9 @@ export interface CreditBureau {
   check(customer: Customer, context: { financingCaseId: string }): Promise<CreditCheck>;
 }
 
-export interface PartnerDirectory {
-  partnerName(partnerId: string): Promise<string | null>;
+/** The partner's display name, from pricing's partner profile; null when it cannot be told. */
+export interface PartnerNames {
+  nameOf(partnerId: string): Promise<string | null>;
 }
 
 /** Standard Webhooks signing and verification with a `whsec_` secret. */

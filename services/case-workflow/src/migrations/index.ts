@@ -3,10 +3,12 @@ import * as caseWorkflow from './0001_case_workflow';
 import * as outboxRequestId from './0002_outbox_request_id';
 import * as caseHistory from './0003_case_history';
 import * as lender15ProductionPath from './0004_lender15_production_path';
+import * as customerLinks from './0006_customer17_customer_links';
 
 export const migrations: Record<string, Migration> = {
   '0001_case_workflow': caseWorkflow,
   '0002_outbox_request_id': outboxRequestId,
   '0003_case_history': caseHistory,
   '0004_lender15_production_path': lender15ProductionPath,
+  '0006_customer17_customer_links': customerLinks,
 };

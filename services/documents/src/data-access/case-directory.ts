@@ -1,6 +1,6 @@
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { loadCaseWorkflowPackage } from '@rental/proto';
-import type { CallerContext, CaseAccess, CaseDirectory } from '../domain/ports';
+import type { CallerContext, CaseAccess, CaseDirectory, CustomerLinkAccess } from '../domain/ports';
 
 type CaseWorkflowClient = InstanceType<ReturnType<typeof loadCaseWorkflowPackage>['CaseWorkflowService']>;
 
@@ -15,6 +15,12 @@ export class GrpcCaseDirectory implements CaseDirectory {
   async access(financingCaseId: string, context: CallerContext): Promise<CaseAccess> {
     const access = await this.client.call('GetCaseAccess', { financingCaseId }, context);
     return { exists: access.exists, partnerId: access.partnerId, status: access.status, quoteId: access.quoteId };
+  }
+
+  async resolveCustomerLink(token: string, context: CallerContext): Promise<CustomerLinkAccess> {
+    const access = await this.client.call('ResolveCustomerLink', { token }, context);
+    const state = access.state === 'valid' || access.state === 'expired' ? access.state : 'unknown';
+    return { state, financingCaseId: access.financingCaseId, partnerId: access.partnerId, viewOnly: access.viewOnly, status: access.status };
   }
 
   close(): void {

@@ -1,6 +1,6 @@
 import type { Knex } from '@rental/db';
 import type { RequestItem } from '../domain/model';
-import type { ItemStore, NewItem } from '../domain/ports';
+import type { ItemStore, NewItem, OverdueStage } from '../domain/ports';
 import { ItemRow, toItem } from './rows';
 
 export class ItemRepository implements ItemStore {
@@ -64,5 +64,32 @@ export class ItemRepository implements ItemStore {
   async markNotAvailable(id: number, now: string): Promise<RequestItem | undefined> {
     const updated = await this.db('requested_items').where({ id, status: 'pending' }).update({ status: 'not_available', updated_at: now });
     return updated > 0 ? this.find(id) : undefined;
+  }
+
+  async listForCustomer(financingCaseId: string): Promise<RequestItem[]> {
+    const rows: ItemRow[] = await this.select()
+      .where('requested_items.financing_case_id', financingCaseId)
+      .where('requested_items.target_audience', 'customer')
+      .where('requested_items.internal_only', false)
+      .orderBy('requested_items.id');
+    return rows.map(toItem);
+  }
+
+  async listOverdue(dueBefore: string, stage: OverdueStage, limit: number): Promise<RequestItem[]> {
+    const rows: ItemRow[] = await this.select()
+      .where('requested_items.status', 'pending')
+      .where('requested_items.optional', false)
+      .whereIn('requested_items.target_audience', ['partner', 'customer'])
+      .where('requested_items.due_at', '<=', dueBefore)
+      .whereNull(stage === 'notice' ? 'requested_items.overdue_notified_at' : 'requested_items.overdue_escalated_at')
+      .orderBy('requested_items.due_at')
+      .limit(limit);
+    return rows.map(toItem);
+  }
+
+  async markOverdue(ids: number[], stage: OverdueStage, at: string): Promise<number> {
+    if (ids.length === 0) return 0;
+    const column = stage === 'notice' ? 'overdue_notified_at' : 'overdue_escalated_at';
+    return this.db('requested_items').whereIn('id', ids).whereNull(column).update({ [column]: at });
   }
 }

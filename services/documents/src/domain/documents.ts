@@ -71,6 +71,22 @@ export async function uploadDocument(deps: DocumentsDependencies, input: { finan
   const violations = formViolations(form);
   if (violations.length > 0 || !form.file || !form.category) throw validationFailed(violations);
   const item = form.requestedDocumentId ? await requestToFulfil(deps, financingCaseId, partnerId, form.requestedDocumentId) : undefined;
+  return storeUpload(deps, { financingCaseId, partnerId, form, item, uploadedBy: 'partner' });
+}
+
+/** The checks of a customer's upload form: the partner's, with requestedDocumentId required. */
+export function customerFormViolations(form: UploadForm): Violation[] {
+  const violations = formViolations(form);
+  if (!form.requestedDocumentId && !violations.some((v) => v.propertyPath === 'requestedDocumentId')) {
+    violations.push({ propertyPath: 'requestedDocumentId', code: 'validation.required', message: 'The requested document this file answers is required.' });
+  }
+  return violations;
+}
+
+/** Stores the bytes, then the row (and the item it answers), as one unit; see uploadDocument. */
+export async function storeUpload(deps: DocumentsDependencies, input: { financingCaseId: string; partnerId: string; form: UploadForm; item: RequestItem | undefined; uploadedBy: 'partner' | 'customer' }): Promise<FinancingDocument> {
+  const { financingCaseId, partnerId, form, item } = input;
+  if (!form.file || !form.category) throw validationFailed(formViolations(form));
   const { source } = form.file;
   const objectKey = deps.objectKey('documents', financingCaseId);
   const result = await storeThenRecord(deps, [{ key: objectKey, source }], () => deps.documents.recordUpload({
@@ -82,7 +98,7 @@ export async function uploadDocument(deps: DocumentsDependencies, input: { finan
     category: form.category as string,
     description: form.description ? form.description : null,
     uploadedAt: deps.now().toISOString(),
-    uploadedBy: 'partner',
+    uploadedBy: input.uploadedBy,
     reviewStatus: 'PENDING_REVIEW',
     objectKey,
     requestedItemId: item?.id ?? null,

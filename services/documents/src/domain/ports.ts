@@ -15,8 +15,18 @@ export interface CaseAccess {
   quoteId: string;
 }
 
+/** What a customer link opens, asked of case-workflow (which keeps the links). */
+export interface CustomerLinkAccess {
+  state: 'valid' | 'expired' | 'unknown';
+  financingCaseId: string;
+  partnerId: string;
+  viewOnly: boolean;
+  status: string;
+}
+
 export interface CaseDirectory {
   access(financingCaseId: string, context: CallerContext): Promise<CaseAccess>;
+  resolveCustomerLink(token: string, context: CallerContext): Promise<CustomerLinkAccess>;
 }
 
 /** File bytes. Every failure to reach the store surfaces as DomainError('unavailable'). */
@@ -107,7 +117,14 @@ export interface ItemStore {
   respond(id: number, response: string | null, now: string): Promise<RequestItem | undefined>;
   /** pending → not_available; undefined when it was no longer pending. */
   markNotAvailable(id: number, now: string): Promise<RequestItem | undefined>;
+  /** The customer-audience items of a case, oldest first. */
+  listForCustomer(financingCaseId: string): Promise<RequestItem[]>;
+  /** Required, pending partner- or customer-audience items due before the time, not yet marked by the stage. */
+  listOverdue(dueBefore: string, stage: OverdueStage, limit: number): Promise<RequestItem[]>;
+  markOverdue(ids: number[], stage: OverdueStage, at: string): Promise<number>;
 }
+
+export type OverdueStage = 'notice' | 'cancel';
 
 export interface CaseCleanup {
   /**

@@ -1,6 +1,8 @@
 import type { Migration } from '@rental/db';
 import * as webhooks from './0001_webhooks';
+import * as mailRequests from './0006_customer17_mail_requests';
 
 export const migrations: Record<string, Migration> = {
   '0001_webhooks': webhooks,
+  '0006_customer17_mail_requests': mailRequests,
 };

@@ -5,7 +5,8 @@ import { invalidInput } from '@rental/problem';
 import { loadCaseWorkflowPackage } from '@rental/proto';
 import type { caseWorkflow } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
-import { CreatedCase, createCaseFromCheckout, createCaseFromQuoteRequest } from '../../domain/create-case';
+import { CheckoutCustomerChannel, CreatedCase, createCaseFromCheckout, createCaseFromQuoteRequest } from '../../domain/create-case';
+import { resolveLink } from '../../domain/customer';
 import { resubmitToLender, sendLenderAttachments } from '../../domain/lender';
 import { Actor, Address, Customer, QuoteItem, QuoteTermsInput, SYSTEM_ACTOR } from '../../domain/model';
 import { centsOfDecimal, factorOf } from '../../domain/money';
@@ -110,7 +111,7 @@ const createdMessage = (created: CreatedCase): caseWorkflow.CreatedCase => ({
 const operatorOr = (id: string, name: string): Actor => (id ? { type: 'operator', id, name: name || null } : SYSTEM_ACTOR);
 
 /** The calls cart-checkout, documents and the back office make; each adapts a message to a use case and back. */
-export function caseWorkflowGrpcService(store: CaseStore, log: Logger, lenderSide: { applications: ApplicationSource; lender: LenderAdapter }, opsReads: OpsReads): ServiceBinding {
+export function caseWorkflowGrpcService(store: CaseStore, log: Logger, lenderSide: { applications: ApplicationSource; lender: LenderAdapter }, opsReads: OpsReads, channel: CheckoutCustomerChannel): ServiceBinding {
   const mappers = [mapDatabaseError];
   const implementation: caseWorkflow.CaseWorkflowServiceHandlers = {
     CreateCaseFromCheckout: unaryHandler<caseWorkflow.CreateCaseFromCheckoutRequest__Output, caseWorkflow.CreatedCase>('CreateCaseFromCheckout', log, mappers, async (request, { partnerId }) => {
@@ -124,7 +125,7 @@ export function caseWorkflowGrpcService(store: CaseStore, log: Logger, lenderSid
         printPlanTerms: request.hasPrintPlanTerms && request.printPlanTerms ? { ...request.printPlanTerms } : null,
         submitFinancing: request.submitFinancing,
         quoteNumber: text(request.quoteNumber.trim()),
-      });
+      }, channel);
       return createdMessage(created);
     }),
     CreateCaseFromQuoteRequest: unaryHandler<caseWorkflow.CreateCaseFromQuoteRequestRequest__Output, caseWorkflow.CreatedCase>('CreateCaseFromQuoteRequest', log, mappers, async (request, { partnerId }) => {
@@ -162,6 +163,16 @@ export function caseWorkflowGrpcService(store: CaseStore, log: Logger, lenderSid
       return {};
     }),
     ...operatorHandlers({ store, reads: opsReads }, log),
+    ResolveCustomerLink: unaryHandler<caseWorkflow.ResolveCustomerLinkRequest__Output, caseWorkflow.CustomerLinkAccess>('ResolveCustomerLink', log, mappers, async (request) => {
+      const { state, opened } = await resolveLink({ store, customer: channel.settings }, request.token);
+      return {
+        state,
+        financingCaseId: opened?.financingCase.id ?? '',
+        partnerId: opened?.financingCase.partnerId ?? '',
+        viewOnly: opened?.link.viewOnly ?? false,
+        status: opened?.financingCase.status ?? '',
+      };
+    }),
   };
   return { definition: loadCaseWorkflowPackage().CaseWorkflowService.service, implementation };
 }

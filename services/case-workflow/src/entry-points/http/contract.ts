@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation, pageQuery, problemResponses } from '@rental/http';
 import { CONTRACT_PLACES, ENVELOPE_STATES } from '../../domain/contract-machine';
 import { contractNumberBody } from '../../domain/contracts';
+import { sendToCustomerBody } from '../../domain/customer';
 import { startEsignatureBody } from '../../domain/esignature';
 import { QUOTE_STATES } from '../../domain/quote-machine';
 import { financeDecisionBody, simulateBody } from '../../domain/sandbox';
@@ -325,4 +326,29 @@ export const sandboxSimulate = defineOperation({
   },
 });
 
-export const operations = [listFinancingCases, getFinancingCase, cancelFinancingCase, getQuote, getContract, editContractNumber, startEsignature, sandboxFinanceDecision, sandboxSimulate];
+export const sendToCustomerResponse = z.object({
+  financingCaseId: z.string(),
+  status: z.literal('in_review'),
+  customerUrl: z.string().describe('{PUBLIC_BASE_URL}/c/{token}: the customer\'s page of the offer'),
+  expiresAt: timestamp.describe('When the link stops working (CUSTOMER_LINK_TTL after sending)'),
+}).meta({
+  id: 'SendToCustomerResponse',
+  examples: [{ financingCaseId: '01JABCDEFGHJKMNPQRSTVWXYZ0', status: 'in_review', customerUrl: 'https://rental.example/c/3q2-7wQ9pL0sXkB1vN4mT6yZ8aC5eR2uI0oP9dF7gH1', expiresAt: '2026-12-23T13:18:27.000Z' }],
+});
+
+export const sendToCustomer = defineOperation({
+  operationId: 'sendToCustomer',
+  method: 'post',
+  path: '/api/financing_cases/{id}/send-to-customer',
+  summary: 'Send the offer to the customer',
+  description: 'Needs the api_user role. From in_progress (finalize), change_requested (apply_changes) or review_expired (reactivate) the quote moves to in_review (one status-change event); in in_review only a new link is sent. Every earlier link stops working (410). The customer gets the link by mail, at `email` or else the checkout customer\'s e-mail (none: 422 at email). Other statuses 422; another partner\'s case 403.',
+  tags: ['Financing cases'],
+  params: idParams,
+  body: { schema: sendToCustomerBody.meta({ id: 'SendToCustomerRequest', examples: [{}, { email: 'buyer@customer.example' }] }), required: false },
+  responses: {
+    200: { description: 'The quote is in review and the customer was sent the link', schema: sendToCustomerResponse },
+    ...problemResponses(401, 403, 404, 422, 503),
+  },
+});
+
+export const operations = [listFinancingCases, getFinancingCase, cancelFinancingCase, sendToCustomer, getQuote, getContract, editContractNumber, startEsignature, sandboxFinanceDecision, sandboxSimulate];

@@ -4,12 +4,14 @@ import { cancelCase } from '../../domain/cancel';
 import { editContractNumber as editContractNumberUseCase } from '../../domain/contracts';
 import { startEsignature as startEsignatureUseCase } from '../../domain/esignature';
 import type { EsignatureDependencies } from '../../domain/esignature';
-import type { CaseStore, DocumentsPort, SigningStatementSource } from '../../domain/ports';
+import { CustomerChannelSettings, sendToCustomer as sendToCustomerUseCase } from '../../domain/customer';
+import type { CaseStore, DocumentsPort, PartnerNames, SigningStatementSource } from '../../domain/ports';
 import { listCases, readCase, readContract, readQuote } from '../../domain/reads';
 import { financeDecision, simulate } from '../../domain/sandbox';
 import {
-  cancelFinancingCase, editContractNumber, getContract, getFinancingCase, getQuote, listFinancingCases, sandboxFinanceDecision, sandboxSimulate, startEsignature,
+  cancelFinancingCase, editContractNumber, getContract, getFinancingCase, getQuote, listFinancingCases, sandboxFinanceDecision, sandboxSimulate, sendToCustomer, startEsignature,
 } from './contract';
+import { customerRoutes } from './customer-routes';
 import { casePath, presentCase, presentContract, presentContractNumber, presentQuote } from './presenters';
 
 export interface CaseWorkflowRouteDependencies {
@@ -20,11 +22,13 @@ export interface CaseWorkflowRouteDependencies {
   signing?: EsignatureDependencies['signing'];
   /** API_ENVIRONMENT is sandbox: the sandbox operations exist. */
   sandbox: boolean;
+  partners: PartnerNames;
+  customer: CustomerChannelSettings;
 }
 
 export function caseWorkflowRoutes(deps: CaseWorkflowRouteDependencies): OperationRouter {
   const sandbox = { store: deps.store, documents: deps.documents, sandbox: deps.sandbox };
-  return new OperationRouter()
+  const router = new OperationRouter()
     .handle(listFinancingCases, async ({ query, partner, requestId }) => {
       const views = await listCases(deps, pageWindow(query.page), { partnerId: partner.id, requestId });
       return { status: 200, body: views.map(presentCase) };
@@ -37,6 +41,7 @@ export function caseWorkflowRoutes(deps: CaseWorkflowRouteDependencies): Operati
       await cancelCase(deps.store, params.id, partner);
       return { status: 204 };
     })
+    .handle(sendToCustomer, async ({ params, body, partner }) => ({ status: 200, body: await sendToCustomerUseCase(deps, params.id, body, partner) }))
     .handle(getQuote, async ({ params, partner }) => {
       const details = await readQuote(deps.store, params.id, partner.id);
       return { status: 200, body: presentQuote(details), headers: deprecationHeaders({ successor: casePath(details.quote.financingCaseId) }) };
@@ -59,4 +64,5 @@ export function caseWorkflowRoutes(deps: CaseWorkflowRouteDependencies): Operati
       if (result.kind === 'upload_rejected') return { status: result.problem.status, body: result.problem, contentType: PROBLEM_CONTENT_TYPE };
       return { status: 204 };
     });
+  return customerRoutes(deps, router);
 }

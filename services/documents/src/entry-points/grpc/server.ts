@@ -5,10 +5,12 @@ import { loadDocumentsPackage } from '@rental/proto';
 import type { documents } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import type { DocumentsDependencies } from '../../domain/documents';
+import { invalidInput } from '@rental/problem';
 import type { OperatorFiles } from '../../domain/operator';
-import type { CaseCleanup } from '../../domain/ports';
+import type { CaseCleanup, OverdueStage } from '../../domain/ports';
 import { RequestItemView, createRequestItems, listRequestItemsOfCase, listRequestItemsOfCases } from '../../domain/request-items';
 import { attachSignedContract, describeUploadRejection, rejectDocument, resetCase, storeSignedContract } from '../../domain/sandbox';
+import { listCustomerItems } from '../../domain/customer';
 import { presentItem } from '../presenters';
 import { operatorHandlers } from './operator-handlers';
 
@@ -28,6 +30,11 @@ function itemMessage(view: RequestItemView): documents.RequestItem {
     optional: item.optional,
     dueAt: item.dueAt ?? '',
   };
+}
+
+function overdueStage(stage: string): OverdueStage {
+  if (stage !== 'notice' && stage !== 'cancel') throw invalidInput('overdue.invalid_stage', 'stage must be notice or cancel.');
+  return stage;
 }
 
 /** The calls case-workflow and the back office make; each adapts one use case. */
@@ -71,6 +78,22 @@ export function documentsGrpcService(deps: DocumentsDependencies & { cleanup: Ca
       return resetCase(deps, { financingCaseId: request.financingCaseId, context });
     }),
     ...operatorHandlers(deps, log),
+    ListCustomerRequestItems: unaryHandler<documents.ListRequestItemsRequest__Output, documents.RequestItems>('ListCustomerRequestItems', log, mappers, async (request) => {
+      const items = await listCustomerItems(deps, request.financingCaseId);
+      return { items: items.map((item) => itemMessage({ item, responses: [] })) };
+    }),
+    ListOverdueItems: unaryHandler<documents.ListOverdueItemsRequest__Output, documents.OverdueItems>('ListOverdueItems', log, mappers, async (request) => {
+      const stage = overdueStage(request.stage);
+      const items = await deps.items.listOverdue(request.dueBefore, stage, Math.min(Math.max(request.limit, 1), 1000));
+      return {
+        items: items.map((item) => ({
+          id: item.id, type: item.itemType, financingCaseId: item.financingCaseId, partnerId: item.partnerId, label: item.label, dueAt: item.dueAt ?? '', targetAudience: item.targetAudience,
+        })),
+      };
+    }),
+    MarkOverdueItems: unaryHandler<documents.MarkOverdueItemsRequest__Output, documents.MarkOverdueItemsResponse>('MarkOverdueItems', log, mappers, async (request) => {
+      return { marked: await deps.items.markOverdue(request.itemIds, overdueStage(request.stage), request.at) };
+    }),
   };
   return { definition: loadDocumentsPackage().DocumentsService.service, implementation };
 }

@@ -9,6 +9,7 @@ import {
 } from './contract';
 import { MultipartOptions, receiveUpload } from './multipart';
 import { documentPath, presentDocument, presentItem } from '../presenters';
+import { customerRoutes } from './customer-routes';
 
 const fileHeaders = (mimeType: string, size: number, name: string) => ({
   'Content-Type': mimeType,
@@ -19,7 +20,7 @@ const fileHeaders = (mimeType: string, size: number, name: string) => ({
 });
 
 export function documentsRoutes(deps: DocumentsDependencies, uploads: MultipartOptions): OperationRouter {
-  return new OperationRouter()
+  const router = new OperationRouter()
     .handle(uploadDocument, async ({ params, partner, requestId, req }) => {
       // Scope first: a foreign or unknown case is refused before a byte of the body is read.
       await requireCaseOfPartner(deps.cases, params.financingCaseId, partner.id, requestId);
@@ -66,4 +67,5 @@ export function documentsRoutes(deps: DocumentsDependencies, uploads: MultipartO
       const view = await notAvailable(deps, { financingCaseId: params.financingCaseId, partnerId: partner.id, requestId, itemId: params.itemId, itemType: params.type });
       return { status: 200, body: presentItem(view) };
     });
+  return customerRoutes(deps, uploads, router);
 }

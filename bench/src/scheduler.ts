@@ -1,0 +1,105 @@
+import { databaseNameOf, defaultHttpPort } from '@rental/config';
+import { connectDatabase } from '@rental/db';
+import { Stack, bootStack, runDate, shutdownStack, waitFor } from '@rental/testkit';
+import { report } from './harness';
+
+// The clock's tick with 100,000 quotes in review of which 1,000 are due a reminder: the rows are
+// written straight into case-workflow's schema (checkouts would take hours), then case-workflow is
+// restarted, because its scheduler ticks once at start; the tick's own histogram and Postgres'
+// counters for the database give time per tick and database load.
+
+const IN_REVIEW = 100_000;
+const DUE = 1_000;
+const BENCHMARK = 'Scheduler tick';
+
+async function seedQuotes(stack: Stack): Promise<void> {
+  const db = connectDatabase({ url: stack.databaseUrl, schema: 'case_workflow' });
+  try {
+    await db.raw(`
+      INSERT INTO financing_cases (id, partner_id, case_number, type, financing_request, created_at, updated_at)
+      SELECT 'B' || lpad(i::text, 25, '0'), 'acme', 'FC-BENCH-' || i, 'financing', false, now(), now()
+      FROM generate_series(1, :n) AS i`, { n: IN_REVIEW });
+    // Due: last mailed four days ago (REVIEW_REMINDER_AFTER is 3d); the rest were mailed just now.
+    await db.raw(`
+      INSERT INTO quotes (id, financing_case_id, partner_id, quote_number, status, status_updated_at, calculation_type, duration, customer, shipping_address,
+        commission_percentage, monthly_costs_cents, in_review_since, review_mailed_at, created_at, updated_at)
+      SELECT 'Q' || lpad(i::text, 25, '0'), 'B' || lpad(i::text, 25, '0'), 'acme', 'Q-BENCH-' || i, 'in_review', now(), 'leasing', 36,
+        jsonb_build_object('firstName', 'Mara', 'lastName', 'Keller', 'email', 'kunde' || i || '@customer.example', 'company', 'Kunde GmbH'),
+        jsonb_build_object('recipientName', 'Mara Keller', 'company', 'Kunde GmbH', 'street', 'Hauptstrasse', 'houseNumber', '1', 'zipCode', '10115', 'city', 'Berlin', 'country', 'DE'),
+        0, 3180, now() - interval '4 days', CASE WHEN i <= :due THEN now() - interval '4 days' ELSE now() END, now(), now()
+      FROM generate_series(1, :n) AS i`, { n: IN_REVIEW, due: DUE });
+    await db.raw('ANALYZE financing_cases, quotes');
+  } finally {
+    await db.destroy();
+  }
+}
+
+interface DatabaseCounters { xact_commit: number; tup_returned: number; tup_fetched: number; tup_inserted: number; tup_updated: number; blks_hit: number; blks_read: number }
+
+async function counters(stack: Stack): Promise<DatabaseCounters> {
+  const db = connectDatabase({ url: stack.databaseUrl, schema: 'public' });
+  try {
+    const result = await db.raw('SELECT xact_commit, tup_returned, tup_fetched, tup_inserted, tup_updated, blks_hit, blks_read FROM pg_stat_database WHERE datname = ?', [databaseNameOf(stack.databaseUrl)]);
+    return Object.fromEntries(Object.entries(result.rows[0] as Record<string, string>).map(([key, value]) => [key, Number(value)])) as unknown as DatabaseCounters;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The scheduler's figures from case-workflow's /metrics. */
+async function schedulerMetrics(stack: Stack): Promise<{ ticks: number; seconds: number; reminders: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${defaultHttpPort('case-workflow', stack.portBase)}/metrics`)).text();
+  const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
+  return {
+    ticks: value(/^scheduler_ticks_total\{[^}]*outcome="ran"[^}]*\} (\S+)$/m),
+    seconds: value(/^scheduler_tick_duration_seconds_sum(?:\{[^}]*\})? (\S+)$/m),
+    reminders: value(/^scheduler_effects_total\{[^}]*kind="reminder"[^}]*\} (\S+)$/m),
+  };
+}
+
+/** Restarts case-workflow (its first tick runs at start) and measures that one tick. */
+async function measureTick(stack: Stack): Promise<{ seconds: number; reminders: number; load: Record<string, number> }> {
+  const process = stack.processes['case-workflow'];
+  await process.stop();
+  // Postgres publishes its counters with a short delay; settle before and after reading them.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const before = await counters(stack);
+  process.start();
+  await process.waitReady();
+  const metrics = await waitFor(async () => {
+    const current = await schedulerMetrics(stack);
+    return current.ticks >= 1 ? current : undefined;
+  }, { timeoutMs: 300_000, intervalMs: 200, what: 'the first tick' });
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const after = await counters(stack);
+  const load = Object.fromEntries(Object.keys(before).map((key) => [key, after[key as keyof DatabaseCounters] - before[key as keyof DatabaseCounters]]));
+  return { seconds: metrics.seconds, reminders: metrics.reminders, load };
+}
+
+function row(label: string, tick: { seconds: number; reminders: number; load: Record<string, number> }): string {
+  const { load } = tick;
+  return `| ${label} | ${tick.reminders} | ${(tick.seconds * 1000).toFixed(0)} | ${load.xact_commit} | ${load.tup_returned} | ${load.tup_fetched} | ${load.tup_inserted} | ${load.tup_updated} | ${load.blks_hit} | ${load.blks_read} |`;
+}
+
+void (async () => {
+  // A tick an hour: the only ticks are the ones at each restart.
+  const stack = await bootStack({ env: { SCHEDULER_TICK: '1h', REVIEW_REMINDER_AFTER: '3d', REVIEW_EXPIRY_AFTER: '14d', LOG_LEVEL: 'warn' } });
+  try {
+    await seedQuotes(stack);
+    const due = await measureTick(stack);
+    const idle = await measureTick(stack);
+    report(BENCHMARK, [
+      `Command: \`npm run bench:scheduler\` (${runDate()}). ${IN_REVIEW.toLocaleString('en')} quotes in in_review, ${DUE.toLocaleString('en')} of them due a reminder, none due expiry, no overdue items; one tick of case-workflow's scheduler, then the next tick with nothing left due. Time: the tick's own histogram (scheduler_tick_duration_seconds), including the customer link and the outbox mail of each reminder and the documents service's overdue reads over gRPC. Database load: the deltas of pg_stat_database for the stack's database from the stop of case-workflow to one second after the tick (so the process's start and migrations check are in them). The stack, Postgres and NATS share the machine's 2 cores with other work.`,
+      '',
+      '| tick | reminders | ms | commits | rows returned | rows fetched | rows inserted | rows updated | blocks hit | blocks read |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      row(`${DUE.toLocaleString('en')} due of ${IN_REVIEW.toLocaleString('en')} in review`, due),
+      row(`nothing due of ${IN_REVIEW.toLocaleString('en')} in review`, { ...idle, reminders: idle.reminders }),
+    ].join('\n'));
+  } finally {
+    await shutdownStack(stack);
+  }
+})().catch((error: unknown) => {
+  process.stderr.write(`bench:scheduler failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

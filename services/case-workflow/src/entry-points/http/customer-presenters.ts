@@ -1,0 +1,26 @@
+import type { CustomerView } from '../../domain/customer';
+import { amountOf } from '../../domain/money';
+
+/** The customer's view: the offer in the customer's terms, never the partner's conditions. */
+export function presentCustomerView(view: CustomerView) {
+  const { quote, items } = view.details;
+  const rate = quote.monthlyCostsCents ?? quote.monthlyRateAllInCents;
+  return {
+    quoteNumber: quote.quoteNumber,
+    partner: { name: view.partnerName },
+    customer: { company: quote.customer.company },
+    status: quote.status,
+    calculationType: quote.calculationType,
+    duration: quote.duration,
+    paymentInterval: quote.paymentInterval as 'monthly' | 'quarterly' | null,
+    monthlyRate: rate === null ? null : amountOf(rate),
+    items: items.map((item) => ({ position: item.position, productNumber: item.productNumber, productName: item.productName, quantity: item.quantity })),
+    expiresAt: view.expiresAt,
+    actions: view.actions,
+    requestedItems: view.requestedItems.map((item) => ({
+      id: item.id, type: item.type, label: item.label, status: item.status, category: item.category, optional: item.optional, dueAt: item.dueAt,
+    })),
+  };
+}
+
+export type PresentedCustomerView = ReturnType<typeof presentCustomerView>;

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { OperationRouter, defineOperation, problemResponses } from '@rental/http';
+import { isDomainError } from '@rental/problem';
+import { listCustomerItems, openCustomerLink, respondAsCustomer, uploadCustomerDocument } from '../../domain/customer';
+import type { DocumentsDependencies } from '../../domain/documents';
+import type { FinancingDocument, RequestItem } from '../../domain/model';
+import { MultipartOptions, receiveUpload } from './multipart';
+
+// The customer's uploads and answers (/customer/v1, the link token is the credential) and the
+// upload form of the customer's page (/c/{token}/documents). Not part of the partner API.
+
+const tokenParams = z.object({ token: z.string().min(1).max(200) });
+
+const customerDocumentSchema = z.object({
+  id: z.number().int(),
+  fileName: z.string(),
+  mimeType: z.string(),
+  fileSize: z.number().int(),
+  requestedDocumentId: z.number().int().nullable(),
+  uploadedAt: z.string(),
+}).meta({ id: 'CustomerDocument' });
+
+const customerItemSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(['information', 'document', 'fill_and_return']),
+  label: z.string(),
+  status: z.string(),
+  category: z.string(),
+  optional: z.boolean(),
+  dueAt: z.string().nullable(),
+}).meta({ id: 'CustomerRequestedItem' });
+
+export const customerRespondBody = z.object({ response: z.string().trim().min(1).max(10_000) });
+
+export const uploadCustomerDocumentOperation = defineOperation({
+  operationId: 'uploadCustomerDocument',
+  method: 'post',
+  path: '/customer/v1/quotes/{token}/documents',
+  summary: 'Upload a document the customer was asked for',
+  tags: ['Customer'],
+  params: tokenParams,
+  body: { schema: z.object({ file: z.string(), requestedDocumentId: z.string(), category: z.string().optional(), description: z.string().optional() }), contentType: 'multipart/form-data', required: true, validate: false },
+  responses: { 201: { description: 'Stored', schema: customerDocumentSchema }, ...problemResponses(400, 404, 410, 413, 415, 422, 503) },
+});
+
+export const respondAsCustomerOperation = defineOperation({
+  operationId: 'respondToCustomerInformationRequest',
+  method: 'post',
+  path: '/customer/v1/quotes/{token}/information/{informationId}/respond',
+  summary: 'Answer a question the customer was asked',
+  tags: ['Customer'],
+  params: tokenParams.extend({ informationId: z.coerce.number().int().positive().max(2_147_483_647) }),
+  body: { schema: customerRespondBody, required: true },
+  responses: { 200: { description: 'Answered', schema: customerItemSchema }, ...problemResponses(404, 410, 422, 503) },
+});
+
+const uploadOnPage = defineOperation({ operationId: 'customerPageUpload', method: 'post', path: '/c/{token}/documents', summary: 'Upload from the customer page', tags: ['Customer page'], params: tokenParams, responses: {} });
+
+export const customerOperations = [uploadCustomerDocumentOperation, respondAsCustomerOperation];
+
+const presentCustomerDocument = (document: FinancingDocument) => ({
+  id: document.id,
+  fileName: document.originalName,
+  mimeType: document.mimeType,
+  fileSize: document.fileSize,
+  requestedDocumentId: document.requestedItemId,
+  uploadedAt: document.uploadedAt,
+});
+
+export const presentCustomerItem = (item: RequestItem) => ({
+  id: item.id, type: item.itemType, label: item.label, status: item.status, category: item.category, optional: item.optional, dueAt: item.dueAt,
+});
+
+const seeOther = (location: string) => ({ status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
+
+export function customerRoutes(deps: DocumentsDependencies, uploads: MultipartOptions, router: OperationRouter): OperationRouter {
+  return router
+    .handle(uploadCustomerDocumentOperation, async ({ params, requestId, req }) => {
+      // The link first: an unknown or expired one is refused before a byte of the body is read.
+      const access = await openCustomerLink(deps, params.token, requestId);
+      const received = await receiveUpload(req, uploads);
+      try {
+        return { status: 201, body: presentCustomerDocument(await uploadCustomerDocument(deps, access, received.form)) };
+      } finally {
+        await received.discard();
+      }
+    })
+    .handle(respondAsCustomerOperation, async ({ params, body, requestId }) => {
+      const access = await openCustomerLink(deps, params.token, requestId);
+      return { status: 200, body: presentCustomerItem(await respondAsCustomer(deps, access, params.informationId, body.response)) };
+    })
+    .handle(uploadOnPage, async ({ params, requestId, req }) => {
+      const page = `/c/${encodeURIComponent(params.token)}`;
+      // The page itself tells an unknown or expired link apart, for people.
+      const access = await openCustomerLink(deps, params.token, requestId).catch((error: unknown) => {
+        if (isDomainError(error) && (error.kind === 'not_found' || error.kind === 'gone')) return undefined;
+        throw error;
+      });
+      if (!access) return seeOther(page);
+      try {
+        const received = await receiveUpload(req, uploads);
+        try {
+          await uploadCustomerDocument(deps, access, received.form);
+          return seeOther(`${page}?done=uploaded`);
+        } finally {
+          await received.discard();
+        }
+      } catch (error) {
+        if (isDomainError(error) && error.kind === 'not_found') return seeOther(`${page}?error=upload_closed`);
+        if (isDomainError(error) && error.kind !== 'unavailable' && error.kind !== 'internal') return seeOther(`${page}?error=upload_invalid`);
+        throw error;
+      }
+    });
+}
+
+export { listCustomerItems };

@@ -1,0 +1,28 @@
+import type { Knex } from '@rental/db';
+
+/** Mails other services ask for (mail.requested): stored once by id, then sent like the event mails. */
+export async function up(db: Knex): Promise<void> {
+  await db.schema.createTable('mail_requests', (table) => {
+    table.string('id', 100).primary();
+    table.string('kind', 40).notNullable();
+    // Exactly one of them: a partner (its contact address is looked up when sending) or an address.
+    table.string('partner_id', 100);
+    table.string('recipient_email', 320);
+    table.text('subject').notNullable();
+    table.text('body').notNullable();
+    table.string('financing_case_id', 26);
+    // pending, sent, logged (no SMTP configured), skipped (no address), failed (gave up)
+    table.string('status', 20).notNullable();
+    table.integer('attempts').notNullable().defaultTo(0);
+    table.timestamp('next_attempt_at', { useTz: true });
+    table.timestamp('lease_expires_at', { useTz: true });
+    table.text('last_error');
+    table.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    table.timestamp('completed_at', { useTz: true });
+  });
+  await db.raw("CREATE INDEX mail_requests_due ON mail_requests (next_attempt_at) WHERE status = 'pending'");
+}
+
+export async function down(db: Knex): Promise<void> {
+  await db.schema.dropTable('mail_requests');
+}
