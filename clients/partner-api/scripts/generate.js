@@ -10,10 +10,7 @@ async function main() {
   const root = path.resolve(__dirname, '..');
   const description = apiDescription('0.0.0-client');
   fs.writeFileSync(path.join(root, 'openapi.json'), `${JSON.stringify(description, null, 2)}\n`);
-  // Only `required` decides whether a property must be present: with openapi-typescript's default
-  // (defaultNonNullable) a request field that has a default would have to be sent, although the
-  // server fills it in when it is missing.
-  const ast = await openapiTS(description, { defaultNonNullable: false });
+  const ast = await openapiTS(description);
   fs.mkdirSync(path.join(root, 'src', 'generated'), { recursive: true });
   fs.writeFileSync(path.join(root, 'src', 'generated', 'schema.ts'), `// Generated from the gateway's API description by scripts/generate.js; do not edit.\n${astToString(ast)}`);
 }
