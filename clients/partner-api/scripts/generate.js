@@ -5,10 +5,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 async function main() {
-  const { apiDescription } = require('@rental/gateway');
+  const { apiDescription, buildTag } = require('@rental/gateway');
   const { default: openapiTS, astToString } = await import('openapi-typescript');
   const root = path.resolve(__dirname, '..');
-  const description = apiDescription('0.0.0-client');
+  // The version the gateway built from the same sources serves, so the client's version (derived
+  // from it in scripts/package.js) names the API it was generated from.
+  const description = apiDescription(buildTag(process.env.API_BUILD_TAG));
   fs.writeFileSync(path.join(root, 'openapi.json'), `${JSON.stringify(description, null, 2)}\n`);
   const ast = await openapiTS(description);
   fs.mkdirSync(path.join(root, 'src', 'generated'), { recursive: true });
