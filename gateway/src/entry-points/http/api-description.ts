@@ -61,13 +61,17 @@ export function apiDescription(version: string): Record<string, unknown> {
     webhooks: {
       [STATUS_CHANGED_EVENT]: {
         summary: 'A financing case changed status',
-        description: 'POSTed to every active webhook endpoint of the partner. A 2xx within 5 seconds is success; otherwise up to 3 retries follow after 2, 4 and 8 seconds, then the event is dropped. Redirects are not followed. Events can arrive more than once and out of order.',
+        description: [
+          'POSTed to every active webhook endpoint of the partner. A 2xx within 5 seconds is success; otherwise up to 3 retries follow after 2, 4 and 8 seconds, then the event is dropped. Redirects are not followed. Events can arrive more than once and out of order.',
+          '',
+          'Every delivery is signed twice over the exact body bytes; verify either before parsing the JSON. `X-Webhook-Signature` is the base64 HMAC-SHA256 of the body keyed with the endpoint secret as shown. The [Standard Webhooks](https://www.standardwebhooks.com/) headers `webhook-id`, `webhook-timestamp` and `webhook-signature` are verified by any Standard Webhooks library, for example `new Webhook(secret).verify(rawBody, headers)` of the `standardwebhooks` npm package, which also refuses timestamps more than 5 minutes away.',
+        ].join('\n'),
         body: statusChangedWebhookBody,
         headers: {
-          'X-Webhook-Signature': { description: 'Base64 HMAC-SHA256 of the raw request body, keyed with the endpoint secret', schema: z.string(), required: true },
-          'webhook-id': { description: 'Standard Webhooks: the event id', schema: z.string(), required: true },
-          'webhook-timestamp': { description: 'Standard Webhooks: Unix seconds when the attempt was signed', schema: z.string(), required: true },
-          'webhook-signature': { description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`', schema: z.string(), required: true },
+          'X-Webhook-Signature': { description: 'Base64 HMAC-SHA256 of the raw request body, keyed with the endpoint secret string as shown (`whsec_` included)', schema: z.string(), required: true },
+          'webhook-id': { description: 'Standard Webhooks: the event id, the same on every retry; drop duplicates by it', schema: z.string(), required: true },
+          'webhook-timestamp': { description: 'Standard Webhooks: Unix seconds when the attempt was signed', schema: z.string().regex(/^\d+$/), required: true },
+          'webhook-signature': { description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, keyed with the base64-decoded part of the secret after `whsec_`', schema: z.string(), required: true },
         },
         responses: { '2XX': { description: 'Received; any 2xx within 5 seconds' } },
       },
