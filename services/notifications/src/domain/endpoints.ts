@@ -48,7 +48,7 @@ export function newSecret(): string {
   return `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
 }
 
-const notFoundError = (id: string) => notFound('webhook_endpoint.not_found', `No webhook endpoint ${id}.`);
+export const notFoundError = (id: string) => notFound('webhook_endpoint.not_found', `No webhook endpoint ${id}.`);
 
 export async function registerEndpoint(partnerId: string, input: { url: string; active?: boolean }, deps: EndpointDependencies): Promise<NewEndpoint> {
   const target = parseWebhookUrl(input.url, deps.policy);
