@@ -21,6 +21,8 @@ export interface GatewayOptions {
   readiness: () => Promise<Record<string, boolean>>;
   maxBodyBytes: number;
   limits: { perKey: RateLimiter; perAddress: RateLimiter };
+  /** The described route template of a path (the metrics' `route` label). */
+  routeOf: (path: string) => string;
 }
 
 const isPublicApiPath = (path: string) => path === '/api/docs.json' || path === '/api/docs' || path.startsWith('/api/docs/');
@@ -134,14 +136,16 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
       return;
     }
     const started = process.hrtime.bigint();
-    let route = 'gateway';
+    const route = options.routeOf(path);
+    // The service the call was forwarded to; `gateway` when the gateway answered by itself.
+    let service = 'gateway';
     res.on('finish', () => {
-      httpRequestDuration.observe({ method: req.method ?? '', route, status: String(res.statusCode) }, Number(process.hrtime.bigint() - started) / 1e9);
-      if (res.statusCode >= 500) options.log.warn({ requestId, method: req.method, path, status: res.statusCode, service: route }, 'request failed');
+      httpRequestDuration.observe({ method: req.method ?? '', route, service, status: String(res.statusCode) }, Number(process.hrtime.bigint() - started) / 1e9);
+      if (res.statusCode >= 500) options.log.warn({ requestId, method: req.method, path, status: res.statusCode, service }, 'request failed');
     });
     forwardApiCall(req, res, path, options).then(
-      (service) => {
-        if (service) route = service;
+      (owner) => {
+        if (owner) service = owner;
       },
       (error: unknown) => {
         if (res.headersSent) res.destroy();
