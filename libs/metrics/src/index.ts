@@ -51,6 +51,12 @@ export const outboxBacklog = new Gauge({
   registers: [registry],
 });
 
+export const outboxOldestAge = new Gauge({
+  name: 'outbox_oldest_unpublished_age_seconds',
+  help: 'Age of the oldest outbox row not yet published to JetStream; 0 when none waits',
+  registers: [registry],
+});
+
 export const outboxPublished = new Counter({
   name: 'outbox_published_messages_total',
   help: 'Outbox rows published to JetStream',

@@ -12,6 +12,7 @@ interface ClaimedRow {
   event_id: string;
   attempts: number;
   attempts_before_redelivery: number;
+  next_attempt_at: Date;
   body: string;
   occurred_at: Date;
   endpoint_id: string;
@@ -52,7 +53,7 @@ UPDATE deliveries d
 SET lease_expires_at = now() + make_interval(secs => :leaseSeconds)
 FROM locked l, event_inbox e, webhook_endpoints w
 WHERE d.id = l.id AND e.id = d.event_id AND w.id = d.endpoint_id
-RETURNING d.id, d.event_id, d.attempts, d.attempts_before_redelivery, e.body, e.occurred_at, w.id AS endpoint_id, w.url, w.secret,
+RETURNING d.id, d.event_id, d.attempts, d.attempts_before_redelivery, d.next_attempt_at, e.body, e.occurred_at, w.id AS endpoint_id, w.url, w.secret,
   CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret, w.active, w.deleted_at`;
 
 /**
@@ -166,6 +167,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
       eventId: row.event_id,
       attempt: row.attempts + 1,
       attemptsBeforeRedelivery: row.attempts_before_redelivery,
+      dueAt: row.next_attempt_at,
       body: row.body,
       occurredAt: row.occurred_at,
       endpoint: { id: row.endpoint_id, url: row.url, secret: row.secret, ...(row.previous_secret ? { previousSecret: row.previous_secret } : {}), active: row.active, deleted: row.deleted_at !== null },

@@ -25,6 +25,7 @@ const job = (overrides: Partial<DeliveryJob> = {}, endpoint: Partial<DeliveryJob
   eventId: 'evt-1',
   attempt: 1,
   attemptsBeforeRedelivery: 0,
+  dueAt: new Date('2026-01-01T09:59:59.500Z'),
   body: '{"id":"evt-1"}',
   occurredAt: new Date('2026-01-01T09:59:59.000Z'),
   endpoint: { id: 'E1', url: 'https://hooks.partner.example/in', secret: 'whsec_c2VjcmV0', active: true, deleted: false, ...endpoint },

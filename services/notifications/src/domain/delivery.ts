@@ -17,6 +17,8 @@ export interface DeliveryJob {
   attemptsBeforeRedelivery: number;
   /** The exact bytes to send. */
   body: string;
+  /** When this attempt fell due: the start of the scheduler's lag. */
+  dueAt: Date;
   /** When the status change happened: the start of the delivery lag. */
   occurredAt: Date;
   /** `previousSecret`: the secret a rotation replaced, while its overlap lasts. */

@@ -1,7 +1,7 @@
 import type { Logger } from '@rental/logger';
 import { DeliveryDependencies, DeliveryJob, attemptDelivery } from '../../domain/delivery';
 import { PollingWorker } from './polling-worker';
-import { webhookAttemptDuration, webhookAttempts, webhookDeliveriesFinished, webhookDeliveryLag } from './metrics';
+import { webhookAttemptDuration, webhookAttempts, webhookDeliveriesFinished, webhookDeliveryLag, webhookScheduleLag } from './metrics';
 
 /** Room for one attempt plus the time to record it; a lease that runs out means the process died. */
 const LEASE_MARGIN_MS = 30_000;
@@ -19,6 +19,7 @@ export function deliveryWorker(deps: DeliveryDependencies, options: { concurrenc
     claim: (limit, inFlight) => deps.store.claimDue({ limit, perEndpoint, inFlight, leaseMs: deps.timeoutMs + LEASE_MARGIN_MS }),
     nextDueAt: () => deps.store.nextDueAt(),
     process: async (job) => {
+      webhookScheduleLag.observe(Math.max(0, Date.now() - job.dueAt.getTime()) / 1000);
       const { attempt, next } = await attemptDelivery(job, deps);
       const entry = {
         eventId: job.eventId,
