@@ -17,6 +17,8 @@ export interface DeliveryJob {
   attemptsBeforeRedelivery: number;
   /** The exact bytes to send. */
   body: string;
+  /** The request that caused the event, when known: the attempt's log lines carry it. */
+  requestId?: string;
   /** When this attempt fell due: the start of the scheduler's lag. */
   dueAt: Date;
   /** When the status change happened: the start of the delivery lag. */
