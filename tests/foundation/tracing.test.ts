@@ -30,9 +30,11 @@ describe('one request id across the processes', () => {
 
     expect([checkout.status, checkout.headers.get('x-request-id')]).toEqual([201, requestId]);
     const processes = ['gateway', 'cart-checkout', 'pricing', 'case-workflow', 'documents', 'notifications'];
+    // The webhook is delivered after the checkout answered: wait for its line too.
     const found = await waitFor(() => {
       const counts = Object.fromEntries(processes.map((name) => [name, linesWith(name, requestId).length]));
-      return Object.values(counts).every((count) => count > 0) ? counts : undefined;
+      const delivered = linesWith('notifications', requestId).some((line) => line.msg === 'webhook delivered');
+      return delivered && Object.values(counts).every((count) => count > 0) ? counts : undefined;
     }, { timeoutMs: 15_000, what: `log lines with ${requestId} in every process` }).catch(() => Object.fromEntries(processes.map((name) => [name, linesWith(name, requestId).map((line) => line.msg)])));
     expect(found).toEqual(Object.fromEntries(processes.map((name) => [name, expect.any(Number)])));
     expect(linesWith('gateway', requestId)).toEqual([expect.objectContaining({ msg: 'request', route: '/api/carts/{id}/checkout', status: 201, partnerId: partner.id })]);
