@@ -7,6 +7,7 @@ import type { GatewayConfig } from './config';
 import { ApiKeyRepository } from './data-access/api-key-repository';
 import { ApiKeyAuthenticator } from './domain/api-key';
 import { RateLimiter } from './domain/rate-limiter';
+import { routeTemplateMatcher } from './domain/route-templates';
 import { apiDescription, buildTag } from './entry-points/http/api-description';
 import { gatewayRequestListener } from './entry-points/http/app';
 import { serviceProxy, upstreamAgent } from './entry-points/http/proxy';
@@ -40,6 +41,7 @@ export async function startGateway(config: GatewayConfig, env: NodeJS.ProcessEnv
       audience: config.OPERATOR_AUDIENCE,
       consoleClientId: config.OPERATOR_CONSOLE_CLIENT_ID,
     },
+    routeOf: routeTemplateMatcher(Object.keys(description.paths as Record<string, unknown>)),
     limits: {
       perKey: new RateLimiter({ perSecond: config.RATE_LIMIT_KEY_PER_SECOND, burst: config.RATE_LIMIT_KEY_BURST }),
       perAddress: new RateLimiter({ perSecond: config.RATE_LIMIT_ADDRESS_PER_SECOND, burst: config.RATE_LIMIT_ADDRESS_BURST }),

@@ -26,10 +26,10 @@ function operations(doc: Description): { path: string; method: string; operation
 }
 
 describe('the API description', () => {
-  it('when it is served, then it carries a calendar build tag, the key scheme and the status-change webhook', async () => {
+  it('when it is served, then it carries a calendar build tag, the key scheme, the status-change webhook and the test event', async () => {
     const doc = await description();
     expect(doc.info.version).toMatch(/^\d{4}\.\d{2}\.\d{2}/);
-    expect(Object.keys(doc.webhooks)).toEqual(['financing_case.status_changed']);
+    expect(Object.keys(doc.webhooks)).toEqual(['financing_case.status_changed', 'webhook_endpoint.test']);
     expect(JSON.stringify(doc.components.securitySchemes)).toContain('X-Api-Key');
   });
 

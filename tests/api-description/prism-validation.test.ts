@@ -389,6 +389,17 @@ describe('every operation through the Prism validation proxy', () => {
     await get(`${endpoint}/deliveries?page=0`, 400);
     await get(`${endpoint}/deliveries`, 403, { as: stranger.key });
     await get(`/api/webhook_endpoints/${UNKNOWN_ULID}/deliveries`, 404);
+    const deliveries = (await direct.get(`${endpoint}/deliveries`)).json as { eventId: string; status: string }[];
+    const succeeded = deliveries.find((delivery) => delivery.status === 'succeeded') as { eventId: string };
+    await post(`${endpoint}/deliveries/${succeeded.eventId}/redeliver`, undefined, 202);
+    await post(`${endpoint}/deliveries/no-such-event/redeliver`, undefined, 404);
+    await post(`${endpoint}/deliveries/redeliver`, { since: '2026-01-01T00:00:00Z' }, 202);
+    await post(`${endpoint}/deliveries/redeliver`, { since: 'yesterday' }, 422);
+    await post(`${endpoint}/test-event`, undefined, 202);
+    await post(`/api/webhook_endpoints/${UNKNOWN_ULID}/test-event`, undefined, 404);
+    await post(`${endpoint}/rotate-secret`, { overlapSeconds: 60 }, 200);
+    await post(`${endpoint}/rotate-secret`, undefined, 200);
+    await post(`${endpoint}/rotate-secret`, { overlapSeconds: -1 }, 422);
     await del(endpoint, 403, { as: stranger.key });
     await del(endpoint, 204);
     await del(endpoint, 404);

@@ -8,6 +8,8 @@ export interface SharedStackAddress {
   environment: string;
   portBase: number;
   controlUrl: string;
+  /** One `<process>.log` per process, JSON lines. */
+  logDirectory: string;
 }
 
 /** The stack every integration test shares (booted by globalSetup). */

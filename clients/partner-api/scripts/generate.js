@@ -5,15 +5,14 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 async function main() {
-  const { apiDescription } = require('@rental/gateway');
+  const { apiDescription, buildTag } = require('@rental/gateway');
   const { default: openapiTS, astToString } = await import('openapi-typescript');
   const root = path.resolve(__dirname, '..');
-  const description = apiDescription('0.0.0-client');
+  // The version the gateway built from the same sources serves, so the client's version (derived
+  // from it in scripts/package.js) names the API it was generated from.
+  const description = apiDescription(buildTag(process.env.API_BUILD_TAG));
   fs.writeFileSync(path.join(root, 'openapi.json'), `${JSON.stringify(description, null, 2)}\n`);
-  // Only `required` decides whether a property must be present: with openapi-typescript's default
-  // (defaultNonNullable) a request field that has a default would have to be sent, although the
-  // server fills it in when it is missing.
-  const ast = await openapiTS(description, { defaultNonNullable: false });
+  const ast = await openapiTS(description);
   fs.mkdirSync(path.join(root, 'src', 'generated'), { recursive: true });
   fs.writeFileSync(path.join(root, 'src', 'generated', 'schema.ts'), `// Generated from the gateway's API description by scripts/generate.js; do not edit.\n${astToString(ast)}`);
 }

@@ -207,6 +207,7 @@ export class Bus {
     try {
       await withRequestId(requestId, () => handler({ subject: message.subject, data, sequence: message.seq, deliveryCount: message.info.redeliveryCount, requestId }));
       message.ack();
+      log.info({ subject: message.subject, seq: message.seq, requestId }, 'message handled');
     } catch (error) {
       log.warn({ err: error, seq: message.seq, requestId }, 'message handling failed; it will be redelivered');
       message.nak(REDELIVERY_DELAY_MS);

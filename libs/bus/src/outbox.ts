@@ -1,6 +1,6 @@
 import type { Knex } from '@rental/db';
 import { type Logger, currentRequestId } from '@rental/logger';
-import { outboxBacklog, outboxPublished } from '@rental/metrics';
+import { outboxBacklog, outboxOldestAge, outboxPublished } from '@rental/metrics';
 import type { Bus } from './bus';
 
 export interface OutboxMessage {
@@ -136,8 +136,9 @@ export class OutboxRelay {
     const now = Date.now();
     if (now - this.lastCleanup < 60_000) return;
     this.lastCleanup = now;
-    const [{ count }] = await this.options.db('outbox').whereNull('published_at').count<{ count: string }[]>({ count: '*' });
-    outboxBacklog.set(Number(count));
+    const { rows } = await this.options.db.raw("SELECT count(*) AS count, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0) AS age FROM outbox WHERE published_at IS NULL");
+    outboxBacklog.set(Number(rows[0].count));
+    outboxOldestAge.set(Number(rows[0].age));
     await this.options.db('outbox').whereNotNull('published_at').where('published_at', '<', this.options.db.raw("now() - interval '1 day'")).delete();
   }
 }

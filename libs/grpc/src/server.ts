@@ -47,7 +47,12 @@ export function unaryHandler<Request, Response>(
       requestId,
       log: log.child({ requestId, rpc: method }),
     };
-    const finish = (code: grpc.status) => grpcServerDuration.observe({ method, code: grpc.status[code] }, Number(process.hrtime.bigint() - started) / 1e9);
+    const finish = (code: grpc.status) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      grpcServerDuration.observe({ method, code: grpc.status[code] }, seconds);
+      // The access line of a call, as the HTTP apps write one per request.
+      context.log.info({ code: grpc.status[code], ms: Math.round(seconds * 1e4) / 10, partnerId: context.partnerId }, 'rpc');
+    };
     withRequestId(requestId, () => handler(call.request, context)).then(
       (response) => {
         finish(grpc.status.OK);

@@ -32,10 +32,52 @@ export interface ApiDocumentOptions {
   gatewayResponses?: { keyed?: Record<number, ResponseSpec>; withBody?: Record<number, ResponseSpec> };
 }
 
+/** Every `$defs` id a schema refers to, however deep. */
+function referencedIds(value: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) value.forEach((item) => referencedIds(item, found));
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) {
+      const match = key === '$ref' && typeof inner === 'string' ? /^#\/\$defs\/(.+)$/.exec(inner) : null;
+      if (match?.[1]) found.add(match[1]);
+      else referencedIds(inner, found);
+    }
+  }
+  return found;
+}
+
+function hasDefaultedProperty(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasDefaultedProperty);
+  if (value === null || typeof value !== 'object') return false;
+  const properties = (value as JsonSchema).properties;
+  if (properties && typeof properties === 'object' && Object.values(properties).some((property) => property !== null && typeof property === 'object' && 'default' in property)) return true;
+  return Object.values(value).some(hasDefaultedProperty);
+}
+
+/**
+ * The request forms that hold a field with a default, directly or through another such form.
+ * Stock generators (openapi-typescript with its default `defaultNonNullable`) read a default
+ * under `components/schemas` as "always present" and make the field mandatory to send; inlined
+ * under the request body they keep it optional, as `required` says.
+ */
+function defaultedInputs(definitions: Record<string, JsonSchema>): Set<string> {
+  const defaulted = new Set(Object.keys(definitions).filter((id) => hasDefaultedProperty(definitions[id])));
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const [id, definition] of Object.entries(definitions)) {
+      if (!defaulted.has(id) && [...referencedIds(definition)].some((ref) => defaulted.has(ref))) {
+        defaulted.add(id);
+        grown = true;
+      }
+    }
+  }
+  return defaulted;
+}
+
 /**
  * Turns zod schemas into OpenAPI 3.1 schemas. Schemas named with `.meta({ id })` become shared
  * components; a component whose request (input) form differs from its response (output) form
- * is stored twice, the request form suffixed `Input`.
+ * is stored twice, the request form suffixed `Input`. A request form with a defaulted field is
+ * inlined (titled with its id) instead, see `defaultedInputs`.
  */
 class SchemaCollector {
   readonly components: Record<string, JsonSchema> = {};
@@ -43,12 +85,15 @@ class SchemaCollector {
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
     const generated = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
     const { $schema: _schema, $defs: definitions = {}, ...root } = generated;
+    const all = definitions as Record<string, JsonSchema>;
+    const inlined = io === 'input' ? defaultedInputs(all) : new Set<string>();
     const renames = new Map<string, string>();
-    for (const [id, definition] of Object.entries(definitions as Record<string, JsonSchema>)) {
-      renames.set(id, this.register(id, definition, io));
+    for (const [id, definition] of Object.entries(all)) {
+      if (!inlined.has(id)) renames.set(id, this.register(id, definition, io));
     }
-    for (const name of renames.values()) this.components[name] = this.rewriteRefs(this.components[name], renames) as JsonSchema;
-    return this.rewriteRefs(root, renames) as JsonSchema;
+    const inline = new Map([...inlined].map((id) => [id, all[id] as JsonSchema]));
+    for (const name of renames.values()) this.components[name] = this.rewriteRefs(this.components[name], renames, inline) as JsonSchema;
+    return this.rewriteRefs(root, renames, inline) as JsonSchema;
   }
 
   private register(id: string, definition: JsonSchema, io: 'input' | 'output'): string {
@@ -62,15 +107,19 @@ class SchemaCollector {
     return name;
   }
 
-  private rewriteRefs(value: unknown, renames: Map<string, string>): unknown {
-    if (Array.isArray(value)) return value.map((item) => this.rewriteRefs(item, renames));
+  private rewriteRefs(value: unknown, renames: Map<string, string>, inline: Map<string, JsonSchema>, inlining: string[] = []): unknown {
+    if (Array.isArray(value)) return value.map((item) => this.rewriteRefs(item, renames, inline, inlining));
     if (value === null || typeof value !== 'object') return value;
+    const { $ref: ref, ...siblings } = value as JsonSchema;
+    const match = typeof ref === 'string' ? /^#\/(?:\$defs|components\/schemas)\/(.+)$/.exec(ref) : null;
+    const id = match?.[1];
+    if (id && ref === `#/$defs/${id}` && inline.has(id)) {
+      if (inlining.includes(id)) throw new Error(`The request schema ${id} refers to itself and has a defaulted field; it cannot be inlined`);
+      return { title: id, ...(this.rewriteRefs(inline.get(id), renames, inline, [...inlining, id]) as JsonSchema), ...(this.rewriteRefs(siblings, renames, inline, inlining) as JsonSchema) };
+    }
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => {
-      if (key === '$ref' && typeof inner === 'string') {
-        const match = /^#\/(?:\$defs|components\/schemas)\/(.+)$/.exec(inner);
-        if (match?.[1]) return [key, `#/components/schemas/${renames.get(match[1]) ?? match[1]}`];
-      }
-      return [key, this.rewriteRefs(inner, renames)];
+      if (key === '$ref' && id) return [key, `#/components/schemas/${renames.get(id) ?? id}`];
+      return [key, this.rewriteRefs(inner, renames, inline, inlining)];
     }));
   }
 }

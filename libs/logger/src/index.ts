@@ -1,4 +1,5 @@
 import pino, { Logger } from 'pino';
+import { currentRequestId } from './request-scope';
 
 export type { Logger } from 'pino';
 
@@ -48,6 +49,12 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
     serializers: { err: serializeError },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    // Every line written while a request, call or event is handled carries its id, so one id
+    // finds the work it caused in every process; a logger that has it bound already adds nothing.
+    mixin: (_entry, _level, logger) => {
+      const requestId = currentRequestId();
+      return requestId && !('requestId' in logger.bindings()) ? { requestId } : {};
+    },
   });
 }
 export { currentRequestId, withRequestId } from './request-scope';

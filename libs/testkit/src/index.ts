@@ -8,3 +8,4 @@ export type { Stack, ProcessName, ReceivedMail } from '@rental/stack';
 export * from './private-nats';
 export * from './private-postgres';
 export * from './benchmark-report';
+export * from './log-lines';

@@ -58,7 +58,16 @@ export function startNotifications(config: NotificationsConfig): Promise<Running
         });
       }
       return {
-        router: notificationsRoutes({ store: endpoints, resolver, policy, history: deliveries }),
+        router: notificationsRoutes({
+          store: endpoints,
+          resolver,
+          policy,
+          history: deliveries,
+          rotation: endpoints,
+          redeliveries: deliveries,
+          environment: config.API_ENVIRONMENT,
+          onQueued: () => webhooks.wake(),
+        }),
         workers: [webhooks, mail, requestedMail, inboxCleanup(deliveries, log)],
         close: async () => {
           transport.close();

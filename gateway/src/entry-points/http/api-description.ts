@@ -4,7 +4,7 @@ import { operations as cartCheckoutOperations } from '@rental/cart-checkout/cont
 import { operations as caseWorkflowOperations } from '@rental/case-workflow/contract';
 import { operations as documentsOperations } from '@rental/documents/contract';
 import { PAGE_SIZE, buildOpenApiDocument, problemResponses } from '@rental/http';
-import { operations as notificationsOperations } from '@rental/notifications/contract';
+import { WEBHOOK_TEST_EVENT, operations as notificationsOperations, webhookTestEventSchema } from '@rental/notifications/contract';
 import { operations as pricingOperations } from '@rental/pricing/contract';
 import { STATUS_CHANGED_EVENT, statusChangedWebhookBody } from '@rental/proto';
 import { gatewayOperations } from './contract';
@@ -41,6 +41,14 @@ const gatewayResponses = {
   withBody: problemResponses(413),
 };
 
+/** Sent with every delivery; docs/webhooks.md shows how to verify them. */
+const signatureHeaders = {
+  'X-Webhook-Signature': { description: 'Base64 HMAC-SHA256 of the raw request body, keyed with the endpoint secret string as shown (`whsec_` included)', schema: z.string(), required: true },
+  'webhook-id': { description: 'Standard Webhooks: the event id, the same on every retry; drop duplicates by it', schema: z.string(), required: true },
+  'webhook-timestamp': { description: 'Standard Webhooks: Unix seconds when the attempt was signed', schema: z.string().regex(/^\d+$/), required: true },
+  'webhook-signature': { description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, keyed with the base64-decoded part of the secret after `whsec_`; space-separated entries, one per secret during a rotation\'s overlap', schema: z.string(), required: true },
+};
+
 /** The machine-readable description, generated from the operations every service declares. */
 export function apiDescription(version: string): Record<string, unknown> {
   return buildOpenApiDocument({
@@ -61,14 +69,20 @@ export function apiDescription(version: string): Record<string, unknown> {
     webhooks: {
       [STATUS_CHANGED_EVENT]: {
         summary: 'A financing case changed status',
-        description: 'POSTed to every active webhook endpoint of the partner. A 2xx within 5 seconds is success; otherwise up to 3 retries follow after 2, 4 and 8 seconds, then the event is dropped. Redirects are not followed. Events can arrive more than once and out of order.',
+        description: [
+          'POSTed to every active webhook endpoint of the partner. A 2xx within 5 seconds is success; otherwise up to 3 retries follow after 2, 4 and 8 seconds, then the event is dropped. Redirects are not followed. Events can arrive more than once and out of order.',
+          '',
+          'Every delivery is signed twice over the exact body bytes; verify either before parsing the JSON. `X-Webhook-Signature` is the base64 HMAC-SHA256 of the body keyed with the endpoint secret as shown (during the overlap of a secret rotation: with the replaced secret). The [Standard Webhooks](https://www.standardwebhooks.com/) headers `webhook-id`, `webhook-timestamp` and `webhook-signature` are verified by any Standard Webhooks library, for example `new Webhook(secret).verify(rawBody, headers)` of the `standardwebhooks` npm package, which also refuses timestamps more than 5 minutes away.',
+        ].join('\n'),
         body: statusChangedWebhookBody,
-        headers: {
-          'X-Webhook-Signature': { description: 'Base64 HMAC-SHA256 of the raw request body, keyed with the endpoint secret', schema: z.string(), required: true },
-          'webhook-id': { description: 'Standard Webhooks: the event id', schema: z.string(), required: true },
-          'webhook-timestamp': { description: 'Standard Webhooks: Unix seconds when the attempt was signed', schema: z.string(), required: true },
-          'webhook-signature': { description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`', schema: z.string(), required: true },
-        },
+        headers: signatureHeaders,
+        responses: { '2XX': { description: 'Received; any 2xx within 5 seconds' } },
+      },
+      [WEBHOOK_TEST_EVENT]: {
+        summary: 'A test event the partner asked for',
+        description: 'POSTed to one endpoint only, on POST /api/webhook_endpoints/{id}/test-event; signed and retried like every delivery. It changes nothing: answer 2xx to show the endpoint works.',
+        body: webhookTestEventSchema,
+        headers: signatureHeaders,
         responses: { '2XX': { description: 'Received; any 2xx within 5 seconds' } },
       },
     },

@@ -23,6 +23,8 @@ export interface GatewayOptions {
   limits: { perKey: RateLimiter; perAddress: RateLimiter };
   /** What the console needs to sign operators in (GET /ops/v1/session-config). */
   sessionConfig: { issuer: string; audience: string; consoleClientId: string };
+  /** The described route template of a path (the metrics' `route` label). */
+  routeOf: (path: string) => string;
 }
 
 const SESSION_CONFIG_PATH = '/ops/v1/session-config';
@@ -91,32 +93,40 @@ function tooManyRequests(res: ServerResponse, retryAfterSeconds: number, scope: 
   problem(res, new DomainError('rate_limited', 'request.rate_limited', `Too many requests for this ${scope}; retry after ${retryAfterSeconds} s.`), { 'Retry-After': String(retryAfterSeconds) });
 }
 
-async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: string, options: GatewayOptions): Promise<string | undefined> {
+/** What the access log and the metrics learn while a call is handled. */
+interface CallOutcome {
+  partnerId?: string;
+  /** The service the call was forwarded to; `gateway` while the gateway answers by itself. */
+  service: string;
+}
+
+async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: string, options: GatewayOptions, outcome: CallOutcome): Promise<void> {
   // By address first, so guessing keys from one address is throttled too.
   const byAddress = options.limits.perAddress.take(req.socket.remoteAddress ?? 'unknown');
   if (!byAddress.allowed) {
     tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
-    return undefined;
+    return;
   }
   const apiKey = req.headers['x-api-key'] as string | undefined;
   const partner = await options.authenticator.authenticate(apiKey);
   if (!partner) {
     problem(res, new DomainError('unauthenticated', 'auth.invalid_api_key', 'A valid X-Api-Key header is required.'), { 'WWW-Authenticate': 'ApiKey header="X-Api-Key"' });
-    return undefined;
+    return;
   }
+  outcome.partnerId = partner.partnerId;
   const byKey = options.limits.perKey.take(apiKey as string);
   if (!byKey.allowed) {
     tooManyRequests(res, byKey.retryAfterSeconds, 'API key');
-    return undefined;
+    return;
   }
   if (Number(req.headers['content-length'] ?? 0) > options.maxBodyBytes) {
     problem(res, new DomainError('payload_too_large', 'request.too_large', `The request body is larger than ${options.maxBodyBytes} bytes.`));
-    return undefined;
+    return;
   }
   const service = isSafePath(path) ? owningService(path) : undefined;
   if (!service) {
     problem(res, new DomainError('not_found', 'route.not_found', `No endpoint exists at ${req.method} ${path}.`));
-    return undefined;
+    return;
   }
   // Only the gateway speaks for the partner: whatever a client sent in these headers is dropped.
   for (const name of Object.keys(req.headers)) if (isInternalHeader(name)) delete req.headers[name];
@@ -124,8 +134,8 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
   req.headers[TRUSTED_HEADERS.partnerId] = partner.partnerId;
   req.headers[TRUSTED_HEADERS.environment] = partner.environment;
   req.headers[TRUSTED_HEADERS.roles] = partner.roles.join(',');
+  outcome.service = service;
   options.proxies[service](req, res);
-  return service;
 }
 
 /**
@@ -134,20 +144,20 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
  * its owner authenticates it; client identity headers are dropped as on /api, and the body is
  * streamed to the service unread.
  */
-function forwardKeylessCall(req: IncomingMessage, res: ServerResponse, service: ServiceName, options: GatewayOptions): string | undefined {
+function forwardKeylessCall(req: IncomingMessage, res: ServerResponse, service: ServiceName, options: GatewayOptions, outcome: CallOutcome): void {
   const byAddress = options.limits.perAddress.take(req.socket.remoteAddress ?? 'unknown');
   if (!byAddress.allowed) {
     tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
-    return undefined;
+    return;
   }
   if (Number(req.headers['content-length'] ?? 0) > options.maxBodyBytes) {
     problem(res, new DomainError('payload_too_large', 'request.too_large', `The request body is larger than ${options.maxBodyBytes} bytes.`));
-    return undefined;
+    return;
   }
   for (const name of Object.keys(req.headers)) if (isInternalHeader(name)) delete req.headers[name];
   delete req.headers['x-api-key'];
+  outcome.service = service;
   options.proxies[service](req, res);
-  return service;
 }
 
 export function gatewayRequestListener(options: GatewayOptions): RequestListener {
@@ -167,19 +177,22 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
       for (const [name, value] of Object.entries(keylessCheckoutHeaders())) res.setHeader(name, value);
     }
     const started = process.hrtime.bigint();
-    let route = 'gateway';
+    const route = options.routeOf(path);
+    const outcome: CallOutcome = { service: 'gateway' };
     res.on('finish', () => {
-      httpRequestDuration.observe({ method: req.method ?? '', route, status: String(res.statusCode) }, Number(process.hrtime.bigint() - started) / 1e9);
-      if (res.statusCode >= 500) options.log.warn({ requestId, method: req.method, path, status: res.statusCode, service: route }, 'request failed');
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const { service, partnerId } = outcome;
+      httpRequestDuration.observe({ method: req.method ?? '', route, service, status: String(res.statusCode) }, seconds);
+      // The access log: one line per call, by route template, so no id from the path is written.
+      const entry = { requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, partnerId: partnerId ?? null, service };
+      if (res.statusCode >= 500) options.log.warn(entry, 'request');
+      else options.log.info(entry, 'request');
     });
-    (keyless ? Promise.resolve(forwardKeylessCall(req, res, keyless, options)) : forwardApiCall(req, res, path, options)).then(
-      (service) => {
-        if (service) route = service;
-      },
-      (error: unknown) => {
-        if (res.headersSent) res.destroy();
-        else sendProblem(res, problemFor(error, [mapDatabaseError], options.log));
-      },
-    );
+    // Keyless paths (customer tokens among them) have no described template: `unmatched` keeps tokens out of the log.
+    const forwarding = keyless ? Promise.resolve(forwardKeylessCall(req, res, keyless, options, outcome)) : forwardApiCall(req, res, path, options, outcome);
+    forwarding.catch((error: unknown) => {
+      if (res.headersSent) res.destroy();
+      else sendProblem(res, problemFor(error, [mapDatabaseError], options.log));
+    });
   };
 }

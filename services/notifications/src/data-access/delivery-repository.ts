@@ -1,7 +1,9 @@
 import type { Knex } from '@rental/db';
+import { currentRequestId } from '@rental/logger';
 import type { StatusChangedEvent } from '@rental/proto';
 import type { AttemptRecord, ClaimOptions, DeliveryJob, DeliveryNext, DeliveryStore } from '../domain/delivery';
 import type { DeliveryHistory, DeliveryHistoryReader } from '../domain/delivery-history';
+import type { RedeliveryOutcome, RedeliveryStore, TestEvent } from '../domain/endpoint-tools';
 import type { RecipientRole } from '../domain/mail';
 import type { EventInbox, InboxResult } from '../domain/status-events';
 import { WriteBatcher } from './write-batcher';
@@ -10,11 +12,15 @@ interface ClaimedRow {
   id: string;
   event_id: string;
   attempts: number;
+  attempts_before_redelivery: number;
+  next_attempt_at: Date;
+  request_id: string | null;
   body: string;
   occurred_at: Date;
   endpoint_id: string;
   url: string;
   secret: string;
+  previous_secret: string | null;
   active: boolean;
   deleted_at: Date | null;
 }
@@ -49,7 +55,8 @@ UPDATE deliveries d
 SET lease_expires_at = now() + make_interval(secs => :leaseSeconds)
 FROM locked l, event_inbox e, webhook_endpoints w
 WHERE d.id = l.id AND e.id = d.event_id AND w.id = d.endpoint_id
-RETURNING d.id, d.event_id, d.attempts, e.body, e.occurred_at, w.id AS endpoint_id, w.url, w.secret, w.active, w.deleted_at`;
+RETURNING d.id, d.event_id, d.attempts, d.attempts_before_redelivery, d.next_attempt_at, e.request_id, e.body, e.occurred_at, w.id AS endpoint_id, w.url, w.secret,
+  CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret, w.active, w.deleted_at`;
 
 /**
  * The event, one pending delivery per active endpoint of its partner and its queued mail, in
@@ -57,8 +64,8 @@ RETURNING d.id, d.event_id, d.attempts, e.body, e.occurred_at, w.id AS endpoint_
  */
 const RECORD_EVENT = `
 WITH inbox AS (
-  INSERT INTO event_inbox (id, partner_id, environment, event, body, occurred_at)
-  VALUES (:id, :partnerId, :environment, :event, :body, CAST(:occurredAt AS timestamptz))
+  INSERT INTO event_inbox (id, partner_id, environment, event, body, occurred_at, request_id)
+  VALUES (:id, :partnerId, :environment, :event, :body, CAST(:occurredAt AS timestamptz), :requestId)
   ON CONFLICT (id) DO NOTHING
   RETURNING id, partner_id
 ), fan_out AS (
@@ -112,7 +119,20 @@ interface Completion {
 
 const INBOX_RETENTION_DAYS = 30;
 
-export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHistoryReader {
+interface HistoryRow {
+  id: string;
+  event_id: string;
+  status: DeliveryHistory['status'];
+  drop_reason: string | null;
+  attempts: number;
+  next_attempt_at: Date | null;
+  created_at: Date;
+  completed_at: Date | null;
+  occurred_at: Date;
+  event: string;
+}
+
+export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHistoryReader, RedeliveryStore {
   // Many attempts finish at once under load; recording them together saves a round trip each.
   private readonly completions = new WriteBatcher<Completion>(async (rows) => {
     await this.db.raw(COMPLETE, { rows: JSON.stringify(rows) });
@@ -129,6 +149,8 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
       body,
       occurredAt: event.occurredAt,
       roles: mailTo,
+      // The consumer handles the event inside the scope of the request that caused it.
+      requestId: currentRequestId() ?? null,
     });
     const [row] = result.rows as { stored: number; deliveries: number }[];
     return { stored: row!.stored > 0, deliveries: row!.deliveries };
@@ -148,9 +170,12 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
       deliveryId: String(row.id),
       eventId: row.event_id,
       attempt: row.attempts + 1,
+      attemptsBeforeRedelivery: row.attempts_before_redelivery,
+      dueAt: row.next_attempt_at,
+      ...(row.request_id ? { requestId: row.request_id } : {}),
       body: row.body,
       occurredAt: row.occurred_at,
-      endpoint: { id: row.endpoint_id, url: row.url, secret: row.secret, active: row.active, deleted: row.deleted_at !== null },
+      endpoint: { id: row.endpoint_id, url: row.url, secret: row.secret, ...(row.previous_secret ? { previousSecret: row.previous_secret } : {}), active: row.active, deleted: row.deleted_at !== null },
     }));
   }
 
@@ -176,20 +201,64 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
     return row?.due ?? undefined;
   }
 
-  async history(partnerId: string, endpointId: string, limit: number, offset: number): Promise<DeliveryHistory[]> {
-    const deliveries = await this.db('deliveries as d')
+  history(partnerId: string, endpointId: string, limit: number, offset: number): Promise<DeliveryHistory[]> {
+    return this.deliveries(partnerId, endpointId, (query) => query.limit(limit).offset(offset));
+  }
+
+  async delivery(partnerId: string, endpointId: string, eventId: string): Promise<DeliveryHistory | undefined> {
+    const [found] = await this.deliveries(partnerId, endpointId, (query) => query.where({ 'd.event_id': eventId }));
+    return found;
+  }
+
+  async redeliver(partnerId: string, endpointId: string, eventId: string): Promise<RedeliveryOutcome> {
+    const scope = { partner_id: partnerId, endpoint_id: endpointId, event_id: eventId };
+    const updated = await this.db('deliveries')
+      .where(scope)
+      .whereNot({ status: 'pending' })
+      .update(this.requeued());
+    if (updated > 0) return 'queued';
+    return (await this.db('deliveries').where(scope).first('id')) ? 'still_pending' : 'unknown';
+  }
+
+  redeliverDroppedSince(partnerId: string, endpointId: string, since: Date): Promise<number> {
+    return this.db('deliveries')
+      .where({ partner_id: partnerId, endpoint_id: endpointId, status: 'dropped' })
+      .where('created_at', '>=', since)
+      .update(this.requeued());
+  }
+
+  async queueTestEvent(endpointId: string, event: TestEvent): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      await trx('event_inbox').insert({ id: event.id, partner_id: event.partnerId, environment: event.environment, event: event.event, body: event.body, occurred_at: event.occurredAt });
+      await trx('deliveries').insert({ event_id: event.id, endpoint_id: endpointId, partner_id: event.partnerId, status: 'pending', attempts: 0, next_attempt_at: trx.fn.now() });
+    });
+  }
+
+  /** Back to pending like a new delivery: the attempts so far stay, the retry schedule starts again after them. */
+  private requeued() {
+    return {
+      status: 'pending',
+      drop_reason: null,
+      next_attempt_at: this.db.fn.now(),
+      completed_at: null,
+      lease_expires_at: null,
+      attempts_before_redelivery: this.db.raw('??', ['attempts']),
+    };
+  }
+
+  private async deliveries(partnerId: string, endpointId: string, narrow: (query: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<DeliveryHistory[]> {
+    const deliveries: HistoryRow[] = await narrow(this.db('deliveries as d')
       .join('event_inbox as e', 'e.id', 'd.event_id')
-      .select('d.id', 'd.event_id', 'd.status', 'd.drop_reason', 'd.attempts', 'd.next_attempt_at', 'd.created_at', 'd.completed_at', 'e.occurred_at')
+      .select('d.id', 'd.event_id', 'd.status', 'd.drop_reason', 'd.attempts', 'd.next_attempt_at', 'd.created_at', 'd.completed_at', 'e.occurred_at', 'e.event')
       .where({ 'd.endpoint_id': endpointId, 'd.partner_id': partnerId })
-      .orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }])
-      .limit(limit)
-      .offset(offset);
+      .orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }]));
     if (deliveries.length === 0) return [];
     const attempts = await this.db('delivery_attempts')
       .whereIn('delivery_id', deliveries.map((row) => row.id))
       .orderBy([{ column: 'delivery_id' }, { column: 'attempt' }]);
     return deliveries.map((row) => ({
       eventId: row.event_id,
+      event: (JSON.parse(row.event) as { event: string }).event,
       status: row.status,
       dropReason: row.drop_reason,
       attemptCount: row.attempts,

@@ -1,4 +1,5 @@
 import { Knex, isUniqueViolation } from '@rental/db';
+import type { SecretRotationStore } from '../domain/endpoint-tools';
 import type { CreateOutcome, EndpointStore, NewEndpoint, WebhookEndpoint } from '../domain/endpoints';
 
 interface EndpointRow {
@@ -27,7 +28,7 @@ function dropPending(trx: Knex.Transaction, endpointId: string, reason: 'endpoin
     .update({ status: 'dropped', drop_reason: reason, next_attempt_at: null, completed_at: trx.fn.now() });
 }
 
-export class EndpointRepository implements EndpointStore {
+export class EndpointRepository implements EndpointStore, SecretRotationStore {
   constructor(private readonly db: Knex) {}
 
   async create(endpoint: NewEndpoint, limit: number): Promise<CreateOutcome> {
@@ -89,6 +90,20 @@ export class EndpointRepository implements EndpointStore {
       if (!active) await dropPending(trx, id, 'endpoint_paused');
       return toEndpoint(row);
     });
+  }
+
+  async rotateSecret(partnerId: string, id: string, secret: string, previousExpiresAt: Date | null): Promise<boolean> {
+    // Every right-hand side reads the row as it was, so previous_secret gets the replaced secret.
+    const updated = await this.db('webhook_endpoints')
+      .where({ id, partner_id: partnerId })
+      .whereNull('deleted_at')
+      .update({
+        previous_secret: previousExpiresAt ? this.db.raw('??', ['secret']) : null,
+        previous_secret_expires_at: previousExpiresAt,
+        secret,
+        updated_at: this.db.fn.now(),
+      });
+    return updated > 0;
   }
 
   async delete(partnerId: string, id: string): Promise<boolean> {

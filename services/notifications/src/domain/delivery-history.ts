@@ -13,6 +13,8 @@ export interface AttemptHistory {
 
 export interface DeliveryHistory {
   eventId: string;
+  /** The event type: financing_case.status_changed, or webhook_endpoint.test for a test event. */
+  event: string;
   status: 'pending' | 'succeeded' | 'dropped';
   dropReason: string | null;
   attemptCount: number;

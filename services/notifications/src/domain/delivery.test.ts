@@ -24,6 +24,8 @@ const job = (overrides: Partial<DeliveryJob> = {}, endpoint: Partial<DeliveryJob
   deliveryId: '1',
   eventId: 'evt-1',
   attempt: 1,
+  attemptsBeforeRedelivery: 0,
+  dueAt: new Date('2026-01-01T09:59:59.500Z'),
   body: '{"id":"evt-1"}',
   occurredAt: new Date('2026-01-01T09:59:59.000Z'),
   endpoint: { id: 'E1', url: 'https://hooks.partner.example/in', secret: 'whsec_c2VjcmV0', active: true, deleted: false, ...endpoint },
@@ -62,6 +64,20 @@ describe('attemptDelivery', () => {
     for (const attempt of [1, 2, 3, 4]) {
       const { deps: d } = deps({ statusCode: 500, durationMs: 3 });
       nexts.push((await attemptDelivery(job({ attempt }), d)).next);
+    }
+    expect(nexts).toEqual([
+      { status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 2000) },
+      { status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 4000) },
+      { status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 8000) },
+      { status: 'dropped', reason: 'retries_exhausted' },
+    ]);
+  });
+
+  it('when a redelivery of a delivery with four attempts fails, then its retries follow the schedule again from its fifth attempt on', async () => {
+    const nexts: DeliveryNext[] = [];
+    for (const attempt of [5, 6, 7, 8]) {
+      const { deps: d } = deps({ statusCode: 500, durationMs: 3 });
+      nexts.push((await attemptDelivery(job({ attempt, attemptsBeforeRedelivery: 4 }), d)).next);
     }
     expect(nexts).toEqual([
       { status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 2000) },

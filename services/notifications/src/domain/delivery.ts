@@ -11,13 +11,20 @@ export type DropReason = 'retries_exhausted' | 'endpoint_paused' | 'endpoint_del
 export interface DeliveryJob {
   deliveryId: string;
   eventId: string;
-  /** Number of the attempt about to be made, from 1. */
+  /** Number of the attempt about to be made, from 1; redeliveries number on. */
   attempt: number;
+  /** Attempts made before the latest redelivery request: the retry schedule starts again after them. */
+  attemptsBeforeRedelivery: number;
   /** The exact bytes to send. */
   body: string;
+  /** The request that caused the event, when known: the attempt's log lines carry it. */
+  requestId?: string;
+  /** When this attempt fell due: the start of the scheduler's lag. */
+  dueAt: Date;
   /** When the status change happened: the start of the delivery lag. */
   occurredAt: Date;
-  endpoint: { id: string; url: string; secret: string; active: boolean; deleted: boolean };
+  /** `previousSecret`: the secret a rotation replaced, while its overlap lasts. */
+  endpoint: { id: string; url: string; secret: string; previousSecret?: string; active: boolean; deleted: boolean };
 }
 
 export interface AttemptRecord {
@@ -99,7 +106,7 @@ async function send(job: DeliveryJob, deps: DeliveryDependencies, startedAt: Dat
   const result = await deps.transport.post({
     url: target.url,
     addresses: check.addresses,
-    headers: deliveryHeaders(job.endpoint.secret, job.eventId, job.body, startedAt),
+    headers: deliveryHeaders(job.endpoint.secret, job.eventId, job.body, startedAt, job.endpoint.previousSecret),
     body: job.body,
     timeoutMs: deps.timeoutMs,
   });
@@ -124,7 +131,7 @@ export async function attemptDelivery(job: DeliveryJob, deps: DeliveryDependenci
   if (attempt.succeeded) {
     next = { status: 'succeeded' };
   } else {
-    const delay = retryDelayMs(job.attempt, deps.schedule ?? RETRY_SCHEDULE);
+    const delay = retryDelayMs(job.attempt - job.attemptsBeforeRedelivery, deps.schedule ?? RETRY_SCHEDULE);
     next = delay === undefined ? { status: 'dropped', reason: 'retries_exhausted' } : { status: 'pending', nextAttemptAt: new Date(now().getTime() + delay) };
   }
   await deps.store.complete(job, attempt, next);

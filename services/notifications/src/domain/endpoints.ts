@@ -51,7 +51,7 @@ export function newSecret(): string {
 }
 
 /** Another partner's endpoint is 403 (authentication rule 4); only an unknown one is 404. */
-async function missingEndpoint(store: EndpointStore, id: string): Promise<Error> {
+export async function missingEndpoint(store: EndpointStore, id: string): Promise<Error> {
   if (await store.ownerOf(id)) return forbidden('webhook_endpoint.forbidden', 'The webhook endpoint belongs to another partner.');
   return notFound('webhook_endpoint.not_found', `No webhook endpoint ${id}.`);
 }

@@ -25,4 +25,11 @@ describe('delivery signatures', () => {
       'webhook-signature': standardWebhookSignature(secret, 'evt_1', 1_700_000_000, body),
     });
   });
+
+  it('when a rotated secret is still in its overlap, then webhook-signature carries one entry per secret, new first, and X-Webhook-Signature stays with the previous secret', () => {
+    const previous = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+    const headers = deliveryHeaders(secret, 'evt_1', body, new Date('2023-11-14T22:13:20.900Z'), previous);
+    expect(headers['webhook-signature']).toBe(`${standardWebhookSignature(secret, 'evt_1', 1_700_000_000, body)} ${standardWebhookSignature(previous, 'evt_1', 1_700_000_000, body)}`);
+    expect(headers['X-Webhook-Signature']).toBe(webhookSignature(previous, body));
+  });
 });

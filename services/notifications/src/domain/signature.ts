@@ -16,15 +16,21 @@ export function standardWebhookSignature(secret: string, messageId: string, time
   return `v1,${createHmac('sha256', key).update(`${messageId}.${timestampSeconds}.${body}`, 'utf8').digest('base64')}`;
 }
 
-/** Every header of one delivery attempt; the timestamp is the attempt's, so a receiver can refuse replays. */
-export function deliveryHeaders(secret: string, eventId: string, body: string, now: Date): Record<string, string> {
+/**
+ * Every header of one delivery attempt; the timestamp is the attempt's, so a receiver can refuse
+ * replays. While a rotated secret's overlap lasts (`previousSecret`), `webhook-signature` carries
+ * one entry per secret (new first) and `X-Webhook-Signature`, which holds a single value, stays
+ * with the previous secret the receiver verifies with until then.
+ */
+export function deliveryHeaders(secret: string, eventId: string, body: string, now: Date, previousSecret?: string): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);
+  const secrets = previousSecret ? [secret, previousSecret] : [secret];
   return {
     'Content-Type': 'application/json',
     'User-Agent': USER_AGENT,
-    'X-Webhook-Signature': webhookSignature(secret, body),
+    'X-Webhook-Signature': webhookSignature(previousSecret ?? secret, body),
     'webhook-id': eventId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': standardWebhookSignature(secret, eventId, timestamp, body),
+    'webhook-signature': secrets.map((key) => standardWebhookSignature(key, eventId, timestamp, body)).join(' '),
   };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from '@rental/logger';
 import type { BackgroundWorker } from '@rental/service-host';
 import { SubmissionDependencies, submitDueSubmissions } from '../../domain/lender-submission';
+import { lenderSubmissions } from './metrics';
 
 /** Hands queued lender submissions to the lender: at once when one is queued here, else every poll interval. */
 export class LenderSubmissionWorker implements BackgroundWorker {
@@ -29,6 +30,8 @@ export class LenderSubmissionWorker implements BackgroundWorker {
     while (this.running) {
       try {
         const round = await submitDueSubmissions(this.deps);
+        lenderSubmissions.inc({ outcome: 'submitted' }, round.submitted);
+        lenderSubmissions.inc({ outcome: 'failed' }, round.failed);
         if (round.failed > 0) this.log.warn(round, 'lender submissions failed; they will be retried');
         if (round.submitted + round.failed > 0) continue;
       } catch (error) {

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { defineOperation, pageQuery, problemResponses } from '@rental/http';
+import { DEFAULT_ROTATION_OVERLAP_SECONDS, MAX_ROTATION_OVERLAP_SECONDS, WEBHOOK_TEST_EVENT } from '../../domain/endpoint-tools';
+
+export { WEBHOOK_TEST_EVENT };
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const TAGS = ['Webhook endpoints'];
@@ -19,7 +22,7 @@ export const webhookEndpointSchema = z
 
 export const createdWebhookEndpointSchema = webhookEndpointSchema
   .extend({
-    secret: z.string().describe('Signing secret, `whsec_` and base64 of 32 random bytes. Shown only in this response: keep it; to get a new one, delete the endpoint and register again.'),
+    secret: z.string().describe('Signing secret, `whsec_` and base64 of 32 random bytes. Shown only in this response: keep it; to get a new one, rotate it (POST /api/webhook_endpoints/{id}/rotate-secret).'),
   })
   .meta({ id: 'CreatedWebhookEndpoint' });
 
@@ -86,7 +89,7 @@ export const updateWebhookEndpoint = defineOperation({
   method: 'patch',
   path: '/api/webhook_endpoints/{id}',
   summary: 'Pause or resume a webhook endpoint',
-  description: 'Only `active` can change; the URL and the secret cannot (delete and register again).',
+  description: 'Only `active` can change; the URL cannot (delete and register again), the secret is rotated with POST /api/webhook_endpoints/{id}/rotate-secret.',
   tags: TAGS,
   params: endpointParams,
   body: { schema: updateEndpointBody, required: true },
@@ -112,7 +115,7 @@ export const deleteWebhookEndpoint = defineOperation({
 
 export const deliveryAttemptSchema = z
   .object({
-    attempt: z.number().int().describe('1 for the first try, up to 4'),
+    attempt: z.number().int().describe('1 for the first try, up to 4; a redelivery numbers on (5, 6, …)'),
     attemptedAt: z.string().describe('ISO 8601'),
     statusCode: z.number().int().nullable().describe('HTTP status answered; null when no answer came'),
     durationMs: z.number().int(),
@@ -125,7 +128,7 @@ export const deliverySchema = z
   .object({
     '@type': z.literal('WebhookDelivery'),
     eventId: z.string().describe('The event\'s id, as sent in the body and in webhook-id'),
-    event: z.string().describe('financing_case.status_changed'),
+    event: z.string().describe(`financing_case.status_changed, or ${WEBHOOK_TEST_EVENT} for a test event`),
     occurredAt: z.string(),
     status: z.enum(['pending', 'succeeded', 'dropped']),
     dropReason: z.enum(['retries_exhausted', 'endpoint_paused', 'endpoint_deleted']).nullable(),
@@ -152,4 +155,99 @@ export const listWebhookDeliveries = defineOperation({
   },
 });
 
-export const operations = [listWebhookEndpoints, createWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint, deleteWebhookEndpoint, listWebhookDeliveries];
+export const rotatedWebhookEndpointSchema = createdWebhookEndpointSchema
+  .extend({
+    previousSecretExpiresAt: z.string().nullable().describe('Until when (ISO 8601) the replaced secret still signs deliveries beside the new one; null when it stopped at once'),
+  })
+  .meta({ id: 'RotatedWebhookEndpoint' });
+
+export const rotateSecretBody = z.strictObject({
+  overlapSeconds: z.number().int().min(0).max(MAX_ROTATION_OVERLAP_SECONDS).default(DEFAULT_ROTATION_OVERLAP_SECONDS)
+    .describe(`How long the replaced secret keeps signing, in seconds (0 to ${MAX_ROTATION_OVERLAP_SECONDS}); 0 replaces it at once`),
+});
+
+export const rotateWebhookEndpointSecret = defineOperation({
+  operationId: 'rotateWebhookEndpointSecret',
+  method: 'post',
+  path: '/api/webhook_endpoints/{id}/rotate-secret',
+  summary: 'Rotate the signing secret of a webhook endpoint',
+  description: [
+    'Gives the endpoint a new secret, shown only in this response. During the overlap (`overlapSeconds`, default one day) every delivery is signed with both secrets: `webhook-signature` carries two `v1,` entries (new first), so a Standard Webhooks receiver holding either secret verifies it; `X-Webhook-Signature` holds one value and stays signed with the replaced secret until the overlap ends, then with the new one (a receiver checking it accepts either secret meanwhile).',
+    'Rotating again during an overlap replaces the older secret at once: only the current and the new secret sign.',
+  ].join(' '),
+  tags: TAGS,
+  params: endpointParams,
+  body: { schema: rotateSecretBody, required: false },
+  responses: {
+    200: { description: 'The endpoint with its new secret', schema: rotatedWebhookEndpointSchema },
+    ...problemResponses(400, 401, 403, 404, 422, 503),
+  },
+});
+
+const deliveryParams = endpointParams.extend({ eventId: z.string().min(1).max(100).describe('The event id, as in the body and in webhook-id') });
+
+export const redeliverWebhookEvent = defineOperation({
+  operationId: 'redeliverWebhookEvent',
+  method: 'post',
+  path: '/api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver',
+  summary: 'Deliver one event to the endpoint again',
+  description: 'For a delivery that succeeded or was dropped: it is sent again like a new one (the same body and event id, first attempt now, the same retries after a failure); its attempts number on. A delivery still pending is 409 `webhook_delivery.pending`; a paused endpoint is 409 `webhook_endpoint.paused`; an event this endpoint never had is 404 `webhook_delivery.not_found`.',
+  tags: TAGS,
+  params: deliveryParams,
+  responses: {
+    202: { description: 'The delivery, pending again', schema: deliverySchema },
+    ...problemResponses(401, 403, 404, 409, 503),
+  },
+});
+
+export const redeliverFailedBody = z.strictObject({
+  since: z.iso.datetime({ offset: true }).describe('ISO 8601 date and time; deliveries created at or after it that were dropped are delivered again'),
+});
+
+export const redeliveredSchema = z
+  .object({ redelivered: z.number().int().describe('How many dropped deliveries were queued again') })
+  .meta({ id: 'WebhookRedelivery' });
+
+export const redeliverFailedWebhookEvents = defineOperation({
+  operationId: 'redeliverFailedWebhookEvents',
+  method: 'post',
+  path: '/api/webhook_endpoints/{id}/deliveries/redeliver',
+  summary: 'Deliver every failed event since a time again',
+  description: 'Every delivery to this endpoint created at or after `since` whose status is `dropped` (retries exhausted, or dropped while the endpoint was paused or its address refused) is sent again like a new one. Deliveries kept 30 days can be redelivered. A paused endpoint is 409 `webhook_endpoint.paused`.',
+  tags: TAGS,
+  params: endpointParams,
+  body: { schema: redeliverFailedBody, required: true },
+  responses: {
+    202: { description: 'How many deliveries were queued again', schema: redeliveredSchema },
+    ...problemResponses(400, 401, 403, 404, 409, 422, 503),
+  },
+});
+
+export const webhookTestEventSchema = z
+  .object({
+    id: z.string().describe('Event id, also sent as webhook-id'),
+    event: z.literal(WEBHOOK_TEST_EVENT),
+    occurredAt: z.string().describe('ISO 8601, when the test was requested'),
+    version: z.literal(1),
+    data: z.object({ webhookEndpointId: z.string().describe('ULID of the endpoint the test was sent to') }),
+  })
+  .meta({ id: 'WebhookTestEvent' });
+
+export const sendWebhookTestEvent = defineOperation({
+  operationId: 'sendWebhookTestEvent',
+  method: 'post',
+  path: '/api/webhook_endpoints/{id}/test-event',
+  summary: 'Send a test event to a webhook endpoint',
+  description: `Queues a \`${WEBHOOK_TEST_EVENT}\` event for this endpoint only, signed and retried like any delivery; it changes nothing and appears in the endpoint's deliveries. A paused endpoint is 409 \`webhook_endpoint.paused\`.`,
+  tags: TAGS,
+  params: endpointParams,
+  responses: {
+    202: { description: 'The delivery of the test event', schema: deliverySchema },
+    ...problemResponses(401, 403, 404, 409, 503),
+  },
+});
+
+export const operations = [
+  listWebhookEndpoints, createWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint, deleteWebhookEndpoint, listWebhookDeliveries,
+  rotateWebhookEndpointSecret, redeliverWebhookEvent, redeliverFailedWebhookEvents, sendWebhookTestEvent,
+];

@@ -1,10 +1,13 @@
 import { OperationRouter, pageWindow } from '@rental/http';
-import { STATUS_CHANGED_EVENT } from '@rental/proto';
 import { DeliveryHistory, DeliveryHistoryReader, deliveryHistory } from '../../domain/delivery-history';
+import { EndpointToolsDependencies, redeliverDroppedSince, redeliverEvent, rotateSecret, sendTestEvent } from '../../domain/endpoint-tools';
 import { EndpointDependencies, WebhookEndpoint, deleteEndpoint, findEndpoint, registerEndpoint, setEndpointActive } from '../../domain/endpoints';
-import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, updateWebhookEndpoint } from './contract';
+import {
+  createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, redeliverFailedWebhookEvents, redeliverWebhookEvent,
+  rotateWebhookEndpointSecret, sendWebhookTestEvent, updateWebhookEndpoint,
+} from './contract';
 
-export type NotificationsRouteDependencies = EndpointDependencies & { history: DeliveryHistoryReader };
+export type NotificationsRouteDependencies = EndpointDependencies & EndpointToolsDependencies & { history: DeliveryHistoryReader };
 
 const endpointPath = (id: string) => `/api/webhook_endpoints/${id}`;
 
@@ -23,7 +26,7 @@ function presentDelivery(delivery: DeliveryHistory) {
   return {
     '@type': 'WebhookDelivery' as const,
     eventId: delivery.eventId,
-    event: STATUS_CHANGED_EVENT,
+    event: delivery.event,
     occurredAt: delivery.occurredAt,
     status: delivery.status,
     dropReason: delivery.dropReason,
@@ -60,5 +63,19 @@ export function notificationsRoutes(deps: NotificationsRouteDependencies): Opera
     .handle(listWebhookDeliveries, async ({ partner, params, query }) => {
       const deliveries = await deliveryHistory({ endpoints: deps.store, history: deps.history }, partner.id, params.id, pageWindow(query.page));
       return { status: 200, body: deliveries.map(presentDelivery) };
+    })
+    .handle(rotateWebhookEndpointSecret, async ({ partner, params, body }) => {
+      const rotated = await rotateSecret(deps, partner.id, params.id, body.overlapSeconds);
+      // Besides the create response, the only one that carries a secret.
+      return { status: 200, body: { ...presentEndpoint(rotated.endpoint), secret: rotated.secret, previousSecretExpiresAt: rotated.previousSecretExpiresAt } };
+    })
+    .handle(redeliverWebhookEvent, async ({ partner, params }) => {
+      return { status: 202, body: presentDelivery(await redeliverEvent(deps, partner.id, params.id, params.eventId)) };
+    })
+    .handle(redeliverFailedWebhookEvents, async ({ partner, params, body }) => {
+      return { status: 202, body: { redelivered: await redeliverDroppedSince(deps, partner.id, params.id, new Date(body.since)) } };
+    })
+    .handle(sendWebhookTestEvent, async ({ partner, params }) => {
+      return { status: 202, body: presentDelivery(await sendTestEvent(deps, partner.id, params.id)) };
     });
 }

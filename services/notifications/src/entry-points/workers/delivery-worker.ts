@@ -1,7 +1,7 @@
-import type { Logger } from '@rental/logger';
+import { type Logger, withRequestId } from '@rental/logger';
 import { DeliveryDependencies, DeliveryJob, attemptDelivery } from '../../domain/delivery';
 import { PollingWorker } from './polling-worker';
-import { webhookAttemptDuration, webhookAttempts, webhookDeliveriesFinished, webhookDeliveryLag } from './metrics';
+import { webhookAttemptDuration, webhookAttempts, webhookDeliveriesFinished, webhookDeliveryLag, webhookScheduleLag } from './metrics';
 
 /** Room for one attempt plus the time to record it; a lease that runs out means the process died. */
 const LEASE_MARGIN_MS = 30_000;
@@ -18,7 +18,8 @@ export function deliveryWorker(deps: DeliveryDependencies, options: { concurrenc
     keyOf: (job) => job.endpoint.id,
     claim: (limit, inFlight) => deps.store.claimDue({ limit, perEndpoint, inFlight, leaseMs: deps.timeoutMs + LEASE_MARGIN_MS }),
     nextDueAt: () => deps.store.nextDueAt(),
-    process: async (job) => {
+    process: (job) => withRequestId(job.requestId, async () => {
+      webhookScheduleLag.observe(Math.max(0, Date.now() - job.dueAt.getTime()) / 1000);
       const { attempt, next } = await attemptDelivery(job, deps);
       const entry = {
         eventId: job.eventId,
@@ -37,9 +38,9 @@ export function deliveryWorker(deps: DeliveryDependencies, options: { concurrenc
         if (attempt.succeeded) webhookDeliveryLag.observe((Date.now() - job.occurredAt.getTime()) / 1000);
       }
       if (next.status !== 'pending') webhookDeliveriesFinished.inc({ status: next.status, reason: next.status === 'dropped' ? next.reason : '' });
-      if (attempt?.succeeded) log.debug(entry, 'webhook delivered');
+      if (attempt?.succeeded) log.info(entry, 'webhook delivered');
       else if (next.status === 'dropped') log.warn(entry, 'webhook delivery dropped');
       else log.info(entry, 'webhook attempt failed; retry scheduled');
-    },
+    }),
   });
 }

@@ -20,10 +20,11 @@ export function mailWorker(deps: MailDependencies, options: { log: Logger }): Po
       const next = await sendMail(job, deps);
       mailsFinished.inc({ status: next.status });
       const entry = { eventId: job.event.id, partnerId: job.partnerId, recipientRole: job.role, attempt: job.attempt, status: next.status };
+      // The recipient is named by its role: addresses are personal data and stay out of the log.
       if ('message' in next) {
-        const { to, subject, text } = next.message;
-        if (next.status === 'sent') log.info({ ...entry, to, subject }, 'mail sent');
-        else log.info({ ...entry, to, subject, text }, 'mail logged (no SMTP_URL configured)');
+        const { subject, text } = next.message;
+        if (next.status === 'sent') log.info({ ...entry, subject }, 'mail sent');
+        else log.info({ ...entry, subject, text }, 'mail logged (no SMTP_URL configured)');
       } else if (next.status === 'skipped') log.info({ ...entry, reason: next.reason }, 'mail skipped');
       else if (next.status === 'pending') log.warn({ ...entry, error: next.error, nextAttemptAt: next.nextAttemptAt.toISOString() }, 'mail failed; retry scheduled');
       else log.error({ ...entry, error: next.error }, 'mail failed; giving up');

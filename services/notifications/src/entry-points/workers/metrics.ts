@@ -21,6 +21,13 @@ export const webhookDeliveryLag = new Histogram({
   registers: [registry],
 });
 
+export const webhookScheduleLag = new Histogram({
+  name: 'webhook_delivery_schedule_lag_seconds',
+  help: 'How late an attempt starts after it fell due (the delivery scheduler\'s lag)',
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+  registers: [registry],
+});
+
 export const webhookDeliveriesFinished = new Counter({
   name: 'webhook_deliveries_finished_total',
   help: 'Deliveries that reached a final state, by status and drop reason',

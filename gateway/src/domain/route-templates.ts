@@ -1,0 +1,24 @@
+/** The label of a path no described route matches: never the raw path, so labels stay few. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+const isParameter = (segment: string) => /^\{[^/{}]+\}$/.test(segment);
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Finds the described route template (`/api/carts/{id}/checkout`) of a request path. A template
+ * with fewer parameters wins over one with more, so `/deliveries/redeliver` is not taken for
+ * `/deliveries/{eventId}`.
+ */
+export function routeTemplateMatcher(templates: readonly string[]): (path: string) => string {
+  const compiled = templates
+    .map((template) => {
+      const segments = template.split('/');
+      return {
+        template,
+        parameters: segments.filter(isParameter).length,
+        pattern: new RegExp(`^${segments.map((segment) => (isParameter(segment) ? '[^/]+' : escape(segment))).join('/')}$`),
+      };
+    })
+    .sort((a, b) => a.parameters - b.parameters);
+  return (path) => compiled.find(({ pattern }) => pattern.test(path))?.template ?? UNMATCHED_ROUTE;
+}

@@ -1,0 +1,8 @@
+import { Counter, registry } from '@rental/metrics';
+
+export const lenderSubmissions = new Counter({
+  name: 'lender_submissions_total',
+  help: 'Hand-overs of financing requests to the lender, by outcome (submitted, or failed and retried later)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});

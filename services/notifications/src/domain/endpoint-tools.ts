@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { conflict, notFound } from '@rental/problem';
+import type { DeliveryHistory, DeliveryHistoryReader } from './delivery-history';
+import { EndpointStore, WebhookEndpoint, findEndpoint, missingEndpoint, newSecret } from './endpoints';
+
+export const WEBHOOK_TEST_EVENT = 'webhook_endpoint.test';
+/** How long the old secret still signs after a rotation unless the partner says otherwise. */
+export const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 3600;
+export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 24 * 3600;
+
+export interface SecretRotationStore {
+  /**
+   * Makes `secret` the endpoint's secret; the one it replaces keeps signing until
+   * `previousExpiresAt` (null: not at all). False when there is no such endpoint.
+   */
+  rotateSecret(partnerId: string, id: string, secret: string, previousExpiresAt: Date | null): Promise<boolean>;
+}
+
+export type RedeliveryOutcome = 'queued' | 'still_pending' | 'unknown';
+
+export interface TestEvent {
+  id: string;
+  partnerId: string;
+  environment: string;
+  occurredAt: string;
+  /** The exact bytes the endpoint receives. */
+  body: string;
+  event: string;
+}
+
+export interface RedeliveryStore extends DeliveryHistoryReader {
+  /** Delivers the event to the endpoint again like a new delivery (first attempt now, the same retries). */
+  redeliver(partnerId: string, endpointId: string, eventId: string): Promise<RedeliveryOutcome>;
+  /** Redelivers every dropped delivery of the endpoint created at or after `since`; how many. */
+  redeliverDroppedSince(partnerId: string, endpointId: string, since: Date): Promise<number>;
+  /** Stores the event and one pending delivery of it to this endpoint only. */
+  queueTestEvent(endpointId: string, event: TestEvent): Promise<void>;
+  delivery(partnerId: string, endpointId: string, eventId: string): Promise<DeliveryHistory | undefined>;
+}
+
+export interface EndpointToolsDependencies {
+  store: EndpointStore;
+  rotation: SecretRotationStore;
+  redeliveries: RedeliveryStore;
+  environment: string;
+  /** Tells the delivery worker that something is due now. */
+  onQueued: () => void;
+}
+
+async function activeEndpoint(store: EndpointStore, partnerId: string, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await findEndpoint(store, partnerId, id);
+  // A paused endpoint gets nothing (its deliveries are dropped at once): refuse instead of pretending.
+  if (!endpoint.active) throw conflict('webhook_endpoint.paused', 'The webhook endpoint is paused; resume it (PATCH active true) first.');
+  return endpoint;
+}
+
+async function deliveryOf(deps: EndpointToolsDependencies, partnerId: string, endpointId: string, eventId: string): Promise<DeliveryHistory> {
+  const delivery = await deps.redeliveries.delivery(partnerId, endpointId, eventId);
+  if (!delivery) throw notFound('webhook_delivery.not_found', `No delivery of event ${eventId} to this endpoint.`);
+  return delivery;
+}
+
+export async function rotateSecret(
+  deps: Pick<EndpointToolsDependencies, 'store' | 'rotation'>,
+  partnerId: string,
+  id: string,
+  overlapSeconds: number,
+  now: Date = new Date(),
+): Promise<{ endpoint: WebhookEndpoint; secret: string; previousSecretExpiresAt: string | null }> {
+  const endpoint = await findEndpoint(deps.store, partnerId, id);
+  const secret = newSecret();
+  const previousExpiresAt = overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000) : null;
+  // Deleted between the lookup and the update.
+  if (!(await deps.rotation.rotateSecret(partnerId, id, secret, previousExpiresAt))) throw await missingEndpoint(deps.store, id);
+  return { endpoint, secret, previousSecretExpiresAt: previousExpiresAt?.toISOString() ?? null };
+}
+
+export async function redeliverEvent(deps: EndpointToolsDependencies, partnerId: string, endpointId: string, eventId: string): Promise<DeliveryHistory> {
+  await activeEndpoint(deps.store, partnerId, endpointId);
+  const outcome = await deps.redeliveries.redeliver(partnerId, endpointId, eventId);
+  if (outcome === 'unknown') throw notFound('webhook_delivery.not_found', `No delivery of event ${eventId} to this endpoint.`);
+  if (outcome === 'still_pending') throw conflict('webhook_delivery.pending', 'This delivery is still being attempted; it can be redelivered once it succeeded or was dropped.');
+  deps.onQueued();
+  return deliveryOf(deps, partnerId, endpointId, eventId);
+}
+
+export async function redeliverDroppedSince(deps: EndpointToolsDependencies, partnerId: string, endpointId: string, since: Date): Promise<number> {
+  await activeEndpoint(deps.store, partnerId, endpointId);
+  const count = await deps.redeliveries.redeliverDroppedSince(partnerId, endpointId, since);
+  if (count > 0) deps.onQueued();
+  return count;
+}
+
+export function testEventBody(id: string, endpointId: string, occurredAt: string): string {
+  return JSON.stringify({ id, event: WEBHOOK_TEST_EVENT, occurredAt, version: 1, data: { webhookEndpointId: endpointId } });
+}
+
+export async function sendTestEvent(deps: EndpointToolsDependencies, partnerId: string, endpointId: string, now: Date = new Date()): Promise<DeliveryHistory> {
+  await activeEndpoint(deps.store, partnerId, endpointId);
+  const id = randomUUID();
+  const occurredAt = now.toISOString();
+  const body = testEventBody(id, endpointId, occurredAt);
+  await deps.redeliveries.queueTestEvent(endpointId, {
+    id,
+    partnerId,
+    environment: deps.environment,
+    occurredAt,
+    body,
+    event: JSON.stringify({ ...(JSON.parse(body) as object), partnerId, environment: deps.environment }),
+  });
+  deps.onQueued();
+  return deliveryOf(deps, partnerId, endpointId, id);
+}

@@ -1,0 +1,26 @@
+import type { Knex } from '@rental/db';
+
+export async function up(db: Knex): Promise<void> {
+  await db.schema.alterTable('webhook_endpoints', (table) => {
+    // The secret a rotation replaced: it still signs (beside the new one) until it expires.
+    table.text('previous_secret');
+    table.timestamp('previous_secret_expires_at', { useTz: true });
+  });
+  await db.schema.alterTable('deliveries', (table) => {
+    // Attempts made before the latest redelivery request; the retry schedule counts from there.
+    table.integer('attempts_before_redelivery').notNullable().defaultTo(0);
+  });
+  await db.schema.alterTable('event_inbox', (table) => {
+    // The request that caused the event, so the log lines of its deliveries carry its id.
+    table.string('request_id', 128);
+  });
+}
+
+export async function down(db: Knex): Promise<void> {
+  await db.schema.alterTable('event_inbox', (table) => table.dropColumn('request_id'));
+  await db.schema.alterTable('deliveries', (table) => table.dropColumn('attempts_before_redelivery'));
+  await db.schema.alterTable('webhook_endpoints', (table) => {
+    table.dropColumn('previous_secret');
+    table.dropColumn('previous_secret_expires_at');
+  });
+}
