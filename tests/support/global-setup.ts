@@ -10,6 +10,7 @@ export default async function globalSetup(): Promise<void> {
     environment: stack.environment,
     portBase: stack.portBase,
     controlUrl: stack.controlUrl,
+    identitySecret: stack.identitySecret,
   };
   // Workers start after this, so they inherit the variable.
   process.env[SHARED_STACK_VARIABLE] = JSON.stringify(address);

@@ -8,6 +8,7 @@ export interface SharedStackAddress {
   environment: string;
   portBase: number;
   controlUrl: string;
+  identitySecret: string;
 }
 
 /** The stack every integration test shares (booted by globalSetup). */

@@ -36,3 +36,13 @@ export function httpUrlOf(name: ServiceName, portBase: number, env: NodeJS.Proce
 export function grpcAddressOf(name: ServiceName, portBase: number, env: NodeJS.ProcessEnv = process.env): string {
   return env[`${variablePrefix(name)}_GRPC_ADDR`] ?? `127.0.0.1:${defaultGrpcPort(name, portBase)}`;
 }
+
+/**
+ * Admin ports (health, readiness, metrics): base +40 for the gateway, +40 + the service's offset
+ * for a service (+41 … +46, backoffice included). ADMIN_PORT wins.
+ */
+export const GATEWAY_ADMIN_OFFSET = 40;
+
+export function defaultAdminPort(name: ServiceName | 'gateway', portBase: number): number {
+  return portBase + GATEWAY_ADMIN_OFFSET + (name === 'gateway' ? 0 : offsets[name]);
+}

@@ -1,13 +1,18 @@
 import * as grpc from '@grpc/grpc-js';
+import type { Identity } from '@rental/identity';
 import { type Logger, withRequestId } from '@rental/logger';
 import { grpcServerDuration } from '@rental/metrics';
 import { DomainError, isDomainError } from '@rental/problem';
 import type { ErrorMapper } from '@rental/http';
+import { verifyCallIdentity } from './identity';
 import { METADATA_KEYS, firstValue } from './metadata';
 import { grpcStatusOf } from './status';
 
 export interface CallContext {
+  /** The partner the caller's signed identity names; empty when it speaks for none. */
   partnerId: string;
+  /** The calling service, from its signed identity. */
+  caller: string;
   requestId: string;
   log: Logger;
 }
@@ -30,8 +35,9 @@ function asServiceError(error: DomainError): Partial<grpc.ServiceError> {
 }
 
 /**
- * Wraps a use case as a unary handler: metadata becomes a CallContext, a domain error travels
- * to the caller intact, anything else is logged and answered INTERNAL.
+ * Wraps a use case as a unary handler: a call without a valid signed identity fails
+ * UNAUTHENTICATED before the use case runs; the identity becomes a CallContext, a domain error
+ * travels to the caller intact, anything else is logged and answered INTERNAL.
  */
 export function unaryHandler<Request, Response>(
   method: string,
@@ -42,18 +48,28 @@ export function unaryHandler<Request, Response>(
   return (call, callback) => {
     const started = process.hrtime.bigint();
     const requestId = firstValue(call.metadata, METADATA_KEYS.requestId);
-    const context: CallContext = {
-      partnerId: firstValue(call.metadata, METADATA_KEYS.partnerId),
-      requestId,
-      log: log.child({ requestId, rpc: method }),
-    };
     const finish = (code: grpc.status) => grpcServerDuration.observe({ method, code: grpc.status[code] }, Number(process.hrtime.bigint() - started) / 1e9);
-    withRequestId(requestId, () => handler(call.request, context)).then(
-      (response) => {
+    const serve = async () => {
+      let identity: Identity;
+      try {
+        identity = await verifyCallIdentity(call.metadata);
+      } catch (error) {
+        log.warn({ rpc: method, reason: (error as Error).message }, 'rpc without a valid signed identity refused');
+        finish(grpc.status.UNAUTHENTICATED);
+        callback({ code: grpc.status.UNAUTHENTICATED, details: 'a signed internal identity is required' });
+        return;
+      }
+      const context: CallContext = {
+        partnerId: identity.partnerId ?? '',
+        caller: identity.caller,
+        requestId,
+        log: log.child({ requestId, rpc: method, caller: identity.caller }),
+      };
+      try {
+        const response = await withRequestId(requestId, () => handler(call.request, context));
         finish(grpc.status.OK);
         callback(null, response);
-      },
-      (error: unknown) => {
+      } catch (error) {
         const known = isDomainError(error) ? error : mappers.map((map) => map(error)).find(Boolean);
         if (known) {
           finish(grpcStatusOf(known.kind));
@@ -63,8 +79,9 @@ export function unaryHandler<Request, Response>(
         context.log.error({ err: error }, 'unexpected error in rpc');
         finish(grpc.status.INTERNAL);
         callback({ code: grpc.status.INTERNAL, details: 'internal error' });
-      },
-    );
+      }
+    };
+    void serve();
   };
 }
 

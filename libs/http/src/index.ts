@@ -9,3 +9,5 @@ export * from './trusted-headers';
 export * from './lifecycle';
 export * from './problem-schemas';
 export * from './openapi';
+export * from './admin';
+export * from './identity';

@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { LOCAL_HELPER_OFFSETS, SERVICE_NAMES, ServiceName, databaseNameOf, defaultHttpPort } from '@rental/config';
+import { LOCAL_HELPER_OFFSETS, SERVICE_NAMES, ServiceName, databaseNameOf, defaultAdminPort } from '@rental/config';
 import { connectDatabase, ensureDatabaseExists } from '@rental/db';
 import type { Logger } from '@rental/logger';
 import type { SeedFile } from './fixture';
@@ -34,6 +35,8 @@ export interface Stack {
   portBase: number;
   databaseUrl: string;
   environment: string;
+  /** The secret every process of this stack signs and verifies internal identities with. */
+  identitySecret: string;
   processes: Record<ProcessName, ManagedProcess>;
   /** Mail the SMTP sink received (empty when SMTP_URL points elsewhere). */
   mail: ReceivedMail[];
@@ -98,8 +101,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const control = await startControlServer(options.portBase + LOCAL_HELPER_OFFSETS.stackControl, mail);
   closers.push(() => new Promise((resolve) => control.close(resolve)));
 
+  // One secret per stack, never a default in code: a process started without it refuses to run.
+  const identitySecret = env.INTERNAL_IDENTITY_SECRET || randomBytes(32).toString('base64url');
   const shared: NodeJS.ProcessEnv = {
     ...env,
+    INTERNAL_IDENTITY_SECRET: identitySecret,
     ...storage,
     API_ENVIRONMENT: options.environment,
     DATABASE_URL: options.databaseUrl,
@@ -111,14 +117,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   // Per-process ports come from SERVICE_PORT_BASE; one inherited HTTP_PORT would collide.
   delete shared.HTTP_PORT;
   delete shared.GRPC_PORT;
+  delete shared.ADMIN_PORT;
   const processes = Object.fromEntries(PROCESS_NAMES.map((name) => {
-    const port = name === 'gateway' ? options.gatewayPort : defaultHttpPort(name, options.portBase);
     return [name, new ManagedProcess({
       name,
       entry: entryOf(name),
-      env: name === 'gateway' ? { ...shared, PORT: String(port) } : shared,
+      env: name === 'gateway' ? { ...shared, PORT: String(options.gatewayPort) } : shared,
       logFile: path.join(logDirectory, `${name}.log`),
-      readyUrl: `http://127.0.0.1:${port}/readyz`,
+      readyUrl: `http://127.0.0.1:${defaultAdminPort(name, options.portBase)}/readyz`,
       restartOnCrash: options.restartOnCrash,
       onCrash: options.onCrash,
     })];
@@ -141,6 +147,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     portBase: options.portBase,
     databaseUrl: options.databaseUrl,
     environment: options.environment,
+    identitySecret,
     processes,
     mail,
     controlUrl: `http://127.0.0.1:${options.portBase + LOCAL_HELPER_OFFSETS.stackControl}`,

@@ -4,12 +4,13 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { randomUUID } from 'node:crypto';
 import type { ServiceName } from '@rental/config';
 import { mapDatabaseError } from '@rental/db';
-import { REQUEST_ID_HEADER, TRUSTED_HEADERS, isInternalHeader, isValidRequestId, problemFor, sendProblem } from '@rental/http';
+import { REQUEST_ID_HEADER, isValidRequestId, problemFor, sendProblem } from '@rental/http';
 import type { Logger } from '@rental/logger';
-import { httpRequestDuration, metricsContentType, renderMetrics } from '@rental/metrics';
+import { httpRequestDuration } from '@rental/metrics';
 import { DomainError, toProblem } from '@rental/problem';
-import type { ApiKeyAuthenticator } from '../../domain/api-key';
+import { type ApiKeyAuthenticator, hashApiKey } from '../../domain/api-key';
 import type { RateLimiter } from '../../domain/rate-limiter';
+import type { ClientAddress } from './client-address';
 import { isSafePath, owningService } from '../../domain/route-table';
 import type { Forward } from './proxy';
 
@@ -18,8 +19,8 @@ export interface GatewayOptions {
   authenticator: ApiKeyAuthenticator;
   proxies: Record<ServiceName, Forward>;
   apiDescription: () => Record<string, unknown>;
-  readiness: () => Promise<Record<string, boolean>>;
   maxBodyBytes: number;
+  clientAddress: ClientAddress;
   limits: { perKey: RateLimiter; perAddress: RateLimiter };
 }
 
@@ -43,23 +44,11 @@ function problem(res: ServerResponse, error: DomainError, headers: Record<string
   sendProblem(res, toProblem(error), headers);
 }
 
-/** Health, readiness, metrics and the API description: express, off the hot path. */
+/** The API description and its reference page: express, off the hot path (health and metrics: admin port). */
 function controlApp(options: GatewayOptions): express.Application {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const checks = await options.readiness().catch(() => ({ database: false }));
-    const ready = Object.values(checks).every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', metricsContentType());
-    res.send(await renderMetrics());
-  });
   app.get('/api/docs.json', (_req, res) => {
     res.json(options.apiDescription());
   });
@@ -85,19 +74,20 @@ function tooManyRequests(res: ServerResponse, retryAfterSeconds: number, scope: 
 }
 
 async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: string, options: GatewayOptions): Promise<string | undefined> {
-  // By address first, so guessing keys from one address is throttled too.
-  const byAddress = options.limits.perAddress.take(req.socket.remoteAddress ?? 'unknown');
-  if (!byAddress.allowed) {
-    tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
-    return undefined;
-  }
   const apiKey = req.headers['x-api-key'] as string | undefined;
   const partner = await options.authenticator.authenticate(apiKey);
   if (!partner) {
+    // Only attempts without a valid key count against the client's address: behind a load
+    // balancer many partners may share one, and a flood of guesses must not lock them out.
+    const byAddress = await options.limits.perAddress.take(options.clientAddress(req));
+    if (!byAddress.allowed) {
+      tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
+      return undefined;
+    }
     problem(res, new DomainError('unauthenticated', 'auth.invalid_api_key', 'A valid X-Api-Key header is required.'), { 'WWW-Authenticate': 'ApiKey header="X-Api-Key"' });
     return undefined;
   }
-  const byKey = options.limits.perKey.take(apiKey as string);
+  const byKey = await options.limits.perKey.take(hashApiKey(apiKey as string));
   if (!byKey.allowed) {
     tooManyRequests(res, byKey.retryAfterSeconds, 'API key');
     return undefined;
@@ -111,13 +101,9 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
     problem(res, new DomainError('not_found', 'route.not_found', `No endpoint exists at ${req.method} ${path}.`));
     return undefined;
   }
-  // Only the gateway speaks for the partner: whatever a client sent in these headers is dropped.
-  for (const name of Object.keys(req.headers)) if (isInternalHeader(name)) delete req.headers[name];
   delete req.headers['x-api-key'];
-  req.headers[TRUSTED_HEADERS.partnerId] = partner.partnerId;
-  req.headers[TRUSTED_HEADERS.environment] = partner.environment;
-  req.headers[TRUSTED_HEADERS.roles] = partner.roles.join(',');
-  options.proxies[service](req, res);
+  // The service learns the partner only from the identity the Forward signs (identity.ts).
+  options.proxies[service](req, res, partner);
   return service;
 }
 
