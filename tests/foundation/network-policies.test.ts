@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { GRPC_CALL_GRAPH } from '@rental/config';
+import { grpcTlsVariables } from '@rental/grpc';
 
 /**
  * The NetworkPolicies of deploy/k8s/base against the call graph written once in libs/config:
@@ -99,5 +100,26 @@ describe('NetworkPolicies of deploy/k8s', () => {
     for (const app of PROCESSES.filter((name) => name !== 'gateway')) {
       expect({ app, postgres: reaches(app, 5432), nats: reaches(app, 4222), objectStorage: reaches(app, 9000) }).toEqual({ app, postgres: true, nats: true, objectStorage: true });
     }
+  });
+});
+
+describe('the optional gRPC mutual TLS component', () => {
+  const component = path.join(root, 'deploy', 'k8s', 'components', 'grpc-mtls');
+  const manifest = parse(fs.readFileSync(path.join(component, 'kustomization.yaml'), 'utf8')) as { kind: string; patches: { path: string }[] };
+  const certificates = parseAllDocuments(fs.readFileSync(path.join(component, 'certificates.yaml'), 'utf8')).map((doc) => doc.toJS()).filter((doc) => doc.kind === 'Certificate' && !doc.spec.isCA);
+
+  it('when read, then every Deployment with a gRPC port mounts a certificate for its own Service name under the variables the code reads', () => {
+    const withGrpc = documents.filter((doc) => doc.kind === 'Deployment' && doc.spec.template.spec.containers[0].ports.some((port: { name: string }) => port.name === 'grpc')).map((doc) => doc.metadata.name).sort();
+    expect(manifest.kind).toBe('Component');
+    expect(certificates.map((certificate) => certificate.spec.dnsNames).sort()).toEqual(withGrpc.map((name) => [name]));
+    for (const { path: patchFile } of manifest.patches) {
+      const patch = parse(fs.readFileSync(path.join(component, patchFile), 'utf8'));
+      const name = patch.metadata.name as string;
+      const container = patch.spec.template.spec.containers[0];
+      expect(container.name).toBe(name);
+      expect(container.env.map((entry: { name: string }) => entry.name).sort()).toEqual(Object.keys(grpcTlsVariables).sort());
+      expect(patch.spec.template.spec.volumes).toEqual([{ name: 'grpc-tls', secret: { secretName: certificates.find((c) => c.spec.dnsNames[0] === name).spec.secretName } }]);
+    }
+    expect(manifest.patches.length).toBe(withGrpc.length);
   });
 });

@@ -3,6 +3,7 @@ import { grpcClientDuration } from '@rental/metrics';
 import { DomainError, ErrorKind } from '@rental/problem';
 import { signedCallMetadata } from './identity';
 import { METADATA_KEYS, firstValue } from './metadata';
+import { channelCredentials } from './tls';
 import { errorKindOf } from './status';
 
 export interface OutgoingCallContext {
@@ -30,7 +31,7 @@ export function createGrpcClient<Client extends grpc.Client>(
   ClientClass: new (address: string, credentials: grpc.ChannelCredentials, options: grpc.ChannelOptions) => Client,
   address: string,
 ): Client {
-  return new ClientClass(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+  return new ClientClass(address, channelCredentials(), CLIENT_OPTIONS);
 }
 
 function toDomainError(error: grpc.ServiceError, method: string): DomainError {

@@ -7,6 +7,7 @@ import type { ErrorMapper } from '@rental/http';
 import { verifyCallIdentity } from './identity';
 import { METADATA_KEYS, firstValue } from './metadata';
 import { grpcStatusOf } from './status';
+import { serverCredentials } from './tls';
 
 export interface CallContext {
   /** The partner the caller's signed identity names; empty when it speaks for none. */
@@ -94,7 +95,7 @@ export async function startGrpcServer(host: string, port: number, bindings: Serv
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
   for (const binding of bindings) server.addService(binding.definition, binding.implementation);
   const boundPort = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) => (error ? reject(error) : resolve(actual)));
+    server.bindAsync(`${host}:${port}`, serverCredentials(), (error, actual) => (error ? reject(error) : resolve(actual)));
   });
   return {
     port: boundPort,

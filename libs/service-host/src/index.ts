@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Bus } from '@rental/bus';
 import { ServiceName, databaseNameOf, defaultAdminPort, defaultGrpcPort, defaultHttpPort, platformVariables, portVariable, positiveIntegerVariable } from '@rental/config';
 import { Knex, Migration, mapDatabaseError, openDatabase, pingDatabase } from '@rental/db';
-import { RunningGrpcServer, ServiceBinding, startGrpcServer, useInternalIdentity } from '@rental/grpc';
+import { RunningGrpcServer, ServiceBinding, grpcTlsVariables, startGrpcServer, useGrpcTls, useInternalIdentity } from '@rental/grpc';
 import { ErrorMapper, OperationRouter, createAdminApp, createHttpApp, startHttpServer } from '@rental/http';
 import { IdentityKeys, identityVariables } from '@rental/identity';
 import { Logger, createLogger } from '@rental/logger';
@@ -58,6 +58,7 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Run
   enableProcessMetrics(name);
   const identity = new IdentityKeys(config.INTERNAL_IDENTITY_SECRET);
   useInternalIdentity(name, identity);
+  useGrpcTls(config);
   const db = await openDatabase({ url: config.DATABASE_URL, schema: options.schema, migrations: options.migrations, log, poolMax: config.DB_POOL_MAX });
   let bus: Bus | undefined;
   if (options.usesBus) {
