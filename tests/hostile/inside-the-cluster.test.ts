@@ -135,6 +135,6 @@ describe('operations endpoints', () => {
   it('when the API description is asked of the gateway public port, then it is still served there', async () => {
     const response = await fetch(`${sharedStack().gatewayUrl}/api/docs.json`);
     expect(response.status).toBe(200);
-    expect((await response.json()).openapi).toMatch(/^3\./);
+    expect(((await response.json()) as { openapi: string }).openapi).toMatch(/^3\./);
   });
 });

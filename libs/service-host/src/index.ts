@@ -16,6 +16,8 @@ export const serviceVariables = {
   /** Health, readiness and metrics; default SERVICE_PORT_BASE + 40 + the service's offset. */
   ADMIN_PORT: portVariable().optional(),
   ...identityVariables,
+  /** Optional mutual TLS for gRPC: files mounted from a Secret (cert-manager), all three or none. */
+  ...grpcTlsVariables,
   DB_POOL_MAX: positiveIntegerVariable(6),
 };
 
