@@ -66,7 +66,7 @@ function controlApp(options: GatewayOptions): express.Application {
 }
 
 /**
- * Every partner call: request id, API key → partner, trusted headers, proxy to the owning
+ * Every partner call: request id, API key → partner, rate limits, signed identity, proxy to the owning
  * service. Plain node:http, because express in front of the proxy halved the throughput.
  */
 function tooManyRequests(res: ServerResponse, retryAfterSeconds: number, scope: string): void {
