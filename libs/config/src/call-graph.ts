@@ -11,8 +11,3 @@ export const GRPC_CALL_GRAPH: Readonly<Record<string, readonly string[]>> = {
   pricing: ['case-workflow'],
   backoffice: ['case-workflow', 'documents'],
 };
-
-/** The services allowed to call `callee` over gRPC. */
-export function grpcCallersOf(callee: string): string[] {
-  return Object.entries(GRPC_CALL_GRAPH).filter(([, callees]) => callees.includes(callee)).map(([caller]) => caller).sort();
-}
