@@ -5,6 +5,7 @@ module.exports = {
   rootDir: __dirname,
   globalSetup: '<rootDir>/support/global-setup.ts',
   globalTeardown: '<rootDir>/support/global-teardown.ts',
+  setupFiles: ['<rootDir>/support/internal-caller.ts'],
   testTimeout: 60_000,
   maxWorkers: 2,
 };

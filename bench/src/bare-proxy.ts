@@ -1,5 +1,4 @@
 import http from 'node:http';
-import { TRUSTED_HEADERS } from '@rental/http';
 
 /**
  * Reference only: the leanest possible proxy (node:http, keep-alive, no auth), to show how close
@@ -14,7 +13,7 @@ http
       return;
     }
     const upstream = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, agent, headers: { ...req.headers, [TRUSTED_HEADERS.partnerId]: 'acme', [TRUSTED_HEADERS.environment]: 'sandbox' } },
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, agent, headers: req.headers },
       (response) => {
         res.writeHead(response.statusCode ?? 502, response.headers);
         response.pipe(res);

@@ -1,21 +1,19 @@
 import os from 'node:os';
 import path from 'node:path';
-import { TRUSTED_HEADERS } from '@rental/http';
+import { IDENTITY_HEADER, IdentityKeys } from '@rental/identity';
 import { ManagedProcess } from '@rental/stack';
 import { fixturePartnerKey, runDate } from '@rental/testkit';
 import { BenchContext, report, runAlone } from './harness';
 import { LatencyProbe, Measurement, ROW_SECONDS, latencyTable, measure, probeLatency, table } from './measure';
 
 const KEY = fixturePartnerKey('acme');
-const TRUSTED = { [TRUSTED_HEADERS.partnerId]: 'acme', [TRUSTED_HEADERS.environment]: 'sandbox', [TRUSTED_HEADERS.roles]: 'api_user' };
-
-function benchProcess(name: string, entry: string, port: number, env: NodeJS.ProcessEnv): ManagedProcess {
+function benchProcess(name: string, entry: string, port: number, env: NodeJS.ProcessEnv, readyPort = port): ManagedProcess {
   return new ManagedProcess({
     name,
     entry,
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
     logFile: path.join(os.tmpdir(), `${name}.log`),
-    readyUrl: `http://127.0.0.1:${port}/readyz`,
+    readyUrl: `http://127.0.0.1:${readyPort}/readyz`,
     restartOnCrash: false,
   });
 }
@@ -30,6 +28,7 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
   const trivial = benchProcess('bench-trivial-upstream', path.join(__dirname, 'trivial-upstream.js'), trivialPort, {});
   // A second gateway on the same database, whose pricing paths go to the trivial upstream.
   const gatewayPort = stack.portBase + 29;
+  const gatewayAdminPort = stack.portBase + 48;
   const gateway = benchProcess('bench-gateway', require.resolve('@rental/gateway/package.json').replace('package.json', 'dist/start.js'), gatewayPort, {
     DATABASE_URL: stack.databaseUrl,
     API_ENVIRONMENT: 'sandbox',
@@ -37,7 +36,12 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     // As on the stack the test kit boots: one key from one address at full speed is the load here, not abuse.
     RATE_LIMIT_KEY_PER_SECOND: '0',
     RATE_LIMIT_ADDRESS_PER_SECOND: '0',
-  });
+    INTERNAL_IDENTITY_SECRET: stack.identitySecret,
+    ADMIN_PORT: String(gatewayAdminPort),
+  }, gatewayAdminPort);
+  // Reaching pricing directly takes what the gateway would sign (valid for a minute: signed per run).
+  const identity = new IdentityKeys(stack.identitySecret);
+  const signedAsGateway = async () => ({ [IDENTITY_HEADER]: await identity.sign({ caller: 'gateway', partnerId: 'acme', roles: ['api_user'] }) });
   const barePort = stack.portBase + 27;
   const bare = benchProcess('bench-bare-proxy', path.join(__dirname, 'bare-proxy.js'), barePort, { TARGET_URL: trivialUrl });
   const helpers = [trivial, gateway, bare];
@@ -52,18 +56,18 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     // Warm up connections and caches before measuring.
     await measure({ label: 'warm-up', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: { 'X-Api-Key': KEY }, durationSeconds: 2 });
     const viaGateway = { 'X-Api-Key': KEY };
-    const trivialDirect = await measureTrivial({ label: 'trivial route, direct (saturated)', url: `${trivialUrl}/api/product-sectors`, headers: TRUSTED });
+    const trivialDirect = await measureTrivial({ label: 'trivial route, direct (saturated)', url: `${trivialUrl}/api/product-sectors` });
     const trivialGateway = await measureTrivial({ label: 'trivial route, through the gateway (saturated)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway });
     const trivialBare = await measureTrivial({ label: 'trivial route, bare node:http proxy for reference (saturated)', url: `http://127.0.0.1:${barePort}/api/product-sectors` });
-    const trivialDirectPaced = await measureTrivial({ label: 'trivial route, direct (500 req/s)', url: `${trivialUrl}/api/product-sectors`, headers: TRUSTED, overallRate: 500 });
+    const trivialDirectPaced = await measureTrivial({ label: 'trivial route, direct (500 req/s)', url: `${trivialUrl}/api/product-sectors`, overallRate: 500 });
     const trivialGatewayPaced = await measureTrivial({ label: 'trivial route, through the gateway (500 req/s)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, overallRate: 500 });
     const latencies = [
-      await probeLatency('trivial route, direct', `${trivialUrl}/api/product-sectors`, TRUSTED),
+      await probeLatency('trivial route, direct', `${trivialUrl}/api/product-sectors`, {}),
       await probeLatency('trivial route, bare proxy', `http://127.0.0.1:${barePort}/api/product-sectors`, {}),
       await probeLatency('trivial route, gateway', `http://127.0.0.1:${gatewayPort}/api/product-sectors`, viaGateway),
     ];
     const [latencyDirect, latencyBare, latencyGateway] = latencies as [LatencyProbe, LatencyProbe, LatencyProbe];
-    const serviceDirect = await measureService({ label: 'GET /api/product-sectors, pricing direct (saturated)', url: pricingDirect, headers: TRUSTED });
+    const serviceDirect = await measureService({ label: 'GET /api/product-sectors, pricing direct (saturated)', url: pricingDirect, headers: await signedAsGateway() });
     const serviceGateway = await measureService({ label: 'GET /api/product-sectors, through the gateway (saturated)', url: `${stack.gatewayUrl}/api/product-sectors`, headers: viaGateway });
     const body = [
       `Command: \`npm run bench:gateway\` (${runDate()}; saturated runs: 20 connections for ${ROW_SECONDS} s; paced runs: 500 req/s evenly paced over 100 connections). The trivial route is an express handler in its own process that only answers JSON, behind a second gateway process on the same database; the service route is pricing's real handler. Autocannon, the gateway and the upstream share the machine's 2 cores, so saturated figures include that contention.`,

@@ -1,5 +1,4 @@
 import express from 'express';
-import { TRUSTED_HEADERS } from '@rental/http';
 
 /**
  * A route that only answers JSON, run as its own process so that neither autocannon nor the
@@ -9,7 +8,7 @@ const app = express();
 app.get('/readyz', (_req, res) => {
   res.json({ status: 'ready' });
 });
-app.get('/api/product-sectors', (req, res) => {
-  res.json([{ value: 'IT_AND_OFFICE_EQUIPMENT', label: 'IT and office equipment', partner: req.headers[TRUSTED_HEADERS.partnerId] }]);
+app.get('/api/product-sectors', (_req, res) => {
+  res.json([{ value: 'IT_AND_OFFICE_EQUIPMENT', label: 'IT and office equipment' }]);
 });
 app.listen(Number(process.env.PORT), '127.0.0.1');

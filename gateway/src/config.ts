@@ -1,15 +1,25 @@
 import { z } from 'zod';
 import { loadConfig, platformVariables, portVariable, positiveIntegerVariable, urlVariable } from '@rental/config';
+import { identityVariables } from '@rental/identity';
+import { trustedProxiesVariable } from './entry-points/http/client-address';
 
 export const gatewayVariables = {
   ...platformVariables,
   PORT: portVariable(8080),
+  /** Health, readiness and metrics; default SERVICE_PORT_BASE + 40. */
+  ADMIN_PORT: portVariable().optional(),
+  /** Load balancers and ingress controllers whose X-Forwarded-For is believed: addresses or CIDRs, comma-separated. */
+  TRUSTED_PROXIES: trustedProxiesVariable(),
+  ...identityVariables,
   /** Seconds an authenticated key stays cached; a revoked key stops working after at most this. */
   API_KEY_CACHE_SECONDS: positiveIntegerVariable(30),
   /** Largest request body the gateway forwards (document uploads are the largest). */
   MAX_BODY_BYTES: positiveIntegerVariable(11 * 1024 * 1024),
   UPSTREAM_TIMEOUT_MS: positiveIntegerVariable(60_000),
-  /** Requests per second and burst per API key and per client address; 0 switches a limit off. */
+  /**
+   * Requests per second and burst per API key, and per client address for attempts without a
+   * valid key; shared by every replica; 0 switches a limit off.
+   */
   RATE_LIMIT_KEY_PER_SECOND: z.coerce.number().nonnegative().default(200),
   RATE_LIMIT_KEY_BURST: positiveIntegerVariable(400),
   RATE_LIMIT_ADDRESS_PER_SECOND: z.coerce.number().nonnegative().default(500),

@@ -1,15 +1,17 @@
-import { LOCAL_HELPER_OFFSETS, SERVICE_NAMES, ServiceName, databaseNameOf, httpUrlOf } from '@rental/config';
+import { LOCAL_HELPER_OFFSETS, SERVICE_NAMES, ServiceName, databaseNameOf, defaultAdminPort, httpUrlOf } from '@rental/config';
 import { openDatabase, pingDatabase } from '@rental/db';
-import { startHttpServer } from '@rental/http';
+import { createAdminApp, startHttpServer } from '@rental/http';
+import { IdentityKeys } from '@rental/identity';
 import { createLogger } from '@rental/logger';
 import { enableProcessMetrics } from '@rental/metrics';
 import type { GatewayConfig } from './config';
 import { ApiKeyRepository } from './data-access/api-key-repository';
 import { ApiKeyAuthenticator } from './domain/api-key';
-import { RateLimiter } from './domain/rate-limiter';
+import { sharedRateLimiter } from './data-access/shared-rate-limiter';
 import { routeTemplateMatcher } from './domain/route-templates';
 import { apiDescription, buildTag } from './entry-points/http/api-description';
 import { gatewayRequestListener } from './entry-points/http/app';
+import { clientAddressResolver } from './entry-points/http/client-address';
 import { serviceProxy, upstreamAgent } from './entry-points/http/proxy';
 import { migrations } from './migrations';
 
@@ -17,16 +19,18 @@ export const GATEWAY_SCHEMA = 'gateway';
 
 export interface RunningGateway {
   port: number;
+  adminPort: number;
   stop(): Promise<void>;
 }
 
 export async function startGateway(config: GatewayConfig, env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
   const log = createLogger('gateway', config.LOG_LEVEL);
   enableProcessMetrics('gateway');
+  const identity = new IdentityKeys(config.INTERNAL_IDENTITY_SECRET);
   const db = await openDatabase({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, migrations, log });
   const agent = upstreamAgent();
   const proxies = Object.fromEntries(
-    SERVICE_NAMES.map((name) => [name, serviceProxy(httpUrlOf(name, config.SERVICE_PORT_BASE, env), agent, config.UPSTREAM_TIMEOUT_MS, log)]),
+    SERVICE_NAMES.map((name) => [name, serviceProxy(httpUrlOf(name, config.SERVICE_PORT_BASE, env), agent, config.UPSTREAM_TIMEOUT_MS, log, identity)]),
   ) as Record<ServiceName, ReturnType<typeof serviceProxy>>;
   const description = apiDescription(buildTag(config.API_BUILD_TAG));
   const listener = gatewayRequestListener({
@@ -34,7 +38,6 @@ export async function startGateway(config: GatewayConfig, env: NodeJS.ProcessEnv
     authenticator: new ApiKeyAuthenticator(new ApiKeyRepository(db), config.API_ENVIRONMENT, config.API_KEY_CACHE_SECONDS * 1000),
     proxies,
     apiDescription: () => description,
-    readiness: async () => ({ database: await pingDatabase(db) }),
     maxBodyBytes: config.MAX_BODY_BYTES,
     sessionConfig: {
       issuer: (config.OPERATOR_ISSUER_URL ?? `http://127.0.0.1:${config.SERVICE_PORT_BASE + LOCAL_HELPER_OFFSETS.identityProvider}`).replace(/\/$/, ''),
@@ -42,19 +45,23 @@ export async function startGateway(config: GatewayConfig, env: NodeJS.ProcessEnv
       consoleClientId: config.OPERATOR_CONSOLE_CLIENT_ID,
     },
     routeOf: routeTemplateMatcher(Object.keys(description.paths as Record<string, unknown>)),
+    clientAddress: clientAddressResolver(config.TRUSTED_PROXIES),
     limits: {
-      perKey: new RateLimiter({ perSecond: config.RATE_LIMIT_KEY_PER_SECOND, burst: config.RATE_LIMIT_KEY_BURST }),
-      perAddress: new RateLimiter({ perSecond: config.RATE_LIMIT_ADDRESS_PER_SECOND, burst: config.RATE_LIMIT_ADDRESS_BURST }),
+      perKey: sharedRateLimiter(db, GATEWAY_SCHEMA, 'key', { perSecond: config.RATE_LIMIT_KEY_PER_SECOND, burst: config.RATE_LIMIT_KEY_BURST }),
+      perAddress: sharedRateLimiter(db, GATEWAY_SCHEMA, 'address', { perSecond: config.RATE_LIMIT_ADDRESS_PER_SECOND, burst: config.RATE_LIMIT_ADDRESS_BURST }),
     },
   });
   const http = await startHttpServer(listener, config.HOST, config.PORT);
-  log.info({ port: http.port, environment: config.API_ENVIRONMENT, database: databaseNameOf(config.DATABASE_URL) }, 'gateway listening');
+  const admin = await startHttpServer(createAdminApp(async () => ({ database: await pingDatabase(db) })), config.HOST, config.ADMIN_PORT ?? defaultAdminPort('gateway', config.SERVICE_PORT_BASE));
+  log.info({ port: http.port, adminPort: admin.port, environment: config.API_ENVIRONMENT, database: databaseNameOf(config.DATABASE_URL) }, 'gateway listening');
   return {
     port: http.port,
+    adminPort: admin.port,
     stop: async () => {
       await http.close(config.SHUTDOWN_GRACE_MS);
       agent.destroy();
       await db.destroy();
+      await admin.close(0);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { defaultAdminPort } from '@rental/config';
 import { ApiClient, PrivatePostgres, Stack, bootStack, findFreePortBase, fixturePartnerKey, waitFor } from '@rental/testkit';
 
 let postgres: PrivatePostgres;
@@ -34,7 +35,7 @@ describe('PostgreSQL restarted during traffic', () => {
   });
 
   it('when Postgres is down, then readiness says so and recovers', async () => {
-    const readiness = () => fetch(`http://127.0.0.1:${stack.portBase + 1}/readyz`).then((response) => response.status);
+    const readiness = () => fetch(`http://127.0.0.1:${defaultAdminPort('pricing', stack.portBase)}/readyz`).then((response) => response.status);
     await postgres.stop();
     expect(await readiness()).toBe(503);
     await postgres.start();

@@ -98,18 +98,20 @@ describe('deploy/k8s', () => {
     }
   });
 
-  it('when a Deployment runs, then it probes /readyz and /healthz on the port it exposes, runs as non-root with limits', () => {
+  it('when a Deployment runs, then it probes /readyz and /healthz on its admin port, runs as non-root with limits', () => {
     for (const name of Object.keys(PROCESSES)) {
       const deployment = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === name);
       const container = deployment.spec.template.spec.containers[0];
       expect(container.image).toBe(`rental/${name}`);
-      expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
-      expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+      expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'admin' });
+      expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'admin' });
       expect(deployment.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
       expect(container.resources.limits).toEqual(expect.objectContaining({ cpu: expect.any(String), memory: expect.any(String) }));
       const env = Object.fromEntries(container.env.map((entry: { name: string; value?: string }) => [entry.name, entry.value]));
       const httpPort = name === 'gateway' ? env.PORT : env.HTTP_PORT;
       expect(container.ports.find((port: { name: string }) => port.name === 'http').containerPort).toBe(Number(httpPort));
+      expect(container.ports.find((port: { name: string }) => port.name === 'admin').containerPort).toBe(Number(env.ADMIN_PORT));
+      expect(Number(env.ADMIN_PORT)).not.toBe(Number(httpPort));
       if (name !== 'gateway') expect(container.ports.find((port: { name: string }) => port.name === 'grpc').containerPort).toBe(Number(env.GRPC_PORT));
       const service = documents.find((doc) => doc.kind === 'Service' && doc.metadata.name === name);
       for (const port of service.spec.ports) expect(container.ports.map((p: { name: string }) => p.name)).toContain(port.targetPort);

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { defaultHttpPort } from '@rental/config';
+import { defaultAdminPort } from '@rental/config';
 import { ApiClient, WebhookReceiver, createTestPartner, waitFor } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
 import { EventPublisher, expectedBody, hmacBase64, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
@@ -247,7 +247,7 @@ describe('concurrency', () => {
 
 /** Sum of notifications' Prometheus samples of `name` that carry every label in `labels`. */
 async function notificationsMetric(name: string, labels: Record<string, string> = {}): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${defaultHttpPort('notifications', sharedStack().portBase)}/metrics`)).text();
+  const text = await (await fetch(`http://127.0.0.1:${defaultAdminPort('notifications', sharedStack().portBase)}/metrics`)).text();
   const wanted = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
   return text.split('\n')
     .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))

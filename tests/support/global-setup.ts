@@ -11,6 +11,7 @@ export default async function globalSetup(): Promise<void> {
     portBase: stack.portBase,
     controlUrl: stack.controlUrl,
     logDirectory: stack.logDirectory,
+    identitySecret: stack.identitySecret,
   };
   // Workers start after this, so they inherit the variable.
   process.env[SHARED_STACK_VARIABLE] = JSON.stringify(address);

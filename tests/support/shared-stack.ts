@@ -10,6 +10,7 @@ export interface SharedStackAddress {
   controlUrl: string;
   /** One `<process>.log` per process, JSON lines. */
   logDirectory: string;
+  identitySecret: string;
 }
 
 /** The stack every integration test shares (booted by globalSetup). */

@@ -1,6 +1,8 @@
 import type { Migration } from '@rental/db';
 import * as partnersAndKeys from './0001_partners_and_keys';
+import * as rateLimits from './0008_zt20_rate_limits';
 
 export const migrations: Record<string, Migration> = {
   '0001_partners_and_keys': partnersAndKeys,
+  '0008_zt20_rate_limits': rateLimits,
 };

@@ -1,3 +1,4 @@
 export * from './load-config';
 export * from './platform';
 export * from './service-directory';
+export * from './call-graph';

@@ -1,6 +1,6 @@
 import { ConfigurationError, parseConfig, booleanVariable, durationVariable, portVariable } from './load-config';
 import { platformVariables } from './platform';
-import { grpcAddressOf, httpUrlOf } from './service-directory';
+import { defaultAdminPort, grpcAddressOf, httpUrlOf } from './service-directory';
 
 describe('parseConfig', () => {
   it('when nothing is set, then the platform defaults apply', () => {
@@ -42,5 +42,9 @@ describe('service directory', () => {
     expect(httpUrlOf('case-workflow', 7100, {})).toBe('http://127.0.0.1:7103');
     expect(grpcAddressOf('case-workflow', 7100, {})).toBe('127.0.0.1:7113');
     expect(grpcAddressOf('case-workflow', 7100, { CASE_WORKFLOW_GRPC_ADDR: 'case-workflow:50051' })).toBe('case-workflow:50051');
+  });
+
+  it('when no ADMIN_PORT is given, then the gateway takes base + 40 and each service base + 40 + its offset', () => {
+    expect([defaultAdminPort('gateway', 7100), defaultAdminPort('pricing', 7100), defaultAdminPort('notifications', 7100)]).toEqual([7140, 7141, 7145]);
   });
 });

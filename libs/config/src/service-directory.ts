@@ -44,3 +44,13 @@ export const SIMULATOR_OFFSETS = { lender: 26, signing: 27, creditBureau: 28 } a
 export function simulatorUrl(name: keyof typeof SIMULATOR_OFFSETS, portBase: number): string {
   return `http://127.0.0.1:${portBase + SIMULATOR_OFFSETS[name]}`;
 }
+
+/**
+ * Admin ports (health, readiness, metrics): base +40 for the gateway, +40 + the service's offset
+ * for a service (+41 … +46, backoffice included). ADMIN_PORT wins.
+ */
+export const GATEWAY_ADMIN_OFFSET = 40;
+
+export function defaultAdminPort(name: ServiceName | 'gateway', portBase: number): number {
+  return portBase + GATEWAY_ADMIN_OFFSET + (name === 'gateway' ? 0 : offsets[name]);
+}

@@ -1,7 +1,9 @@
 import * as grpc from '@grpc/grpc-js';
 import { grpcClientDuration } from '@rental/metrics';
 import { DomainError, ErrorKind } from '@rental/problem';
+import { signedCallMetadata } from './identity';
 import { METADATA_KEYS, firstValue } from './metadata';
+import { channelCredentials } from './tls';
 import { errorKindOf } from './status';
 
 export interface OutgoingCallContext {
@@ -29,7 +31,7 @@ export function createGrpcClient<Client extends grpc.Client>(
   ClientClass: new (address: string, credentials: grpc.ChannelCredentials, options: grpc.ChannelOptions) => Client,
   address: string,
 ): Client {
-  return new ClientClass(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+  return new ClientClass(address, channelCredentials(), CLIENT_OPTIONS);
 }
 
 function toDomainError(error: grpc.ServiceError, method: string): DomainError {
@@ -46,21 +48,21 @@ function toDomainError(error: grpc.ServiceError, method: string): DomainError {
 }
 
 /**
- * Calls a unary method with a deadline and the caller's partner and request id as metadata.
- * A domain error raised by the callee is rebuilt, so it reaches the partner unchanged.
+ * Calls a unary method with a deadline and, as metadata, the identity of this service and the
+ * partner and request id it acts for, signed (identity.ts). A domain error raised by the callee
+ * is rebuilt, so it reaches the partner unchanged.
  */
-export function callUnary<Response>(
+export async function callUnary<Response>(
   client: grpc.Client,
   method: string,
   request: object,
   context: OutgoingCallContext,
   deadlineMs: number,
 ): Promise<Response> {
-  const metadata = new grpc.Metadata();
-  if (context.partnerId) metadata.set(METADATA_KEYS.partnerId, context.partnerId);
-  if (context.requestId) metadata.set(METADATA_KEYS.requestId, context.requestId);
   const fn = (client as unknown as Record<string, UnaryMethod>)[method];
-  if (typeof fn !== 'function') return Promise.reject(new Error(`no rpc method ${method}`));
+  if (typeof fn !== 'function') throw new Error(`no rpc method ${method}`);
+  const metadata = await signedCallMetadata(context.partnerId || undefined, context.requestId);
+  if (context.requestId) metadata.set(METADATA_KEYS.requestId, context.requestId);
   const started = process.hrtime.bigint();
   return new Promise<Response>((resolve, reject) => {
     fn.call(client, request, metadata, { deadline: Date.now() + deadlineMs }, (error, response) => {

@@ -1,7 +1,6 @@
 import { Metadata } from '@grpc/grpc-js';
 
 export const METADATA_KEYS = {
-  partnerId: 'x-rental-partner-id',
   requestId: 'x-request-id',
   /** JSON of the domain error a handler raised, so the caller can rebuild it exactly. */
   problem: 'rental-problem-bin',

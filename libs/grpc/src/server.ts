@@ -1,13 +1,19 @@
 import * as grpc from '@grpc/grpc-js';
+import type { Identity } from '@rental/identity';
 import { type Logger, withRequestId } from '@rental/logger';
 import { grpcServerDuration } from '@rental/metrics';
 import { DomainError, isDomainError } from '@rental/problem';
 import type { ErrorMapper } from '@rental/http';
+import { verifyCallIdentity } from './identity';
 import { METADATA_KEYS, firstValue } from './metadata';
 import { grpcStatusOf } from './status';
+import { serverCredentials } from './tls';
 
 export interface CallContext {
+  /** The partner the caller's signed identity names; empty when it speaks for none. */
   partnerId: string;
+  /** The calling service, from its signed identity. */
+  caller: string;
   requestId: string;
   log: Logger;
 }
@@ -30,8 +36,9 @@ function asServiceError(error: DomainError): Partial<grpc.ServiceError> {
 }
 
 /**
- * Wraps a use case as a unary handler: metadata becomes a CallContext, a domain error travels
- * to the caller intact, anything else is logged and answered INTERNAL.
+ * Wraps a use case as a unary handler: a call without a valid signed identity fails
+ * UNAUTHENTICATED before the use case runs; the identity becomes a CallContext, a domain error
+ * travels to the caller intact, anything else is logged and answered INTERNAL.
  */
 export function unaryHandler<Request, Response>(
   method: string,
@@ -42,23 +49,32 @@ export function unaryHandler<Request, Response>(
   return (call, callback) => {
     const started = process.hrtime.bigint();
     const requestId = firstValue(call.metadata, METADATA_KEYS.requestId);
-    const context: CallContext = {
-      partnerId: firstValue(call.metadata, METADATA_KEYS.partnerId),
-      requestId,
-      log: log.child({ requestId, rpc: method }),
-    };
+    let callLog = log.child({ requestId, rpc: method });
+    let partnerId = '';
     const finish = (code: grpc.status) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       grpcServerDuration.observe({ method, code: grpc.status[code] }, seconds);
       // The access line of a call, as the HTTP apps write one per request.
-      context.log.info({ code: grpc.status[code], ms: Math.round(seconds * 1e4) / 10, partnerId: context.partnerId }, 'rpc');
+      callLog.info({ code: grpc.status[code], ms: Math.round(seconds * 1e4) / 10, partnerId }, 'rpc');
     };
-    withRequestId(requestId, () => handler(call.request, context)).then(
-      (response) => {
+    const serve = async () => {
+      let identity: Identity;
+      try {
+        identity = await verifyCallIdentity(call.metadata);
+      } catch (error) {
+        log.warn({ rpc: method, reason: (error as Error).message }, 'rpc without a valid signed identity refused');
+        finish(grpc.status.UNAUTHENTICATED);
+        callback({ code: grpc.status.UNAUTHENTICATED, details: 'a signed internal identity is required' });
+        return;
+      }
+      partnerId = identity.partnerId ?? '';
+      callLog = callLog.child({ caller: identity.caller });
+      const context: CallContext = { partnerId, caller: identity.caller, requestId, log: callLog };
+      try {
+        const response = await withRequestId(requestId, () => handler(call.request, context));
         finish(grpc.status.OK);
         callback(null, response);
-      },
-      (error: unknown) => {
+      } catch (error) {
         const known = isDomainError(error) ? error : mappers.map((map) => map(error)).find(Boolean);
         if (known) {
           finish(grpcStatusOf(known.kind));
@@ -68,8 +84,9 @@ export function unaryHandler<Request, Response>(
         context.log.error({ err: error }, 'unexpected error in rpc');
         finish(grpc.status.INTERNAL);
         callback({ code: grpc.status.INTERNAL, details: 'internal error' });
-      },
-    );
+      }
+    };
+    void serve();
   };
 }
 
@@ -82,7 +99,7 @@ export async function startGrpcServer(host: string, port: number, bindings: Serv
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
   for (const binding of bindings) server.addService(binding.definition, binding.implementation);
   const boundPort = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) => (error ? reject(error) : resolve(actual)));
+    server.bindAsync(`${host}:${port}`, serverCredentials(), (error, actual) => (error ? reject(error) : resolve(actual)));
   });
   return {
     port: boundPort,

@@ -2,19 +2,20 @@ import express, { Application, NextFunction, Request, RequestHandler, Response }
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { type Logger, withRequestId } from '@rental/logger';
-import { httpRequestDuration, metricsContentType, renderMetrics } from '@rental/metrics';
+import type { Identity, IdentityKeys } from '@rental/identity';
+import { httpRequestDuration } from '@rental/metrics';
 import { DomainError, toProblem } from '@rental/problem';
 import { ErrorMapper, problemFor, sendProblem } from './problem-response';
 import { OperationRouter } from './router';
 import { malformedEncoding, rejectUnstorableText } from './text-integrity';
-import { REQUEST_ID_HEADER, TRUSTED_HEADERS, isValidRequestId } from './trusted-headers';
-
-export type ReadinessCheck = () => Promise<Record<string, boolean>>;
+import { requireSignedIdentity } from './identity';
+import { REQUEST_ID_HEADER, isValidRequestId } from './trusted-headers';
 
 export interface HttpAppOptions {
   log: Logger;
   router: OperationRouter;
-  readiness: ReadinessCheck;
+  /** Verifies the identity the gateway signed on every request. */
+  identity: IdentityKeys;
   errorMappers?: ErrorMapper[];
   /** Largest JSON body accepted under the API prefix. */
   jsonLimit?: string;
@@ -23,8 +24,8 @@ export interface HttpAppOptions {
   /** Where the operations live (default /api, the partner API). */
   apiPrefix?: string;
   /**
-   * Who calls, before any body is read (default: the partner the gateway names in the trusted
-   * headers). The back office verifies the operator's bearer token here instead.
+   * Who calls, before any body is read (default: the partner the gateway signed into the
+   * identity). The back office verifies the operator's bearer token here instead.
    */
   authenticate?: RequestHandler;
   /** Pages and files served beside the API (the back office's console). */
@@ -58,20 +59,14 @@ function requestContext(log: Logger) {
   };
 }
 
-/** Services are reached only through the gateway, which sets the trusted partner headers. */
-function partnerContext(req: Request, res: Response, next: NextFunction) {
-  const id = req.headers[TRUSTED_HEADERS.partnerId];
-  const environment = req.headers[TRUSTED_HEADERS.environment];
-  if (typeof id !== 'string' || !id || typeof environment !== 'string') {
+/** /api speaks for a partner: the one the gateway signed into the identity, never a bare header. */
+function partnerContext(_req: Request, res: Response, next: NextFunction) {
+  const identity = res.locals.identity as Identity;
+  if (!identity.partnerId) {
     sendProblem(res, toProblem(new DomainError('unauthenticated', 'auth.missing_partner', 'The request carries no authenticated partner.')));
     return;
   }
-  const roles = req.headers[TRUSTED_HEADERS.roles];
-  res.locals.partner = {
-    id,
-    environment,
-    roles: typeof roles === 'string' && roles ? roles.split(',').map((role) => role.trim()) : [],
-  };
+  res.locals.partner = { id: identity.partnerId, roles: identity.roles };
   next();
 }
 
@@ -82,19 +77,7 @@ export function createHttpApp(options: HttpAppOptions): Application {
   app.set('etag', false);
   app.use(requestContext(options.log));
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const checks = await options.readiness().catch(() => ({ readiness: false }));
-    const ready = Object.values(checks).every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', metricsContentType());
-    res.send(await renderMetrics());
-  });
-
+  app.use(requireSignedIdentity(options.identity));
   const prefix = options.apiPrefix ?? '/api';
   options.beforeApi?.(app);
   app.use(prefix, options.authenticate ?? partnerContext);

@@ -9,4 +9,6 @@ export * from './trusted-headers';
 export * from './lifecycle';
 export * from './problem-schemas';
 export * from './openapi';
+export * from './admin';
+export * from './identity';
 export * from './text-integrity';

@@ -54,9 +54,9 @@ export function defineOperation<const S extends OperationSpec>(spec: S): S {
   return spec;
 }
 
+/** The partner the gateway signed; the environment is the deployment's (API_ENVIRONMENT), never the request's. */
 export interface PartnerContext {
   id: string;
-  environment: string;
   roles: string[];
 }
 

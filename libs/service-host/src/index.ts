@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { Bus } from '@rental/bus';
-import { ServiceName, databaseNameOf, defaultGrpcPort, defaultHttpPort, platformVariables, portVariable, positiveIntegerVariable } from '@rental/config';
+import { ServiceName, databaseNameOf, defaultAdminPort, defaultGrpcPort, defaultHttpPort, platformVariables, portVariable, positiveIntegerVariable } from '@rental/config';
 import { Knex, Migration, mapDatabaseError, openDatabase, pingDatabase } from '@rental/db';
-import { RunningGrpcServer, ServiceBinding, startGrpcServer } from '@rental/grpc';
-import { ErrorMapper, HttpAppOptions, OperationRouter, createHttpApp, startHttpServer } from '@rental/http';
+import { RunningGrpcServer, ServiceBinding, grpcTlsVariables, startGrpcServer, useGrpcTls, useInternalIdentity } from '@rental/grpc';
+import { ErrorMapper, HttpAppOptions, OperationRouter, createAdminApp, createHttpApp, startHttpServer } from '@rental/http';
+import { IdentityKeys, identityVariables } from '@rental/identity';
 import { Logger, createLogger } from '@rental/logger';
 import { enableProcessMetrics } from '@rental/metrics';
 
@@ -12,6 +13,11 @@ export const serviceVariables = {
   ...platformVariables,
   HTTP_PORT: portVariable().optional(),
   GRPC_PORT: portVariable().optional(),
+  /** Health, readiness and metrics; default SERVICE_PORT_BASE + 40 + the service's offset. */
+  ADMIN_PORT: portVariable().optional(),
+  ...identityVariables,
+  /** Optional mutual TLS for gRPC: files mounted from a Secret (cert-manager), all three or none. */
+  ...grpcTlsVariables,
   DB_POOL_MAX: positiveIntegerVariable(6),
 };
 
@@ -47,6 +53,7 @@ export interface ServiceHostOptions {
 
 export interface RunningService {
   httpPort: number;
+  adminPort: number;
   grpcPort?: number;
   stop(): Promise<void>;
 }
@@ -55,6 +62,9 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Run
   const { config, name } = options;
   const log = createLogger(name, config.LOG_LEVEL);
   enableProcessMetrics(name);
+  const identity = new IdentityKeys(config.INTERNAL_IDENTITY_SECRET);
+  useInternalIdentity(name, identity);
+  useGrpcTls(config);
   const db = await openDatabase({ url: config.DATABASE_URL, schema: options.schema, migrations: options.migrations, log, poolMax: config.DB_POOL_MAX });
   let bus: Bus | undefined;
   if (options.usesBus) {
@@ -71,20 +81,23 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Run
     jsonLimit: parts.jsonLimit,
     mountOutsideApi: parts.mountOutsideApi,
     ...parts.http,
-    readiness: async () => ({
-      database: await pingDatabase(db),
-      ...(bus ? { nats: bus.isConnected() } : {}),
-    }),
+    identity,
   });
   const http = await startHttpServer(app, config.HOST, config.HTTP_PORT ?? defaultHttpPort(name, config.SERVICE_PORT_BASE));
   let grpcServer: RunningGrpcServer | undefined;
   if (parts.grpc?.length) {
     grpcServer = await startGrpcServer(config.HOST, config.GRPC_PORT ?? defaultGrpcPort(name, config.SERVICE_PORT_BASE), parts.grpc);
   }
+  // Last, so that ready means every port of the process listens.
+  const admin = await startHttpServer(createAdminApp(async () => ({
+    database: await pingDatabase(db),
+    ...(bus ? { nats: bus.isConnected() } : {}),
+  })), config.HOST, config.ADMIN_PORT ?? defaultAdminPort(name, config.SERVICE_PORT_BASE));
   parts.workers?.forEach((worker) => worker.start());
-  log.info({ httpPort: http.port, grpcPort: grpcServer?.port, environment: config.API_ENVIRONMENT }, `${name} listening`);
+  log.info({ httpPort: http.port, grpcPort: grpcServer?.port, adminPort: admin.port, environment: config.API_ENVIRONMENT }, `${name} listening`);
   return {
     httpPort: http.port,
+    adminPort: admin.port,
     grpcPort: grpcServer?.port,
     stop: async () => {
       await http.close(config.SHUTDOWN_GRACE_MS);
@@ -93,6 +106,7 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Run
       await parts.close?.();
       await bus?.close();
       await db.destroy();
+      await admin.close(0);
       log.info(`${name} stopped`);
     },
   };

@@ -2,6 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { useInternalIdentity } from '@rental/grpc';
+import { IdentityKeys } from '@rental/identity';
 import { createLogger } from '@rental/logger';
 import { DEMO_SEED_FILE, Stack, readSeedFile, startStack } from '@rental/stack';
 import { findFreePortBase } from './ports';
@@ -40,7 +42,16 @@ export async function bootStack(options: BootOptions = {}): Promise<Stack> {
     log: createLogger('testkit', 'warn'),
   });
   if (options.seed !== false) await stack.seed(readSeedFile(DEMO_SEED_FILE));
+  actAsInternalCaller(stack.identitySecret);
   return stack;
+}
+
+/**
+ * A test that calls a service's gRPC port directly plays an internal caller (`testkit`) of the
+ * stack it booted, signing with that stack's secret; the hostile tests call without it.
+ */
+export function actAsInternalCaller(identitySecret: string): void {
+  useInternalIdentity('testkit', new IdentityKeys(identitySecret));
 }
 
 /** Stops the stack and drops its database. */

@@ -8,11 +8,11 @@ function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** A SERVICE_PORT_BASE whose whole range (base .. base+29) is free, so stacks run side by side. */
+/** A SERVICE_PORT_BASE whose whole range (base .. base+49, admin ports included) is free, so stacks run side by side. */
 export async function findFreePortBase(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const base = 20000 + Math.floor(Math.random() * 400) * 100;
-    const checks = await Promise.all(Array.from({ length: 30 }, (_, offset) => isFree(base + offset)));
+    const checks = await Promise.all(Array.from({ length: 50 }, (_, offset) => isFree(base + offset)));
     if (checks.every(Boolean)) return base;
   }
   throw new Error('no free port range found');

@@ -112,15 +112,17 @@ export function startPrismProxy(specFile: string, upstream: string): Promise<Lis
  * of its own (rate limits, body limit, service addresses), for the answers the gateway gives by
  * itself.
  */
-export function startExtraGateway(stack: { databaseUrl: string; environment: string; portBase: number }, env: NodeJS.ProcessEnv): Promise<ListeningProcess> {
+export function startExtraGateway(stack: { databaseUrl: string; environment: string; portBase: number; identitySecret: string }, env: NodeJS.ProcessEnv): Promise<ListeningProcess> {
   const entry = path.join(path.dirname(require.resolve('@rental/gateway/package.json')), 'dist', 'start.js');
   return ListeningProcess.start({
     name: 'gateway',
     command: (port) => ({
       args: [entry],
-      env: { API_ENVIRONMENT: stack.environment, DATABASE_URL: stack.databaseUrl, SERVICE_PORT_BASE: String(stack.portBase), PORT: String(port), LOG_LEVEL: 'warn', ...env },
+      // Its admin port is any free one (0): this process is reached only on its public port.
+      env: { API_ENVIRONMENT: stack.environment, DATABASE_URL: stack.databaseUrl, SERVICE_PORT_BASE: String(stack.portBase), PORT: String(port), ADMIN_PORT: '0', INTERNAL_IDENTITY_SECRET: stack.identitySecret, LOG_LEVEL: 'warn', ...env },
     }),
-    readyPath: '/readyz',
+    // The public port opens after the database (and migrations), so the description answering means ready.
+    readyPath: '/api/docs.json',
     readyStatus: 200,
   });
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { LOCAL_HELPER_OFFSETS, SERVICE_NAMES, SIMULATOR_OFFSETS, ServiceName, databaseNameOf, defaultHttpPort, durationVariable, parseConfig } from '@rental/config';
+import { LOCAL_HELPER_OFFSETS, SERVICE_NAMES, SIMULATOR_OFFSETS, ServiceName, databaseNameOf, defaultAdminPort, durationVariable, parseConfig } from '@rental/config';
 import { connectDatabase, ensureDatabaseExists } from '@rental/db';
 import type { Logger } from '@rental/logger';
 import type { SeedFile } from './fixture';
@@ -41,6 +41,8 @@ export interface Stack {
   mail: ReceivedMail[];
   controlUrl: string;
   logDirectory: string;
+  /** The secret every process of this stack signs and verifies internal identities with. */
+  identitySecret: string;
   seed(seed: SeedFile): Promise<SeedSummary>;
   stop(): Promise<void>;
 }
@@ -170,6 +172,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     operatorIssuerUrl = `http://127.0.0.1:${port}`;
   }
 
+  // One secret per stack, never a default in code: a process started without it refuses to run.
+  const identitySecret = env.INTERNAL_IDENTITY_SECRET || randomBytes(32).toString('base64url');
   const shared: NodeJS.ProcessEnv = {
     ...env,
     ...storage,
@@ -183,18 +187,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${options.gatewayPort}`,
     ...production,
     OPERATOR_ISSUER_URL: operatorIssuerUrl,
+    INTERNAL_IDENTITY_SECRET: identitySecret,
   };
   // Per-process ports come from SERVICE_PORT_BASE; one inherited HTTP_PORT would collide.
   delete shared.HTTP_PORT;
   delete shared.GRPC_PORT;
+  delete shared.ADMIN_PORT;
   const processes = Object.fromEntries(PROCESS_NAMES.map((name) => {
-    const port = name === 'gateway' ? options.gatewayPort : defaultHttpPort(name, options.portBase);
     return [name, new ManagedProcess({
       name,
       entry: entryOf(name),
-      env: name === 'gateway' ? { ...shared, PORT: String(port) } : shared,
+      env: name === 'gateway' ? { ...shared, PORT: String(options.gatewayPort) } : shared,
       logFile: path.join(logDirectory, `${name}.log`),
-      readyUrl: `http://127.0.0.1:${port}/readyz`,
+      readyUrl: `http://127.0.0.1:${defaultAdminPort(name, options.portBase)}/readyz`,
       restartOnCrash: options.restartOnCrash,
       onCrash: options.onCrash,
     })];
@@ -221,6 +226,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     mail,
     controlUrl: `http://127.0.0.1:${options.portBase + LOCAL_HELPER_OFFSETS.stackControl}`,
     logDirectory,
+    identitySecret,
     seed: (seed) => seedDeployment(options.databaseUrl, options.environment, seed, options.log),
     stop,
   };

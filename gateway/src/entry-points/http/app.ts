@@ -4,13 +4,14 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { randomUUID } from 'node:crypto';
 import type { ServiceName } from '@rental/config';
 import { mapDatabaseError } from '@rental/db';
-import { REQUEST_ID_HEADER, TRUSTED_HEADERS, isInternalHeader, isValidRequestId, keylessCheckoutHeaders, problemFor, sendProblem } from '@rental/http';
+import { REQUEST_ID_HEADER, isValidRequestId, keylessCheckoutHeaders, problemFor, sendProblem } from '@rental/http';
 import type { Logger } from '@rental/logger';
-import { httpRequestDuration, metricsContentType, renderMetrics } from '@rental/metrics';
+import { httpRequestDuration } from '@rental/metrics';
 import { DomainError, toProblem } from '@rental/problem';
-import type { ApiKeyAuthenticator } from '../../domain/api-key';
+import { type ApiKeyAuthenticator, hashApiKey } from '../../domain/api-key';
 import type { RateLimiter } from '../../domain/rate-limiter';
 import { isKeylessCheckout, isSafePath, keylessService, owningService } from '../../domain/route-table';
+import type { ClientAddress } from './client-address';
 import type { Forward } from './proxy';
 
 export interface GatewayOptions {
@@ -18,8 +19,8 @@ export interface GatewayOptions {
   authenticator: ApiKeyAuthenticator;
   proxies: Record<ServiceName, Forward>;
   apiDescription: () => Record<string, unknown>;
-  readiness: () => Promise<Record<string, boolean>>;
   maxBodyBytes: number;
+  clientAddress: ClientAddress;
   limits: { perKey: RateLimiter; perAddress: RateLimiter };
   /** What the console needs to sign operators in (GET /ops/v1/session-config). */
   sessionConfig: { issuer: string; audience: string; consoleClientId: string };
@@ -49,23 +50,11 @@ function problem(res: ServerResponse, error: DomainError, headers: Record<string
   sendProblem(res, toProblem(error), headers);
 }
 
-/** Health, readiness, metrics and the API description: express, off the hot path. */
+/** The API description, its reference page and the console's session config: express, off the hot path (health and metrics: admin port). */
 function controlApp(options: GatewayOptions): express.Application {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const checks = await options.readiness().catch(() => ({ database: false }));
-    const ready = Object.values(checks).every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', metricsContentType());
-    res.send(await renderMetrics());
-  });
   app.get(SESSION_CONFIG_PATH, (_req, res) => {
     res.set('Cache-Control', 'no-store').json(options.sessionConfig);
   });
@@ -86,7 +75,7 @@ function controlApp(options: GatewayOptions): express.Application {
 }
 
 /**
- * Every partner call: request id, API key → partner, trusted headers, proxy to the owning
+ * Every partner call: request id, API key → partner, rate limits, signed identity, proxy to the owning
  * service. Plain node:http, because express in front of the proxy halved the throughput.
  */
 function tooManyRequests(res: ServerResponse, retryAfterSeconds: number, scope: string): void {
@@ -101,20 +90,21 @@ interface CallOutcome {
 }
 
 async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: string, options: GatewayOptions, outcome: CallOutcome): Promise<void> {
-  // By address first, so guessing keys from one address is throttled too.
-  const byAddress = options.limits.perAddress.take(req.socket.remoteAddress ?? 'unknown');
-  if (!byAddress.allowed) {
-    tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
-    return;
-  }
   const apiKey = req.headers['x-api-key'] as string | undefined;
   const partner = await options.authenticator.authenticate(apiKey);
   if (!partner) {
+    // Only attempts without a valid key count against the client's address: behind a load
+    // balancer many partners may share one, and a flood of guesses must not lock them out.
+    const byAddress = await options.limits.perAddress.take(options.clientAddress(req));
+    if (!byAddress.allowed) {
+      tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
+      return;
+    }
     problem(res, new DomainError('unauthenticated', 'auth.invalid_api_key', 'A valid X-Api-Key header is required.'), { 'WWW-Authenticate': 'ApiKey header="X-Api-Key"' });
     return;
   }
   outcome.partnerId = partner.partnerId;
-  const byKey = options.limits.perKey.take(apiKey as string);
+  const byKey = await options.limits.perKey.take(hashApiKey(apiKey as string));
   if (!byKey.allowed) {
     tooManyRequests(res, byKey.retryAfterSeconds, 'API key');
     return;
@@ -128,24 +118,20 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
     problem(res, new DomainError('not_found', 'route.not_found', `No endpoint exists at ${req.method} ${path}.`));
     return;
   }
-  // Only the gateway speaks for the partner: whatever a client sent in these headers is dropped.
-  for (const name of Object.keys(req.headers)) if (isInternalHeader(name)) delete req.headers[name];
   delete req.headers['x-api-key'];
-  req.headers[TRUSTED_HEADERS.partnerId] = partner.partnerId;
-  req.headers[TRUSTED_HEADERS.environment] = partner.environment;
-  req.headers[TRUSTED_HEADERS.roles] = partner.roles.join(',');
   outcome.service = service;
-  options.proxies[service](req, res);
+  // The service learns the partner only from the identity the Forward signs (identity.ts).
+  options.proxies[service](req, res, partner);
 }
 
 /**
  * A call without an API key (a customer's link, a lender's or the signing provider's callback,
- * the back office):
- * its owner authenticates it; client identity headers are dropped as on /api, and the body is
- * streamed to the service unread.
+ * the back office): its owner authenticates it, so it is throttled by client address; the
+ * Forward drops client identity headers and signs an identity without a partner, and the body
+ * is streamed to the service unread.
  */
-function forwardKeylessCall(req: IncomingMessage, res: ServerResponse, service: ServiceName, options: GatewayOptions, outcome: CallOutcome): void {
-  const byAddress = options.limits.perAddress.take(req.socket.remoteAddress ?? 'unknown');
+async function forwardKeylessCall(req: IncomingMessage, res: ServerResponse, service: ServiceName, options: GatewayOptions, outcome: CallOutcome): Promise<void> {
+  const byAddress = await options.limits.perAddress.take(options.clientAddress(req));
   if (!byAddress.allowed) {
     tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
     return;
@@ -154,7 +140,6 @@ function forwardKeylessCall(req: IncomingMessage, res: ServerResponse, service: 
     problem(res, new DomainError('payload_too_large', 'request.too_large', `The request body is larger than ${options.maxBodyBytes} bytes.`));
     return;
   }
-  for (const name of Object.keys(req.headers)) if (isInternalHeader(name)) delete req.headers[name];
   delete req.headers['x-api-key'];
   outcome.service = service;
   options.proxies[service](req, res);
@@ -189,7 +174,7 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
       else options.log.info(entry, 'request');
     });
     // Keyless paths (customer tokens among them) have no described template: `unmatched` keeps tokens out of the log.
-    const forwarding = keyless ? Promise.resolve(forwardKeylessCall(req, res, keyless, options, outcome)) : forwardApiCall(req, res, path, options, outcome);
+    const forwarding = keyless ? forwardKeylessCall(req, res, keyless, options, outcome) : forwardApiCall(req, res, path, options, outcome);
     forwarding.catch((error: unknown) => {
       if (res.headersSent) res.destroy();
       else sendProblem(res, problemFor(error, [mapDatabaseError], options.log));

@@ -3,9 +3,12 @@ import http from 'node:http';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from '@rental/logger';
 import { DomainError, toProblem } from '@rental/problem';
-import { sendProblem } from '@rental/http';
+import { problemFor, sendProblem } from '@rental/http';
+import type { IdentityKeys } from '@rental/identity';
+import { type AssertedPartner, assertIdentity } from './identity';
 
-export type Forward = (req: IncomingMessage, res: ServerResponse) => void;
+/** Sends a request on to one service, signed as the partner given, or as no partner. */
+export type Forward = (req: IncomingMessage, res: ServerResponse, partner?: AssertedPartner) => void;
 
 /** Connections to the services are reused; opening one per request doubled the gateway's latency. */
 export function upstreamAgent(): http.Agent {
@@ -17,7 +20,7 @@ export function upstreamAgent(): http.Agent {
  * (logger, event hooks, error page) are ejected, because on a trivial route they cost a quarter
  * of the throughput (docs/benchmarks.md); errors become 503 problem+json here.
  */
-export function serviceProxy(target: string, agent: http.Agent, timeoutMs: number, log: Logger): Forward {
+export function serviceProxy(target: string, agent: http.Agent, timeoutMs: number, log: Logger, identity: IdentityKeys): Forward {
   const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
     target,
     agent,
@@ -38,7 +41,10 @@ export function serviceProxy(target: string, agent: http.Agent, timeoutMs: numbe
       });
     }],
   });
-  return (req, res) => {
-    void proxy(req, res, () => undefined);
+  return (req, res, partner) => {
+    assertIdentity(req, identity, partner).then(
+      () => proxy(req, res, () => undefined),
+      (error: unknown) => sendProblem(res, problemFor(error, [], log)),
+    );
   };
 }
