@@ -3,9 +3,7 @@ import { RunningService, startServiceHost } from '@rental/service-host';
 import type { BackofficeConfig } from './config';
 import { GrpcCaseWorkflow } from './data-access/case-workflow-client';
 import { GrpcDocuments } from './data-access/documents-client';
-import { LoggedPartnerMail } from './data-access/logged-partner-mail';
 import { GrpcPartnerDirectory } from './data-access/partner-directory';
-import { PendingLenderChannel } from './data-access/pending-lender-channel';
 import { JwtVerifier } from './data-access/token-verifier';
 import { backofficeApiDescription } from './entry-points/http/api-description';
 import { operatorAuthentication } from './entry-points/http/authenticate';
@@ -28,7 +26,7 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
     migrations,
     config,
     usesBus: false,
-    build: async ({ log }) => {
+    build: async () => {
       const cases = new GrpcCaseWorkflow(grpcAddressOf('case-workflow', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const documents = new GrpcDocuments(grpcAddressOf('documents', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const partners = new GrpcPartnerDirectory(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
@@ -39,8 +37,7 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
           cases,
           documents,
           partners,
-          lender: new PendingLenderChannel(),
-          mail: new LoggedPartnerMail(log),
+          lender: cases,
           now: () => new Date(),
           documentDueAfterMs: config.DOCUMENT_DUE_AFTER,
         }),

@@ -1,7 +1,7 @@
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { loadCaseWorkflowPackage } from '@rental/proto';
 import type { caseWorkflow } from '@rental/proto';
-import type { Actor, CaseRecord, CaseWorkflowPort, QueueEntry, QueueFilters, QuoteMoveRequest } from '../domain/ports';
+import type { Actor, CaseRecord, CaseWorkflowPort, LenderChannel, PartnerMail, QueueEntry, QueueFilters, QuoteMoveRequest, TransmissionItem } from '../domain/ports';
 
 type CaseWorkflowClient = InstanceType<ReturnType<typeof loadCaseWorkflowPackage>['CaseWorkflowService']>;
 
@@ -11,8 +11,8 @@ function toRecord(message: caseWorkflow.OpsCase__Output): CaseRecord {
   return { financingCaseId: message.financingCaseId, partnerId: message.partnerId, status: message.status, view: JSON.parse(message.caseJson) as CaseRecord['view'] };
 }
 
-/** case-workflow over gRPC; it owns quotes, contracts and the case history. */
-export class GrpcCaseWorkflow implements CaseWorkflowPort {
+/** case-workflow over gRPC; it owns quotes, contracts, the case history and the talk with lenders. */
+export class GrpcCaseWorkflow implements CaseWorkflowPort, LenderChannel {
   private readonly client: TypedClient<CaseWorkflowClient>;
 
   constructor(address: string, deadlineMs: number) {
@@ -58,8 +58,21 @@ export class GrpcCaseWorkflow implements CaseWorkflowPort {
     return toRecord(await this.client.call('MoveContractForward', { contractId, to, reason: reason ?? '', actor }, {}));
   }
 
-  async recordHistory(financingCaseId: string, action: string, reason: string | null, details: Record<string, unknown> | null, actor: Actor): Promise<void> {
-    await this.client.call('RecordHistory', { financingCaseId, action, reason: reason ?? '', detailsJson: details ? JSON.stringify(details) : '', actor }, {});
+  async recordHistory(financingCaseId: string, action: string, reason: string | null, details: Record<string, unknown> | null, actor: Actor, partnerMail?: PartnerMail): Promise<void> {
+    await this.client.call('RecordHistory', { financingCaseId, action, reason: reason ?? '', detailsJson: details ? JSON.stringify(details) : '', actor, partnerMail }, {});
+  }
+
+  async sendAttachments(financingCaseId: string, items: TransmissionItem[], actor: Actor): Promise<void> {
+    await this.client.call('SendLenderAttachments', {
+      financingCaseId,
+      items: items.map((item) => ({ id: item.id, type: item.type, label: item.label, category: item.category, answer: item.answer ?? '', documents: item.documents })),
+      operatorId: actor.id,
+      operatorName: actor.name,
+    }, {});
+  }
+
+  async resubmit(financingCaseId: string, actor: Actor): Promise<void> {
+    await this.client.call('ResubmitToLender', { financingCaseId, operatorId: actor.id, operatorName: actor.name ?? '' }, {});
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 import { ruleViolation } from '@rental/problem';
-import type { BackofficeDependencies, CaseRecord, ItemReference, NewRequest, QueueEntry } from './ports';
+import type { BackofficeDependencies, CaseRecord, ItemReference, NewRequest, PartnerMail, QueueEntry } from './ports';
 import { Operator, actorOf, requireRole } from './roles';
 
 /**
@@ -90,20 +90,21 @@ export async function createRequests(deps: BackofficeDependencies, operator: Ope
   return created;
 }
 
+/** The partner's mail about a rejected document: what was rejected, why, and that the request is open again. */
+export function documentRejectedMail(reviewed: { financingCaseId: string; documentId: number; originalName: string; itemLabel: string | null }, reason: string | null): PartnerMail {
+  const lines = [
+    `The approval team rejected the document ${reviewed.originalName} (document ${reviewed.documentId}) of financing case ${reviewed.financingCaseId}.`,
+    reason ? `Reason: ${reason}` : 'No reason was given.',
+    reviewed.itemLabel ? `The request "${reviewed.itemLabel}" is open again: please upload a new document.` : 'Please upload a new document.',
+  ];
+  return { kind: 'document_rejected', subject: `Financing case ${reviewed.financingCaseId}: document rejected`, text: lines.join('\n') };
+}
+
 /** POST /ops/v1/documents/{id}/review */
 export async function reviewDocument(deps: BackofficeDependencies, operator: Operator, input: { documentId: number; status: 'VERIFIED' | 'REJECTED'; reason: string | null }): Promise<Record<string, unknown>> {
   const reviewed = await deps.documents.review(input.documentId, input.status, input.reason);
-  await deps.cases.recordHistory(reviewed.financingCaseId, 'document_review', input.reason, { documentId: reviewed.documentId, status: input.status, itemId: reviewed.itemId }, actorOf(operator));
-  if (input.status === 'REJECTED') {
-    await deps.mail.documentRejected({
-      partnerId: reviewed.partnerId,
-      financingCaseId: reviewed.financingCaseId,
-      documentId: reviewed.documentId,
-      originalName: reviewed.originalName,
-      itemLabel: reviewed.itemLabel,
-      reason: input.reason,
-    });
-  }
+  const mail = input.status === 'REJECTED' ? documentRejectedMail(reviewed, input.reason) : undefined;
+  await deps.cases.recordHistory(reviewed.financingCaseId, 'document_review', input.reason, { documentId: reviewed.documentId, status: input.status, itemId: reviewed.itemId }, actorOf(operator), mail);
   return showCase(deps, reviewed.financingCaseId);
 }
 

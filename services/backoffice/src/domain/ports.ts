@@ -49,7 +49,8 @@ export interface CaseWorkflowPort {
   caseRecord(financingCaseId: string): Promise<CaseRecord>;
   moveQuote(financingCaseId: string, move: QuoteMoveRequest, reason: string | null, actor: Actor): Promise<CaseRecord>;
   moveContract(contractId: string, to: string, reason: string | null, actor: Actor): Promise<CaseRecord>;
-  recordHistory(financingCaseId: string, action: string, reason: string | null, details: Record<string, unknown> | null, actor: Actor): Promise<void>;
+  /** The entry, and the mail to the case's partner when one is given, in one transaction of the case's owner. */
+  recordHistory(financingCaseId: string, action: string, reason: string | null, details: Record<string, unknown> | null, actor: Actor, partnerMail?: PartnerMail): Promise<void>;
 }
 
 export interface ItemReference {
@@ -126,9 +127,11 @@ export interface LenderChannel {
   resubmit(financingCaseId: string, actor: Actor): Promise<void>;
 }
 
-/** Mail the partner gets about the approval team's decisions. */
+/** A mail to the case's partner about an approval team's decision. */
 export interface PartnerMail {
-  documentRejected(mail: { partnerId: string; financingCaseId: string; documentId: number; originalName: string; itemLabel: string | null; reason: string | null }): Promise<void>;
+  kind: string;
+  subject: string;
+  text: string;
 }
 
 export interface BackofficeDependencies {
@@ -136,7 +139,6 @@ export interface BackofficeDependencies {
   documents: DocumentsPort;
   partners: PartnerDirectory;
   lender: LenderChannel;
-  mail: PartnerMail;
   now(): Date;
   documentDueAfterMs: number;
 }

@@ -3,7 +3,7 @@ import { caseNotFound } from './access';
 import { applyApprovalTeamCancel } from './cancel';
 import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from './contract-machine';
 import type { Actor, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from './model';
-import type { CaseStore, CaseTransaction } from './ports';
+import type { CaseStore, CaseTransaction, MailRequest } from './ports';
 import { QUOTE_MOVES, QuoteMove, QuoteStatus, isQuoteStatus } from './quote-machine';
 
 /**
@@ -163,8 +163,15 @@ export async function moveContractForward(deps: OperatorDependencies, input: { c
 }
 
 /** A review, a request, a note or a callback request in the case's history. */
-export async function recordOperatorHistory(deps: OperatorDependencies, input: { financingCaseId: string; action: string; reason: string | null; details: Record<string, unknown> | null; actor: Actor }): Promise<void> {
+/**
+ * A change the owner of other data made (a review, a request, a note) in the case's history; a
+ * mail to the partner about it is requested in the same transaction, so both happen or neither.
+ */
+export async function recordOperatorHistory(deps: OperatorDependencies, input: { financingCaseId: string; action: string; reason: string | null; details: Record<string, unknown> | null; actor: Actor; partnerMail: Omit<MailRequest, 'recipient'> | null }): Promise<void> {
   if (!/^[a-z_]{1,64}$/.test(input.action)) throw invalidInput('history.invalid_action', 'action must be a lower-case name of at most 64 characters.');
-  const outcome = await deps.store.inCase(input.financingCaseId, (transaction) => transaction.recordHistory(input.action, { reason: input.reason, details: input.details }), { actor: input.actor, reason: input.reason });
+  const outcome = await deps.store.inCase(input.financingCaseId, async (transaction) => {
+    await transaction.recordHistory(input.action, { reason: input.reason, details: input.details });
+    if (input.partnerMail) await transaction.requestMail({ ...input.partnerMail, recipient: { partnerId: transaction.financingCase.partnerId } });
+  }, { actor: input.actor, reason: input.reason });
   if (!outcome) throw caseNotFound(input.financingCaseId);
 }

@@ -113,7 +113,9 @@ export function operatorHandlers(deps: OperatorDependencies, log: Logger): Pick<
           throw invalidInput('history.invalid_details', 'details_json is not JSON.');
         }
       }
-      await recordOperatorHistory(deps, { financingCaseId: request.financingCaseId, action: request.action, reason: text(request.reason), details, actor: toActor(request.actor) });
+      const mail = request.partnerMail;
+      const partnerMail = mail && mail.subject ? { kind: mail.kind || request.action, subject: mail.subject, text: mail.text } : null;
+      await recordOperatorHistory(deps, { financingCaseId: request.financingCaseId, action: request.action, reason: text(request.reason), details, actor: toActor(request.actor), partnerMail });
       return {};
     }),
   };
