@@ -235,7 +235,9 @@ describe('back office API', () => {
 
     it('when a case with a signed contract is canceled by the approval team, then the contract stays active', async () => {
       const { owner, caseId } = await partnerCase();
-      await simulate(owner, caseId, 'signed');
+      // Contracts exist only for accepted quotes (the sandbox's contract scenarios refuse otherwise).
+      expect((await simulate(owner, caseId, 'finance_accepted')).status).toBe(204);
+      expect((await simulate(owner, caseId, 'signed')).status).toBe(204);
 
       const canceled = await approver().post(`/ops/v1/cases/${caseId}/cancel`, { reason: 'Fraud suspicion' });
 
