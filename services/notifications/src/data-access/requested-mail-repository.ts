@@ -1,5 +1,6 @@
 import type { Knex } from '@rental/db';
-import type { RequestedMailJob, RequestedMailNext, RequestedMailStore } from '../domain/requested-mail';
+import type { MailNext } from '../domain/mail';
+import type { RequestedMailJob, RequestedMailStore } from '../domain/requested-mail';
 
 interface ClaimedRow {
   id: string;
@@ -54,7 +55,7 @@ export class RequestedMailRepository implements RequestedMailStore {
     }));
   }
 
-  async complete(job: RequestedMailJob, next: RequestedMailNext): Promise<void> {
+  async complete(job: RequestedMailJob, next: MailNext): Promise<void> {
     await this.db('mail_requests').where({ id: job.id }).update({
       status: next.status,
       attempts: job.attempt,

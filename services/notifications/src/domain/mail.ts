@@ -110,24 +110,32 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * One attempt at a mail: `compose` resolves the address and the text (or says why there is no
+ * mail); without a mailer the mail is only logged; a failure is retried on the mail schedule,
+ * then given up. Event mails and requested mails share it.
+ */
+export async function attemptMail(compose: () => Promise<MailMessage | { skipped: string }>, attempt: number, deps: { mailer?: Mailer; now?: () => Date }): Promise<MailNext> {
+  try {
+    const composed = await compose();
+    if ('skipped' in composed) return { status: 'skipped', reason: composed.skipped };
+    if (!deps.mailer) return { status: 'logged', message: composed };
+    await deps.mailer.send(composed);
+    return { status: 'sent', message: composed };
+  } catch (error) {
+    const delay = retryDelayMs(attempt, MAIL_RETRY_SCHEDULE);
+    const now = deps.now?.() ?? new Date();
+    return delay === undefined ? { status: 'failed', error: describe(error) } : { status: 'pending', nextAttemptAt: new Date(now.getTime() + delay), error: describe(error) };
+  }
+}
+
 /** Resolves the recipient's address and sends one mail; a failure is retried later, then given up. */
 export async function sendMail(job: MailJob, deps: MailDependencies): Promise<MailNext> {
-  let next: MailNext;
-  try {
+  const next = await attemptMail(async () => {
     const contacts = await deps.directory.contactsOf(job.partnerId);
-    const message = contacts && composeMail(job.role, job.event, contacts);
-    if (!contacts) next = { status: 'skipped', reason: 'unknown partner' };
-    else if (!message) next = { status: 'skipped', reason: 'no contact address' };
-    else if (!deps.mailer) next = { status: 'logged', message };
-    else {
-      await deps.mailer.send(message);
-      next = { status: 'sent', message };
-    }
-  } catch (error) {
-    const delay = retryDelayMs(job.attempt, MAIL_RETRY_SCHEDULE);
-    const now = deps.now?.() ?? new Date();
-    next = delay === undefined ? { status: 'failed', error: describe(error) } : { status: 'pending', nextAttemptAt: new Date(now.getTime() + delay), error: describe(error) };
-  }
+    if (!contacts) return { skipped: 'unknown partner' };
+    return composeMail(job.role, job.event, contacts) ?? { skipped: 'no contact address' };
+  }, job.attempt, deps);
   await deps.store.complete(job, next);
   return next;
 }

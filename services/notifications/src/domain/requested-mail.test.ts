@@ -1,15 +1,16 @@
-import { RequestedMailJob, RequestedMailNext, RequestedMailStore, receiveMailRequest, sendRequestedMail } from './requested-mail';
+import type { MailNext } from './mail';
+import { RequestedMailJob, RequestedMailStore, receiveMailRequest, sendRequestedMail } from './requested-mail';
 
 class MemoryStore implements RequestedMailStore {
   readonly ids = new Set<string>();
-  readonly completed: RequestedMailNext[] = [];
+  readonly completed: MailNext[] = [];
   async add(request: { id: string }): Promise<boolean> {
     if (this.ids.has(request.id)) return false;
     this.ids.add(request.id);
     return true;
   }
   async claimDue(): Promise<RequestedMailJob[]> { return []; }
-  async complete(_job: RequestedMailJob, next: RequestedMailNext): Promise<void> { this.completed.push(next); }
+  async complete(_job: RequestedMailJob, next: MailNext): Promise<void> { this.completed.push(next); }
   async nextDueAt(): Promise<Date | undefined> { return undefined; }
 }
 

@@ -1,7 +1,5 @@
 import { mailRequestedEvent } from '@rental/proto';
-import { isDomainError } from '@rental/problem';
-import { MAIL_RETRY_SCHEDULE, MailMessage, Mailer, PartnerDirectory } from './mail';
-import { retryDelayMs } from './retry-schedule';
+import { MailNext, Mailer, PartnerDirectory, attemptMail } from './mail';
 
 /** A mail another service asked for (mail.requested), as stored. */
 export interface RequestedMailJob {
@@ -14,17 +12,12 @@ export interface RequestedMailJob {
   attempt: number;
 }
 
-export type RequestedMailNext =
-  | { status: 'sent' | 'logged'; message: MailMessage }
-  | { status: 'skipped'; reason: string }
-  | { status: 'pending'; nextAttemptAt: Date; error: string }
-  | { status: 'failed'; error: string };
 
 export interface RequestedMailStore {
   /** Stores the request once; false when its id was stored before. */
   add(request: { id: string; kind: string; recipient: RequestedMailJob['recipient']; subject: string; text: string; financingCaseId: string | null }): Promise<boolean>;
   claimDue(limit: number, leaseMs: number): Promise<RequestedMailJob[]>;
-  complete(job: RequestedMailJob, next: RequestedMailNext): Promise<void>;
+  complete(job: RequestedMailJob, next: MailNext): Promise<void>;
   nextDueAt(): Promise<Date | undefined>;
 }
 
@@ -44,25 +37,11 @@ export async function receiveMailRequest(data: unknown, deps: { store: Requested
 }
 
 /** Resolves the address (a partner's contact, or the one given) and sends; a failure is retried, then given up. */
-export async function sendRequestedMail(job: RequestedMailJob, deps: { store: RequestedMailStore; directory: PartnerDirectory; mailer?: Mailer; now?: () => Date }): Promise<RequestedMailNext> {
-  let next: RequestedMailNext;
-  try {
-    let to: string | undefined;
-    if ('email' in job.recipient) to = job.recipient.email;
-    else to = (await deps.directory.contactsOf(job.recipient.partnerId))?.partner.email;
-    const message = to ? { to, subject: job.subject, text: job.text } : undefined;
-    if (!message) next = { status: 'skipped', reason: 'no contact address' };
-    else if (!deps.mailer) next = { status: 'logged', message };
-    else {
-      await deps.mailer.send(message);
-      next = { status: 'sent', message };
-    }
-  } catch (error) {
-    const delay = retryDelayMs(job.attempt, MAIL_RETRY_SCHEDULE);
-    const now = deps.now?.() ?? new Date();
-    const described = isDomainError(error) ? `${error.code}: ${error.detail}` : error instanceof Error ? error.message : String(error);
-    next = delay === undefined ? { status: 'failed', error: described } : { status: 'pending', nextAttemptAt: new Date(now.getTime() + delay), error: described };
-  }
+export async function sendRequestedMail(job: RequestedMailJob, deps: { store: RequestedMailStore; directory: PartnerDirectory; mailer?: Mailer; now?: () => Date }): Promise<MailNext> {
+  const next = await attemptMail(async () => {
+    const to = 'email' in job.recipient ? job.recipient.email : (await deps.directory.contactsOf(job.recipient.partnerId))?.partner.email;
+    return to ? { to, subject: job.subject, text: job.text } : { skipped: 'no contact address' };
+  }, job.attempt, deps);
   await deps.store.complete(job, next);
   return next;
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '@rental/logger';
-import { MailDependencies, MailJob, sendMail } from '../../domain/mail';
+import { MailDependencies, MailJob, MailNext, sendMail } from '../../domain/mail';
 import { PollingWorker } from './polling-worker';
 import { mailsFinished } from './metrics';
 
@@ -18,16 +18,24 @@ export function mailWorker(deps: MailDependencies, options: { log: Logger }): Po
     nextDueAt: () => deps.store.nextDueAt(),
     process: async (job) => {
       const next = await sendMail(job, deps);
-      mailsFinished.inc({ status: next.status });
-      const entry = { eventId: job.event.id, partnerId: job.partnerId, recipientRole: job.role, attempt: job.attempt, status: next.status };
       // The recipient is named by its role: addresses are personal data and stay out of the log.
-      if ('message' in next) {
-        const { subject, text } = next.message;
-        if (next.status === 'sent') log.info({ ...entry, subject }, 'mail sent');
-        else log.info({ ...entry, subject, text }, 'mail logged (no SMTP_URL configured)');
-      } else if (next.status === 'skipped') log.info({ ...entry, reason: next.reason }, 'mail skipped');
-      else if (next.status === 'pending') log.warn({ ...entry, error: next.error, nextAttemptAt: next.nextAttemptAt.toISOString() }, 'mail failed; retry scheduled');
-      else log.error({ ...entry, error: next.error }, 'mail failed; giving up');
+      logMailOutcome(log, { eventId: job.event.id, partnerId: job.partnerId, recipientRole: job.role, attempt: job.attempt }, next, { logText: true });
     },
   });
+}
+
+/**
+ * One line per mail attempt, never with the address. `logText` writes the text of a mail that
+ * was only logged (no SMTP_URL); requested mails keep it out, as theirs may carry a customer link.
+ */
+export function logMailOutcome(log: Logger, who: Record<string, unknown>, next: MailNext, options: { logText: boolean }): void {
+  mailsFinished.inc({ status: next.status });
+  const entry = { ...who, status: next.status };
+  if ('message' in next) {
+    const { subject, text } = next.message;
+    if (next.status === 'sent') log.info({ ...entry, subject }, 'mail sent');
+    else log.info({ ...entry, subject, ...(options.logText ? { text } : {}) }, 'mail logged (no SMTP_URL configured)');
+  } else if (next.status === 'skipped') log.info({ ...entry, reason: next.reason }, 'mail skipped');
+  else if (next.status === 'pending') log.warn({ ...entry, error: next.error, nextAttemptAt: next.nextAttemptAt.toISOString() }, 'mail failed; retry scheduled');
+  else log.error({ ...entry, error: next.error }, 'mail failed; giving up');
 }

@@ -1,7 +1,7 @@
 import type { Logger } from '@rental/logger';
 import type { Mailer, PartnerDirectory } from '../../domain/mail';
 import { RequestedMailJob, RequestedMailStore, sendRequestedMail } from '../../domain/requested-mail';
-import { mailsFinished } from './metrics';
+import { logMailOutcome } from './mail-worker';
 import { PollingWorker } from './polling-worker';
 
 const MAIL_LEASE_MS = 120_000;
@@ -22,12 +22,8 @@ export function requestedMailWorker(deps: { store: RequestedMailStore; directory
     nextDueAt: () => deps.store.nextDueAt(),
     process: async (job) => {
       const next = await sendRequestedMail(job, deps);
-      mailsFinished.inc({ status: next.status });
-      const entry = { mailId: job.id, kind: job.kind, recipient: 'partnerId' in job.recipient ? `partner ${job.recipient.partnerId}` : 'an address', attempt: job.attempt, status: next.status };
-      if ('message' in next) log.info({ ...entry, subject: next.message.subject }, next.status === 'sent' ? 'mail sent' : 'mail logged (no SMTP_URL configured)');
-      else if (next.status === 'skipped') log.info({ ...entry, reason: next.reason }, 'mail skipped');
-      else if (next.status === 'pending') log.warn({ ...entry, error: next.error, nextAttemptAt: next.nextAttemptAt.toISOString() }, 'mail failed; retry scheduled');
-      else log.error({ ...entry, error: next.error }, 'mail failed; giving up');
+      const recipient = 'partnerId' in job.recipient ? `partner ${job.recipient.partnerId}` : 'an address';
+      logMailOutcome(log, { mailId: job.id, kind: job.kind, recipient, attempt: job.attempt }, next, { logText: false });
     },
   });
 }
