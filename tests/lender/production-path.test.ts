@@ -6,6 +6,7 @@ import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { Stack, WebhookReceiver, bootStack, shutdownStack, waitFor } from '@rental/testkit';
 import { registerEndpoint } from '../notifications/support';
 import { Owner, eventsOf, expectProblem, movesOf, newCase, newPartner, query } from '../case-workflow/support/kit';
+import { startReplica } from '../customer/support/customer-kit';
 import { OutsideParty, pdfLines, postRaw, signedEvent, signedRaw } from './support/outside-parties';
 
 /**
@@ -394,18 +395,8 @@ describe('attachments to the lender (SendLenderAttachments)', () => {
 
 describe('two replicas of case-workflow', () => {
   it('when two replicas work the same queue, then every case is submitted exactly once', async () => {
-    const original = stack.processes['case-workflow'];
-    const { ManagedProcess } = await import('@rental/stack');
-    const replica = new ManagedProcess({
-      ...original.options,
-      name: 'case-workflow-replica',
-      env: { ...original.options.env, HTTP_PORT: String(stack.portBase + 8), GRPC_PORT: String(stack.portBase + 18) },
-      logFile: original.options.logFile.replace(/case-workflow\.log$/, 'case-workflow-replica.log'),
-      readyUrl: `http://127.0.0.1:${stack.portBase + 8}/readyz`,
-    });
-    replica.start();
+    const replica = await startReplica(stack, 'case-workflow');
     try {
-      await replica.waitReady();
       // A slow lender keeps each attempt in flight while the other replica polls.
       lender.answerWith((request) => ({ status: 200, body: { reference: `REF-${String(request.body?.data?.applicationId).slice(-8)}` }, delayMs: 1_500 }));
       const cases = await Promise.all(Array.from({ length: 8 }, () => newCase(owner, {}, stack)));
