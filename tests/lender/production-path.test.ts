@@ -237,7 +237,7 @@ describe('lender decisions', () => {
     ]);
   });
 
-  it.each(['finance_review', 'manual_finance_review'])('when the lender asks questions of a case in %s, then finance_needs_help and the items are requested, due after DOCUMENT_DUE_AFTER', async (status) => {
+  it.each(['finance_review', 'manual_finance_review'])('when the lender asks questions of a case in %s, then finance_needs_help and the items are requested, due after DOCUMENT_DUE_AFTER; the partner lists only its own', async (status) => {
     const { caseId } = await submittedCase();
     await putQuoteIn(caseId, status);
     const before = Date.now();
@@ -251,12 +251,18 @@ describe('lender decisions', () => {
     const found = (await owner.api.get(`/api/financing_cases/${caseId}`)).json;
     expect(found.status).toBe('finance_questions');
     expect((await movesOf(caseId, stack)).at(-1)).toBe(`quote:${status}>finance_questions:finance_needs_help:finance_questions`);
+    // The partner sees only what is asked of it; the customer's question is for the customer's page.
     expect(found.requestedItems.map((item: any) => [item.type, item.label, item.category, item.optional])).toEqual([
       ['document', 'Annual financial statement 2025', 'annual_financial_statement', false],
-      ['information', 'How many employees does the company have?', 'other', true],
     ]);
-    for (const item of found.requestedItems) {
-      const due = Date.parse(item.dueAt);
+    const stored = await query('SELECT item_type, label, category, optional, target_audience, due_at FROM documents.requested_items WHERE financing_case_id = $1 ORDER BY id', [caseId], stack);
+    expect(stored.map((item) => [item.item_type, item.label, item.category, item.optional, item.target_audience])).toEqual([
+      ['document', 'Annual financial statement 2025', 'annual_financial_statement', false, 'partner'],
+      ['information', 'How many employees does the company have?', 'other', true, 'customer'],
+    ]);
+    expect(Date.parse(found.requestedItems[0].dueAt)).toBe(stored[0].due_at.getTime());
+    for (const item of stored) {
+      const due = item.due_at.getTime();
       expect(due).toBeGreaterThanOrEqual(before + 7 * 86_400_000 - 1_000);
       expect(due).toBeLessThanOrEqual(Date.now() + 7 * 86_400_000 + 1_000);
     }
