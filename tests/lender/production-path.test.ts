@@ -6,6 +6,7 @@ import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { Stack, WebhookReceiver, bootStack, shutdownStack, waitFor } from '@rental/testkit';
 import { registerEndpoint } from '../notifications/support';
 import { Owner, eventsOf, expectProblem, movesOf, newCase, newPartner, query } from '../case-workflow/support/kit';
+import { startReplica } from '../customer/support/customer-kit';
 import { OutsideParty, pdfLines, postRaw, signedEvent, signedRaw } from './support/outside-parties';
 
 /**
@@ -236,7 +237,7 @@ describe('lender decisions', () => {
     ]);
   });
 
-  it.each(['finance_review', 'manual_finance_review'])('when the lender asks questions of a case in %s, then finance_needs_help and the items are requested, due after DOCUMENT_DUE_AFTER', async (status) => {
+  it.each(['finance_review', 'manual_finance_review'])('when the lender asks questions of a case in %s, then finance_needs_help and the items are requested, due after DOCUMENT_DUE_AFTER; the partner lists only its own', async (status) => {
     const { caseId } = await submittedCase();
     await putQuoteIn(caseId, status);
     const before = Date.now();
@@ -250,12 +251,18 @@ describe('lender decisions', () => {
     const found = (await owner.api.get(`/api/financing_cases/${caseId}`)).json;
     expect(found.status).toBe('finance_questions');
     expect((await movesOf(caseId, stack)).at(-1)).toBe(`quote:${status}>finance_questions:finance_needs_help:finance_questions`);
+    // The partner sees only what is asked of it; the customer's question is for the customer's page.
     expect(found.requestedItems.map((item: any) => [item.type, item.label, item.category, item.optional])).toEqual([
       ['document', 'Annual financial statement 2025', 'annual_financial_statement', false],
-      ['information', 'How many employees does the company have?', 'other', true],
     ]);
-    for (const item of found.requestedItems) {
-      const due = Date.parse(item.dueAt);
+    const stored = await query('SELECT item_type, label, category, optional, target_audience, due_at FROM documents.requested_items WHERE financing_case_id = $1 ORDER BY id', [caseId], stack);
+    expect(stored.map((item) => [item.item_type, item.label, item.category, item.optional, item.target_audience])).toEqual([
+      ['document', 'Annual financial statement 2025', 'annual_financial_statement', false, 'partner'],
+      ['information', 'How many employees does the company have?', 'other', true, 'customer'],
+    ]);
+    expect(Date.parse(found.requestedItems[0].dueAt)).toBe(stored[0].due_at.getTime());
+    for (const item of stored) {
+      const due = item.due_at.getTime();
       expect(due).toBeGreaterThanOrEqual(before + 7 * 86_400_000 - 1_000);
       expect(due).toBeLessThanOrEqual(Date.now() + 7 * 86_400_000 + 1_000);
     }
@@ -394,18 +401,8 @@ describe('attachments to the lender (SendLenderAttachments)', () => {
 
 describe('two replicas of case-workflow', () => {
   it('when two replicas work the same queue, then every case is submitted exactly once', async () => {
-    const original = stack.processes['case-workflow'];
-    const { ManagedProcess } = await import('@rental/stack');
-    const replica = new ManagedProcess({
-      ...original.options,
-      name: 'case-workflow-replica',
-      env: { ...original.options.env, HTTP_PORT: String(stack.portBase + 8), GRPC_PORT: String(stack.portBase + 18) },
-      logFile: original.options.logFile.replace(/case-workflow\.log$/, 'case-workflow-replica.log'),
-      readyUrl: `http://127.0.0.1:${stack.portBase + 8}/readyz`,
-    });
-    replica.start();
+    const replica = await startReplica(stack, 'case-workflow');
     try {
-      await replica.waitReady();
       // A slow lender keeps each attempt in flight while the other replica polls.
       lender.answerWith((request) => ({ status: 200, body: { reference: `REF-${String(request.body?.data?.applicationId).slice(-8)}` }, delayMs: 1_500 }));
       const cases = await Promise.all(Array.from({ length: 8 }, () => newCase(owner, {}, stack)));

@@ -72,12 +72,14 @@ export async function startReplica(stack: Stack, name: 'case-workflow' | 'docume
   const original = stack.processes[name];
   const httpPort = await freePort();
   const grpcPort = await freePort();
+  // Readiness is served on the admin port only; the original holds the default one.
+  const adminPort = await freePort();
   const replica = new ManagedProcess({
     ...original.options,
     name: `${name}-replica`,
-    env: { ...original.options.env, HTTP_PORT: String(httpPort), GRPC_PORT: String(grpcPort) },
+    env: { ...original.options.env, HTTP_PORT: String(httpPort), GRPC_PORT: String(grpcPort), ADMIN_PORT: String(adminPort) },
     logFile: path.join(stack.logDirectory, `${name}-replica.log`),
-    readyUrl: `http://127.0.0.1:${httpPort}/readyz`,
+    readyUrl: `http://127.0.0.1:${adminPort}/readyz`,
     restartOnCrash: false,
   });
   replica.start();
