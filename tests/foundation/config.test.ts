@@ -27,7 +27,7 @@ describe('configuration at start', () => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|API_ENVIRONMENT|WEBHOOK_|SMTP_)/.test(name)));
     // No database answers on port 1: the process gets past its configuration, warns, and then fails to connect.
     const result = spawnSync(process.execPath, [path.join(root, 'services/notifications/dist/start.js')], {
-      env: { ...clean, API_ENVIRONMENT: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', LOG_LEVEL: 'silent' },
+      env: { ...clean, ...SECRET, API_ENVIRONMENT: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', LOG_LEVEL: 'silent' },
       encoding: 'utf8',
       timeout: 10_000,
     });

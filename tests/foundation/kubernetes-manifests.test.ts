@@ -11,7 +11,9 @@ import { gatewayVariables } from '@rental/gateway';
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
-const PROCESSES = ['gateway', 'pricing', 'cart-checkout', 'case-workflow', 'documents', 'notifications'];
+const PROCESSES = ['gateway', 'pricing', 'cart-checkout', 'case-workflow', 'documents', 'notifications', 'backoffice'];
+// The seed Job runs the stack tools' image; it is released with the processes.
+const IMAGES = [...PROCESSES, 'stack'];
 const RELEASE_TAG = /^\d{4}\.\d{2}\.\d{2}(\.\d+)?$/;
 const ENVIRONMENTS = { sandbox: 'sandbox.api.partner-rental.example', production: 'api.partner-rental.example' } as const;
 
@@ -74,7 +76,7 @@ describe('the kustomize base as written', () => {
   });
 
   it('when images are named, then every process is pinned through images: to one release tag', () => {
-    expect(baseKustomization.images.map((image) => image.name)).toEqual(PROCESSES.map((name) => `rental/${name}`));
+    expect(baseKustomization.images.map((image) => image.name)).toEqual(IMAGES.map((name) => `rental/${name}`));
     const tags = new Set(baseKustomization.images.map((image) => image.newTag));
     expect(tags.size).toBe(1);
     expect([...tags][0]).toMatch(RELEASE_TAG);
@@ -88,14 +90,14 @@ describe('the kustomize base as written', () => {
     expectIngressInStepWithGateway(baseObjects.find((object) => object.kind === 'Ingress'), 'api.partner-rental.example');
   });
 
-  it('when the ServiceMonitor is read, then it selects every process\'s Service on a port each of them exposes, at /metrics', () => {
+  it('when the ServiceMonitor is read, then it selects every process\'s Service on the admin port each of them exposes, at /metrics', () => {
     const monitor = baseObjects.find((object) => object.kind === 'ServiceMonitor')!;
     expect(monitor.spec.selector).toEqual({ matchLabels: { 'app.kubernetes.io/part-of': 'partner-rental-api' } });
     expect(baseKustomization).toEqual(expect.objectContaining({ labels: [{ pairs: { 'app.kubernetes.io/part-of': 'partner-rental-api' } }] }));
-    expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
+    expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'admin', path: '/metrics' })]);
     for (const name of PROCESSES) {
       const service = baseObjects.find((object) => object.kind === 'Service' && object.metadata.name === name);
-      expect([name, service?.spec.ports.map((port: { name: string }) => port.name)]).toEqual([name, expect.arrayContaining(['http'])]);
+      expect([name, service?.spec.ports.map((port: { name: string }) => port.name)]).toEqual([name, expect.arrayContaining(['admin'])]);
     }
   });
 });
@@ -128,8 +130,8 @@ whenRendering('the overlays as kustomize renders them', () => {
 
     expect(await schemaProblems(objects)).toEqual([]);
     expect(objects.filter((object) => object.metadata.namespace !== `rental-${environment}`).map((object) => `${object.kind} ${object.metadata.name}`)).toEqual([]);
-    const images = objects.filter((object) => object.kind === 'Deployment').map((object) => object.spec.template.spec.containers[0].image).sort();
-    expect(images).toEqual(PROCESSES.map((name) => `rental/${name}:${baseKustomization.images[0]?.newTag}`).sort());
+    const images = objects.filter((object) => object.kind === 'Deployment' || object.kind === 'Job').map((object) => object.spec.template.spec.containers[0].image).sort();
+    expect(images).toEqual(IMAGES.map((name) => `rental/${name}:${baseKustomization.images[0]?.newTag}`).sort());
     expectIngressInStepWithGateway(objects.find((object) => object.kind === 'Ingress'), host);
     expect(objects.find((object) => object.kind === 'ConfigMap')?.data).toEqual(expect.objectContaining({ API_ENVIRONMENT: environment, HUB_URL: configMap.data?.HUB_URL }));
     expect(objects.filter((object) => object.kind === 'ServiceMonitor')).toHaveLength(1);

@@ -1,9 +1,9 @@
-import { SERVICE_NAMES, ServiceName, defaultHttpPort } from '@rental/config';
+import { SERVICE_NAMES, ServiceName, defaultAdminPort } from '@rental/config';
 import { createTestPartner } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
 
 // What Prometheus scrapes: names promtool accepts and labels that stay few (route templates,
-// never paths).
+// never paths). Prometheus reaches every process on its admin port; the public ports serve no metrics.
 
 const UNKNOWN_ULID = '01JABCDEFGHJKMNPQRSTVWXYZ0';
 
@@ -67,7 +67,7 @@ const countOf = (exposition: Exposition, labels: Record<string, string>) => expo
 describe('the gateway\'s request metrics', () => {
   it('when calls go to services, are refused by the gateway or match no route, then they are counted by route template and owning service, never by path', async () => {
     const partner = apiAs((await createTestPartner(sharedStack(), { like: 'acme' })).key);
-    const metricsUrl = `${sharedStack().gatewayUrl}/metrics`;
+    const metricsUrl = `http://127.0.0.1:${defaultAdminPort('gateway', sharedStack().portBase)}/metrics`;
     const before = (await scrape(metricsUrl)).exposition;
 
     expect((await partner.get(`/api/carts/${UNKNOWN_ULID}`)).status).toBe(404);
@@ -96,7 +96,7 @@ describe('the gateway\'s request metrics', () => {
 
 describe('the /metrics exposition of every process', () => {
   it.each(['gateway', ...SERVICE_NAMES])('when %s is scraped, then promtool\'s naming rules hold and the process gauges carry no _total suffix', async (name) => {
-    const url = name === 'gateway' ? `${sharedStack().gatewayUrl}/metrics` : `http://127.0.0.1:${defaultHttpPort(name as ServiceName, sharedStack().portBase)}/metrics`;
+    const url = `http://127.0.0.1:${defaultAdminPort(name as ServiceName | 'gateway', sharedStack().portBase)}/metrics`;
     const { exposition } = await scrape(url);
 
     expect(promtoolProblems(exposition)).toEqual([]);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SERVICE_NAMES, defaultHttpPort } from '@rental/config';
+import { SERVICE_NAMES, defaultAdminPort } from '@rental/config';
 import { sharedStack } from '../support/shared-stack';
 
 // The alerts of docs/operations.md must query metrics the processes really export: an alert on a
@@ -17,8 +17,12 @@ function metricNames(expression: string): string[] {
 }
 
 async function exportedFamilies(): Promise<Set<string>> {
-  const urls = [`${sharedStack().gatewayUrl}/metrics`, ...SERVICE_NAMES.map((name) => `http://127.0.0.1:${defaultHttpPort(name, sharedStack().portBase)}/metrics`)];
-  const texts = await Promise.all(urls.map(async (url) => (await fetch(url)).text()));
+  const urls = (['gateway', ...SERVICE_NAMES] as const).map((name) => `http://127.0.0.1:${defaultAdminPort(name, sharedStack().portBase)}/metrics`);
+  const texts = await Promise.all(urls.map(async (url) => {
+    const response = await fetch(url);
+    expect([url, response.status]).toEqual([url, 200]);
+    return response.text();
+  }));
   return new Set(texts.flatMap((text) => [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].flatMap(([, name, type]) => (type === 'histogram' ? [`${name}_bucket`, `${name}_count`, `${name}_sum`] : [name!]))));
 }
 

@@ -3,6 +3,7 @@
 // which jest's module system cannot load.
 const MODULES = {
   'monitoring.coreos.com': (version) => `@kubernetes-models/prometheus-operator/monitoring.coreos.com/${version}`,
+  'cert-manager.io': (version) => `@kubernetes-models/cert-manager/cert-manager.io/${version}`,
 };
 
 function moduleOf(apiVersion) {
