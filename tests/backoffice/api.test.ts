@@ -235,6 +235,7 @@ describe('back office API', () => {
 
     it('when a case with a signed contract is canceled by the approval team, then the contract stays active', async () => {
       const { owner, caseId } = await partnerCase();
+      await approver().post(`/ops/v1/cases/${caseId}/transitions`, { transition: 'finance_accept' });
       await simulate(owner, caseId, 'signed');
 
       const canceled = await approver().post(`/ops/v1/cases/${caseId}/cancel`, { reason: 'Fraud suspicion' });
