@@ -353,7 +353,7 @@ describe('lender decisions', () => {
 });
 
 describe('attachments to the lender (SendLenderAttachments)', () => {
-  it('when the case has a reference, then the lender gets the signed attachments for it; without one FAILED_PRECONDITION; a failing lender UNAVAILABLE', async () => {
+  it('when the case has a reference, then the lender gets the signed attachments for it; without one FAILED_PRECONDITION; a failing lender a bad gateway', async () => {
     const client = new TypedClient(createGrpcClient(loadCaseWorkflowPackage().CaseWorkflowService, grpcAddressOf('case-workflow', stack.portBase, {})), 15_000);
     try {
       const draft = await newCase(owner, { submitFinancing: false }, stack);
@@ -391,7 +391,7 @@ describe('attachments to the lender (SendLenderAttachments)', () => {
       });
 
       lender.answerWith(() => ({ status: 502 }));
-      await expect(client.call('SendLenderAttachments', { financingCaseId: caseId, items: [] }, { partnerId: '' })).rejects.toMatchObject({ kind: 'unavailable', code: 'lender.unavailable' });
+      await expect(client.call('SendLenderAttachments', { financingCaseId: caseId, items: [] }, { partnerId: '' })).rejects.toMatchObject({ kind: 'bad_gateway', code: 'lender.failed' });
     } finally {
       acceptApplications();
       client.close();

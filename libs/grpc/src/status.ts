@@ -15,6 +15,8 @@ const codeByKind: Record<ErrorKind, GrpcStatus> = {
   rule_violation: GrpcStatus.FAILED_PRECONDITION,
   rate_limited: GrpcStatus.RESOURCE_EXHAUSTED,
   unavailable: GrpcStatus.UNAVAILABLE,
+  // The kind itself travels in the problem metadata; the code only tells gRPC tooling it was upstream.
+  bad_gateway: GrpcStatus.UNAVAILABLE,
   internal: GrpcStatus.INTERNAL,
 };
 

@@ -34,6 +34,7 @@ const descriptions: Record<number, string> = {
   422: 'Validation or business rule failure',
   429: 'Rate limit exceeded',
   500: 'Server error',
+  502: 'An outside party (a lender, a provider) failed; nothing was changed',
   503: 'A dependency is unavailable; retry later',
 };
 

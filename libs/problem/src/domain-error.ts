@@ -15,6 +15,7 @@ export type ErrorKind =
   | 'rule_violation'
   | 'rate_limited'
   | 'unavailable'
+  | 'bad_gateway'
   | 'internal';
 
 export interface Violation {
@@ -89,6 +90,11 @@ export function ruleViolation(code: string, detail: string, violations?: Violati
 
 export function unavailable(code: string, detail: string, cause?: unknown): DomainError {
   return new DomainError('unavailable', code, detail, { cause });
+}
+
+/** An outside party this request depends on (a lender, a provider) answered with a failure or not at all: 502. */
+export function badGateway(code: string, detail: string, cause?: unknown): DomainError {
+  return new DomainError('bad_gateway', code, detail, { cause });
 }
 
 /** Something that existed and ended for good (an expired or replaced link): 410. */

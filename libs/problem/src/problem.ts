@@ -25,6 +25,7 @@ const statusByKind: Record<ErrorKind, number> = {
   rule_violation: 422,
   rate_limited: 429,
   internal: 500,
+  bad_gateway: 502,
   unavailable: 503,
 };
 
@@ -41,6 +42,7 @@ const titleByStatus: Record<number, string> = {
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 

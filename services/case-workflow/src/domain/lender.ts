@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainError, conflict, notFound, ruleViolation, unavailable } from '@rental/problem';
+import { DomainError, badGateway, conflict, notFound, ruleViolation } from '@rental/problem';
 import { FINANCING_STAGE_CATEGORIES } from './categories';
 import { amountOf } from './money';
 import type { Actor } from './model';
@@ -235,7 +235,7 @@ export interface LenderOperationsDependencies {
 
 /**
  * The approval team's verified answers to the lender's questions, sent for the case's latest
- * submission: refused while the lender has given no reference yet, unavailable when it fails.
+ * submission: refused while the lender has given no reference yet, a bad gateway when it fails.
  */
 export async function sendLenderAttachments(deps: LenderOperationsDependencies, financingCaseId: string, items: LenderAttachments['items'], actor: Actor): Promise<{ reference: string }> {
   if (!(await deps.store.findCase(financingCaseId))) throw notFound('financing_case.not_found', `No case ${financingCaseId}.`);
@@ -244,7 +244,7 @@ export async function sendLenderAttachments(deps: LenderOperationsDependencies, 
   try {
     await deps.lender.sendAttachments(latest.lenderId, latest.reference, { applicationId: latest.applicationId, financingCaseId, items });
   } catch (error) {
-    throw unavailable('lender.unavailable', 'The lender did not take the attachments. Retry later.', error);
+    throw badGateway('lender.failed', 'The lender did not take the attachments; nothing was changed. Retry later.', error);
   }
   await deps.store.inCase(financingCaseId, (transaction) => transaction.recordHistory('lender_attachments', {
     details: { reference: latest.reference, items: items.map((item) => ({ type: item.type, id: item.id })) },

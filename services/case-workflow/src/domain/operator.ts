@@ -162,7 +162,6 @@ export async function moveContractForward(deps: OperatorDependencies, input: { c
   return opsCase(deps, financingCaseId);
 }
 
-/** A review, a request, a note or a callback request in the case's history. */
 /**
  * A change the owner of other data made (a review, a request, a note) in the case's history; a
  * mail to the partner about it is requested in the same transaction, so both happen or neither.

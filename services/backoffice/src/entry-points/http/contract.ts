@@ -247,9 +247,9 @@ export const downloadOperation = defineOperation({
 export const transmitOperation = defineOperation({
   operationId: 'ops_transmit_items', method: 'post', path: '/ops/v1/cases/{id}/transmit', tags: [TAG],
   summary: 'Sends verified documents and given answers of the items to the lender',
-  description: 'Role reviewer. Each item needs a verified document or a given answer (422 naming it); a case without a lender reference is 422. Items become sent with transmittedToLenderAt once the lender took them.',
+  description: 'Role reviewer. Each item needs a verified document or a given answer (422 naming it); a case without a lender reference is 422. Items become sent with transmittedToLenderAt once the lender took them; a lender that fails is 502 and nothing changes.',
   params: casePath, body: { schema: itemsBody },
-  responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422, 503) },
+  responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422, 502, 503) },
 });
 
 export const resubmitOperation = defineOperation({
