@@ -55,7 +55,8 @@ export class HttpWebhookTransport implements WebhookTransport {
       };
       let req: http.ClientRequest | undefined;
       const timer = setTimeout(() => {
-        finish({ error: `no answer within ${request.timeoutMs} ms`, durationMs: elapsed() });
+        // libuv's timer clock may run up to 1 ms ahead of performance.now(); the attempt did last the timeout.
+        finish({ error: `no answer within ${request.timeoutMs} ms`, durationMs: Math.max(elapsed(), request.timeoutMs) });
         req?.destroy();
       }, request.timeoutMs);
       try {
