@@ -5,22 +5,34 @@ import { mailsFinished } from './metrics';
 
 const MAIL_LEASE_MS = 120_000;
 
-/** Mail runs beside webhook delivery with its own few slots, so a slow SMTP server delays no webhook. */
-export function mailWorker(deps: MailDependencies, options: { log: Logger }): PollingWorker<MailJob> {
-  const log = options.log.child({ worker: 'mail' });
-  return new PollingWorker<MailJob>({
-    name: 'mail',
+/**
+ * A worker over one mail queue: mail runs beside webhook delivery with its own few slots, so a
+ * slow SMTP server delays no webhook. Event mails and requested mails each have one.
+ */
+export function mailQueueWorker<Job extends { id: string }>(
+  name: string,
+  store: { claimDue(limit: number, leaseMs: number): Promise<Job[]>; nextDueAt(): Promise<Date | undefined> },
+  log: Logger,
+  process: (job: Job) => Promise<void>,
+): PollingWorker<Job> {
+  return new PollingWorker<Job>({
+    name,
     concurrency: 4,
     pollMs: 1000,
     log,
     keyOf: (job) => job.id,
-    claim: (limit) => deps.store.claimDue(limit, MAIL_LEASE_MS),
-    nextDueAt: () => deps.store.nextDueAt(),
-    process: async (job) => {
-      const next = await sendMail(job, deps);
-      // The recipient is named by its role: addresses are personal data and stay out of the log.
-      logMailOutcome(log, { eventId: job.event.id, partnerId: job.partnerId, recipientRole: job.role, attempt: job.attempt }, next, { logText: true });
-    },
+    claim: (limit) => store.claimDue(limit, MAIL_LEASE_MS),
+    nextDueAt: () => store.nextDueAt(),
+    process,
+  });
+}
+
+export function mailWorker(deps: MailDependencies, options: { log: Logger }): PollingWorker<MailJob> {
+  const log = options.log.child({ worker: 'mail' });
+  return mailQueueWorker<MailJob>('mail', deps.store, log, async (job) => {
+    const next = await sendMail(job, deps);
+    // The recipient is named by its role: addresses are personal data and stay out of the log.
+    logMailOutcome(log, { eventId: job.event.id, partnerId: job.partnerId, recipientRole: job.role, attempt: job.attempt }, next, { logText: true });
   });
 }
 
