@@ -11,7 +11,8 @@ function isFree(port: number): Promise<boolean> {
 /** A SERVICE_PORT_BASE whose whole range (base .. base+49, admin ports included) is free, so stacks run side by side. */
 export async function findFreePortBase(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const base = 20000 + Math.floor(Math.random() * 400) * 100;
+    // Below Linux's ephemeral range (32768 and up): an outgoing connection cannot take a port of the stack after the check.
+    const base = 20000 + Math.floor(Math.random() * 127) * 100;
     const checks = await Promise.all(Array.from({ length: 50 }, (_, offset) => isFree(base + offset)));
     if (checks.every(Boolean)) return base;
   }
