@@ -51,7 +51,7 @@ export async function attachSignedContract(deps: DocumentsDependencies, input: {
   if (existing) return { document: existing, created: false };
   const access = await requireCase(deps.cases, input.financingCaseId, input.context);
   const now = deps.now();
-  const pdf = renderTextPdf('Rental contract (signed)', [
+  const pdf = await renderTextPdf('Rental contract (signed)', [
     `Financing case ${input.financingCaseId}`,
     ...(input.contractId ? [`Contract ${input.contractId}`] : []),
     `Signed ${now.toISOString().slice(0, 10)}`,
