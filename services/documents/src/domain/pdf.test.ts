@@ -22,13 +22,14 @@ function shownHex(pdf: Buffer): string {
 const hexOf = (value: string) => `<${Buffer.from(value, 'latin1').toString('hex').toUpperCase()}> Tj`;
 
 describe('renderTextPdf', () => {
-  it('when a page is rendered, then it is a one-page A4 PDF showing the title and every line, with characters outside Latin-1 as "?"', async () => {
-    const pdf = await renderTextPdf('Selbstauskunft (Vorlage)', ['Fall 01J', 'Bitte ausfüllen \\ zurücksenden', '契約']);
+  it('when a page is rendered, then it is a one-page A4 PDF showing the title and every line, with characters outside Latin-1 as "?", and its subject in plain bytes', async () => {
+    const pdf = await renderTextPdf({ title: 'Selbstauskunft (Vorlage)', subject: 'Fall (01J)', lines: ['Fall 01J', 'Bitte ausfüllen \\ zurücksenden', '契約'] });
 
     expect(detectFileType(pdf)).toBe('application/pdf');
     const parsed = await PDFDocument.load(pdf);
     expect(parsed.getPages().map((page) => [page.getWidth(), page.getHeight()])).toEqual([[595, 842]]);
-    expect(parsed.getTitle()).toBe('Selbstauskunft (Vorlage)');
+    expect([parsed.getTitle(), parsed.getSubject()]).toEqual(['Selbstauskunft (Vorlage)', 'Fall (01J)']);
+    expect(pdf.toString('latin1')).toContain('/Subject (Fall \\(01J\\))');
     const shown = shownHex(pdf);
     for (const text of ['Selbstauskunft (Vorlage)', 'Fall 01J', 'Bitte ausfüllen \\ zurücksenden', '??']) expect(shown).toContain(hexOf(text));
   });

@@ -91,10 +91,11 @@ function givenTemplate(given: { content: Buffer; fileName: string }, key: string
 }
 
 async function templateFor(financingCaseId: string, label: string, key: string): Promise<{ object: ObjectToStore; template: TemplateFile }> {
-  const pdf = await renderTextPdf(label, [
-    `Financing case ${financingCaseId}`,
-    'Please fill in this form, sign it and upload it as the answer to this request.',
-  ]);
+  const pdf = await renderTextPdf({
+    title: label,
+    subject: `Financing case ${financingCaseId}`,
+    lines: [`Financing case ${financingCaseId}`, 'Please fill in this form, sign it and upload it as the answer to this request.'],
+  });
   const slug = label.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'template';
   return {
     object: { key, source: { size: pdf.length, mimeType: 'application/pdf', open: () => Readable.from([pdf]) } },
