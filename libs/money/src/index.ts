@@ -9,9 +9,20 @@ export type Cents = bigint;
 const AMOUNT = /^(-?)(\d{1,15})(?:\.(\d{1,2}))?$/;
 const PERCENTAGE = /^(\d{1,7})(?:\.(\d{1,3}))?$/;
 
+/** Whether a JSON number has at most `places` decimals (at two: 1.5, 10.25; not 0.001 or 1e-7). */
+export function hasAtMostDecimals(value: number, places: number): boolean {
+  return Number.isFinite(value) && Number(value.toFixed(places)) === value;
+}
+
 /** Whether a JSON number has at most two decimals (1.5, 10.25; not 0.001 or 1e-7). */
 export function hasAtMostTwoDecimals(value: number): boolean {
-  return Number.isFinite(value) && Number(value.toFixed(2)) === value;
+  return hasAtMostDecimals(value, 2);
+}
+
+/** A JSON number with at most `places` decimals as a decimal string with exactly that many (0.0089 at four → "0.0089"); more decimals throw a RangeError. */
+export function decimalOfNumber(value: number, places: number): string {
+  if (!hasAtMostDecimals(value, places)) throw new RangeError(`not a number with at most ${places} decimals: ${value}`);
+  return value.toFixed(places);
 }
 
 /** A JSON number with at most two decimals to cents, exactly; null and undefined count as 0. */
@@ -43,6 +54,12 @@ export function decimalOfCents(cents: Cents): string {
 /** Cents as the JSON number partners read (1000.5 for 100050n); exact below 2^53 cents. */
 export function amountOfCents(cents: Cents): number {
   return Number(decimalOfCents(cents));
+}
+
+/** "1000.50" → 1000.5, the JSON number partners read; "" → null; anything else throws a RangeError. */
+export function amountOfDecimal(value: string): number | null {
+  const cents = centsOfDecimal(value);
+  return cents === null ? null : amountOfCents(cents);
 }
 
 /** numerator / denominator rounded half up (halves away from zero), both non-negative. */
