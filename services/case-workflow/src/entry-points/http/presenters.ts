@@ -1,5 +1,5 @@
+import { amountOfCents, decimalOfCents } from '@rental/money';
 import type { Address, Contract, Customer, ContractDetails, QuoteDetails, RequestedItem } from '../../domain/model';
-import { amountOf } from '../../domain/money';
 import type { CaseView } from '../../domain/reads';
 
 export const casePath = (id: string) => `/api/financing_cases/${id}`;
@@ -7,8 +7,8 @@ export const quotePath = (id: string) => `/api/quotes/${id}`;
 export const contractPath = (id: string) => `/api/contracts/${id}`;
 const partnerPath = (id: string) => `/api/partners/${id}`;
 
-const amount = (cents: bigint | null) => (cents === null ? null : amountOf(cents));
-const decimal = (cents: bigint | null) => (cents === null ? null : amountOf(cents).toFixed(2));
+const amount = (cents: bigint | null) => (cents === null ? null : amountOfCents(cents));
+const decimal = (cents: bigint | null) => (cents === null ? null : decimalOfCents(cents));
 
 function presentItem(item: RequestedItem) {
   return {
@@ -96,8 +96,8 @@ export function presentQuote(details: QuoteDetails) {
     items: details.items.map((item) => ({
       position: item.position,
       quantity: item.quantity,
-      pricePerItem: amountOf(item.pricePerItemCents),
-      total: amountOf(item.totalCents),
+      pricePerItem: amountOfCents(item.pricePerItemCents),
+      total: amountOfCents(item.totalCents),
       productNumber: item.productNumber,
       productName: item.productName,
       productSku: item.productSku,
