@@ -43,23 +43,27 @@ export function centsOfDecimal(value: string): Cents | null {
   return match[1] === '-' ? -cents : cents;
 }
 
-/** 100050n → "1000.50". */
-export function decimalOfCents(cents: Cents): string {
+/** 100050n → "1000.50"; null (an absent amount) stays null. */
+export function decimalOfCents(cents: Cents): string;
+export function decimalOfCents(cents: Cents | null): string | null;
+export function decimalOfCents(cents: Cents | null): string | null {
+  if (cents === null) return null;
   const negative = cents < 0n;
   const absolute = negative ? -cents : cents;
   const text = `${absolute / 100n}.${(absolute % 100n).toString().padStart(2, '0')}`;
   return negative ? `-${text}` : text;
 }
 
-/** Cents as the JSON number partners read (1000.5 for 100050n); exact below 2^53 cents. */
-export function amountOfCents(cents: Cents): number {
-  return Number(decimalOfCents(cents));
+/** Cents as the JSON number partners read (1000.5 for 100050n), exact below 2^53 cents; null stays null. */
+export function amountOfCents(cents: Cents): number;
+export function amountOfCents(cents: Cents | null): number | null;
+export function amountOfCents(cents: Cents | null): number | null {
+  return cents === null ? null : Number(decimalOfCents(cents));
 }
 
 /** "1000.50" → 1000.5, the JSON number partners read; "" → null; anything else throws a RangeError. */
 export function amountOfDecimal(value: string): number | null {
-  const cents = centsOfDecimal(value);
-  return cents === null ? null : amountOfCents(cents);
+  return amountOfCents(centsOfDecimal(value));
 }
 
 /** numerator / denominator rounded half up (halves away from zero), both non-negative. */

@@ -43,6 +43,11 @@ describe('amounts', () => {
     expect(decimalOfCents(cents)).toBe(decimal);
     expect(amountOfCents(cents)).toBe(amount);
   });
+
+  it('when an absent amount (null) is written, then it stays null', () => {
+    expect(decimalOfCents(null)).toBeNull();
+    expect(amountOfCents(null)).toBeNull();
+  });
 });
 
 describe('half-up division', () => {

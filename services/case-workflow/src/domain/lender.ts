@@ -23,7 +23,6 @@ export interface ApplicationDependencies {
   publicBaseUrl: string;
 }
 
-const amount = (cents: bigint | null) => (cents === null ? null : amountOfCents(cents));
 
 /**
  * The `data` of application.submitted: the case, its frozen quote and the customer's credit
@@ -51,8 +50,8 @@ export async function lenderApplication(deps: ApplicationDependencies, submissio
     calculationType: quote.calculationType,
     duration: quote.duration,
     paymentInterval: quote.paymentInterval,
-    financedAmount: amount(quote.totalValueCents),
-    monthlyRate: amount(quote.monthlyCostsCents),
+    financedAmount: amountOfCents(quote.totalValueCents),
+    monthlyRate: amountOfCents(quote.monthlyCostsCents),
     rentalFactor: quote.rentalFactor,
     residualValue: quote.residualValue,
     items: items.map((item) => ({

@@ -13,7 +13,7 @@ export function presentCustomerView(view: CustomerView) {
     calculationType: quote.calculationType,
     duration: quote.duration,
     paymentInterval: quote.paymentInterval as 'monthly' | 'quarterly' | null,
-    monthlyRate: rate === null ? null : amountOfCents(rate),
+    monthlyRate: amountOfCents(rate),
     items: items.map((item) => ({ position: item.position, productNumber: item.productNumber, productName: item.productName, quantity: item.quantity })),
     expiresAt: view.expiresAt,
     actions: view.actions,

@@ -7,8 +7,6 @@ export const quotePath = (id: string) => `/api/quotes/${id}`;
 export const contractPath = (id: string) => `/api/contracts/${id}`;
 const partnerPath = (id: string) => `/api/partners/${id}`;
 
-const amount = (cents: bigint | null) => (cents === null ? null : amountOfCents(cents));
-const decimal = (cents: bigint | null) => (cents === null ? null : decimalOfCents(cents));
 
 function presentItem(item: RequestedItem) {
   return {
@@ -123,7 +121,7 @@ export function presentQuote(details: QuoteDetails) {
     financingNumber: quote.financingNumber,
     financingCaseId: quote.financingCaseId,
     processingFee: quote.processingFee,
-    recurringService: decimal(quote.recurringServiceFeeCents),
+    recurringService: decimalOfCents(quote.recurringServiceFeeCents),
     specialAgreements: quote.specialAgreements,
     rentalFactor: quote.rentalFactor,
     residualValue: quote.residualValue,
@@ -131,10 +129,10 @@ export function presentQuote(details: QuoteDetails) {
     commissionPercentage: quote.commissionPercentage,
     deletedAt: quote.deletedAt,
     deleted: quote.deletedAt !== null,
-    totalValue: amount(quote.totalValueCents),
-    monthlyCosts: amount(quote.monthlyCostsCents),
-    monthlyRateAllIn: amount(quote.monthlyRateAllInCents),
-    selectedOffer: { calculationType: quote.calculationType, duration: quote.duration, rate: amount(quote.monthlyCostsCents) },
+    totalValue: amountOfCents(quote.totalValueCents),
+    monthlyCosts: amountOfCents(quote.monthlyCostsCents),
+    monthlyRateAllIn: amountOfCents(quote.monthlyRateAllInCents),
+    selectedOffer: { calculationType: quote.calculationType, duration: quote.duration, rate: amountOfCents(quote.monthlyCostsCents) },
     productSector: quote.productSector,
     contactPhone: quote.contactPhone,
     contactEmail: quote.contactEmail,

@@ -61,7 +61,7 @@ const optionMessage = (option: FinancingOption): pricing.FinancingOption => ({
   rentalFactor: option.rentalFactor,
 });
 
-const optionalDecimal = (cents: Cents | null) => (cents === null ? '' : decimalOfCents(cents));
+const optionalDecimal = (cents: Cents | null) => decimalOfCents(cents) ?? '';
 const optionalAmount = (amount: number | null | undefined) => optionalDecimal(amount === null || amount === undefined ? null : centsOfAmount(amount));
 
 /** The internal pricing calls; each adapts a message to a use case and back. */
