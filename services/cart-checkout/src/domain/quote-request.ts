@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { notFound, validationFailed } from '@rental/problem';
-import { StatusChangedEvent, statusChangedEventOf } from '@rental/proto';
+import { StatusChange, StatusChangedEvent, statusChangedEventOf } from '@rental/proto';
 import type { CallContext, CaseWorkflowPort, CreatedCase, PricingPort, StoredCalculation, StoredOffer } from './ports';
 
 const optionalText = (max = 300) => z.string().max(max).nullable().optional();
@@ -48,18 +48,8 @@ export const QUOTE_REQUEST_TRANSITIONS = {
 } as const satisfies Record<string, { from: QuoteRequestStatus; to: QuoteRequestStatus }>;
 export type QuoteRequestTransition = keyof typeof QUOTE_REQUEST_TRANSITIONS;
 
-/** One move of a quote request, as the event every other status change of a case is. */
-export interface QuoteRequestMove {
-  id: string;
-  occurredAt: Date;
-  partnerId: string;
-  environment: string;
-  financingCaseId: string;
-  quoteId: string;
-  transition: QuoteRequestTransition;
-  /** The case's (its quote's) status right after the move. */
-  caseStatus: string;
-}
+/** One move of a quote request, a status change of its case whose statuses follow from the transition. */
+export type QuoteRequestMove = Omit<StatusChange, 'resourceType' | 'fromStatus' | 'toStatus' | 'transition'> & { transition: QuoteRequestTransition };
 
 export function quoteRequestStatusChanged(move: QuoteRequestMove): StatusChangedEvent {
   const { from, to } = QUOTE_REQUEST_TRANSITIONS[move.transition];
