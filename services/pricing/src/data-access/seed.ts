@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import { centsOfAmount, decimalOfNumber, milliOfPercentage } from '@rental/money';
+import { centsOfDecimal, decimalOfNumber, milliOfPercentage } from '@rental/money';
 
 /** The parts of a seed file pricing owns (the shape of fixtures/seed.json). */
 export interface PricingSeed {
@@ -21,7 +21,8 @@ export interface PricingSeed {
   }[];
 }
 
-/** A percentage of the seed file (3.18) in thousandths (3180); more than three decimals is refused, never rounded. */
+/** Numbers of the seed file as stored: amounts in cents, percentages in thousandths; more decimals are refused, never rounded. */
+const centsOf = (amount: number) => Number(centsOfDecimal(decimalOfNumber(amount, 2)));
 const milliOf = (percent: number) => milliOfPercentage(decimalOfNumber(percent, 3));
 
 /** Loads catalog and partner conditions; idempotent (a second load changes no row). */
@@ -56,7 +57,7 @@ export async function seedPricing(db: Knex, seed: PricingSeed): Promise<void> {
           allowed_sectors: partner.allowedSectors,
           financing_partner_id: partner.financingPartner,
           distribution_hub_id: partner.distributionHub,
-          monthly_surcharge_cents: Number(centsOfAmount(partner.monthlySurcharge)),
+          monthly_surcharge_cents: centsOf(partner.monthlySurcharge),
           payment_intervals: partner.paymentIntervals,
         })
         .onConflict('id').merge();
