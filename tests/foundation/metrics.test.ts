@@ -1,5 +1,6 @@
 import { SERVICE_NAMES, ServiceName, defaultAdminPort } from '@rental/config';
 import { createTestPartner } from '@rental/testkit';
+import { Exposition, parseMetrics, sumOf } from '../support/metrics';
 import { apiAs, sharedStack } from '../support/shared-stack';
 
 // What Prometheus scrapes: names promtool accepts and labels that stay few (route templates,
@@ -7,39 +8,11 @@ import { apiAs, sharedStack } from '../support/shared-stack';
 
 const UNKNOWN_ULID = '01JABCDEFGHJKMNPQRSTVWXYZ0';
 
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-interface Exposition {
-  types: Map<string, string>;
-  helps: Set<string>;
-  samples: Sample[];
-}
-
-function parse(text: string): Exposition {
-  const exposition: Exposition = { types: new Map(), helps: new Set(), samples: [] };
-  for (const line of text.split('\n')) {
-    const type = /^# TYPE (\S+) (\S+)$/.exec(line);
-    if (type) exposition.types.set(type[1]!, type[2]!);
-    const help = /^# HELP (\S+) \S/.exec(line);
-    if (help) exposition.helps.add(help[1]!);
-    const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (sample) {
-      const labels = Object.fromEntries([...(sample[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((match) => [match[1]!, match[2]!]));
-      exposition.samples.push({ name: sample[1]!, labels, value: Number(sample[3]) });
-    }
-  }
-  return exposition;
-}
-
 async function scrape(url: string): Promise<{ text: string; exposition: Exposition }> {
   const response = await fetch(url);
   expect(response.status).toBe(200);
   const text = await response.text();
-  return { text, exposition: parse(text) };
+  return { text, exposition: parseMetrics(text) };
 }
 
 /** The problems `promtool check metrics` reports for a metric family (its lint rules, in short). */
@@ -60,9 +33,7 @@ function promtoolProblems(exposition: Exposition): string[] {
   return [...new Set(problems)];
 }
 
-const countOf = (exposition: Exposition, labels: Record<string, string>) => exposition.samples
-  .filter((sample) => sample.name === 'http_request_duration_seconds_count' && Object.entries(labels).every(([label, value]) => sample.labels[label] === value))
-  .reduce((sum, sample) => sum + sample.value, 0);
+const countOf = (exposition: Exposition, labels: Record<string, string>) => sumOf(exposition, 'http_request_duration_seconds_count', labels);
 
 describe('the gateway\'s request metrics', () => {
   it('when calls go to services, are refused by the gateway or match no route, then they are counted by route template and owning service, never by path', async () => {

@@ -50,19 +50,23 @@ export function onOutboxCommit(listener: () => void): () => void {
 
 /**
  * Publishes up to `batchSize` committed outbox rows in id order and marks them sent; the number
- * published, 0 when NATS is not connected or a publish failed. Rows are claimed with
- * FOR UPDATE SKIP LOCKED, so several replicas can relay without publishing a row twice.
+ * published, 0 when NATS is not connected or a publish failed. Relays of several replicas take
+ * turns (a transaction-scoped advisory lock per outbox): with rows claimed side by side (SKIP
+ * LOCKED), one relay could publish a case's later event while another still held its earlier
+ * one, and the stream would carry them out of order. Rows are claimed FOR UPDATE as well, so even
+ * a relay that does not take the lock never publishes a row twice.
  */
 export async function publishOutboxBatch(db: Knex, bus: Bus, log: Logger, batchSize: number): Promise<number> {
   if (!bus.isConnected()) return 0;
   return db.transaction(async (trx) => {
+    // Waits while another replica's relay publishes; the outbox is the schema's (search path).
+    await trx.raw("SELECT pg_advisory_xact_lock(hashtext('outbox-relay:' || current_schema()))");
     const rows: { id: string; message_id: string; subject: string; payload: unknown; request_id: string | null }[] = await trx('outbox')
       .select('id', 'message_id', 'subject', 'payload', 'request_id')
       .whereNull('published_at')
       .orderBy('id')
       .limit(batchSize)
-      .forUpdate()
-      .skipLocked();
+      .forUpdate();
     const sent: string[] = [];
     let failure: unknown;
     // One at a time, so the stream holds the messages in the order they were written.

@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { useInternalIdentity } from '@rental/grpc';
 import { IdentityKeys } from '@rental/identity';
 import { createLogger } from '@rental/logger';
-import { DEMO_SEED_FILE, Stack, readSeedFile, startStack } from '@rental/stack';
+import { DEMO_SEED_FILE, Replicas, Stack, readSeedFile, startStack } from '@rental/stack';
 import { findFreePortBase } from './ports';
 
 export interface BootOptions {
@@ -44,6 +44,11 @@ export async function bootStack(options: BootOptions = {}): Promise<Stack> {
   if (options.seed !== false) await stack.seed(readSeedFile(DEMO_SEED_FILE));
   actAsInternalCaller(stack.identitySecret);
   return stack;
+}
+
+/** A second process of every kind beside the stack's (`Stack.startReplicas`), on a free port range of its own. */
+export async function bootReplicas(stack: Stack): Promise<Replicas> {
+  return stack.startReplicas(await findFreePortBase());
 }
 
 /**

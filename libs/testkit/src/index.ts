@@ -4,7 +4,7 @@ export * from './partners';
 export * from './ports';
 export * from './wait';
 export * from './webhook-receiver';
-export type { Stack, ProcessName, ReceivedMail } from '@rental/stack';
+export type { Stack, ProcessName, ReceivedMail, Replicas } from '@rental/stack';
 export * from './private-nats';
 export * from './private-postgres';
 export * from './benchmark-report';

@@ -44,6 +44,20 @@ export interface Stack {
   /** The secret every process of this stack signs and verifies internal identities with. */
   identitySecret: string;
   seed(seed: SeedFile): Promise<SeedSummary>;
+  /**
+   * A second process of every kind on ports of its own from `portBase` (HTTP, gRPC and admin
+   * ports derived from it as for the stack), on the same database, bus and helpers: its gateway
+   * proxies to its own services and they call each other's gRPC ports, like a second set of pods.
+   * The stack's stop stops it too.
+   */
+  startReplicas(portBase: number): Promise<Replicas>;
+  stop(): Promise<void>;
+}
+
+export interface Replicas {
+  gatewayUrl: string;
+  portBase: number;
+  processes: Record<ProcessName, ManagedProcess>;
   stop(): Promise<void>;
 }
 
@@ -80,8 +94,9 @@ export const simulatorVariables = {
 /**
  * Production only: the simulated lender (for lenders without an intakeUrl), signing provider
  * (unless SIGNING_PROVIDER_URL is set) and credit bureau, and the variables that point the
- * processes at them. Without SIGNING_WEBHOOK_SECRET one is made for this run and shared by
- * case-workflow and the signing simulator.
+ * processes at them (explicitly, so replicas on another port base reach the same parties).
+ * Without SIGNING_WEBHOOK_SECRET one is made for this run and shared by case-workflow and the
+ * signing simulator.
  */
 async function startProductionParties(options: StackOptions, env: NodeJS.ProcessEnv, helperDb: ReturnType<typeof connectDatabase>, closers: (() => Promise<unknown>)[]): Promise<NodeJS.ProcessEnv> {
   if (options.environment !== 'production') return {};
@@ -93,16 +108,38 @@ async function startProductionParties(options: StackOptions, env: NodeJS.Process
   if (!env.LENDER_SIMULATOR_URL) {
     const lender = await startLenderSimulator({ secretOf: (id) => lenderSecret(helperDb, id), delayMs: delays.LENDER_SIMULATOR_DELAY, port: options.portBase + SIMULATOR_OFFSETS.lender, report });
     closers.push(() => lender.close());
+    variables.LENDER_SIMULATOR_URL = lender.url;
   }
   if (!env.SIGNING_PROVIDER_URL) {
     const signing = await startSigningSimulator({ secret: variables.SIGNING_WEBHOOK_SECRET as string, delayMs: delays.SIGNING_SIMULATOR_DELAY, port: options.portBase + SIMULATOR_OFFSETS.signing, report });
     closers.push(() => signing.close());
+    variables.SIGNING_PROVIDER_URL = signing.url;
   }
   if (!env.CREDIT_BUREAU_URL) {
     const bureau = await startCreditBureauSimulator({ port: options.portBase + SIMULATOR_OFFSETS.creditBureau });
     closers.push(() => bureau.close());
+    variables.CREDIT_BUREAU_URL = bureau.url;
   }
   return variables;
+}
+
+/** One process of each kind with ports derived from `portBase`, logging to `<name><suffix>.log`. */
+function createProcesses(shared: NodeJS.ProcessEnv, options: { portBase: number; gatewayPort: number; logDirectory: string; suffix: string; restartOnCrash: boolean; onCrash: StackOptions['onCrash'] }): Record<ProcessName, ManagedProcess> {
+  const env: NodeJS.ProcessEnv = { ...shared, SERVICE_PORT_BASE: String(options.portBase) };
+  return Object.fromEntries(PROCESS_NAMES.map((name) => [name, new ManagedProcess({
+    name: `${name}${options.suffix}`,
+    entry: entryOf(name),
+    env: name === 'gateway' ? { ...env, PORT: String(options.gatewayPort) } : env,
+    logFile: path.join(options.logDirectory, `${name}${options.suffix}.log`),
+    readyUrl: `http://127.0.0.1:${defaultAdminPort(name, options.portBase)}/readyz`,
+    restartOnCrash: options.restartOnCrash,
+    onCrash: options.onCrash,
+  })])) as Record<ProcessName, ManagedProcess>;
+}
+
+async function startAll(processes: Record<ProcessName, ManagedProcess>): Promise<void> {
+  Object.values(processes).forEach((process) => process.start());
+  await Promise.all(Object.values(processes).map((process) => process.waitReady()));
 }
 
 /** The built entry also when this module runs from src (tests load the sources). */
@@ -180,7 +217,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     API_ENVIRONMENT: options.environment,
     DATABASE_URL: options.databaseUrl,
     NATS_URL: options.natsUrl,
-    SERVICE_PORT_BASE: String(options.portBase),
     HUB_URL: hubUrl,
     SMTP_URL: smtpUrl,
     // Customer links and callback URLs point at this stack's gateway unless told otherwise.
@@ -189,33 +225,42 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     OPERATOR_ISSUER_URL: operatorIssuerUrl,
     INTERNAL_IDENTITY_SECRET: identitySecret,
   };
-  // Per-process ports come from SERVICE_PORT_BASE; one inherited HTTP_PORT would collide.
+  // Per-process ports come from SERVICE_PORT_BASE (set per process set); one inherited HTTP_PORT would collide.
   delete shared.HTTP_PORT;
   delete shared.GRPC_PORT;
   delete shared.ADMIN_PORT;
-  const processes = Object.fromEntries(PROCESS_NAMES.map((name) => {
-    return [name, new ManagedProcess({
-      name,
-      entry: entryOf(name),
-      env: name === 'gateway' ? { ...shared, PORT: String(options.gatewayPort) } : shared,
-      logFile: path.join(logDirectory, `${name}.log`),
-      readyUrl: `http://127.0.0.1:${defaultAdminPort(name, options.portBase)}/readyz`,
-      restartOnCrash: options.restartOnCrash,
-      onCrash: options.onCrash,
-    })];
-  })) as Record<ProcessName, ManagedProcess>;
+  const processes = createProcesses(shared, { portBase: options.portBase, gatewayPort: options.gatewayPort, logDirectory, suffix: '', restartOnCrash: options.restartOnCrash, onCrash: options.onCrash });
+  const replicaSets: Replicas[] = [];
 
   const stop = async () => {
-    await Promise.all(Object.values(processes).map((process) => process.stop()));
+    await Promise.all([...replicaSets.map((replicas) => replicas.stop()), ...Object.values(processes).map((process) => process.stop())]);
     for (const close of closers.reverse()) await close().catch(() => undefined);
   };
   try {
-    Object.values(processes).forEach((process) => process.start());
-    await Promise.all(Object.values(processes).map((process) => process.waitReady()));
+    await startAll(processes);
   } catch (error) {
     await stop();
     throw error;
   }
+  const startReplicas = async (portBase: number): Promise<Replicas> => {
+    const replicaProcesses = createProcesses(shared, { portBase, gatewayPort: portBase, logDirectory, suffix: `-replica-${portBase}`, restartOnCrash: options.restartOnCrash, onCrash: options.onCrash });
+    const replicas: Replicas = {
+      gatewayUrl: `http://127.0.0.1:${portBase}`,
+      portBase,
+      processes: replicaProcesses,
+      stop: async () => {
+        await Promise.all(Object.values(replicaProcesses).map((process) => process.stop()));
+      },
+    };
+    replicaSets.push(replicas);
+    try {
+      await startAll(replicaProcesses);
+    } catch (error) {
+      await replicas.stop();
+      throw error;
+    }
+    return replicas;
+  };
   options.log.debug({ database: databaseNameOf(options.databaseUrl), portBase: options.portBase }, 'stack ready');
   return {
     gatewayUrl: `http://127.0.0.1:${options.gatewayPort}`,
@@ -228,6 +273,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     logDirectory,
     identitySecret,
     seed: (seed) => seedDeployment(options.databaseUrl, options.environment, seed, options.log),
+    startReplicas,
     stop,
   };
 }

@@ -1,0 +1,114 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Bus, addOutboxRequestId, createOutboxTable, enqueueOutbox, publishOutboxBatch } from '@rental/bus';
+import { Knex, openDatabase } from '@rental/db';
+import { createLogger } from '@rental/logger';
+import { BackgroundWorker, outboxRelay } from '@rental/service-host';
+import { dropDatabase, waitFor } from '@rental/testkit';
+
+/**
+ * Two replicas' outbox relays on one outbox (real Postgres). The bus is the test's recorder: it
+ * shows the order the stream would get, and can hold a relay in the middle of a publish.
+ */
+const POSTGRES = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const BATCH = 200;
+const log = createLogger('outbox-relays-test', 'silent');
+
+let databaseUrl: string;
+let db: Knex;
+const relays: BackgroundWorker[] = [];
+
+beforeAll(async () => {
+  databaseUrl = `${POSTGRES}/rental_test_${randomBytes(4).toString('hex')}`;
+  db = await openDatabase({
+    url: databaseUrl,
+    schema: 'relay_test',
+    migrations: { '0001_outbox': { up: async (schema) => { await createOutboxTable(schema); await addOutboxRequestId(schema); }, down: async () => undefined } },
+    log,
+  });
+});
+
+afterEach(async () => {
+  await Promise.all(relays.splice(0).map((relay) => relay.stop()));
+  await db('outbox').delete();
+});
+
+afterAll(async () => {
+  await db?.destroy();
+  if (databaseUrl) await dropDatabase(databaseUrl);
+});
+
+/** A bus that records what is published, in order; `hold()` keeps the next publish waiting until released. */
+class RecordingBus {
+  private gate?: { entered: () => void; release: Promise<void> };
+
+  constructor(readonly published: string[]) {}
+
+  isConnected(): boolean {
+    return true;
+  }
+
+  /** `held` resolves once a publish waits at the gate; `release` lets it go on. */
+  hold(): { held: Promise<void>; release: () => void } {
+    let release = () => undefined as void;
+    let entered = () => undefined as void;
+    const held = new Promise<void>((resolve) => { entered = resolve; });
+    this.gate = { entered, release: new Promise<void>((resolve) => { release = resolve; }) };
+    return { held, release };
+  }
+
+  async publish(_subject: string, payload: { label: string }): Promise<void> {
+    const gate = this.gate;
+    if (gate) {
+      this.gate = undefined;
+      gate.entered();
+      await gate.release;
+    }
+    this.published.push(payload.label);
+  }
+}
+
+const asBus = (bus: RecordingBus) => bus as unknown as Bus;
+
+/** One committed outbox row, as a case change writes it. */
+async function write(label: string): Promise<void> {
+  await db.transaction((trx) => enqueueOutbox(trx, { messageId: randomUUID(), subject: 'rental.test.status_changed', payload: { label } }));
+}
+
+describe('outbox relays of two replicas', () => {
+  it('when one relay is still publishing a case\'s earlier event, then the other does not publish the later one before it', async () => {
+    const published: string[] = [];
+    const slow = new RecordingBus(published);
+    const { held, release } = slow.hold();
+    let first: Promise<number> | undefined;
+    let second: Promise<number> | undefined;
+    try {
+      await write('case-1 event 1');
+      first = publishOutboxBatch(db, asBus(slow), log, BATCH);
+      await held;
+      await write('case-1 event 2');
+      second = publishOutboxBatch(db, asBus(new RecordingBus(published)), log, BATCH);
+      // Time for the second relay to publish event 2 if it could get past event 1 (proving a negative, so short).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    } finally {
+      release();
+    }
+
+    expect(await Promise.all([first, second])).toEqual([1, 1]);
+    expect(published).toEqual(['case-1 event 1', 'case-1 event 2']);
+  }, 60_000);
+
+  it('when two relays run while rows are written, then every row is published once, in the order written', async () => {
+    const published: string[] = [];
+    for (const bus of [new RecordingBus(published), new RecordingBus(published)]) {
+      const relay = outboxRelay({ db, bus: asBus(bus), log });
+      relay.start();
+      relays.push(relay);
+    }
+    const labels = Array.from({ length: 120 }, (_, index) => `row ${index}`);
+    for (const label of labels) await write(label);
+
+    await waitFor(() => (published.length >= labels.length ? true : undefined), { timeoutMs: 60_000, what: `${labels.length} rows` });
+    expect(published).toEqual(labels);
+    expect(await db('outbox').whereNull('published_at').count('* as count')).toEqual([{ count: '0' }]);
+  }, 120_000);
+});
