@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { defaultAdminPort } from '@rental/config';
-import { ApiClient, ApiResponse, ProcessName, ReceivedMail, Replicas, Stack, WebhookReceiver, bootReplicas, bootStack, shutdownStack, waitFor } from '@rental/testkit';
+import { ApiClient, ApiResponse, PrivatePostgres, ProcessName, ReceivedMail, Replicas, Stack, WebhookReceiver, bootReplicas, bootStack, findFreePortBase, shutdownStack, waitFor } from '@rental/testkit';
 import type { StatusChangedEvent } from '@rental/proto';
 import { EventListener, Owner, eventsOf, newPartner, query } from '../case-workflow/support/kit';
 import { customerEmail, mailOf, tokenOf } from '../customer/support/customer-kit';
@@ -37,11 +37,12 @@ const ACCEPTED_JOURNEYS = 2;
 const UNANSWERED_OFFERS = 2;
 /**
  * Journeys under way at once. A signed-contract callback holds a case-workflow connection while
- * documents asks case-workflow about the case, so as many of them at once as DB_POOL_MAX starve
- * that pool (see Limits in docs/reliability.md); fewer keep the run free of such stalls.
+ * documents asks case-workflow about the case, so as many of them at once as DB_POOL_MAX (6)
+ * starve that pool (see Limits in docs/reliability.md); fewer keep the run free of such stalls.
  */
 const JOURNEYS_AT_ONCE = 4;
-const DB_POOL_MAX = 5;
+/** Fourteen processes at their default pools (6, notifications 16) need up to ~110 connections. */
+const MAX_CONNECTIONS = 200;
 
 const SIGNED = ['quote:finance_accept', 'contract:create', 'contract:sign'];
 const FINANCED_MOVES = ['quote:create', 'quote:accept_by_customer', 'quote:request_finance_review', ...SIGNED];
@@ -58,6 +59,7 @@ interface Journey {
   quoteNumber: string;
 }
 
+let postgres: PrivatePostgres;
 let stack: Stack;
 let replicas: Replicas;
 let lender: OutsideParty;
@@ -161,12 +163,14 @@ beforeAll(async () => {
   lender = await OutsideParty.start(lenderA.webhookSecret, (request) => ({ status: 200, body: { reference: `REF-${String(request.body?.data?.applicationId).slice(-8)}` }, delayMs: 300 }));
   signing = await OutsideParty.start(SIGNING_SECRET, (request) => ({ status: 200, body: { providerEnvelopeId: `PE-${String(request.body?.data?.envelopeId)}` } }));
   hook = await WebhookReceiver.start();
+  // A Postgres of its own: the machine's (max_connections 100) is shared with other stacks.
+  postgres = new PrivatePostgres((await findFreePortBase()) + 29, MAX_CONNECTIONS);
+  await postgres.create();
   stack = await bootStack({
+    postgresUrl: postgres.url,
     environment: 'production',
     env: {
       SIGNING_WEBHOOK_SECRET: SIGNING_SECRET, SIGNING_PROVIDER_URL: signing.url, LENDER_SUBMISSION_POLL_MS: '200', DOCUMENT_DUE_AFTER: '7d',
-      // Fourteen processes on a Postgres (max_connections 100) that other stacks share: 5 each, not 6 (16 in notifications).
-      DB_POOL_MAX: String(DB_POOL_MAX),
       SCHEDULER_TICK: TICK, REVIEW_REMINDER_AFTER: `${REMINDER_AFTER_MS / 1000}s`, REVIEW_REMINDER_MAX: String(REMINDER_MAX), REVIEW_EXPIRY_AFTER: `${EXPIRY_AFTER_MS / 1000}s`,
     },
   });
@@ -207,7 +211,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await listener?.close();
   if (stack) await shutdownStack(stack);
-  await Promise.all([lender?.close(), signing?.close(), hook?.close()]);
+  await Promise.all([lender?.close(), signing?.close(), hook?.close(), postgres?.dispose()]);
 });
 
 /** What each process of the two sets counted (admin port /metrics): who did the work, and that it adds up. */

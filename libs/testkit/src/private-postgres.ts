@@ -21,7 +21,8 @@ function run(tool: string, args: string[]): void {
 export class PrivatePostgres {
   private readonly directory = path.join(os.tmpdir(), 'rental-postgres', randomBytes(4).toString('hex'));
 
-  constructor(readonly port: number) {}
+  /** `maxConnections`: Postgres's max_connections (a stack with replicas needs more than the default). */
+  constructor(readonly port: number, private readonly maxConnections = 60) {}
 
   get url(): string {
     return `postgres://postgres@127.0.0.1:${this.port}`;
@@ -35,7 +36,7 @@ export class PrivatePostgres {
   }
 
   async start(): Promise<void> {
-    run('pg_ctl', ['-D', path.join(this.directory, 'data'), '-l', path.join(this.directory, 'server.log'), '-w', '-o', `-p ${this.port} -k ${this.directory} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`, 'start']);
+    run('pg_ctl', ['-D', path.join(this.directory, 'data'), '-l', path.join(this.directory, 'server.log'), '-w', '-o', `-p ${this.port} -k ${this.directory} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=${this.maxConnections}`, 'start']);
   }
 
   async stop(): Promise<void> {
