@@ -522,6 +522,19 @@ describe('e-signature through the signing provider', () => {
     expect(await signingState(caseId)).toEqual(before);
   });
 
+  it('when more signed reports arrive at once than case-workflow has database connections, then every one is applied: documents stores the PDF without asking case-workflow back while it holds the case', async () => {
+    // One more than the default pool (DB_POOL_MAX 6): had documents asked case-workflow about the case, every held connection would wait for another.
+    const envelopes = await Promise.all(Array.from({ length: 7 }, async () => {
+      const { caseId } = await acceptedCase();
+      return started(caseId);
+    }));
+    const pdf = Buffer.from('%PDF-1.7\nsigned\n%%EOF\n').toString('base64');
+    const answers = await Promise.all(envelopes.map(({ envelopeId }) => envelopeEvent('envelope.signed', { envelopeId, signedDocument: { fileName: 'signed.pdf', contentBase64: pdf } })));
+    expect(answers.map((answer) => answer.status)).toEqual(envelopes.map(() => 204));
+    const contracts = await Promise.all(envelopes.map(async ({ contractId }) => (await owner.api.get(`/api/contracts/${contractId}`)).json.status));
+    expect(contracts).toEqual(envelopes.map(() => 'signed'));
+  }, 90_000);
+
   it('when the provider reports declined, then the contract waits and the partner may start again; the replaced envelope\'s events are 409 signing.envelope_replaced', async () => {
     const { caseId } = await acceptedCase();
     const first = await started(caseId);

@@ -5,6 +5,8 @@ import type { FileSource, FinancingDocument, ItemType, RequestItem, ReviewStatus
 export interface CallerContext {
   partnerId?: string;
   requestId?: string;
+  /** The calling service, from its signed identity (internal calls only). */
+  caller?: string;
 }
 
 /** case-workflow's answer about a case; documents never reads case data itself. */
