@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conflict, notFound } from '@rental/problem';
+import { boundedText, conflict, notFound } from '@rental/problem';
 import { invalidSignature } from './lender';
 import type { Actor } from './model';
 import type { CaseStore, CaseTransaction, DocumentsPort, SignedMessages, SigningStatement, SigningStatementSource } from './ports';
@@ -9,7 +9,7 @@ import { parseOrFail } from './validation';
 export const SIGNING_ACTOR: Actor = { type: 'signing', id: 'signing-provider', name: 'Signing provider' };
 const SENDER = 'signing';
 
-const id = (max: number) => z.string().trim().min(1, 'This value should not be blank.').max(max, `This value is too long; at most ${max} characters.`);
+const id = (max: number) => boundedText(max);
 const timestamp = z.iso.datetime({ offset: true, message: 'This value is not a valid ISO 8601 date and time.' });
 const PDF_MAGIC = Buffer.from('%PDF-');
 
