@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Logger } from '@rental/logger';
+import type { DomainError } from '@rental/problem';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -24,10 +25,11 @@ export interface BodySpec {
   contentType?: 'application/json' | 'multipart/form-data';
   required?: boolean;
   /**
-   * false when the handler validates the body itself, because its rules give other statuses
-   * than a plain 422 (for example a 400 for one field).
+   * What a JSON body that breaks the schema answers, when the specification gives it another
+   * answer than the plain 422 with zod's violations (a 400 for some field, other codes); the
+   * router still parses the body once, before the handler.
    */
-  validate?: boolean;
+  reject?: (error: z.ZodError, input: unknown) => DomainError;
 }
 
 /**
@@ -61,19 +63,24 @@ export interface PartnerContext {
 }
 
 type Infer<T, Fallback> = T extends z.ZodType ? z.infer<T> : Fallback;
+/** A multipart body is streamed by the handler itself (the upload limit applies while it is read). */
 type BodyOf<S extends OperationSpec> = S['body'] extends BodySpec
-  ? S['body']['validate'] extends false ? unknown : Infer<S['body']['schema'], unknown>
+  ? S['body']['contentType'] extends 'multipart/form-data' ? unknown : Infer<S['body']['schema'], unknown>
   : undefined;
 
-export interface RequestContext<S extends OperationSpec> {
+/** Everything of a request but its body: what the checks that come before the body see. */
+export interface RequestScope<S extends OperationSpec> {
   params: Infer<S['params'], Record<string, string>>;
   query: Infer<S['query'], Record<string, unknown>>;
-  body: BodyOf<S>;
   partner: PartnerContext;
   requestId: string;
   log: Logger;
   req: Request;
   res: Response;
+}
+
+export interface RequestContext<S extends OperationSpec> extends RequestScope<S> {
+  body: BodyOf<S>;
 }
 
 export interface JsonReply {
@@ -92,3 +99,13 @@ export interface StreamReply {
 export type Reply = JsonReply | StreamReply;
 
 export type OperationHandler<S extends OperationSpec> = (context: RequestContext<S>) => Promise<Reply>;
+
+/**
+ * An operation whose documented order of checks puts something before the body (the resource's
+ * scope, the caller's role): `before` runs once params and query are parsed, then the router
+ * parses the body, then `handle` gets both the body and what `before` returned.
+ */
+export interface GuardedOperationHandler<S extends OperationSpec, G> {
+  before: (scope: RequestScope<S>) => Promise<G>;
+  handle: (context: RequestContext<S> & { guarded: G }) => Promise<Reply>;
+}

@@ -1,20 +1,20 @@
 import type { Application, Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { DomainError, toProblem, validationFailed, zodViolations } from '@rental/problem';
+import { DomainError, malformedQuery, toProblem, validationFailed, zodViolations } from '@rental/problem';
 import type { Logger } from '@rental/logger';
-import { OperationHandler, OperationSpec, PartnerContext, Reply } from './operation';
+import { GuardedOperationHandler, OperationHandler, OperationSpec, PartnerContext, Reply, RequestScope } from './operation';
 import { sendProblem } from './problem-response';
 
 interface Entry {
   spec: OperationSpec;
-  handler: OperationHandler<OperationSpec>;
+  handler: GuardedOperationHandler<OperationSpec, unknown>;
 }
 
 function expressPath(openApiPath: string): string {
   return openApiPath.replace(/\{(\w+)\}/g, ':$1');
 }
 
-function parseRequest(spec: OperationSpec, req: Request): { params: unknown; query: unknown; body: unknown } {
+function parsePathAndQuery(spec: OperationSpec, req: Request): { params: unknown; query: unknown } {
   let params: unknown = req.params;
   if (spec.params) {
     const parsed = spec.params.safeParse(req.params);
@@ -25,21 +25,22 @@ function parseRequest(spec: OperationSpec, req: Request): { params: unknown; que
   let query: unknown = req.query;
   if (spec.query) {
     const parsed = spec.query.safeParse(req.query);
-    if (!parsed.success) {
-      const violations = zodViolations(parsed.error, req.query);
-      throw new DomainError('invalid_input', 'request.invalid_query', violations.map((v) => `${v.propertyPath}: ${v.message}`).join('\n'), { violations });
-    }
+    if (!parsed.success) throw malformedQuery(zodViolations(parsed.error, req.query));
     query = parsed.data;
   }
-  let body: unknown = req.body;
-  if (spec.body && spec.body.validate !== false && (spec.body.contentType ?? 'application/json') === 'application/json') {
-    const input = req.body ?? {};
-    const parsed = spec.body.schema.safeParse(input);
-    if (!parsed.success) throw validationFailed(zodViolations(parsed.error, input));
-    body = parsed.data;
-  }
-  return { params, query, body };
+  return { params, query };
 }
+
+/** The JSON body parsed by its schema; a multipart body is left to the handler, which streams it. */
+function parseBody(spec: OperationSpec, req: Request): unknown {
+  if (!spec.body || (spec.body.contentType ?? 'application/json') !== 'application/json') return req.body;
+  const input = req.body ?? {};
+  const parsed = spec.body.schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw spec.body.reject ? spec.body.reject(parsed.error, input) : validationFailed(zodViolations(parsed.error, input));
+}
+
+const unguarded = async () => undefined;
 
 async function sendReply(res: Response, reply: Reply): Promise<void> {
   res.status(reply.status);
@@ -68,8 +69,9 @@ async function sendReply(res: Response, reply: Reply): Promise<void> {
 export class OperationRouter {
   private readonly entries: Entry[] = [];
 
-  handle<S extends OperationSpec>(spec: S, handler: OperationHandler<S>): this {
-    this.entries.push({ spec, handler: handler as unknown as OperationHandler<OperationSpec> });
+  handle<S extends OperationSpec, G = undefined>(spec: S, handler: OperationHandler<S> | GuardedOperationHandler<S, G>): this {
+    const guarded = typeof handler === 'function' ? { before: unguarded, handle: handler } : handler;
+    this.entries.push({ spec, handler: guarded as unknown as GuardedOperationHandler<OperationSpec, unknown> });
     return this;
   }
 
@@ -80,17 +82,18 @@ export class OperationRouter {
   mount(app: Application): void {
     for (const { spec, handler } of this.entries) {
       app[spec.method](expressPath(spec.path), async (req: Request, res: Response) => {
-        const { params, query, body } = parseRequest(spec, req);
-        const reply = await handler({
+        const { params, query } = parsePathAndQuery(spec, req);
+        const scope: RequestScope<OperationSpec> = {
           params: params as Record<string, string>,
           query: query as Record<string, unknown>,
-          body: body as undefined,
           partner: res.locals.partner as PartnerContext,
           requestId: res.locals.requestId as string,
           log: res.locals.log as Logger,
           req,
           res,
-        });
+        };
+        const guarded = await handler.before(scope);
+        const reply = await handler.handle({ ...scope, body: parseBody(spec, req) as undefined, guarded });
         await sendReply(res, reply);
       });
     }

@@ -1,3 +1,4 @@
 export * from './domain-error';
 export * from './problem';
 export * from './zod-violations';
+export * from './violations';

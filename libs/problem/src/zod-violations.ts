@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { Violation } from './domain-error';
+import { requiredViolation } from './violations';
 
 /** `items[0].price` from zod's path `['items', 0, 'price']`, the propertyPath partners see. */
 export function propertyPath(path: readonly PropertyKey[], prefix = ''): string {
@@ -29,7 +30,7 @@ export function zodViolations(error: z.ZodError, input: unknown, prefix = ''): V
     const path = propertyPath(issue.path, prefix);
     switch (issue.code) {
       case 'invalid_type':
-        if (valueAt(input, issue.path) === undefined) return [{ propertyPath: path, code: 'validation.required', message: 'This value is required.' }];
+        if (valueAt(input, issue.path) === undefined) return [requiredViolation(path)];
         return [{
           propertyPath: path,
           code: 'validation.type',

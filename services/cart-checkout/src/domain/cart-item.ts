@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nonBlankText } from '@rental/problem';
 import { hasAtMostDecimals } from '@rental/money';
 
 const amount = z.number().min(0, 'This value should be 0 or more.').max(1_000_000_000, 'This value should be 1000000000 or less.')
@@ -21,7 +22,7 @@ export const device = z.object({
 }).meta({ id: 'Device' });
 
 export const cartItem = z.object({
-  productNumber: z.string().trim().min(1, 'This value should not be blank.').max(100),
+  productNumber: nonBlankText().max(100),
   productName: z.string().max(300).optional(),
   productSku: z.string().max(100).optional(),
   quantity: z.number().int().min(1, 'This value should be a positive integer.').max(10_000),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { hasAtMostTwoDecimals } from '@rental/money';
-import { DomainError, conflict, forbidden, notFound, ruleViolation } from '@rental/problem';
+import { DomainError, conflict, emailAddress, forbidden, nonBlankText, notFound, ruleViolation } from '@rental/problem';
 import { CHECKOUT_FINANCING_TYPES, PAYMENT_INTERVALS, PRINT_PLAN_TYPES } from '@rental/proto';
 import { CartStore, checkArticleTypes } from './cart';
 import type { CallContext, CaseWorkflowPort, PricingPort } from './ports';
@@ -21,18 +21,18 @@ const text = (max = 200) => z.string().max(max);
 export const checkoutCustomer = z.object({
   firstName: text().optional(),
   lastName: text().optional(),
-  email: z.email('This value is not a valid email address.').max(320).optional(),
+  email: emailAddress().max(320).optional(),
   street: text().optional(),
   houseNumber: text(20).optional(),
   zipCode: text(20).optional(),
   city: text().optional(),
   country: text(100).optional(),
   phone: text(50).optional(),
-  company: z.string().trim().min(1, 'This value should not be blank.').max(300),
+  company: nonBlankText().max(300),
   vatId: text(50).optional(),
 }).strict().meta({ id: 'CheckoutCustomer' });
 
-const required = (max = 200) => z.string().trim().min(1, 'This value should not be blank.').max(max);
+const required = (max = 200) => nonBlankText().max(max);
 
 export const deliveryAddress = z.object({
   recipientName: required(),

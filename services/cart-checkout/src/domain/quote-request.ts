@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { notFound, validationFailed } from '@rental/problem';
+import { emailAddress, nonBlankText, notFound, validationFailed } from '@rental/problem';
 import { StatusChange, StatusChangedEvent, statusChangedEventOf } from '@rental/proto';
 import type { CallContext, CaseWorkflowPort, CreatedCase, PricingPort, StoredCalculation, StoredOffer } from './ports';
 
 const optionalText = (max = 300) => z.string().max(max).nullable().optional();
-const requiredText = (max = 200) => z.string().trim().min(1, 'This value should not be blank.').max(max);
+const requiredText = (max = 200) => nonBlankText().max(max);
 
 export const CALCULATION_IRI = /^\/api\/calculations\/([0-9A-HJKMNP-TV-Z]{26})$/;
 
 export const quoteRequestBody = z.object({
-  email: z.email('This value is not a valid email address.').max(320),
+  email: emailAddress().max(320),
   firstName: requiredText(),
   lastName: requiredText(),
   customerType: z.enum(['company', 'freelancer', 'public_institution']),

@@ -1,5 +1,6 @@
 import { forbidden, notFound } from '@rental/problem';
 import type { FinancingCase } from './model';
+import type { CaseStore } from './ports';
 
 export const API_USER_ROLE = 'api_user';
 
@@ -15,6 +16,13 @@ export function readableCase(financingCase: FinancingCase | undefined, id: strin
 export function ownCase(financingCase: FinancingCase, partnerId: string): FinancingCase {
   if (financingCase.partnerId !== partnerId) throw forbidden('financing_case.forbidden', 'The financing case belongs to another partner.');
   return financingCase;
+}
+
+/** A change's first step, before its body is read: an unknown case is 404, another partner's case 403. */
+export async function changeableCase(store: Pick<CaseStore, 'findCase'>, id: string, partnerId: string): Promise<FinancingCase> {
+  const found = await store.findCase(id);
+  if (!found) throw caseNotFound(id);
+  return ownCase(found, partnerId);
 }
 
 /** Cancel and the sandbox operations need the API-user role. */

@@ -1,20 +1,19 @@
 import { z } from 'zod';
-import { Violation, ruleViolation, unavailable, validationFailed } from '@rental/problem';
-import { caseNotFound, ownCase } from './access';
+import { Violation, boundedText, emailAddress, ruleViolation, unavailable, validationFailed } from '@rental/problem';
+import { caseNotFound } from './access';
 import { AuthorizedPerson, FinancingCase, partnerActor } from './model';
 import type { CaseStore, ContractRenderer, NewAuthorizedPerson, SigningProvider, SigningStatement, SigningStatementSource } from './ports';
-import { parseOrFail } from './validation';
 
 /** Shared mailboxes reach a team, not a person who can sign; the invitation must go to a signer. */
 export const GENERIC_MAILBOXES = ['info', 'office', 'kontakt', 'contact', 'mail', 'admin', 'support', 'sales', 'service', 'team', 'hello', 'buchhaltung', 'noreply', 'no-reply', 'post', 'verwaltung'] as const;
 
-const name = z.string().trim().min(1, 'This value should not be blank.').max(100, 'This value is too long; at most 100 characters.');
+const name = boundedText(100);
 
 export const startEsignatureBody = z.object({
   authorizedPersons: z.array(z.object({
     firstName: name,
     lastName: name,
-    email: z.email('This value is not a valid email address.').max(320).describe('The signing invitation goes here; shared mailboxes (info@, office@, …) are refused'),
+    email: emailAddress().max(320).describe('The signing invitation goes here; shared mailboxes (info@, office@, …) are refused'),
     soloSigneePermitted: z.boolean().default(false).describe('true when this person may sign alone'),
   }).meta({ id: 'AuthorizedPersonInput' })).min(1, 'At least one person is required.').max(20, 'At most 20 persons.'),
 }).meta({ id: 'StartEsignatureRequest' });
@@ -112,12 +111,8 @@ const notAccepted = (financingCase: FinancingCase) => {
  * persons, the contract is created at wait_for_signing when missing, and a signature envelope
  * to the persons is sent (replacing one that was not signed).
  */
-export async function startEsignature(deps: EsignatureDependencies, id: string, body: unknown, partnerId: string): Promise<StartedEsignature> {
-  const found = await deps.store.findCase(id);
-  if (!found) throw caseNotFound(id);
-  const financingCase = ownCase(found, partnerId);
-  const input = body ?? {};
-  const { authorizedPersons: persons } = parseOrFail(startEsignatureBody, input);
+export async function startEsignature(deps: EsignatureDependencies, financingCase: FinancingCase, { authorizedPersons: persons }: StartEsignatureInput): Promise<StartedEsignature> {
+  const { id } = financingCase;
   if (financingCase.status !== 'finance_accepted') throw notAccepted(financingCase);
   const violations = signerViolations(persons, await deps.signingStatements.statementFor(financingCase));
   if (violations.length > 0) throw validationFailed(violations);
@@ -158,7 +153,7 @@ export async function startEsignature(deps: EsignatureDependencies, id: string, 
       await transaction.setProviderEnvelopeId(envelope.id, providerEnvelopeId);
     }
     return { financingCaseId: id, contractId: contract.id, envelopeId: envelope.id, status: 'sent' as const, authorizedPersons };
-  }, { actor: partnerActor(partnerId) });
+  }, { actor: partnerActor(financingCase.partnerId) });
   if (!outcome) throw caseNotFound(id);
   return outcome.result;
 }

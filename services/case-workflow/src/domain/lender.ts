@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { amountOfCents } from '@rental/money';
-import { DomainError, badGateway, conflict, notFound, ruleViolation } from '@rental/problem';
+import { DomainError, REQUIRED_MESSAGE, badGateway, boundedText, conflict, emailAddress, notFound, ruleViolation } from '@rental/problem';
 import { FINANCING_STAGE_CATEGORIES } from '@rental/proto';
 import type { Actor } from './model';
 import type {
@@ -68,11 +68,11 @@ export async function lenderApplication(deps: ApplicationDependencies, submissio
   };
 }
 
-const text = (max: number) => z.string().trim().min(1, 'This value should not be blank.').max(max, `This value is too long; at most ${max} characters.`);
+const text = (max: number) => boundedText(max);
 const reference = text(64);
 const financingCaseId = text(26);
 
-const signatory = z.object({ firstName: text(100), lastName: text(100), email: z.email('This value is not a valid email address.').max(320).nullable().optional() });
+const signatory = z.object({ firstName: text(100), lastName: text(100), email: emailAddress().max(320).nullable().optional() });
 
 const question = z.object({
   type: z.enum(['document', 'information']),
@@ -83,13 +83,13 @@ const question = z.object({
   targetAudience: z.enum(['partner', 'customer']).default('partner'),
 }).superRefine((item, context) => {
   if (item.type === 'document') {
-    if (!item.label?.trim()) context.addIssue({ code: 'custom', path: ['label'], message: 'This value is required.', params: { code: 'validation.required' } });
-    if (item.category === undefined) context.addIssue({ code: 'custom', path: ['category'], message: 'This value is required.', params: { code: 'validation.required' } });
+    if (!item.label?.trim()) context.addIssue({ code: 'custom', path: ['label'], message: REQUIRED_MESSAGE, params: { code: 'validation.required' } });
+    if (item.category === undefined) context.addIssue({ code: 'custom', path: ['category'], message: REQUIRED_MESSAGE, params: { code: 'validation.required' } });
     else if (!(FINANCING_STAGE_CATEGORIES as readonly string[]).includes(item.category)) {
       context.addIssue({ code: 'custom', path: ['category'], message: `The value you selected is not a valid choice. Allowed values: ${FINANCING_STAGE_CATEGORIES.join(', ')}.`, params: { code: 'validation.choice' } });
     }
   } else if (!item.question?.trim()) {
-    context.addIssue({ code: 'custom', path: ['question'], message: 'This value is required.', params: { code: 'validation.required' } });
+    context.addIssue({ code: 'custom', path: ['question'], message: REQUIRED_MESSAGE, params: { code: 'validation.required' } });
   }
 });
 

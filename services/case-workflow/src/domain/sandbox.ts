@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DomainError, ProblemDocument, Violation, notFound, ruleViolation, validationFailed } from '@rental/problem';
+import { DomainError, ProblemDocument, Violation, boundedText, notFound, requiredViolation, ruleViolation, validationFailed } from '@rental/problem';
 import { FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES } from '@rental/proto';
-import { caseNotFound, ownCase, requireApiUser } from './access';
+import { caseNotFound, changeableCase, requireApiUser } from './access';
 import { applyPartnerCancel } from './cancel';
 import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeSteps, isContractPlace } from './contract-machine';
 import { Contract, FinancingCase, partnerActor } from './model';
@@ -74,12 +74,10 @@ function unreachable(resource: 'quote' | 'contract', current: string, desired: s
 }
 
 /** Outside the sandbox, an unknown role, an unknown or foreign case: refused before anything is read or applied. */
-async function sandboxCase(deps: SandboxDependencies, id: string, caller: SandboxCaller): Promise<FinancingCase> {
+export async function sandboxCase(deps: SandboxDependencies, id: string, caller: SandboxCaller): Promise<FinancingCase> {
   if (!deps.sandbox) throw notFound('sandbox.not_available', 'The sandbox endpoints exist only in the sandbox environment.');
   requireApiUser(caller.roles);
-  const found = await deps.store.findCase(id);
-  if (!found) throw caseNotFound(id);
-  return ownCase(found, caller.id);
+  return changeableCase(deps.store, id, caller.id);
 }
 
 
@@ -89,10 +87,11 @@ async function inOwnCase<T>(deps: SandboxDependencies, financingCase: FinancingC
   return outcome.result;
 }
 
-/** POST /api/sandbox/financing_cases/{id}/finance-decision */
-export async function financeDecision(deps: SandboxDependencies, id: string, body: unknown, caller: SandboxCaller): Promise<void> {
-  const financingCase = await sandboxCase(deps, id, caller);
-  const { decision } = parseOrFail(financeDecisionBody, body ?? {});
+export type FinanceDecisionInput = z.infer<typeof financeDecisionBody>;
+export type SimulationInput = z.infer<typeof simulateBody>;
+
+/** POST /api/sandbox/financing_cases/{id}/finance-decision, once sandboxCase let the caller in. */
+export async function financeDecision(deps: SandboxDependencies, financingCase: FinancingCase, { decision }: FinanceDecisionInput): Promise<void> {
   await inOwnCase(deps, financingCase, async (transaction) => {
     const current = transaction.financingCase.status;
     if (!DECIDABLE_STATES.includes(current)) {
@@ -155,10 +154,8 @@ async function driveEnvelope(transaction: CaseTransaction, target: EnvelopeStatu
 }
 
 const optionalText = (max: number) => z.string().max(max, `This value is too long; at most ${max} characters.`).nullable().optional();
-const requiredText = (max: number) => z.string().trim().min(1, 'This value should not be blank.').max(max, `This value is too long; at most ${max} characters.`);
 const documentId = z.number().int().min(1).max(2_147_483_647);
 
-const required = (propertyPath: string): Violation => ({ propertyPath, code: 'validation.required', message: 'This value is required.' });
 const choice = (propertyPath: string, allowed: readonly string[]): Violation => ({
   propertyPath,
   code: 'validation.choice',
@@ -169,22 +166,22 @@ type NewItem = { label: string; category: string; question: string; optional: bo
 
 function informationItems(data: Record<string, unknown>): NewItem[] {
   const input = parseOrFail(z.object({
-    question: requiredText(10_000).optional(),
-    items: z.array(z.object({ question: requiredText(10_000), optional: z.boolean().optional() })).min(1).max(50).optional(),
+    question: boundedText(10_000).optional(),
+    items: z.array(z.object({ question: boundedText(10_000), optional: z.boolean().optional() })).min(1).max(50).optional(),
     optional: z.boolean().optional(),
   }), data, 'data');
   if (input.items) return input.items.map((item) => ({ label: '', category: '', question: item.question, optional: item.optional ?? input.optional ?? false }));
-  if (input.question === undefined) throw validationFailed([required('data.question')]);
+  if (input.question === undefined) throw validationFailed([requiredViolation('data.question')]);
   return [{ label: '', category: '', question: input.question, optional: input.optional ?? false }];
 }
 
 function documentItems(data: Record<string, unknown>, allowed: readonly string[]): NewItem[] {
-  const item = z.object({ label: requiredText(255).optional(), category: z.string().optional(), optional: z.boolean().optional() });
+  const item = z.object({ label: boundedText(255).optional(), category: z.string().optional(), optional: z.boolean().optional() });
   const input = parseOrFail(item.extend({ items: z.array(item).min(1).max(50).optional() }), data, 'data');
   const entries = input.items ? input.items.map((entry, index) => ({ entry, at: `data.items[${index}]` })) : [{ entry: input, at: 'data' }];
   const violations = entries.flatMap(({ entry, at }): Violation[] => [
-    ...(entry.label === undefined ? [required(`${at}.label`)] : []),
-    ...(entry.category === undefined ? [required(`${at}.category`)] : allowed.includes(entry.category) ? [] : [choice(`${at}.category`, allowed)]),
+    ...(entry.label === undefined ? [requiredViolation(`${at}.label`)] : []),
+    ...(entry.category === undefined ? [requiredViolation(`${at}.category`)] : allowed.includes(entry.category) ? [] : [choice(`${at}.category`, allowed)]),
   ]);
   if (violations.length > 0) throw validationFailed(violations);
   return entries.map(({ entry }) => ({ label: entry.label as string, category: entry.category as string, question: '', optional: entry.optional ?? input.optional ?? false }));
@@ -240,9 +237,7 @@ async function attachSignedContract(deps: SandboxDependencies, financingCase: Fi
  * way a real case would get there (each status change one event), or asks the documents
  * service for the requested items and document outcomes of the scenario.
  */
-export async function simulate(deps: SandboxDependencies, id: string, body: unknown, caller: SandboxCaller): Promise<SimulationResult> {
-  const financingCase = await sandboxCase(deps, id, caller);
-  const { scenario, data: rawData } = parseOrFail(simulateBody, body ?? {});
+export async function simulate(deps: SandboxDependencies, financingCase: FinancingCase, { scenario, data: rawData }: SimulationInput, caller: SandboxCaller): Promise<SimulationResult> {
   const data = rawData ?? {};
   const context: CallContext = { partnerId: caller.id, requestId: caller.requestId };
   const quoteTarget = QUOTE_TARGETS[scenario];
@@ -276,7 +271,7 @@ export async function simulate(deps: SandboxDependencies, id: string, body: unkn
       await deps.documents.createRequestItems(financingCase.id, 'fill_and_return', documentItems(data, FILL_AND_RETURN_CATEGORIES), context);
       return APPLIED;
     case 'change_requested': {
-      const { message } = parseOrFail(z.object({ message: requiredText(10_000) }), data, 'data');
+      const { message } = parseOrFail(z.object({ message: boundedText(10_000) }), data, 'data');
       await inOwnCase(deps, financingCase, async (transaction) => {
         const current = transaction.financingCase.status;
         if (current !== 'in_review') throw rule('sandbox.transition_unreachable', `The quote is ${current}; change_requested needs it in_review.`, 'scenario');
@@ -316,7 +311,7 @@ export async function simulate(deps: SandboxDependencies, id: string, body: unkn
     }
     case 'reset': {
       const input = data.targetStatus;
-      if (input === undefined || input === null) throw validationFailed([required('data.targetStatus')]);
+      if (input === undefined || input === null) throw validationFailed([requiredViolation('data.targetStatus')]);
       if (typeof input !== 'string' || !(RESET_TARGETS as readonly string[]).includes(input)) throw validationFailed([choice('data.targetStatus', RESET_TARGETS)]);
       await resetCase(deps, financingCase, input as ResetTarget, context);
       return APPLIED;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conflict, notFound } from '@rental/problem';
+import { NOT_BLANK_MESSAGE, boundedText, conflict, notFound } from '@rental/problem';
 import { invalidSignature } from './lender';
 import type { Actor } from './model';
 import type { CaseStore, CaseTransaction, DocumentsPort, SignedMessages, SigningStatement, SigningStatementSource } from './ports';
@@ -9,13 +9,13 @@ import { parseOrFail } from './validation';
 export const SIGNING_ACTOR: Actor = { type: 'signing', id: 'signing-provider', name: 'Signing provider' };
 const SENDER = 'signing';
 
-const id = (max: number) => z.string().trim().min(1, 'This value should not be blank.').max(max, `This value is too long; at most ${max} characters.`);
+const id = (max: number) => boundedText(max);
 const timestamp = z.iso.datetime({ offset: true, message: 'This value is not a valid ISO 8601 date and time.' });
 const PDF_MAGIC = Buffer.from('%PDF-');
 
 const signedDocument = z.object({
   fileName: id(255),
-  contentBase64: z.base64('This value is not valid base64.').min(1, 'This value should not be blank.')
+  contentBase64: z.base64('This value is not valid base64.').min(1, NOT_BLANK_MESSAGE)
     .refine((value) => Buffer.from(value, 'base64').subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC), 'This value is not a PDF document.'),
 });
 

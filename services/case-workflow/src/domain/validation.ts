@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { DomainError, Violation, validationFailed, zodViolations } from '@rental/problem';
+import { DomainError, Violation, requiredViolation, validationFailed, zodViolations } from '@rental/problem';
 
 function valueAt(input: unknown, path: string): unknown {
   const keys = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean);
@@ -14,7 +14,7 @@ export function violationsOf(error: z.ZodError, input: unknown, prefix = ''): Vi
   return zodViolations(error, input, prefix).map((violation) => {
     if (violation.code !== 'validation.choice') return violation;
     const relative = prefix && violation.propertyPath.startsWith(prefix) ? violation.propertyPath.slice(prefix.length).replace(/^\./, '') : violation.propertyPath;
-    return valueAt(input, relative) === undefined ? { propertyPath: violation.propertyPath, code: 'validation.required', message: 'This value is required.' } : violation;
+    return valueAt(input, relative) === undefined ? requiredViolation(violation.propertyPath) : violation;
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Violation, forbidden, notFound, validationFailed } from '@rental/problem';
+import { Violation, forbidden, notFound, requiredViolation, validationFailed } from '@rental/problem';
 import { DOCUMENT_CATEGORIES, isDocumentCategory } from '@rental/proto';
 import { PLATFORM_CATEGORIES } from './categories';
 import { requireCaseOfPartner } from './case-scope';
@@ -39,7 +39,7 @@ function formViolations(form: UploadForm): Violation[] {
     violations.push({ propertyPath: 'file', code: 'validation.required', message: 'A file (PDF, PNG or JPEG, at most 10 MB) is required.' });
   }
   if (form.category === undefined || form.category === '') {
-    violations.push({ propertyPath: 'category', code: 'validation.required', message: 'This value is required.' });
+    violations.push(requiredViolation('category'));
   } else if (!isDocumentCategory(form.category)) {
     violations.push({ propertyPath: 'category', code: 'validation.choice', message: `The value you selected is not a valid choice. Allowed values: ${DOCUMENT_CATEGORIES.join(', ')}.` });
   } else if (PLATFORM_CATEGORIES.includes(form.category)) {

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { Violation, invalidInput, notFound, ruleViolation, validationFailed } from '@rental/problem';
+import { Violation, invalidInput, notFound, requiredViolation, ruleViolation, validationFailed } from '@rental/problem';
 import { DOCUMENT_CATEGORIES, DocumentCategory, FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES, isDocumentCategory } from '@rental/proto';
 import { INFORMATION_CATEGORY } from './categories';
 import { requireCase, requireCaseOfPartner } from './case-scope';
@@ -53,12 +53,12 @@ function itemViolations(defaultType: string, items: NewItemInput[]): Violation[]
     const itemType = (item.itemType || defaultType) as ItemType;
     if (!(ITEM_TYPES as readonly string[]).includes(itemType)) return [choice(at('type'), ITEM_TYPES)];
     if (itemType === 'information') {
-      if (!item.question.trim()) violations.push({ propertyPath: at('question'), code: 'validation.required', message: 'This value is required.' });
+      if (!item.question.trim()) violations.push(requiredViolation(at('question')));
       else if (item.question.length > MAX_TEXT_LENGTH) violations.push({ propertyPath: at('question'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_TEXT_LENGTH} characters.` });
       if (item.category && !isDocumentCategory(item.category)) violations.push(choice(at('category'), DOCUMENT_CATEGORIES));
     } else {
-      if (!item.label.trim()) violations.push({ propertyPath: at('label'), code: 'validation.required', message: 'This value is required.' });
-      if (!item.category) violations.push({ propertyPath: at('category'), code: 'validation.required', message: 'This value is required.' });
+      if (!item.label.trim()) violations.push(requiredViolation(at('label')));
+      if (!item.category) violations.push(requiredViolation(at('category')));
       else if (!ALLOWED_CATEGORIES[itemType].includes(item.category as DocumentCategory)) violations.push(choice(at('category'), ALLOWED_CATEGORIES[itemType]));
     }
     if (item.label.length > MAX_LABEL_LENGTH) violations.push({ propertyPath: at('label'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_LABEL_LENGTH} characters.` });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText, nonBlankText } from '@rental/problem';
 import { OperationSpec, defineOperation, pageQuery, problemResponses } from '@rental/http';
 import type { OperatorRole } from '../../domain/roles';
 
@@ -14,7 +15,7 @@ const integerPath = (description: string) => z.object({
 
 const ITEM_TYPES = ['document', 'fill_and_return', 'information'] as const;
 const AUDIENCES = ['partner', 'customer', 'operator'] as const;
-const reasonText = z.string().trim().min(1, 'This value should not be blank.').max(1000, 'This value is too long; at most 1000 characters.');
+const reasonText = boundedText(1000);
 
 export const actorSchema = z.object({
   type: z.enum(['partner', 'customer', 'lender', 'signing', 'operator', 'system']),
@@ -159,7 +160,7 @@ export const callbackBody = z.object({
   note: z.string().trim().max(2000).nullable().optional(),
 }).meta({ id: 'OpsNewCallbackRequest' });
 
-export const noteBody = z.object({ text: z.string().trim().min(1, 'This value should not be blank.').max(10_000) }).meta({ id: 'OpsNewNote' });
+export const noteBody = z.object({ text: nonBlankText().max(10_000) }).meta({ id: 'OpsNewNote' });
 
 export const contractTransitionBody = z.object({
   to: z.enum(['signed', 'post_processing_required', 'delivery_approved', 'invoice_checked', 'completed']).describe('A later place; steps may be skipped'),

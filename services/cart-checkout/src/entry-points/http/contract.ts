@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, pageQuery, problemResponses } from '@rental/http';
+import { DomainError, invalidInput, validationFailed, zodViolations } from '@rental/problem';
 import { cartBody, cartItem } from '../../domain/cart-item';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, checkoutBody } from '../../domain/checkout';
 import { QUOTE_REQUEST_STATUSES, quoteRequestBody } from '../../domain/quote-request';
@@ -92,6 +93,14 @@ export const checkoutResponse = z.object({
   quoteLink: z.string().describe('Deprecated: use financeCaseLink (sunset 2027-02-01)'),
 }).meta({ id: 'CheckoutResponse' });
 
+/** The specification answers a non-boolean submitFinancing with 400, every other malformed field with 422. */
+function rejectCheckout(error: z.ZodError, input: unknown): DomainError {
+  const violations = zodViolations(error, input);
+  const badSubmitFinancing = violations.filter((violation) => violation.propertyPath === 'submitFinancing' && violation.code === 'validation.type');
+  if (badSubmitFinancing.length) return invalidInput('checkout.invalid_submit_financing', 'submitFinancing must be a boolean.', badSubmitFinancing);
+  return validationFailed(violations);
+}
+
 export const checkoutCart = defineOperation({
   operationId: 'checkoutCart',
   method: 'post',
@@ -103,7 +112,7 @@ export const checkoutCart = defineOperation({
   headers: {
     'Idempotency-Key': { description: `At most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters; the same key with a different body gives 422; kept at least 24 hours`, schema: z.string().max(IDEMPOTENCY_KEY_MAX_LENGTH) },
   },
-  body: { schema: checkoutBody, required: true, validate: false },
+  body: { schema: checkoutBody, required: true, reject: rejectCheckout },
   responses: {
     201: { description: 'The financing case was created', schema: checkoutResponse, headers: deprecationHeaderSpecs },
     ...problemResponses(400, 401, 403, 404, 409, 422, 503),

@@ -1,8 +1,8 @@
 import { OperationRouter, SUNSET_HTTP_DATE, keylessCheckoutHeaders, pageWindow } from '@rental/http';
 import { amountOfDecimal } from '@rental/money';
-import { invalidInput, validationFailed, zodViolations } from '@rental/problem';
+import { invalidInput } from '@rental/problem';
 import { Cart, CartStore, createCart as createCartUseCase, ownCart, replaceCart as replaceCartUseCase } from '../../domain/cart';
-import { CheckoutDependencies, CheckoutOutcome, IDEMPOTENCY_KEY_MAX_LENGTH, checkOut, checkoutBody, checkoutRequestHash } from '../../domain/checkout';
+import { CheckoutDependencies, CheckoutOutcome, IDEMPOTENCY_KEY_MAX_LENGTH, checkOut, checkoutRequestHash } from '../../domain/checkout';
 import type { CaseWorkflowPort, PricingPort } from '../../domain/ports';
 import { QuoteRequest, QuoteRequestStore, fileQuoteRequest, findQuoteRequest } from '../../domain/quote-request';
 import { checkoutCart, createCart, createQuoteRequest, getCart, getQuoteRequest, listQuoteRequests, replaceCart } from './contract';
@@ -148,19 +148,14 @@ export function cartCheckoutRoutes(deps: CartCheckoutRouteDependencies): Operati
       const cart = await replaceCartUseCase(params.id, body.items, deps.carts, deps.pricing, context(partner.id, requestId));
       return { status: 200, body: presentCart(cart) };
     })
-    .handle(checkoutCart, async ({ params, body, partner, requestId, req }) => {
-      const idempotencyKey = idempotencyKeyOf(req.headers['idempotency-key']);
-      const input = body ?? {};
-      const parsed = checkoutBody.safeParse(input);
-      if (!parsed.success) {
-        const violations = zodViolations(parsed.error, input);
-        // The specification answers a non-boolean submitFinancing with 400, every other field with 422.
-        const badSubmitFinancing = violations.filter((violation) => violation.propertyPath === 'submitFinancing' && violation.code === 'validation.type');
-        if (badSubmitFinancing.length) throw invalidInput('checkout.invalid_submit_financing', 'submitFinancing must be a boolean.', badSubmitFinancing);
-        throw validationFailed(violations);
-      }
-      const outcome = await checkOut(params.id, parsed.data, checkoutRequestHash(params.id, input), idempotencyKey, deps, context(partner.id, requestId));
-      return presentCheckout(outcome, idempotencyKey !== undefined);
+    .handle(checkoutCart, {
+      // The key is checked before the body, so a malformed key is 400 whatever the body.
+      before: async ({ req }) => idempotencyKeyOf(req.headers['idempotency-key']),
+      handle: async ({ params, body, partner, requestId, req, guarded: idempotencyKey }) => {
+        // A retry is recognised by the body as sent, before defaults were applied.
+        const outcome = await checkOut(params.id, body, checkoutRequestHash(params.id, req.body ?? {}), idempotencyKey, deps, context(partner.id, requestId));
+        return presentCheckout(outcome, idempotencyKey !== undefined);
+      },
     })
     .handle(listQuoteRequests, async ({ query, partner }) => {
       const { limit, offset } = pageWindow(query.page);

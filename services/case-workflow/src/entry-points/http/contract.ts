@@ -7,6 +7,7 @@ import { sendToCustomerBody } from '../../domain/customer';
 import { startEsignatureBody } from '../../domain/esignature';
 import { QUOTE_STATES } from '../../domain/quote-machine';
 import { financeDecisionBody, simulateBody } from '../../domain/sandbox';
+import { invalidBody } from '../../domain/validation';
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const idParams = z.object({ id: z.string().regex(ULID).describe('ULID') });
@@ -275,7 +276,7 @@ export const editContractNumber = defineOperation({
   description: 'Unique among the partner\'s contracts (422 at contractNumber otherwise). Another partner\'s contract answers 403.',
   tags: ['Contracts'],
   params: idParams,
-  body: { schema: contractNumberBody, required: true, validate: false },
+  body: { schema: contractNumberBody, required: true, reject: invalidBody },
   responses: {
     200: { description: 'The contract number', schema: contractNumberResponse },
     ...problemResponses(400, 401, 403, 404, 422, 503),
@@ -290,7 +291,7 @@ export const startEsignature = defineOperation({
   description: 'The quote must be finance_accepted. Shared mailboxes (info@, office@, …) are refused; a single person needs soloSigneePermitted, otherwise at least two persons are needed; where the lender stated who may sign, every person must be on that statement. The persons become the quote\'s authorized persons, the contract is created at wait_for_signing when missing, and a signature envelope is sent to them.',
   tags: ['E-signature'],
   params: caseIdParams,
-  body: { schema: startEsignatureBody, required: true, validate: false },
+  body: { schema: startEsignatureBody, required: true, reject: invalidBody },
   responses: {
     200: { description: 'The signature was started', schema: startEsignatureResponse },
     ...problemResponses(400, 401, 403, 404, 422, 503),
@@ -305,7 +306,7 @@ export const sandboxFinanceDecision = defineOperation({
   description: 'Sandbox only (404 elsewhere); needs the api_user role. Drives the quote from finance_review, manual_finance_review or finance_questions to finance_accepted or finance_rejected through the state machine, so webhooks and mails fire as for a real decision; any other state is 422.',
   tags: ['Sandbox'],
   params: idParams,
-  body: { schema: financeDecisionBody, required: true, validate: false },
+  body: { schema: financeDecisionBody, required: true, reject: invalidBody },
   responses: {
     204: { description: 'Applied' },
     ...problemResponses(400, 401, 403, 404, 422, 503),
@@ -320,7 +321,7 @@ export const sandboxSimulate = defineOperation({
   description: 'Sandbox only (404 elsewhere); needs the api_user role. Quote scenarios follow the shortest path of the state machine (each change one event); an unreachable state is 422 naming the current and desired status. upload_rejected_type and upload_rejected_size answer 400 with the payload of a real rejected upload.',
   tags: ['Sandbox'],
   params: idParams,
-  body: { schema: simulateBody, required: true, validate: false },
+  body: { schema: simulateBody, required: true, reject: invalidBody },
   responses: {
     204: { description: 'Applied' },
     ...problemResponses(400, 401, 403, 404, 422, 503),

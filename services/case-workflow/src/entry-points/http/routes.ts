@@ -1,13 +1,14 @@
 import { OperationRouter, deprecationHeaders, pageWindow } from '@rental/http';
 import { PROBLEM_CONTENT_TYPE } from '@rental/problem';
+import { changeableCase } from '../../domain/access';
 import { cancelCase } from '../../domain/cancel';
-import { editContractNumber as editContractNumberUseCase } from '../../domain/contracts';
+import { editContractNumber as editContractNumberUseCase, editableContract } from '../../domain/contracts';
 import { startEsignature as startEsignatureUseCase } from '../../domain/esignature';
 import type { EsignatureDependencies } from '../../domain/esignature';
 import { CustomerChannelSettings, sendToCustomer as sendToCustomerUseCase } from '../../domain/customer';
 import type { CaseStore, DocumentsPort, PartnerNames, SigningStatementSource } from '../../domain/ports';
 import { listCases, readCase, readContract, readQuote } from '../../domain/reads';
-import { financeDecision, simulate } from '../../domain/sandbox';
+import { financeDecision, sandboxCase, simulate } from '../../domain/sandbox';
 import {
   cancelFinancingCase, editContractNumber, getContract, getFinancingCase, getQuote, listFinancingCases, sandboxFinanceDecision, sandboxSimulate, sendToCustomer, startEsignature,
 } from './contract';
@@ -47,22 +48,31 @@ export function caseWorkflowRoutes(deps: CaseWorkflowRouteDependencies): Operati
       return { status: 200, body: presentQuote(details), headers: deprecationHeaders({ successor: casePath(details.quote.financingCaseId) }) };
     })
     .handle(getContract, async ({ params, partner }) => ({ status: 200, body: presentContract(await readContract(deps.store, params.id, partner.id)) }))
-    .handle(editContractNumber, async ({ params, body, partner }) => ({
-      status: 200,
-      body: presentContractNumber(await editContractNumberUseCase(deps.store, params.id, body, partner.id)),
-    }))
-    .handle(startEsignature, async ({ params, body, partner }) => ({
-      status: 200,
-      body: await startEsignatureUseCase(deps, params.financingCaseId, body, partner.id),
-    }))
-    .handle(sandboxFinanceDecision, async ({ params, body, partner, requestId }) => {
-      await financeDecision(sandbox, params.id, body, { ...partner, requestId });
-      return { status: 204 };
+    .handle(editContractNumber, {
+      before: ({ params, partner }) => editableContract(deps.store, params.id, partner.id),
+      handle: async ({ body, guarded: contract }) => ({
+        status: 200,
+        body: presentContractNumber(await editContractNumberUseCase(deps.store, contract, body.contractNumber)),
+      }),
     })
-    .handle(sandboxSimulate, async ({ params, body, partner, requestId }) => {
-      const result = await simulate(sandbox, params.id, body, { ...partner, requestId });
-      if (result.kind === 'upload_rejected') return { status: result.problem.status, body: result.problem, contentType: PROBLEM_CONTENT_TYPE };
-      return { status: 204 };
+    .handle(startEsignature, {
+      before: ({ params, partner }) => changeableCase(deps.store, params.financingCaseId, partner.id),
+      handle: async ({ body, guarded: financingCase }) => ({ status: 200, body: await startEsignatureUseCase(deps, financingCase, body) }),
+    })
+    .handle(sandboxFinanceDecision, {
+      before: ({ params, partner, requestId }) => sandboxCase(sandbox, params.id, { ...partner, requestId }),
+      handle: async ({ body, guarded: financingCase }) => {
+        await financeDecision(sandbox, financingCase, body);
+        return { status: 204 };
+      },
+    })
+    .handle(sandboxSimulate, {
+      before: ({ params, partner, requestId }) => sandboxCase(sandbox, params.id, { ...partner, requestId }),
+      handle: async ({ body, partner, requestId, guarded: financingCase }) => {
+        const result = await simulate(sandbox, financingCase, body, { ...partner, requestId });
+        if (result.kind === 'upload_rejected') return { status: result.problem.status, body: result.problem, contentType: PROBLEM_CONTENT_TYPE };
+        return { status: 204 };
+      },
     });
   return customerRoutes(deps, router);
 }

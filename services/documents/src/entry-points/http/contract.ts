@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, pageQuery, problemResponses } from '@rental/http';
+import { malformedBody, zodViolations } from '@rental/problem';
 import { DOCUMENT_CATEGORIES } from '@rental/proto';
 import { MAX_UPLOAD_BYTES } from '../../domain/file-type';
 import { ITEM_STATUSES, ITEM_TYPES, REVIEW_STATUSES, TARGET_AUDIENCES } from '../../domain/model';
@@ -106,7 +107,7 @@ export const uploadDocument = defineOperation({
   ].join(' '),
   tags: ['Documents'],
   params: casePath,
-  body: { schema: uploadForm, contentType: 'multipart/form-data', required: true, validate: false },
+  body: { schema: uploadForm, contentType: 'multipart/form-data', required: true },
   responses: {
     201: { description: 'The stored document', schema: documentSchema, headers: { Location: { description: 'Path of the document', schema: z.string(), required: true } } },
     ...problemResponses(400, 401, 403, 404, 413, 422, 503),
@@ -205,7 +206,7 @@ export const downloadTemplate = defineOperation({
   },
 });
 
-export const respondBody = z.strictObject({
+const respondBody = z.strictObject({
   response: z.string().max(10_000).nullable().describe('The answer; null answers without text'),
 });
 
@@ -217,7 +218,8 @@ export const respondToInformation = defineOperation({
   description: 'A body without `response`, with another type, or with other fields is 400. The request must be a partner-visible information request of the case (else 404) and still pending (else 422); it becomes provided.',
   tags: ['Document requests'],
   params: z.object({ financingCaseId: caseId, informationId: integerId('Id of the information request') }),
-  body: { schema: respondBody, required: true, validate: false },
+  // Every malformed body is 400 here (the specification lists no 422 for its shape).
+  body: { schema: respondBody, required: true, reject: (error, input) => malformedBody(zodViolations(error, input)) },
   responses: {
     200: { description: 'The answered request', schema: requestItemSchema },
     ...problemResponses(400, 401, 403, 404, 422, 503),

@@ -39,7 +39,7 @@ export const uploadCustomerDocumentOperation = defineOperation({
   summary: 'Upload a document the customer was asked for',
   tags: ['Customer'],
   params: tokenParams,
-  body: { schema: z.object({ file: z.string(), requestedDocumentId: z.string(), category: z.string().optional(), description: z.string().optional() }), contentType: 'multipart/form-data', required: true, validate: false },
+  body: { schema: z.object({ file: z.string(), requestedDocumentId: z.string(), category: z.string().optional(), description: z.string().optional() }), contentType: 'multipart/form-data', required: true },
   responses: { 201: { description: 'Stored', schema: customerDocumentSchema }, ...problemResponses(400, 404, 410, 413, 415, 422, 503) },
 });
 

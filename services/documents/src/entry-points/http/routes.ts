@@ -1,11 +1,10 @@
 import { OperationRouter, pageWindow } from '@rental/http';
-import { invalidInput, zodViolations } from '@rental/problem';
 import { requireCaseOfPartner } from '../../domain/case-scope';
 import { DocumentsDependencies, findDocument, listDocuments as listVisibleDocuments, openDocument, uploadDocument as upload } from '../../domain/documents';
 import { contentDisposition } from '../../domain/filename';
 import { declareNotAvailable as notAvailable, listRequestItems, openTemplate, respondToInformation as respond } from '../../domain/request-items';
 import {
-  declareNotAvailable, downloadDocument, downloadTemplate, getDocument, listDocumentRequests, listDocuments, respondBody, respondToInformation, uploadDocument,
+  declareNotAvailable, downloadDocument, downloadTemplate, getDocument, listDocumentRequests, listDocuments, respondToInformation, uploadDocument,
 } from './contract';
 import { MultipartOptions, receiveUpload } from './multipart';
 import { documentPath, presentDocument, presentItem } from '../presenters';
@@ -53,14 +52,7 @@ export function documentsRoutes(deps: DocumentsDependencies, uploads: MultipartO
       return { status: 200, stream: content, headers: fileHeaders(template.mimeType, template.fileSize, template.originalName) };
     })
     .handle(respondToInformation, async ({ params, body, partner, requestId }) => {
-      // Every malformed body is 400 here (the specification lists no 422 for its shape).
-      const input = body ?? {};
-      const parsed = respondBody.safeParse(input);
-      if (!parsed.success) {
-        const violations = zodViolations(parsed.error, input);
-        throw invalidInput('request.invalid_body', violations.map((v) => `${v.propertyPath}: ${v.message}`).join('\n'), violations);
-      }
-      const view = await respond(deps, { financingCaseId: params.financingCaseId, partnerId: partner.id, requestId, itemId: params.informationId, response: parsed.data.response });
+      const view = await respond(deps, { financingCaseId: params.financingCaseId, partnerId: partner.id, requestId, itemId: params.informationId, response: body.response });
       return { status: 200, body: presentItem(view) };
     })
     .handle(declareNotAvailable, async ({ params, partner, requestId }) => {
