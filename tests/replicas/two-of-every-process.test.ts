@@ -35,11 +35,7 @@ const FINANCED_JOURNEYS = 6;
 const ACCEPTED_JOURNEYS = 2;
 /** Cases sent to a customer who never answers: the clock reminds and expires them. */
 const UNANSWERED_OFFERS = 2;
-/**
- * Journeys under way at once. A signed-contract callback holds a case-workflow connection while
- * documents asks case-workflow about the case, so as many of them at once as DB_POOL_MAX (6)
- * starve that pool (see Limits in docs/reliability.md); fewer keep the run free of such stalls.
- */
+/** Journeys under way at once: enough to interleave both sets of processes on every step. */
 const JOURNEYS_AT_ONCE = 4;
 /** Fourteen processes at their default pools (6, notifications 16) need up to ~110 connections. */
 const MAX_CONNECTIONS = 200;
