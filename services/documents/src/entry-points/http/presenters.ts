@@ -1,5 +1,5 @@
-import { FinancingDocument, isActiveResponse, isTransmittableResponse, isVisibleToPartner, itemState } from '../domain/model';
-import type { RequestItemView } from '../domain/request-items';
+import { FinancingDocument, isActiveResponse, isTransmittableResponse, isVisibleToPartner, itemState } from '../../domain/model';
+import type { RequestItemView } from '../../domain/request-items';
 
 export const documentPath = (id: number) => `/api/documents/${id}`;
 export const templatePath = (financingCaseId: string, itemId: number) => `/api/financing-cases/${financingCaseId}/document-requests/fill-and-return-templates/${itemId}/download`;
