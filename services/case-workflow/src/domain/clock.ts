@@ -36,7 +36,7 @@ export interface TickResult {
 }
 
 /** One read of due work takes at most this many; a tick reads again while a read comes back full. */
-export const CLOCK_BATCH = 200;
+const CLOCK_BATCH = 200;
 /** Bounds one tick, so a backlog is worked off over several ticks and a stop is never long delayed. */
 const MAX_BATCHES_PER_TICK = 25;
 

@@ -5,7 +5,7 @@ import type { CaseStore } from './ports';
 import { contractNotFound } from './reads';
 import { parseOrFail } from './validation';
 
-export const CONTRACT_NUMBER_PATTERN = /^[A-Za-z0-9._/-]*$/;
+const CONTRACT_NUMBER_PATTERN = /^[A-Za-z0-9._/-]*$/;
 
 export const contractNumberBody = z.object({
   contractNumber: z.string()

@@ -6,7 +6,7 @@ import type { CaseStore, ContractRenderer, NewAuthorizedPerson, SigningProvider,
 import { parseOrFail } from './validation';
 
 /** Shared mailboxes reach a team, not a person who can sign; the invitation must go to a signer. */
-export const GENERIC_MAILBOXES = ['info', 'office', 'kontakt', 'contact', 'mail', 'admin', 'support', 'sales', 'service', 'team', 'hello', 'buchhaltung', 'noreply', 'no-reply', 'post', 'verwaltung'] as const;
+const GENERIC_MAILBOXES = ['info', 'office', 'kontakt', 'contact', 'mail', 'admin', 'support', 'sales', 'service', 'team', 'hello', 'buchhaltung', 'noreply', 'no-reply', 'post', 'verwaltung'] as const;
 
 const name = z.string().trim().min(1, 'This value should not be blank.').max(100, 'This value is too long; at most 100 characters.');
 
@@ -19,7 +19,6 @@ export const startEsignatureBody = z.object({
   }).meta({ id: 'AuthorizedPersonInput' })).min(1, 'At least one person is required.').max(20, 'At most 20 persons.'),
 }).meta({ id: 'StartEsignatureRequest' });
 
-export type StartEsignatureInput = z.infer<typeof startEsignatureBody>;
 
 export function isGenericMailbox(email: string): boolean {
   const local = (email.split('@')[0] ?? '').toLowerCase().split('+')[0] ?? '';

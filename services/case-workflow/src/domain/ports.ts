@@ -335,11 +335,6 @@ export interface ContractToSign {
   signers: { firstName: string; lastName: string; email: string }[];
 }
 
-/** Callback ids already applied, per sender (lender:<id>, signing). */
-export interface AppliedCallbacks {
-  wasApplied(sender: string, webhookId: string): Promise<boolean>;
-}
-
 /** Who may sign for the customer, as the lender stated it. */
 export interface SigningStatement {
   signatories: { firstName: string; lastName: string; email: string | null }[];

@@ -25,6 +25,6 @@ export function parseOrFail<T extends z.ZodType>(schema: T, input: unknown, pref
   return result.data;
 }
 
-export function invalidBody(error: z.ZodError, input: unknown, prefix = ''): DomainError {
+function invalidBody(error: z.ZodError, input: unknown, prefix = ''): DomainError {
   return validationFailed(violationsOf(error, input, prefix));
 }

@@ -74,7 +74,7 @@ export async function openItemCounts(deps: OperatorDependencies, input: { financ
   return { counts, overdueCaseIds };
 }
 
-export const REVIEW_OUTCOMES = ['VERIFIED', 'REJECTED'] as const;
+const REVIEW_OUTCOMES = ['VERIFIED', 'REJECTED'] as const;
 
 export interface ReviewOutcome {
   document: FinancingDocument;

@@ -9,7 +9,7 @@ import {
 import type { RequestItemView } from '../../domain/request-items';
 
 /** A document as the approval team sees it: with its review and who uploaded it. */
-export function presentOpsDocument(document: FinancingDocument) {
+function presentOpsDocument(document: FinancingDocument) {
   return {
     id: document.id,
     financingCaseId: document.financingCaseId,
@@ -29,7 +29,7 @@ export function presentOpsDocument(document: FinancingDocument) {
 }
 
 /** A requested item of any audience, with the documents that answered it. */
-export function presentOpsItem({ item, responses }: RequestItemView) {
+function presentOpsItem({ item, responses }: RequestItemView) {
   const state = itemState(item, responses);
   return {
     id: item.id,

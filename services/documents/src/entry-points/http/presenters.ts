@@ -2,7 +2,7 @@ import { FinancingDocument, isActiveResponse, isTransmittableResponse, isVisible
 import type { RequestItemView } from '../../domain/request-items';
 
 export const documentPath = (id: number) => `/api/documents/${id}`;
-export const templatePath = (financingCaseId: string, itemId: number) => `/api/financing-cases/${financingCaseId}/document-requests/fill-and-return-templates/${itemId}/download`;
+const templatePath = (financingCaseId: string, itemId: number) => `/api/financing-cases/${financingCaseId}/document-requests/fill-and-return-templates/${itemId}/download`;
 
 export function presentDocument(document: FinancingDocument) {
   return {
