@@ -1,4 +1,5 @@
-import { ApiKeyAuthenticator, ApiKeyStore, hashApiKey } from './api-key';
+import { ApiKeyAuthenticator, hashApiKey } from './api-key';
+import type { ApiKeyStore } from './ports';
 import { ROUTES, isSafePath, routeOf } from './route-table';
 
 /** The owner of a path and how it is admitted, as the proxy decides it. */

@@ -9,7 +9,7 @@ import type { Logger } from '@rental/logger';
 import { httpRequestDuration } from '@rental/metrics';
 import { DomainError, toProblem } from '@rental/problem';
 import { type ApiKeyAuthenticator, hashApiKey } from '../../domain/api-key';
-import type { RateLimiter } from '../../domain/rate-limiter';
+import type { RateLimiter } from '../../domain/ports';
 import { type ServiceRoute, isKeylessCheckout, isPartnerApiPath, routeOf } from '../../domain/route-table';
 import type { ClientAddress } from './client-address';
 import type { Forward } from './proxy';

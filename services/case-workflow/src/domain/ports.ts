@@ -346,3 +346,11 @@ export interface SigningStatementSource {
   /** The lender's statement for the case, or null when the lender issued none. */
   statementFor(financingCase: FinancingCase): Promise<SigningStatement | null>;
 }
+
+/** The reads that find what is due; the changes themselves go through the locked case. */
+export interface ClockQueries {
+  /** Cases whose quote is in_review, below the reminder maximum, last mailed at or before the cutoff. */
+  dueReminders(mailedBefore: Date, reminderMax: number, limit: number): Promise<string[]>;
+  /** Cases whose quote is in_review since at or before the cutoff. */
+  dueExpiries(inReviewBefore: Date, limit: number): Promise<string[]>;
+}
