@@ -1,4 +1,4 @@
-import { databaseNameOf, defaultHttpPort } from '@rental/config';
+import { databaseNameOf, defaultAdminPort } from '@rental/config';
 import { connectDatabase } from '@rental/db';
 import { Stack, bootStack, runDate, shutdownStack, waitFor } from '@rental/testkit';
 import { report } from './report';
@@ -48,11 +48,11 @@ async function counters(stack: Stack): Promise<DatabaseCounters> {
 
 /** The scheduler's figures from case-workflow's /metrics. */
 async function schedulerMetrics(stack: Stack): Promise<{ ticks: number; seconds: number; reminders: number }> {
-  const text = await (await fetch(`http://127.0.0.1:${defaultHttpPort('case-workflow', stack.portBase)}/metrics`)).text();
+  const text = await (await fetch(`http://127.0.0.1:${defaultAdminPort('case-workflow', stack.portBase)}/metrics`)).text();
   const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
   return {
-    ticks: value(/^scheduler_ticks_total\{[^}]*outcome="ran"[^}]*\} (\S+)$/m),
-    seconds: value(/^scheduler_tick_duration_seconds_sum(?:\{[^}]*\})? (\S+)$/m),
+    ticks: value(/^background_job_runs_total\{(?=[^}]*job="clock")(?=[^}]*outcome="succeeded")[^}]*\} (\S+)$/m),
+    seconds: value(/^background_job_duration_seconds_sum\{[^}]*job="clock"[^}]*\} (\S+)$/m),
     reminders: value(/^scheduler_effects_total\{[^}]*kind="reminder"[^}]*\} (\S+)$/m),
   };
 }
@@ -89,7 +89,7 @@ void (async () => {
     const due = await measureTick(stack);
     const idle = await measureTick(stack);
     report(BENCHMARK, [
-      `Command: \`npm run bench:scheduler\` (${runDate()}). ${IN_REVIEW.toLocaleString('en')} quotes in in_review, ${DUE.toLocaleString('en')} of them due a reminder, none due expiry, no overdue items; one tick of case-workflow's scheduler, then the next tick with nothing left due. Time: the tick's own histogram (scheduler_tick_duration_seconds), including the customer link and the outbox mail of each reminder and the documents service's overdue reads over gRPC. Database load: the deltas of pg_stat_database for the stack's database from the stop of case-workflow to one second after the tick (so the process's start and migrations check are in them). The stack, Postgres and NATS share the machine's 2 cores with other work.`,
+      `Command: \`npm run bench:scheduler\` (${runDate()}). ${IN_REVIEW.toLocaleString('en')} quotes in in_review, ${DUE.toLocaleString('en')} of them due a reminder, none due expiry, no overdue items; one tick of case-workflow's scheduler, then the next tick with nothing left due. Time: the tick's own histogram (background_job_duration_seconds{job="clock"}), including the customer link and the outbox mail of each reminder and the documents service's overdue reads over gRPC. Database load: the deltas of pg_stat_database for the stack's database from the stop of case-workflow to one second after the tick (so the process's start and migrations check are in them). The stack, Postgres and NATS share the machine's 2 cores with other work.`,
       '',
       '| tick | reminders | ms | commits | rows returned | rows fetched | rows inserted | rows updated | blocks hit | blocks read |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -10,7 +10,8 @@ export interface OutboxMessage {
   payload: unknown;
 }
 
-const relays = new Set<OutboxRelay>();
+/** Called after a transaction that wrote outbox rows committed (the relay of this process wakes). */
+const commitListeners = new Set<() => void>();
 
 /** Migration step: the outbox table in the schema of the service that uses it. */
 export async function createOutboxTable(db: Knex): Promise<void> {
@@ -38,107 +39,53 @@ export async function addOutboxRequestId(db: Knex): Promise<void> {
  */
 export async function enqueueOutbox(trx: Knex.Transaction, message: OutboxMessage): Promise<void> {
   await trx('outbox').insert({ message_id: message.messageId, subject: message.subject, payload: JSON.stringify(message.payload), request_id: currentRequestId() ?? null });
-  trx.executionPromise.then(() => relays.forEach((relay) => relay.wake()), () => undefined);
+  trx.executionPromise.then(() => commitListeners.forEach((listener) => listener()), () => undefined);
 }
 
-export interface OutboxRelayOptions {
-  db: Knex;
-  bus: Bus;
-  log: Logger;
-  batchSize?: number;
-  pollMs?: number;
+/** Calls `listener` after every commit that wrote outbox rows in this process; returns the unsubscribe. */
+export function onOutboxCommit(listener: () => void): () => void {
+  commitListeners.add(listener);
+  return () => commitListeners.delete(listener);
 }
 
 /**
- * Publishes committed outbox rows in id order and marks them sent. Rows are claimed with
- * FOR UPDATE SKIP LOCKED, so several replicas can run a relay without publishing a row twice.
+ * Publishes up to `batchSize` committed outbox rows in id order and marks them sent; the number
+ * published, 0 when NATS is not connected or a publish failed. Rows are claimed with
+ * FOR UPDATE SKIP LOCKED, so several replicas can relay without publishing a row twice.
  */
-export class OutboxRelay {
-  private running = false;
-  private wakeUp?: () => void;
-  private loop?: Promise<void>;
-  private lastCleanup = 0;
-
-  constructor(private readonly options: OutboxRelayOptions) {}
-
-  start(): void {
-    this.running = true;
-    relays.add(this);
-    this.loop = this.run();
-  }
-
-  wake(): void {
-    this.wakeUp?.();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    relays.delete(this);
-    this.wake();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    const batchSize = this.options.batchSize ?? 200;
-    while (this.running) {
-      let published = 0;
+export async function publishOutboxBatch(db: Knex, bus: Bus, log: Logger, batchSize: number): Promise<number> {
+  if (!bus.isConnected()) return 0;
+  return db.transaction(async (trx) => {
+    const rows: { id: string; message_id: string; subject: string; payload: unknown; request_id: string | null }[] = await trx('outbox')
+      .select('id', 'message_id', 'subject', 'payload', 'request_id')
+      .whereNull('published_at')
+      .orderBy('id')
+      .limit(batchSize)
+      .forUpdate()
+      .skipLocked();
+    const sent: string[] = [];
+    let failure: unknown;
+    // One at a time, so the stream holds the messages in the order they were written.
+    for (const row of rows) {
       try {
-        published = await this.publishBatch(batchSize);
-        await this.housekeeping();
+        await bus.publish(row.subject, row.payload, row.message_id, row.request_id ?? undefined);
+        sent.push(row.id);
       } catch (error) {
-        this.options.log.warn({ err: error }, 'outbox relay could not publish; retrying');
+        failure = error;
+        break;
       }
-      if (published < batchSize && this.running) await this.idle(this.options.pollMs ?? 500);
     }
-  }
+    if (sent.length > 0) await trx('outbox').whereIn('id', sent).update({ published_at: trx.fn.now() });
+    outboxPublished.inc(sent.length);
+    if (failure) log.warn({ err: failure, pending: rows.length - sent.length }, 'outbox publish interrupted');
+    return failure ? 0 : sent.length;
+  });
+}
 
-  private idle(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = done;
-    });
-  }
-
-  private async publishBatch(batchSize: number): Promise<number> {
-    if (!this.options.bus.isConnected()) return 0;
-    return this.options.db.transaction(async (trx) => {
-      const rows: { id: string; message_id: string; subject: string; payload: unknown; request_id: string | null }[] = await trx('outbox')
-        .select('id', 'message_id', 'subject', 'payload', 'request_id')
-        .whereNull('published_at')
-        .orderBy('id')
-        .limit(batchSize)
-        .forUpdate()
-        .skipLocked();
-      const sent: string[] = [];
-      let failure: unknown;
-      // One at a time, so the stream holds the messages in the order they were written.
-      for (const row of rows) {
-        try {
-          await this.options.bus.publish(row.subject, row.payload, row.message_id, row.request_id ?? undefined);
-          sent.push(row.id);
-        } catch (error) {
-          failure = error;
-          break;
-        }
-      }
-      if (sent.length > 0) await trx('outbox').whereIn('id', sent).update({ published_at: trx.fn.now() });
-      outboxPublished.inc(sent.length);
-      if (failure) this.options.log.warn({ err: failure, pending: rows.length - sent.length }, 'outbox publish interrupted');
-      return failure ? 0 : sent.length;
-    });
-  }
-
-  private async housekeeping(): Promise<void> {
-    const now = Date.now();
-    if (now - this.lastCleanup < 60_000) return;
-    this.lastCleanup = now;
-    const { rows } = await this.options.db.raw("SELECT count(*) AS count, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0) AS age FROM outbox WHERE published_at IS NULL");
-    outboxBacklog.set(Number(rows[0].count));
-    outboxOldestAge.set(Number(rows[0].age));
-    await this.options.db('outbox').whereNotNull('published_at').where('published_at', '<', this.options.db.raw("now() - interval '1 day'")).delete();
-  }
+/** Refreshes the backlog gauges and deletes rows published more than a day ago. */
+export async function outboxHousekeeping(db: Knex): Promise<void> {
+  const { rows } = await db.raw("SELECT count(*) AS count, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0) AS age FROM outbox WHERE published_at IS NULL");
+  outboxBacklog.set(Number(rows[0].count));
+  outboxOldestAge.set(Number(rows[0].age));
+  await db('outbox').whereNotNull('published_at').where('published_at', '<', db.raw("now() - interval '1 day'")).delete();
 }

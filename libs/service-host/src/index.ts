@@ -7,6 +7,7 @@ import { ErrorMapper, HttpAppOptions, OperationRouter, createAdminApp, createHtt
 import { IdentityKeys, identityVariables } from '@rental/identity';
 import { Logger, createLogger } from '@rental/logger';
 import { enableProcessMetrics } from '@rental/metrics';
+import type { BackgroundWorker } from './jobs';
 
 /** Variables of every service process, on top of the platform's. */
 export const serviceVariables = {
@@ -22,11 +23,6 @@ export const serviceVariables = {
 };
 
 export type ServiceConfig = z.infer<z.ZodObject<typeof serviceVariables>>;
-
-export interface BackgroundWorker {
-  start(): void;
-  stop(): Promise<void>;
-}
 
 export interface ServiceParts {
   router: OperationRouter;
@@ -113,3 +109,5 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Run
 }
 
 export { mapDatabaseError };
+export * from './jobs';
+export { outboxRelay } from './outbox-relay';

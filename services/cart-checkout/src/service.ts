@@ -1,7 +1,6 @@
-import { OutboxRelay } from '@rental/bus';
 import { grpcAddressOf } from '@rental/config';
 import { STATUS_CHANGED_SUBJECT } from '@rental/proto';
-import { RunningService, startServiceHost } from '@rental/service-host';
+import { RunningService, outboxRelay, periodicJob, startServiceHost } from '@rental/service-host';
 import type { CartCheckoutConfig } from './config';
 import { CartRepository } from './data-access/cart-repository';
 import { CaseWorkflowClient } from './data-access/case-workflow-client';
@@ -30,7 +29,6 @@ export function startCartCheckout(config: CartCheckoutConfig): Promise<RunningSe
       const idempotency = new IdempotencyRepository(db, config.IDEMPOTENCY_RETENTION_HOURS);
       const quoteRequests = new QuoteRequestRepository(db, { environment: config.API_ENVIRONMENT, subject: bus.subject(STATUS_CHANGED_SUBJECT), now: () => new Date() });
       consumeCaseStatusChanges(bus, quoteRequests, log);
-      let purgeTimer: NodeJS.Timeout | undefined;
       return {
         router: cartCheckoutRoutes({
           carts: new CartRepository(db),
@@ -40,15 +38,10 @@ export function startCartCheckout(config: CartCheckoutConfig): Promise<RunningSe
           pricing,
           caseWorkflow,
         }),
-        workers: [new OutboxRelay({ db, bus, log }), {
-          start: () => {
-            purgeTimer = setInterval(() => {
-              idempotency.purgeExpired().catch((error) => log.warn({ err: error }, 'purging expired idempotency keys failed'));
-            }, PURGE_INTERVAL_MS);
-            purgeTimer.unref();
-          },
-          stop: async () => clearInterval(purgeTimer),
-        }],
+        workers: [
+          outboxRelay({ db, bus, log }),
+          periodicJob({ name: 'idempotency-purge', everyMs: PURGE_INTERVAL_MS, log, run: async () => { await idempotency.purgeExpired(); } }),
+        ],
         close: async () => {
           pricing.close();
           caseWorkflow.close();

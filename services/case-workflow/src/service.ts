@@ -1,7 +1,6 @@
-import { OutboxRelay } from '@rental/bus';
 import { grpcAddressOf } from '@rental/config';
 import { MAIL_REQUESTED_SUBJECT, STATUS_CHANGED_SUBJECT } from '@rental/proto';
-import { RunningService, startServiceHost } from '@rental/service-host';
+import { RunningService, outboxRelay, postgresLease, startServiceHost } from '@rental/service-host';
 import type { CaseWorkflowConfig } from './config';
 import { CaseRepository } from './data-access/case-repository';
 import { PdfContractRenderer } from './data-access/contract-pdf';
@@ -21,8 +20,8 @@ import { StoredSigningStatements } from './domain/signing';
 import { caseWorkflowGrpcService } from './entry-points/grpc/server';
 import { mountCallbacks } from './entry-points/http/callbacks';
 import { caseWorkflowRoutes } from './entry-points/http/routes';
-import { ClockWorker } from './entry-points/workers/clock-worker';
-import { LenderSubmissionWorker } from './entry-points/workers/lender-submission-worker';
+import { clockJob } from './entry-points/workers/clock-job';
+import { lenderSubmissionJob } from './entry-points/workers/lender-submission-job';
 import { migrations } from './migrations';
 
 export const CASE_WORKFLOW_SCHEMA = 'case_workflow';
@@ -60,17 +59,16 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
           log,
         })
         : new SandboxLender(log);
-      const lenderWorker = new LenderSubmissionWorker({ queue: submissions, lender, now, maxAttempts: config.LENDER_MAX_ATTEMPTS }, config.LENDER_SUBMISSION_POLL_MS, log);
+      const lenderWorker = lenderSubmissionJob({ queue: submissions, lender, now, maxAttempts: config.LENDER_MAX_ATTEMPTS }, config.LENDER_SUBMISSION_POLL_MS, log);
       const secret = production ? config.SIGNING_WEBHOOK_SECRET : undefined;
       const signing = production && secret
         ? { provider: new HttpSigningProvider({ url: config.SIGNING_PROVIDER_URL, secret, publicBaseUrl: config.PUBLIC_BASE_URL, signed, now }), renderer: new PdfContractRenderer() }
         : undefined;
       const customer = { publicBaseUrl: config.PUBLIC_BASE_URL, linkTtlMs: config.CUSTOMER_LINK_TTL, now };
-      const clockRepository = new ClockRepository(db);
-      const clock = new ClockWorker({
-        store, queries: clockRepository, leases: clockRepository, documents, partners, customer, now,
+      const clock = clockJob({
+        store, queries: new ClockRepository(db), documents, partners, customer, now,
         clock: { reminderAfterMs: config.REVIEW_REMINDER_AFTER, reminderMax: config.REVIEW_REMINDER_MAX, expiryAfterMs: config.REVIEW_EXPIRY_AFTER, overdueGraceMs: config.DOCUMENT_OVERDUE_GRACE },
-      }, config.SCHEDULER_TICK, log);
+      }, { tickMs: config.SCHEDULER_TICK, lease: postgresLease(db, 'case-workflow.clock'), log });
       return {
         router: caseWorkflowRoutes({
           store,
@@ -86,7 +84,7 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
           signing: { store, documents, signed, secret },
         }),
         grpc: [caseWorkflowGrpcService(store, log, { applications: submissions, lender }, new OpsReadsRepository(db), { settings: customer, partners })],
-        workers: [new OutboxRelay({ db, bus, log }), lenderWorker, clock],
+        workers: [outboxRelay({ db, bus, log }), lenderWorker, clock],
         close: async () => {
           documents.close();
           partners.close();

@@ -18,7 +18,7 @@ import { MAX_UPLOAD_BYTES } from './domain/file-type';
 import { consumeStatusChanges } from './entry-points/bus/status-changed';
 import { documentsGrpcService } from './entry-points/grpc/server';
 import { documentsRoutes } from './entry-points/http/routes';
-import { ObjectSweeper } from './entry-points/workers/object-sweeper';
+import { objectSweeper } from './entry-points/workers/object-sweeper';
 import { migrations } from './migrations';
 
 export const DOCUMENTS_SCHEMA = 'documents';
@@ -88,7 +88,7 @@ export function startDocuments(config: DocumentsConfig): Promise<RunningService>
       return {
         router: documentsRoutes(deps, { spoolDirectory: prepareSpoolDirectory(log), maxFileBytes: MAX_UPLOAD_BYTES, drainLimitBytes: 16 * 1024 * 1024 }),
         grpc: [documentsGrpcService({ ...deps, cleanup, operator: new OperatorRepository(db) }, log)],
-        workers: [new ObjectSweeper({ pending, storage, now: deps.now }, SWEEP_INTERVAL_MS, log)],
+        workers: [objectSweeper({ pending, storage, now: deps.now }, SWEEP_INTERVAL_MS, log)],
         close: async () => {
           cases.close();
           storage.close();

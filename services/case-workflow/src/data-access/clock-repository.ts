@@ -3,7 +3,8 @@ import type { ClockQueries } from '../domain/ports';
 
 /**
  * The scheduler's reads of due work, each served by a partial index over the quotes in review
- * (0006_customer17_customer_links), and its lease: one replica ticks at a time.
+ * (0006_customer17_customer_links). Its lease (one replica ticks at a time) is `postgresLease`
+ * over the table `scheduler_leases` of the same migration.
  */
 export class ClockRepository implements ClockQueries {
   constructor(private readonly db: Knex) {}
@@ -27,25 +28,5 @@ export class ClockRepository implements ClockQueries {
       .limit(limit)
       .select('financing_case_id');
     return rows.map((row) => row.financing_case_id);
-  }
-
-  /**
-   * Takes (or renews) the named lease until `until` when it is free, expired or already ours;
-   * false when another holder has it.
-   */
-  async acquireLease(name: string, holder: string, until: Date): Promise<boolean> {
-    const result = await this.db.raw(
-      `INSERT INTO scheduler_leases (name, holder, lease_until) VALUES (:name, :holder, :until)
-       ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, lease_until = EXCLUDED.lease_until
-       WHERE scheduler_leases.lease_until < now() OR scheduler_leases.holder = EXCLUDED.holder
-       RETURNING holder`,
-      { name, holder, until },
-    );
-    return result.rows.length === 1;
-  }
-
-  /** Gives the lease up after a tick, so the next tick may run in any replica. */
-  async releaseLease(name: string, holder: string): Promise<void> {
-    await this.db('scheduler_leases').where({ name, holder }).update({ lease_until: new Date(0) });
   }
 }

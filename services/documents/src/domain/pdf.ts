@@ -1,34 +1,23 @@
+import { PDFDict, PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
+
+/** Standard fonts encode WinAnsi only; anything else is shown as '?' instead of failing the render. */
+const printable = (value: string) => value.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+
 /**
- * A one-page PDF with a title and lines of text (Helvetica, WinAnsi), for generated files:
- * fill-and-return templates and the sandbox's signed contract. Characters outside Latin-1
- * become "?".
+ * A one-page A4 PDF with a title and lines of text (Helvetica), rendered with pdf-lib, for
+ * generated files: fill-and-return templates and the sandbox's signed contract. Characters
+ * outside Latin-1 become "?". `subject` (the case it belongs to) is also written as a plain
+ * string into the document information, outside any compressed stream, so the file names its
+ * case where search tools look.
  */
-export function renderTextPdf(title: string, lines: string[]): Buffer {
-  const text = (value: string) => `(${value.replace(/[^\x20-\x7e\xa0-\xff]/g, '?').replace(/[\\()]/g, (c) => `\\${c}`)})`;
-  const content = [
-    'BT',
-    '/F1 16 Tf 56 780 Td',
-    `${text(title)} Tj`,
-    '/F1 11 Tf 0 -30 Td',
-    ...lines.flatMap((line, index) => [...(index > 0 ? ['0 -16 Td'] : []), `${text(line)} Tj`]),
-    'ET',
-  ].join('\n');
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`,
-  ];
-  let body = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(Buffer.byteLength(body, 'latin1'));
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xrefOffset = Buffer.byteLength(body, 'latin1');
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  body += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xrefOffset}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
+export async function renderTextPdf(document: { title: string; subject: string; lines: string[] }): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(printable(document.title));
+  const info = pdf.context.lookup(pdf.context.trailerInfo.Info, PDFDict);
+  info.set(PDFName.of('Subject'), PDFString.of(printable(document.subject).replace(/[\\()]/g, (c) => `\\${c}`)));
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([595, 842]);
+  page.drawText(printable(document.title), { x: 56, y: 780, size: 16, font });
+  document.lines.forEach((line, index) => page.drawText(printable(line), { x: 56, y: 750 - index * 16, size: 11, font }));
+  return Buffer.from(await pdf.save({ useObjectStreams: false }));
 }

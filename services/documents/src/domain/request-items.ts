@@ -90,11 +90,12 @@ function givenTemplate(given: { content: Buffer; fileName: string }, key: string
   };
 }
 
-function templateFor(financingCaseId: string, label: string, key: string): { object: ObjectToStore; template: TemplateFile } {
-  const pdf = renderTextPdf(label, [
-    `Financing case ${financingCaseId}`,
-    'Please fill in this form, sign it and upload it as the answer to this request.',
-  ]);
+async function templateFor(financingCaseId: string, label: string, key: string): Promise<{ object: ObjectToStore; template: TemplateFile }> {
+  const pdf = await renderTextPdf({
+    title: label,
+    subject: `Financing case ${financingCaseId}`,
+    lines: [`Financing case ${financingCaseId}`, 'Please fill in this form, sign it and upload it as the answer to this request.'],
+  });
   const slug = label.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'template';
   return {
     object: { key, source: { size: pdf.length, mimeType: 'application/pdf', open: () => Readable.from([pdf]) } },
@@ -117,18 +118,19 @@ export async function createRequestItems(deps: DocumentsDependencies, input: { f
   const access = await requireCase(deps.cases, input.financingCaseId, input.context);
   const requestedAt = deps.now().toISOString();
   const objects: ObjectToStore[] = [];
-  const newItems = input.items.map((item): NewItem => {
+  const newItems: NewItem[] = [];
+  for (const item of input.items) {
     const itemType = (item.itemType || input.itemType) as ItemType;
     const label = labelOf(itemType, item);
     const targetAudience = (item.targetAudience || 'partner') as TargetAudience;
     let template: TemplateFile | null = null;
     if (itemType === 'fill_and_return') {
       const key = deps.objectKey('templates', input.financingCaseId);
-      const generated = item.template ? givenTemplate(item.template, key) : templateFor(input.financingCaseId, label, key);
+      const generated = item.template ? givenTemplate(item.template, key) : await templateFor(input.financingCaseId, label, key);
       objects.push(generated.object);
       template = generated.template;
     }
-    return {
+    newItems.push({
       itemType,
       financingCaseId: input.financingCaseId,
       partnerId: access.partnerId,
@@ -141,8 +143,8 @@ export async function createRequestItems(deps: DocumentsDependencies, input: { f
       template,
       requestedAt,
       dueAt: item.dueAt ? new Date(item.dueAt).toISOString() : null,
-    };
-  });
+    });
+  }
   const created = await storeThenRecord(deps, objects, async () => ({ outcome: 'stored', items: await deps.items.create(newItems) }));
   return created.items.map((item) => ({ item, responses: [] }));
 }

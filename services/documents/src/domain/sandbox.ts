@@ -51,12 +51,16 @@ export async function attachSignedContract(deps: DocumentsDependencies, input: {
   if (existing) return { document: existing, created: false };
   const access = await requireCase(deps.cases, input.financingCaseId, input.context);
   const now = deps.now();
-  const pdf = renderTextPdf('Rental contract (signed)', [
-    `Financing case ${input.financingCaseId}`,
-    ...(input.contractId ? [`Contract ${input.contractId}`] : []),
-    `Signed ${now.toISOString().slice(0, 10)}`,
-    'Sandbox document: simulated signature, not legally binding.',
-  ]);
+  const pdf = await renderTextPdf({
+    title: 'Rental contract (signed)',
+    subject: `Financing case ${input.financingCaseId}`,
+    lines: [
+      `Financing case ${input.financingCaseId}`,
+      ...(input.contractId ? [`Contract ${input.contractId}`] : []),
+      `Signed ${now.toISOString().slice(0, 10)}`,
+      'Sandbox document: simulated signature, not legally binding.',
+    ],
+  });
   const key = deps.objectKey('signed-contracts', input.financingCaseId);
   const result = await storeThenRecord(deps, [{ key, source: { size: pdf.length, mimeType: 'application/pdf', open: () => Readable.from([pdf]) } }], async () => {
     const inserted = await deps.documents.insertSignedContract({

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 
 export const USER_AGENT = 'PartnerRentalAPI-Webhooks/1.0 (notifications)';
 
@@ -8,12 +9,11 @@ export function webhookSignature(secret: string, body: string): string {
 }
 
 /**
- * Standard Webhooks `webhook-signature`: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`,
- * keyed with the base64-decoded part of the secret after `whsec_`.
+ * Standard Webhooks `webhook-signature` by the `standardwebhooks` package: `v1,` and the base64
+ * HMAC-SHA256 of `id.timestamp.body`, keyed with the base64-decoded part of the secret after `whsec_`.
  */
 export function standardWebhookSignature(secret: string, messageId: string, timestampSeconds: number, body: string): string {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  return `v1,${createHmac('sha256', key).update(`${messageId}.${timestampSeconds}.${body}`, 'utf8').digest('base64')}`;
+  return new Webhook(secret).sign(messageId, new Date(timestampSeconds * 1000), body);
 }
 
 /**

@@ -1,16 +1,16 @@
 import { type Logger, withRequestId } from '@rental/logger';
+import { QueueWorker, queueWorker } from '@rental/service-host';
 import { DeliveryDependencies, DeliveryJob, attemptDelivery } from '../../domain/delivery';
-import { PollingWorker } from './polling-worker';
 import { webhookAttemptDuration, webhookAttempts, webhookDeliveriesFinished, webhookDeliveryLag, webhookScheduleLag } from './metrics';
 
 /** Room for one attempt plus the time to record it; a lease that runs out means the process died. */
 const LEASE_MARGIN_MS = 30_000;
 
-export function deliveryWorker(deps: DeliveryDependencies, options: { concurrency: number; log: Logger }): PollingWorker<DeliveryJob> {
+export function deliveryWorker(deps: DeliveryDependencies, options: { concurrency: number; log: Logger }): QueueWorker<DeliveryJob> {
   const log = options.log.child({ worker: 'webhook-delivery' });
   // One endpoint may use half the slots: a slow or hanging one never holds up the rest, a fast one still gets throughput.
   const perEndpoint = Math.max(1, Math.ceil(options.concurrency / 2));
-  return new PollingWorker<DeliveryJob>({
+  return queueWorker<DeliveryJob>({
     name: 'webhook-delivery',
     concurrency: options.concurrency,
     pollMs: 500,

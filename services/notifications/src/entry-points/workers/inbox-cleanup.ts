@@ -1,28 +1,17 @@
 import type { Logger } from '@rental/logger';
-import type { BackgroundWorker } from '@rental/service-host';
+import { BackgroundWorker, periodicJob } from '@rental/service-host';
 
 const EVERY_MS = 60 * 60 * 1000;
 
-/** Once an hour, events past their retention go, with their deliveries, attempts and mail log. */
+/** At start and then hourly, events past their retention go, with their deliveries, attempts and mail log. */
 export function inboxCleanup(store: { removeOldEvents(): Promise<number> }, log: Logger): BackgroundWorker {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const run = () => {
-    running = store
-      .removeOldEvents()
-      .then((removed) => {
-        if (removed > 0) log.info({ removed }, 'old events removed from the inbox');
-      })
-      .catch((error) => log.warn({ err: error }, 'inbox cleanup failed; trying again in an hour'));
-  };
-  return {
-    start() {
-      timer = setInterval(run, EVERY_MS);
-      timer.unref();
+  return periodicJob({
+    name: 'inbox-cleanup',
+    everyMs: EVERY_MS,
+    log,
+    run: async () => {
+      const removed = await store.removeOldEvents();
+      if (removed > 0) log.info({ removed }, 'old events removed from the inbox');
     },
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  });
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '@rental/logger';
+import { QueueWorker, queueWorker } from '@rental/service-host';
 import { MailDependencies, MailJob, MailNext, sendMail } from '../../domain/mail';
-import { PollingWorker } from './polling-worker';
 import { mailsFinished } from './metrics';
 
 const MAIL_LEASE_MS = 120_000;
@@ -9,25 +9,24 @@ const MAIL_LEASE_MS = 120_000;
  * A worker over one mail queue: mail runs beside webhook delivery with its own few slots, so a
  * slow SMTP server delays no webhook. Event mails and requested mails each have one.
  */
-export function mailQueueWorker<Job extends { id: string }>(
+export function mailQueueWorker<Job>(
   name: string,
   store: { claimDue(limit: number, leaseMs: number): Promise<Job[]>; nextDueAt(): Promise<Date | undefined> },
   log: Logger,
   process: (job: Job) => Promise<void>,
-): PollingWorker<Job> {
-  return new PollingWorker<Job>({
+): QueueWorker<Job> {
+  return queueWorker<Job>({
     name,
     concurrency: 4,
     pollMs: 1000,
     log,
-    keyOf: (job) => job.id,
     claim: (limit) => store.claimDue(limit, MAIL_LEASE_MS),
     nextDueAt: () => store.nextDueAt(),
     process,
   });
 }
 
-export function mailWorker(deps: MailDependencies, options: { log: Logger }): PollingWorker<MailJob> {
+export function mailWorker(deps: MailDependencies, options: { log: Logger }): QueueWorker<MailJob> {
   const log = options.log.child({ worker: 'mail' });
   return mailQueueWorker<MailJob>('mail', deps.store, log, async (job) => {
     const next = await sendMail(job, deps);

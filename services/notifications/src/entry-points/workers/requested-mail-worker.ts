@@ -1,14 +1,14 @@
 import type { Logger } from '@rental/logger';
+import type { QueueWorker } from '@rental/service-host';
 import type { Mailer, PartnerDirectory } from '../../domain/mail';
 import { RequestedMailJob, RequestedMailStore, sendRequestedMail } from '../../domain/requested-mail';
 import { logMailOutcome, mailQueueWorker } from './mail-worker';
-import type { PollingWorker } from './polling-worker';
 
 /**
  * The mails other services ask for, beside the event mails with their own few slots. Recipient
  * addresses are never logged: a customer's address is personal data.
  */
-export function requestedMailWorker(deps: { store: RequestedMailStore; directory: PartnerDirectory; mailer?: Mailer }, options: { log: Logger }): PollingWorker<RequestedMailJob> {
+export function requestedMailWorker(deps: { store: RequestedMailStore; directory: PartnerDirectory; mailer?: Mailer }, options: { log: Logger }): QueueWorker<RequestedMailJob> {
   const log = options.log.child({ worker: 'requested-mail' });
   return mailQueueWorker<RequestedMailJob>('requested-mail', deps.store, log, async (job) => {
     const next = await sendRequestedMail(job, deps);

@@ -1,0 +1,192 @@
+import { createLogger } from '@rental/logger';
+import { registry } from '@rental/metrics';
+import { JobLease, periodicJob, queueWorker } from './jobs';
+
+const log = createLogger('jobs-test', 'silent');
+/** A long poll: every run in these tests is started by the loop itself or by wake(), never by a timer. */
+const NEVER_MS = 60_000;
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => { resolve = done; });
+  return { promise, resolve };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+async function runs(job: string): Promise<Record<string, number>> {
+  const metric = (await registry.getSingleMetric('background_job_runs_total')?.get())?.values ?? [];
+  return Object.fromEntries(metric.filter((value) => value.labels.job === job).map((value) => [String(value.labels.outcome), value.value]));
+}
+
+describe('queueWorker', () => {
+  it('when more jobs are due than slots, then at most `concurrency` run at once, claims see the running keys, and every job runs once', async () => {
+    const due = ['a1', 'a2', 'a3', 'b1', 'b2'];
+    const seenInFlight: Record<string, number>[] = [];
+    const running: string[] = [];
+    let mostAtOnce = 0;
+    const done: string[] = [];
+    const gates = new Map(due.map((id) => [id, deferred()]));
+    const worker = queueWorker<string>({
+      name: 'test-queue',
+      concurrency: 2,
+      pollMs: NEVER_MS,
+      log,
+      keyOf: (job) => job[0]!,
+      claim: async (limit, inFlight) => {
+        seenInFlight.push(Object.fromEntries(inFlight));
+        return due.splice(0, limit);
+      },
+      process: async (job) => {
+        running.push(job);
+        mostAtOnce = Math.max(mostAtOnce, running.length);
+        await gates.get(job)!.promise;
+        running.splice(running.indexOf(job), 1);
+        done.push(job);
+      },
+    });
+
+    worker.start();
+    // One job finishes at a time, and the next only once the worker has claimed again.
+    while (done.length < 5) {
+      await until(() => running.length > 0);
+      const claims = seenInFlight.length;
+      const next = running[0]!;
+      gates.get(next)!.resolve();
+      await until(() => done.includes(next) && (seenInFlight.length > claims || due.length === 0));
+    }
+    await worker.stop();
+
+    expect(done).toEqual(['a1', 'a2', 'a3', 'b1', 'b2']);
+    expect(mostAtOnce).toBe(2);
+    expect(seenInFlight.slice(0, 4)).toEqual([{}, { a: 1 }, { a: 1 }, { b: 1 }]);
+    expect(await runs('test-queue')).toEqual({ succeeded: 5 });
+  });
+
+  it('when a job throws, then it counts as failed and the worker goes on with the next', async () => {
+    const due = ['bad', 'good'];
+    const done: string[] = [];
+    const worker = queueWorker<string>({
+      name: 'test-failing-queue',
+      concurrency: 1,
+      pollMs: NEVER_MS,
+      log,
+      claim: async (limit) => due.splice(0, limit),
+      process: async (job) => {
+        if (job === 'bad') throw new Error('broken');
+        done.push(job);
+      },
+    });
+
+    worker.start();
+    await until(() => done.length === 1);
+    await worker.stop();
+
+    expect(done).toEqual(['good']);
+    expect(await runs('test-failing-queue')).toEqual({ succeeded: 1, failed: 1 });
+  });
+
+  it('when it sleeps and wake() is called, then it claims again at once; stop() waits for the job in flight', async () => {
+    const due: string[] = [];
+    const gate = deferred();
+    const done: string[] = [];
+    let claims = 0;
+    const worker = queueWorker<string>({
+      name: 'test-woken-queue',
+      concurrency: 4,
+      pollMs: NEVER_MS,
+      log,
+      nextDueAt: async () => undefined,
+      claim: async (limit) => {
+        claims += 1;
+        return due.splice(0, limit);
+      },
+      process: async (job) => {
+        await gate.promise;
+        done.push(job);
+      },
+    });
+
+    worker.start();
+    await until(() => claims === 1);
+    due.push('late');
+    worker.wake();
+    await until(() => claims === 2);
+    const stopped = worker.stop();
+    gate.resolve();
+    await stopped;
+
+    expect(done).toEqual(['late']);
+  });
+});
+
+describe('periodicJob', () => {
+  it('when started, then the first round runs at once, rounds that report more follow at once, and wake() starts the next', async () => {
+    let rounds = 0;
+    const job = periodicJob({
+      name: 'test-periodic',
+      everyMs: NEVER_MS,
+      log,
+      run: async () => {
+        rounds += 1;
+        return rounds < 3;
+      },
+    });
+
+    job.start();
+    await until(() => rounds === 3);
+    job.wake();
+    await until(() => rounds === 4);
+    await job.stop();
+
+    expect(rounds).toBe(4);
+    expect(await runs('test-periodic')).toEqual({ succeeded: 4 });
+  });
+
+  it('when another replica holds the singleton lease, then the round is skipped; when it holds it, the round runs and the lease is released', async () => {
+    let free = false;
+    const calls: string[] = [];
+    const lease: JobLease = {
+      acquire: async (until) => {
+        calls.push(`acquire ${until.getTime() > Date.now() ? 'ahead' : 'past'}`);
+        return free;
+      },
+      release: async () => { calls.push('release'); },
+    };
+    let rounds = 0;
+    const job = periodicJob({ name: 'test-singleton', everyMs: NEVER_MS, singleton: lease, log, run: async () => { rounds += 1; } });
+
+    job.start();
+    await until(() => calls.length === 1);
+    free = true;
+    job.wake();
+    await until(() => rounds === 1 && calls.length === 3);
+    await job.stop();
+
+    expect(calls).toEqual(['acquire ahead', 'acquire ahead', 'release']);
+    expect(await runs('test-singleton')).toEqual({ skipped: 1, succeeded: 1 });
+  });
+
+  it('when a round throws, then it counts as failed and the next round still runs', async () => {
+    let rounds = 0;
+    const job = periodicJob({
+      name: 'test-periodic-failing',
+      everyMs: NEVER_MS,
+      log,
+      run: async () => {
+        rounds += 1;
+        if (rounds === 1) throw new Error('database away');
+      },
+    });
+
+    job.start();
+    await until(() => rounds === 1);
+    job.wake();
+    await until(() => rounds === 2);
+    await job.stop();
+
+    expect(await runs('test-periodic-failing')).toEqual({ failed: 1, succeeded: 1 });
+  });
+});
