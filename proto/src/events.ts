@@ -7,22 +7,30 @@ import { z } from 'zod';
 export const STATUS_CHANGED_SUBJECT = 'case.status_changed';
 export const STATUS_CHANGED_EVENT = 'financing_case.status_changed';
 
+export const STATUS_CHANGED_RESOURCE_TYPES = ['quote', 'contract', 'quote_request'] as const;
+
+/** What changed; one definition for the bus and for the webhook body partners receive. */
 export const statusChangedData = z.object({
-  financingCaseId: z.string(),
-  quoteId: z.string().optional(),
-  /** What changed: the quote (and so the case), its contract, or its quote request. */
-  resourceType: z.enum(['quote', 'contract', 'quote_request']),
-  fromStatus: z.string(),
-  toStatus: z.string(),
-  status: z.string(),
-  transition: z.string(),
+  financingCaseId: z.string().describe('The financeCaseId of the checkout'),
+  quoteId: z.string().optional().describe('Quote of the case; omitted when there is no quote'),
+  resourceType: z.enum(STATUS_CHANGED_RESOURCE_TYPES).describe('What changed: the quote (and with it the case), its contract, or its quote request'),
+  fromStatus: z.string().describe('Status of the changed resource before the change. "new" when the quote, contract or quote request was just created (transition create, or create_quote for a quote request). Otherwise a value of the resource named by resourceType: for quote a quote status (in_progress, in_review, review_expired, change_requested, accepted_by_customer, rejected_by_customer, finance_review, manual_finance_review, finance_questions, finance_accepted, finance_rejected, completed, canceled); for contract a contract place (wait_for_signing, signed, post_processing_required, delivery_approved, invoice_checked, completed, canceled); for quote_request a quote request status (new, quote_created, canceled)'),
+  toStatus: z.string().describe('Status of the changed resource after the change, from the same value sets as fromStatus; a contract removed by a sandbox reset has toStatus removed (transition reset). For quote events canceled, finance_rejected and rejected_by_customer mean the order will not go ahead'),
+  status: z.string().describe('Status of the case (its quote\'s status) right after the change, for contract and quote_request events too: a contract event carries the contract place in fromStatus/toStatus and the case status here'),
+  transition: z.string().describe('Name of the change, for example create, cancel, finance_reject or reset; create_quote and cancel for quote requests'),
 });
 
-export const statusChangedEvent = z.object({
-  id: z.string(),
+/** The envelope members a partner receives. */
+const statusChangedEnvelope = {
+  id: z.string().describe('Unique event id, unchanged on retries; use it to drop duplicates'),
   event: z.literal(STATUS_CHANGED_EVENT),
-  occurredAt: z.string(),
-  version: z.literal(1),
+  occurredAt: z.string().describe('ISO 8601 time of the change; the event with the latest occurredAt carries the current state'),
+  version: z.literal(1).describe('Envelope version'),
+};
+
+/** The event as it travels on the bus: the envelope plus the routing members. */
+export const statusChangedEvent = z.object({
+  ...statusChangedEnvelope,
   data: statusChangedData,
   /** Routing only; never part of the webhook body. */
   partnerId: z.string(),
@@ -40,24 +48,49 @@ export function webhookBody(event: StatusChangedEvent): Omit<StatusChangedEvent,
 /** What a partner's endpoint receives, as described in the API description's `webhooks`. */
 export const statusChangedWebhookBody = z
   .object({
-    id: z.string().describe('Unique event id, unchanged on retries; use it to drop duplicates'),
-    event: z.literal(STATUS_CHANGED_EVENT),
-    occurredAt: z.string().describe('ISO 8601 time of the change; the event with the latest occurredAt carries the current state'),
-    version: z.literal(1).describe('Envelope version'),
-    data: z
-      .object({
-        financingCaseId: z.string().describe('The financeCaseId of the checkout'),
-        quoteId: z.string().optional().describe('Quote of the case; omitted when there is no quote'),
-        resourceType: z.enum(['quote', 'contract', 'quote_request']).describe('What changed: the quote (and with it the case), its contract, or its quote request'),
-        fromStatus: z.string().describe('Status of the changed resource before the change. "new" when the quote, contract or quote request was just created (transition create, or create_quote for a quote request). Otherwise a value of the resource named by resourceType: for quote a quote status (in_progress, in_review, review_expired, change_requested, accepted_by_customer, rejected_by_customer, finance_review, manual_finance_review, finance_questions, finance_accepted, finance_rejected, completed, canceled); for contract a contract place (wait_for_signing, signed, post_processing_required, delivery_approved, invoice_checked, completed, canceled); for quote_request a quote request status (new, quote_created, canceled)'),
-        toStatus: z.string().describe('Status of the changed resource after the change, from the same value sets as fromStatus; a contract removed by a sandbox reset has toStatus removed (transition reset). For quote events canceled, finance_rejected and rejected_by_customer mean the order will not go ahead'),
-        status: z.string().describe('Status of the case (its quote\'s status) right after the change, for contract and quote_request events too: a contract event carries the contract place in fromStatus/toStatus and the case status here'),
-        transition: z.string().describe('Name of the change, for example create, cancel, finance_reject or reset; create_quote and cancel for quote requests'),
-      })
+    ...statusChangedEnvelope,
+    data: statusChangedData
       .catchall(z.unknown())
       .describe('New fields may be added without a version change; ignore unknown fields'),
   })
   .meta({ id: 'FinancingCaseStatusChangedEvent' });
+
+/** One status change of a case, as its publisher (case-workflow, or cart-checkout for quote requests) knows it. */
+export interface StatusChange {
+  id: string;
+  occurredAt: Date;
+  partnerId: string;
+  environment: string;
+  financingCaseId: string;
+  quoteId: string;
+  resourceType: StatusChangedEvent['data']['resourceType'];
+  fromStatus: string;
+  toStatus: string;
+  /** The case's (its quote's) status right after the change. */
+  caseStatus: string;
+  transition: string;
+}
+
+/** The event a status change is published as. */
+export function statusChangedEventOf(change: StatusChange): StatusChangedEvent {
+  return {
+    id: change.id,
+    event: STATUS_CHANGED_EVENT,
+    occurredAt: change.occurredAt.toISOString(),
+    version: 1,
+    data: {
+      financingCaseId: change.financingCaseId,
+      quoteId: change.quoteId,
+      resourceType: change.resourceType,
+      fromStatus: change.fromStatus,
+      toStatus: change.toStatus,
+      status: change.caseStatus,
+      transition: change.transition,
+    },
+    partnerId: change.partnerId,
+    environment: change.environment,
+  };
+}
 
 /**
  * A mail a service asks for: it writes this through its outbox in the transaction of the change

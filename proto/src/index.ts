@@ -5,6 +5,8 @@ import type { ProtoGrpcType as CaseWorkflowPackage } from './generated/case_work
 import type { ProtoGrpcType as DocumentsPackage } from './generated/documents';
 
 export * from './events';
+export * from './financing';
+export * from './document-categories';
 
 /** The folder that holds rental/<service>/v1/*.proto, next to src/ and dist/. */
 export const PROTO_ROOT = path.resolve(__dirname, '..');

@@ -9,9 +9,20 @@ export type Cents = bigint;
 const AMOUNT = /^(-?)(\d{1,15})(?:\.(\d{1,2}))?$/;
 const PERCENTAGE = /^(\d{1,7})(?:\.(\d{1,3}))?$/;
 
+/** Whether a JSON number has at most `places` decimals (at two: 1.5, 10.25; not 0.001 or 1e-7). */
+export function hasAtMostDecimals(value: number, places: number): boolean {
+  return Number.isFinite(value) && Number(value.toFixed(places)) === value;
+}
+
 /** Whether a JSON number has at most two decimals (1.5, 10.25; not 0.001 or 1e-7). */
 export function hasAtMostTwoDecimals(value: number): boolean {
-  return Number.isFinite(value) && Number(value.toFixed(2)) === value;
+  return hasAtMostDecimals(value, 2);
+}
+
+/** A JSON number with at most `places` decimals as a decimal string with exactly that many (0.0089 at four → "0.0089"); more decimals throw a RangeError. */
+export function decimalOfNumber(value: number, places: number): string {
+  if (!hasAtMostDecimals(value, places)) throw new RangeError(`not a number with at most ${places} decimals: ${value}`);
+  return value.toFixed(places);
 }
 
 /** A JSON number with at most two decimals to cents, exactly; null and undefined count as 0. */
@@ -32,17 +43,27 @@ export function centsOfDecimal(value: string): Cents | null {
   return match[1] === '-' ? -cents : cents;
 }
 
-/** 100050n → "1000.50". */
-export function decimalOfCents(cents: Cents): string {
+/** 100050n → "1000.50"; null (an absent amount) stays null. */
+export function decimalOfCents(cents: Cents): string;
+export function decimalOfCents(cents: Cents | null): string | null;
+export function decimalOfCents(cents: Cents | null): string | null {
+  if (cents === null) return null;
   const negative = cents < 0n;
   const absolute = negative ? -cents : cents;
   const text = `${absolute / 100n}.${(absolute % 100n).toString().padStart(2, '0')}`;
   return negative ? `-${text}` : text;
 }
 
-/** Cents as the JSON number partners read (1000.5 for 100050n); exact below 2^53 cents. */
-export function amountOfCents(cents: Cents): number {
-  return Number(decimalOfCents(cents));
+/** Cents as the JSON number partners read (1000.5 for 100050n), exact below 2^53 cents; null stays null. */
+export function amountOfCents(cents: Cents): number;
+export function amountOfCents(cents: Cents | null): number | null;
+export function amountOfCents(cents: Cents | null): number | null {
+  return cents === null ? null : Number(decimalOfCents(cents));
+}
+
+/** "1000.50" → 1000.5, the JSON number partners read; "" → null; anything else throws a RangeError. */
+export function amountOfDecimal(value: string): number | null {
+  return amountOfCents(centsOfDecimal(value));
 }
 
 /** numerator / denominator rounded half up (halves away from zero), both non-negative. */

@@ -1,5 +1,6 @@
 import {
-  amountOfCents, centsOfAmount, centsOfDecimal, decimalOfCents, divideRoundingHalfUp, hasAtMostTwoDecimals, milliOfPercentage, percentageOfMilli, scaledOfDecimal,
+  amountOfCents, amountOfDecimal, centsOfAmount, centsOfDecimal, decimalOfCents, decimalOfNumber, divideRoundingHalfUp, hasAtMostDecimals, hasAtMostTwoDecimals, milliOfPercentage,
+  percentageOfMilli, scaledOfDecimal,
 } from './index';
 
 describe('amounts', () => {
@@ -13,6 +14,23 @@ describe('amounts', () => {
     expect(hasAtMostTwoDecimals(value)).toBe(ok);
   });
 
+  it.each([[0.0089, 4, true], [12.5, 4, true], [0.00891, 4, false], [3.18, 3, true], [3.1805, 3, false], [7, 0, true], [7.5, 0, false]])('when %p is checked for %p decimals, then %p', (value, places, ok) => {
+    expect(hasAtMostDecimals(value, places)).toBe(ok);
+  });
+
+  it.each([[0.0089, 4, '0.0089'], [12, 4, '12.0000'], [3.18, 3, '3.180'], [1999.9, 2, '1999.90'], [250, 0, '250']])('when %p is written with %p places, then %p', (value, places, text) => {
+    expect(decimalOfNumber(value, places)).toBe(text);
+  });
+
+  it('when a number has more decimals than asked for, then writing it throws rather than rounding', () => {
+    expect(() => decimalOfNumber(0.00891, 4)).toThrow(RangeError);
+    expect(() => decimalOfNumber(Number.NaN, 2)).toThrow(RangeError);
+  });
+
+  it.each([['1000.50', 1000.5], ['34.3', 34.3], ['0.07', 0.07], ['-0.05', -0.05], ['', null]])('when the decimal %p is read as an amount, then it is %p', (text, amount) => {
+    expect(amountOfDecimal(text)).toBe(amount);
+  });
+
   it.each([['1000.5', 100_050n], ['1000.50', 100_050n], ['0', 0n], ['-0.01', -1n], [' 12 ', 1200n], ['', null]])('when the decimal %p is read, then it is %p cents', (text, cents) => {
     expect(centsOfDecimal(text)).toBe(cents);
   });
@@ -24,6 +42,11 @@ describe('amounts', () => {
   it.each([[100_050n, '1000.50', 1000.5], [5n, '0.05', 0.05], [-250n, '-2.50', -2.5], [0n, '0.00', 0]])('when %p cents are written, then %p and %p', (cents, decimal, amount) => {
     expect(decimalOfCents(cents)).toBe(decimal);
     expect(amountOfCents(cents)).toBe(amount);
+  });
+
+  it('when an absent amount (null) is written, then it stays null', () => {
+    expect(decimalOfCents(null)).toBeNull();
+    expect(amountOfCents(null)).toBeNull();
   });
 });
 

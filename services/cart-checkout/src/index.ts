@@ -1,2 +1,3 @@
 export { startCartCheckout, CART_CHECKOUT_SCHEMA } from './service';
 export { loadCartCheckoutConfig, cartCheckoutVariables } from './config';
+export { migrations as cartCheckoutMigrations } from './migrations';

@@ -1,4 +1,5 @@
 import { TypedClient, createGrpcClient } from '@rental/grpc';
+import { centsOfAmount, decimalOfCents } from '@rental/money';
 import { loadCaseWorkflowPackage } from '@rental/proto';
 import type { caseWorkflow } from '@rental/proto';
 import type { CallContext, CaseWorkflowPort, CreatedCase, Customer, FrozenTerms, NewCheckoutCase, NewQuoteRequestCase } from '../domain/ports';
@@ -26,7 +27,7 @@ const toTerms = (terms: FrozenTerms): caseWorkflow.QuoteTerms => ({
   rentalFactor: terms.rentalFactor,
   residualValue: terms.residualValue,
   totalValue: terms.purchasePrice,
-  monthlyCosts: terms.monthlyRate,
+  monthlyCosts: terms.baseRate,
   monthlyRateAllIn: terms.monthlyRateAllIn,
   serviceCost: terms.serviceCost,
   recurringServiceFee: terms.recurringServiceFee,
@@ -55,8 +56,8 @@ export class CaseWorkflowClient implements CaseWorkflowPort {
         productName: item.productName ?? '',
         productSku: item.productSku ?? '',
         quantity: item.quantity,
-        pricePerItem: item.price.toFixed(2),
-        total: totalOf(item.price, item.quantity),
+        pricePerItem: decimalOfCents(centsOfAmount(item.price)),
+        total: decimalOfCents(centsOfAmount(item.price) * BigInt(item.quantity)),
         categoryId: item.categoryId ?? 0,
         categorySlug: item.categorySlug ?? '',
         productOptions: item.productOptions ?? {},
@@ -88,10 +89,4 @@ export class CaseWorkflowClient implements CaseWorkflowPort {
   close(): void {
     this.client.close();
   }
-}
-
-/** price × quantity in integer cents, as a two-decimal string. */
-function totalOf(price: number, quantity: number): string {
-  const cents = BigInt(price.toFixed(2).replace('.', '')) * BigInt(quantity);
-  return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
 }

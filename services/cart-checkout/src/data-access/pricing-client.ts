@@ -1,18 +1,20 @@
 import { TypedClient, createGrpcClient } from '@rental/grpc';
+import { centsOfAmount, decimalOfCents, decimalOfNumber } from '@rental/money';
 import { loadPricingPackage } from '@rental/proto';
 import type { pricing } from '@rental/proto';
 import { isDomainError } from '@rental/problem';
 import type { CartItem } from '../domain/cart-item';
 import type { CallContext, CartPricing, CheckoutTermsInput, FinancingOption, FrozenTerms, PricingPort, ResolvedCategory, StoredCalculation } from '../domain/ports';
 
-const decimal = (value: number | undefined, places: number) => (value === undefined ? '' : value.toFixed(places));
+const decimal = (value: number | undefined, places: number) => (value === undefined ? '' : decimalOfNumber(value, places));
+const amount = (value: number) => decimalOfCents(centsOfAmount(value));
 
 function toCartItems(items: CartItem[]): pricing.CartItem[] {
   return items.map((item, index) => ({
     position: index + 1,
     productNumber: item.productNumber,
     quantity: item.quantity,
-    price: item.price.toFixed(2),
+    price: amount(item.price),
     categoryId: item.categoryId ?? 0,
     categorySlug: item.categorySlug ?? '',
     devices: (item.devices ?? []).map((device) => ({
@@ -34,7 +36,7 @@ const toOption = (option: pricing.FinancingOption__Output): FinancingOption => (
   financingType: option.financingType,
   duration: option.duration,
   commission: option.commission,
-  monthlyRate: option.monthlyRate,
+  monthlyRateAllIn: option.monthlyRateAllIn,
   rentalFactor: option.rentalFactor,
 });
 
@@ -69,7 +71,7 @@ export class PricingClient implements PricingPort {
       paymentInterval: terms.paymentInterval,
       hasCommission: terms.commission !== undefined,
       commission: terms.commission ?? 0,
-      serviceCost: terms.serviceCost === undefined || terms.serviceCost === null ? '' : terms.serviceCost.toFixed(2),
+      serviceCost: terms.serviceCost === undefined || terms.serviceCost === null ? '' : amount(terms.serviceCost),
       customSlaFileName: terms.customSlaFileName ?? '',
     }, context);
   }

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-
-const hasAtMostDecimals = (places: number) => (value: number) => Number.isFinite(value) && Number(value.toFixed(places)) === value;
+import { hasAtMostDecimals } from '@rental/money';
 
 const amount = z.number().min(0, 'This value should be 0 or more.').max(1_000_000_000, 'This value should be 1000000000 or less.')
-  .refine(hasAtMostDecimals(2), { message: 'This value must have at most two decimals.', params: { code: 'validation.format' } });
+  .refine((value) => hasAtMostDecimals(value, 2), { message: 'This value must have at most two decimals.', params: { code: 'validation.format' } });
 const clickPrice = z.number().min(0, 'This value should be 0 or more.').max(1000, 'This value should be 1000 or less.')
-  .refine(hasAtMostDecimals(4), { message: 'This value must have at most four decimals.', params: { code: 'validation.format' } });
+  .refine((value) => hasAtMostDecimals(value, 4), { message: 'This value must have at most four decimals.', params: { code: 'validation.format' } });
 const clickCount = z.number().int().min(0).max(100_000_000);
 
 export const device = z.object({

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { hasAtMostTwoDecimals } from '@rental/money';
 import { DomainError, conflict, forbidden, notFound, ruleViolation } from '@rental/problem';
+import { CHECKOUT_FINANCING_TYPES, PAYMENT_INTERVALS, PRINT_PLAN_TYPES } from '@rental/proto';
 import { CartStore, checkArticleTypes } from './cart';
 import type { CallContext, CaseWorkflowPort, PricingPort } from './ports';
-
-export const CHECKOUT_FINANCING_TYPES = ['rent', 'rent_to_own', 'leasing', 'print_plan', 'print_plan_3kdg_12verl', 'print_plan_6kdg_12verl'] as const;
-const PRINT_PLAN_TYPES: ReadonlySet<string> = new Set(['print_plan', 'print_plan_3kdg_12verl', 'print_plan_6kdg_12verl']);
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /**
@@ -18,7 +17,6 @@ export const CHECKOUT_LEASE_MS = 10_000;
 export const CHECKOUT_LEASE_RENEWAL_MS = 2_000;
 
 const text = (max = 200) => z.string().max(max);
-const hasAtMostTwoDecimals = (value: number) => Number.isFinite(value) && Number(value.toFixed(2)) === value;
 
 export const checkoutCustomer = z.object({
   firstName: text().optional(),
@@ -57,11 +55,13 @@ export const printPlanContractTerms = z.object({
   maintenancePaper: z.boolean().default(true),
 }).strict().meta({ id: 'PrintPlanContractTerms' });
 
+export type PrintPlanContractTerms = z.output<typeof printPlanContractTerms>;
+
 export const checkoutBody = z.object({
   duration: z.number().int().min(1).max(600).describe('Months'),
   financingType: z.enum(CHECKOUT_FINANCING_TYPES),
   customer: checkoutCustomer,
-  paymentInterval: z.enum(['monthly', 'quarterly']).default('monthly'),
+  paymentInterval: z.enum(PAYMENT_INTERVALS).default('monthly'),
   commission: z.number().int().min(0).max(100).optional().describe('Commission tier in percent; default is the preselected tier'),
   quoteNumber: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9._/-]+$/, 'Letters, digits and . _ / - only.').nullable().optional().describe('Custom quote number, unique per partner'),
   submitFinancing: z.boolean().default(true).describe('false creates the quote only (status in_progress, no financing request); a non-boolean value gives 400'),

@@ -1,6 +1,10 @@
 import type { CartItem } from './cart-item';
+import type { PrintPlanContractTerms } from './checkout';
 
-/** What checkout needs from pricing (served over gRPC); amounts are decimal strings. */
+/**
+ * What checkout needs from pricing (served over gRPC); amounts are decimal strings. Checkout never
+ * computes a rate: baseRate and monthlyRateAllIn mean what pricing's rule (its domain/rates.ts) says.
+ */
 export interface ResolvedCategory {
   found: boolean;
   productSector: string;
@@ -12,7 +16,7 @@ export interface FinancingOption {
   financingType: string;
   duration: number;
   commission: number;
-  monthlyRate: string;
+  monthlyRateAllIn: string;
   rentalFactor: string;
 }
 
@@ -40,7 +44,7 @@ export interface FrozenTerms {
   rentalFactor: string;
   residualValue: string;
   purchasePrice: string;
-  monthlyRate: string;
+  baseRate: string;
   monthlyRateAllIn: string;
   serviceCost: string;
   recurringServiceFee: string;
@@ -53,9 +57,7 @@ export interface FrozenTerms {
 export interface StoredOffer {
   duration: number;
   calculationType: string;
-  /** with service cost (rent) and the monthly surcharge */
-  rate: string;
-  /** financed amount × rental factor alone */
+  monthlyRateAllIn: string;
   baseRate: string;
   rentalFactor: string;
   commission: number;
@@ -67,9 +69,8 @@ export interface StoredCalculation {
   productSector: string;
   categorySlug: string;
   paymentInterval: string;
-  acquisitionCost: string;
-  installationCost: string;
   serviceCost: string;
+  financedAmount: string;
   offers: StoredOffer[];
 }
 
@@ -110,15 +111,6 @@ export interface DeliveryAddress {
   zipCode: string;
   city: string;
   country: string;
-}
-
-export interface PrintPlanContractTerms {
-  pageCoverage: number;
-  colorRatio: number;
-  maintenanceTonerColor: boolean;
-  maintenanceDrums: boolean;
-  maintenanceStaples: boolean;
-  maintenancePaper: boolean;
 }
 
 export interface CreatedCase {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { notFound, validationFailed } from '@rental/problem';
-import { STATUS_CHANGED_EVENT, StatusChangedEvent } from '@rental/proto';
+import { StatusChange, StatusChangedEvent, statusChangedEventOf } from '@rental/proto';
 import type { CallContext, CaseWorkflowPort, CreatedCase, PricingPort, StoredCalculation, StoredOffer } from './ports';
 
 const optionalText = (max = 300) => z.string().max(max).nullable().optional();
@@ -48,30 +48,12 @@ export const QUOTE_REQUEST_TRANSITIONS = {
 } as const satisfies Record<string, { from: QuoteRequestStatus; to: QuoteRequestStatus }>;
 export type QuoteRequestTransition = keyof typeof QUOTE_REQUEST_TRANSITIONS;
 
-/** One move of a quote request, as the event every other status change of a case is. */
-export interface QuoteRequestMove {
-  id: string;
-  occurredAt: Date;
-  partnerId: string;
-  environment: string;
-  financingCaseId: string;
-  quoteId: string;
-  transition: QuoteRequestTransition;
-  /** The case's (its quote's) status right after the move. */
-  caseStatus: string;
-}
+/** One move of a quote request, a status change of its case whose statuses follow from the transition. */
+export type QuoteRequestMove = Omit<StatusChange, 'resourceType' | 'fromStatus' | 'toStatus' | 'transition'> & { transition: QuoteRequestTransition };
 
 export function quoteRequestStatusChanged(move: QuoteRequestMove): StatusChangedEvent {
   const { from, to } = QUOTE_REQUEST_TRANSITIONS[move.transition];
-  return {
-    id: move.id,
-    event: STATUS_CHANGED_EVENT,
-    occurredAt: move.occurredAt.toISOString(),
-    version: 1,
-    data: { financingCaseId: move.financingCaseId, quoteId: move.quoteId, resourceType: 'quote_request', fromStatus: from, toStatus: to, status: move.caseStatus, transition: move.transition },
-    partnerId: move.partnerId,
-    environment: move.environment,
-  };
+  return statusChangedEventOf({ ...move, resourceType: 'quote_request', fromStatus: from, toStatus: to });
 }
 
 /** A status change of a case as the bus carries it, reduced to what a quote request follows. */
@@ -134,7 +116,6 @@ export async function fileQuoteRequest(input: QuoteRequestInput, deps: { store: 
   }
   const offer = offerOf(calculation, input);
   const contacts = await deps.pricing.financingPartnerOf(context);
-  const amountOrZero = (value: string) => value || '0.00';
   return deps.store.create(context.partnerId, calculationId, { ...input, productSector: calculation.productSector || null }, (id) =>
     deps.caseWorkflow.createCaseFromQuoteRequest({
       quoteRequestId: String(id),
@@ -151,10 +132,9 @@ export async function fileQuoteRequest(input: QuoteRequestInput, deps: { store: 
         paymentInterval: calculation.paymentInterval,
         rentalFactor: offer.rentalFactor,
         residualValue: offer.residualValue,
-        purchasePrice: addDecimals(amountOrZero(calculation.acquisitionCost), amountOrZero(calculation.installationCost)),
-        // The same meanings as a checkout's quote: monthlyCosts the bare rate, monthlyRateAllIn what the customer pays.
-        monthlyRate: offer.baseRate,
-        monthlyRateAllIn: offer.rate,
+        purchasePrice: calculation.financedAmount,
+        baseRate: offer.baseRate,
+        monthlyRateAllIn: offer.monthlyRateAllIn,
         serviceCost: offer.calculationType === 'rent' ? calculation.serviceCost : '',
         recurringServiceFee: '',
         productSector: calculation.productSector,
@@ -165,13 +145,6 @@ export async function fileQuoteRequest(input: QuoteRequestInput, deps: { store: 
       contactPhone: input.phone,
       contactEmail: input.email,
     }, context));
-}
-
-/** Two-decimal amounts added as integers of cents. */
-function addDecimals(a: string, b: string): string {
-  const cents = (value: string) => BigInt(value.replace('.', ''));
-  const sum = cents(a) + cents(b);
-  return `${sum / 100n}.${(sum % 100n).toString().padStart(2, '0')}`;
 }
 
 /** Follows the quote: when it is canceled, so is the quote request it was created for. */

@@ -1,8 +1,9 @@
 import { ulid, ulidToUUID } from 'ulid';
 import { enqueueOutbox } from '@rental/bus';
+import { statusChangedEventOf } from '@rental/proto';
 import { Knex, isUniqueViolation } from '@rental/db';
 import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract-machine';
-import { ResourceType, nextOccurredAt, statusChangedEvent } from '../domain/events';
+import { ResourceType, nextOccurredAt } from '../domain/events';
 import type { AuditContext, AuthorizedPerson, Contract, EnvelopeRecipient, FinancingCase, Quote, QuoteFeedbackAction, SignatureEnvelope } from '../domain/model';
 import { hashCustomerToken, newCustomerToken } from '../domain/customer-token';
 import type { CaseTransaction, IssuedCustomerLink, MailRequest, NewAuthorizedPerson, NewCustomerLink, SigningStatement } from '../domain/ports';
@@ -354,7 +355,7 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   private async emit(occurredAt: Date, resourceType: ResourceType, fromStatus: string, toStatus: string, transition: string): Promise<void> {
     const id = ulid(occurredAt.getTime());
-    const event = statusChangedEvent({
+    const event = statusChangedEventOf({
       id,
       occurredAt,
       financingCaseId: this.caseRow.id,

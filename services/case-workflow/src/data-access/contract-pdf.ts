@@ -1,5 +1,5 @@
 import { PDFDocument, PDFFont, PDFPage, StandardFonts } from 'pdf-lib';
-import { amountOf } from '../domain/money';
+import { decimalOfCents } from '@rental/money';
 import type { ContractRenderer, ContractToSign } from '../domain/ports';
 
 const MARGIN = 50;
@@ -7,7 +7,7 @@ const LINE = 16;
 
 /** Standard fonts encode WinAnsi only; anything else is shown as '?' instead of failing the render. */
 const printable = (value: string) => value.replace(/[^\x20-\x7E\xA0-\xFF]/g, '?');
-const money = (cents: bigint | null) => (cents === null ? '-' : `${amountOf(cents).toFixed(2)} EUR`);
+const money = (cents: bigint | null) => (cents === null ? '-' : `${decimalOfCents(cents)} EUR`);
 
 /**
  * The contract to be signed, rendered with pdf-lib from the frozen quote: case and contract

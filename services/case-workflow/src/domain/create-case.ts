@@ -1,10 +1,9 @@
 import { invalidInput } from '@rental/problem';
+import { FINANCING_TYPES, PAYMENT_INTERVALS } from '@rental/proto';
 import { Address, Customer, QuoteItem, QuoteTermsInput, partnerActor } from './model';
 import type { CaseSource, CaseStore, CaseTransaction, NewCase, PartnerNames } from './ports';
 import { CustomerChannelSettings, issueLinkAndMail } from './customer';
 
-export const QUOTE_CALCULATION_TYPES = ['rent', 'leasing', 'rent_to_own', 'print_plan', 'partial_amortisation_leasing', 'print_plan_3kdg_12verl', 'print_plan_6kdg_12verl'] as const;
-export const PAYMENT_INTERVALS = ['monthly', 'quarterly'] as const;
 const QUOTE_NUMBER = /^[A-Za-z0-9._/-]{1,64}$/;
 
 export interface CheckoutCaseInput {
@@ -56,8 +55,8 @@ export function shippingAddressOf(customer: Customer, deliveryAddress: Address |
 
 function checkCommon(partnerId: string, terms: QuoteTermsInput): void {
   if (!partnerId) throw invalidInput('case.partner_missing', 'The call carries no partner id.');
-  if (!(QUOTE_CALCULATION_TYPES as readonly string[]).includes(terms.calculationType)) {
-    throw invalidInput('case.invalid_terms', `calculation_type must be one of ${QUOTE_CALCULATION_TYPES.join(', ')}.`);
+  if (!(FINANCING_TYPES as readonly string[]).includes(terms.calculationType)) {
+    throw invalidInput('case.invalid_terms', `calculation_type must be one of ${FINANCING_TYPES.join(', ')}.`);
   }
   if (!Number.isInteger(terms.duration) || terms.duration < 1) throw invalidInput('case.invalid_terms', 'duration must be a positive number of months.');
   if (terms.paymentInterval !== null && !(PAYMENT_INTERVALS as readonly string[]).includes(terms.paymentInterval)) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { amountOfCents } from '@rental/money';
 import { DomainError, badGateway, conflict, notFound, ruleViolation } from '@rental/problem';
-import { FINANCING_STAGE_CATEGORIES } from './categories';
-import { amountOf } from './money';
+import { FINANCING_STAGE_CATEGORIES } from '@rental/proto';
 import type { Actor } from './model';
 import type {
   ApplicationSource, CaseStore, CaseTransaction, CreditBureau, DocumentsPort, LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission, NewRequestItem, PartnerNames, SignedMessages,
@@ -23,7 +23,6 @@ export interface ApplicationDependencies {
   publicBaseUrl: string;
 }
 
-const amount = (cents: bigint | null) => (cents === null ? null : amountOf(cents));
 
 /**
  * The `data` of application.submitted: the case, its frozen quote and the customer's credit
@@ -51,8 +50,8 @@ export async function lenderApplication(deps: ApplicationDependencies, submissio
     calculationType: quote.calculationType,
     duration: quote.duration,
     paymentInterval: quote.paymentInterval,
-    financedAmount: amount(quote.totalValueCents),
-    monthlyRate: amount(quote.monthlyCostsCents),
+    financedAmount: amountOfCents(quote.totalValueCents),
+    monthlyRate: amountOfCents(quote.monthlyCostsCents),
     rentalFactor: quote.rentalFactor,
     residualValue: quote.residualValue,
     items: items.map((item) => ({
@@ -60,8 +59,8 @@ export async function lenderApplication(deps: ApplicationDependencies, submissio
       productNumber: item.productNumber,
       productName: item.productName,
       quantity: item.quantity,
-      price: amountOf(item.pricePerItemCents),
-      total: amountOf(item.totalCents),
+      price: amountOfCents(item.pricePerItemCents),
+      total: amountOfCents(item.totalCents),
       categorySlug: item.categorySlug,
     })),
     creditCheck,

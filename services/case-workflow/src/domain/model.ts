@@ -1,7 +1,6 @@
+import type { Cents } from '@rental/money';
 import type { ContractPlace, EnvelopeStatus } from './contract-machine';
 import type { QuoteStatus } from './quote-machine';
-
-export type Cents = bigint;
 
 export interface Customer {
   firstName: string | null;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { DomainError, ProblemDocument, Violation, notFound, ruleViolation, validationFailed } from '@rental/problem';
+import { FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES } from '@rental/proto';
 import { caseNotFound, ownCase, requireApiUser } from './access';
 import { applyPartnerCancel } from './cancel';
-import { FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES } from './categories';
 import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeSteps, isContractPlace } from './contract-machine';
 import { Contract, FinancingCase, partnerActor } from './model';
 import type { CallContext, CaseStore, CaseTransaction, DocumentsPort } from './ports';

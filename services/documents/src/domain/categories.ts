@@ -1,32 +1,7 @@
-/** Every document category of the specification; an upload must name one of them. */
-export const DOCUMENT_CATEGORIES = [
-  'business_registration', 'annual_financial_statement', 'business_assessment', 'self_disclosure', 'medical_license',
-  'purchase_offer', 'notarized_transfer_contract', 'land_register_extract', 'property_owner_consent', 'partnership_agreement',
-  'birth_date', 'private_address', 'founding_date', 'employee_count', 'self_disclosure_template', 'default_guarantee',
-  'articles_of_association', 'sale_leaseback_invoice', 'power_of_attorney', 'representative_id_cards', 'organization_chart',
-  'shareholder_list', 'vehicle_title', 'rate_adjustment_letter', 'partner_invoice', 'lender_invoice', 'delivery_proof',
-  'delivery_note', 'handover_confirmation', 'signed_contract', 'private_guarantee', 'corporate_guarantee',
-  'supplementary_prepayment', 'supplementary_free_start', 'supplementary_vending', 'revocation_notice', 'voucher',
-  'supplementary_third_party', 'gwg_form_correction', 'schufa_guarantee_notice', 'print_plan_contract_draft', 'other',
-] as const;
-
-export type DocumentCategory = (typeof DOCUMENT_CATEGORIES)[number];
+import type { DocumentCategory } from '@rental/proto';
 
 /** Documents the platform itself provides (the signed contract, the signed handover confirmation); partners cannot upload them. */
 export const PLATFORM_CATEGORIES: readonly DocumentCategory[] = ['signed_contract', 'handover_confirmation'];
 
-/** Categories a requested document may have while the case is in financing review. */
-export const FINANCING_STAGE_CATEGORIES: readonly DocumentCategory[] = [
-  'business_registration', 'annual_financial_statement', 'business_assessment', 'self_disclosure', 'medical_license',
-  'purchase_offer', 'notarized_transfer_contract', 'land_register_extract', 'property_owner_consent', 'partnership_agreement',
-];
-
-/** Categories of the forms a customer fills in and returns. */
-export const FILL_AND_RETURN_CATEGORIES: readonly DocumentCategory[] = ['self_disclosure_template', 'default_guarantee'];
-
 /** Requested information has no document; its category only groups it. */
 export const INFORMATION_CATEGORY: DocumentCategory = 'other';
-
-export function isDocumentCategory(value: unknown): value is DocumentCategory {
-  return typeof value === 'string' && (DOCUMENT_CATEGORIES as readonly string[]).includes(value);
-}

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Violation, forbidden, notFound, validationFailed } from '@rental/problem';
-import { DOCUMENT_CATEGORIES, PLATFORM_CATEGORIES, isDocumentCategory } from './categories';
+import { DOCUMENT_CATEGORIES, isDocumentCategory } from '@rental/proto';
+import { PLATFORM_CATEGORIES } from './categories';
 import { requireCaseOfPartner } from './case-scope';
 import { sanitizeOriginalName } from './filename';
 import { FileSource, FinancingDocument, RequestItem, acceptsUpload, isVisibleItem, isVisibleToPartner } from './model';

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Violation, invalidInput, notFound, ruleViolation, validationFailed } from '@rental/problem';
-import { DOCUMENT_CATEGORIES, DocumentCategory, FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES, INFORMATION_CATEGORY, isDocumentCategory } from './categories';
+import { DOCUMENT_CATEGORIES, DocumentCategory, FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES, isDocumentCategory } from '@rental/proto';
+import { INFORMATION_CATEGORY } from './categories';
 import { requireCase, requireCaseOfPartner } from './case-scope';
 import type { DocumentsDependencies } from './documents';
 import { FinancingDocument, ITEM_TYPES, ItemType, RequestItem, TARGET_AUDIENCES, TargetAudience, TemplateFile, isVisibleItem } from './model';

@@ -1,4 +1,5 @@
 import type { Knex } from '@rental/db';
+import { centsOfDecimal, decimalOfNumber, milliOfPercentage } from '@rental/money';
 
 /** The parts of a seed file pricing owns (the shape of fixtures/seed.json). */
 export interface PricingSeed {
@@ -20,12 +21,9 @@ export interface PricingSeed {
   }[];
 }
 
-/** Decimal number with up to `places` decimals to an integer of that scale, without float sums. */
-export function toScaledInteger(value: number, places: number): number {
-  const [whole, fraction = ''] = value.toFixed(places).split('.');
-  const sign = whole.startsWith('-') ? -1 : 1;
-  return sign * (Math.abs(Number(whole)) * 10 ** places + Number(fraction.padEnd(places, '0') || '0'));
-}
+/** Numbers of the seed file as stored: amounts in cents, percentages in thousandths; more decimals are refused, never rounded. */
+const centsOf = (amount: number) => Number(centsOfDecimal(decimalOfNumber(amount, 2)));
+const milliOf = (percent: number) => milliOfPercentage(decimalOfNumber(percent, 3));
 
 /** Loads catalog and partner conditions; idempotent (a second load changes no row). */
 export async function seedPricing(db: Knex, seed: PricingSeed): Promise<void> {
@@ -59,14 +57,14 @@ export async function seedPricing(db: Knex, seed: PricingSeed): Promise<void> {
           allowed_sectors: partner.allowedSectors,
           financing_partner_id: partner.financingPartner,
           distribution_hub_id: partner.distributionHub,
-          monthly_surcharge_cents: toScaledInteger(partner.monthlySurcharge, 2),
+          monthly_surcharge_cents: centsOf(partner.monthlySurcharge),
           payment_intervals: partner.paymentIntervals,
         })
         .onConflict('id').merge();
       const factors = Object.entries(partner.rentalFactors).flatMap(([financingType, tiers]) =>
         Object.entries(tiers).flatMap(([commission, durations]) =>
           Object.entries(durations).map(([duration, factor]) => ({
-            partner_id: partner.id, financing_type: financingType, commission: Number(commission), duration: Number(duration), factor_milli: toScaledInteger(factor, 3),
+            partner_id: partner.id, financing_type: financingType, commission: Number(commission), duration: Number(duration), factor_milli: milliOf(factor),
           }))));
       const factorKey = (row: { financing_type: string; commission: number; duration: number }) => `${row.financing_type}/${row.commission}/${row.duration}`;
       const wanted = new Set(factors.map(factorKey));
@@ -77,7 +75,7 @@ export async function seedPricing(db: Knex, seed: PricingSeed): Promise<void> {
       }
       if (factors.length) await trx('rental_factors').insert(factors).onConflict(['partner_id', 'financing_type', 'commission', 'duration']).merge(['factor_milli']);
       const residuals = Object.entries(partner.residualValues).map(([financingType, percent]) => ({
-        partner_id: partner.id, financing_type: financingType, percent_milli: toScaledInteger(percent, 3),
+        partner_id: partner.id, financing_type: financingType, percent_milli: milliOf(percent),
       }));
       await trx('residual_values').where({ partner_id: partner.id }).whereNotIn('financing_type', residuals.map((r) => r.financing_type)).delete();
       if (residuals.length) await trx('residual_values').insert(residuals).onConflict(['partner_id', 'financing_type']).merge(['percent_milli']);

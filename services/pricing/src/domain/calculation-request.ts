@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CALCULATION_TYPES, PAYMENT_INTERVALS } from './conditions';
-import { hasAtMostTwoDecimals } from './money';
+import { hasAtMostTwoDecimals } from '@rental/money';
+import { FINANCING_TYPES, PAYMENT_INTERVALS } from '@rental/proto';
 
 export const PRODUCT_SECTORS = [
   'IT_AND_OFFICE_EQUIPMENT', 'VENDOR_ENERGY_STORAGE', 'RENEWABLE_ENERGY_AND_ENERGY_STORAGE', 'FURNITURE_AND_HOME_ACCESSORIES',
@@ -28,7 +28,7 @@ export const SANDBOX_SCENARIOS = ['calculation_not_possible'] as const;
 export const calculationRequest = z
   .object({
     durations: z.array(z.number().int().min(1).max(600)).min(1, 'At least one duration is required.').max(50).describe('Durations in months'),
-    calculationTypes: z.array(z.enum(CALCULATION_TYPES)).min(1, 'At least one calculation type is required.').max(CALCULATION_TYPES.length * 2),
+    calculationTypes: z.array(z.enum(FINANCING_TYPES)).min(1, 'At least one calculation type is required.').max(FINANCING_TYPES.length * 2),
     acquisitionCost: amount.nullable().optional(),
     serviceCost: amount.nullable().optional().describe('Monthly service fee, added to the rate of rent offers'),
     installationCost: amount.nullable().optional(),

@@ -1,16 +1,16 @@
+import { Cents, amountOfCents, centsOfAmount, milliOfPercentage, percentageOfMilli } from '@rental/money';
 import { DomainError, Violation, validationFailed } from '@rental/problem';
 import type { Category } from './categories';
 import { ConditionsReader, PartnerConditions, durationRange, factorListOf, isSectorAllowed, preselectedTier } from './conditions';
 import type { CalculationRequest } from './calculation-request';
-import { amountOf, centsOf, milliDecimalOf, milliOfDecimal } from './money';
-import { monthlyRate } from './rates';
+import { rateOf } from './rates';
 
 export const CURRENCY = 'EUR';
 
 export interface Offer {
   duration: number;
   calculationType: string;
-  /** monthly rate in EUR */
+  /** the monthly rate all in (base rate, rent's service cost, the monthly surcharge), EUR */
   rate: number;
   rentalFactor: string;
   commission: number;
@@ -121,8 +121,8 @@ const inPartnerLists = (conditions: PartnerConditions, milli: number) =>
  * partner's own: a factor of one of its lists, or one frozen on one of its quotes.
  */
 export async function isOwnFactor(factor: string, conditions: PartnerConditions, frozenFactors: FrozenFactorReader): Promise<boolean> {
-  const milli = milliOfDecimal(factor);
-  return inPartnerLists(conditions, milli) || frozenFactors.isFrozenOnQuote(conditions.partnerId, milliDecimalOf(milli));
+  const milli = milliOfPercentage(factor);
+  return inPartnerLists(conditions, milli) || frozenFactors.isFrozenOnQuote(conditions.partnerId, percentageOfMilli(milli));
 }
 
 async function requireOwnFactor(factor: string, conditions: PartnerConditions, frozenFactors: FrozenFactorReader): Promise<void> {
@@ -130,10 +130,20 @@ async function requireOwnFactor(factor: string, conditions: PartnerConditions, f
   fail('persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen', `Rental factor ${factor} is neither frozen on one of your quotes nor on your rental-factor lists.`);
 }
 
-function buildOffers(request: CalculationRequest, conditions: PartnerConditions): Offer[] {
-  const financedCents = centsOf(request.acquisitionCost) + centsOf(request.installationCost);
-  const surchargeCents = request.paymentInterval === 'monthly' ? conditions.monthlySurchargeCents : 0n;
-  const persistedFactor = request.persistedRentalFactor ? milliOfDecimal(request.persistedRentalFactor) : undefined;
+/** Financed amount = acquisitionCost + installationCost, null counting as 0. */
+export function financedAmountOf(request: Pick<CalculationRequest, 'acquisitionCost' | 'installationCost'>): Cents {
+  return centsOfAmount(request.acquisitionCost) + centsOfAmount(request.installationCost);
+}
+
+/**
+ * The offers of a request: for each calculation type its named or preselected tier, for each
+ * requested duration on that tier's list one offer, priced with the persisted factor when one is
+ * given (the caller checked it is the partner's own), else with the list's.
+ */
+export function buildOffers(request: CalculationRequest, conditions: PartnerConditions): Offer[] {
+  const financedCents = financedAmountOf(request);
+  const serviceCostCents = request.serviceCost === null || request.serviceCost === undefined ? null : centsOfAmount(request.serviceCost);
+  const persistedFactor = request.persistedRentalFactor ? milliOfPercentage(request.persistedRentalFactor) : undefined;
   const offers: Offer[] = [];
   for (const calculationType of new Set(request.calculationTypes)) {
     const tier = request.commission ?? preselectedTier(conditions, calculationType);
@@ -144,14 +154,14 @@ function buildOffers(request: CalculationRequest, conditions: PartnerConditions)
       const liveFactor = list.get(duration);
       if (liveFactor === undefined) continue;
       const factorMilli = persistedFactor ?? liveFactor;
-      const serviceCents = calculationType === 'rent' ? centsOf(request.serviceCost) : 0n;
+      const rate = rateOf({ financedCents, factorMilli, financingType: calculationType, serviceCostCents, monthlySurchargeCents: conditions.monthlySurchargeCents, paymentInterval: request.paymentInterval });
       offers.push({
         duration,
         calculationType,
-        rate: amountOf(monthlyRate({ financedCents, factorMilli, serviceCents, surchargeCents })),
-        rentalFactor: milliDecimalOf(factorMilli),
+        rate: amountOfCents(rate.monthlyRateAllInCents),
+        rentalFactor: percentageOfMilli(factorMilli),
         commission: tier,
-        residualValue: residual === undefined ? null : milliDecimalOf(residual),
+        residualValue: residual === undefined ? null : percentageOfMilli(residual),
         paymentInterval: request.paymentInterval,
       });
     }

@@ -1,15 +1,13 @@
+import { Cents, divideRoundingHalfUp, percentageOfMilli } from '@rental/money';
 import { DomainError, Violation, invalidInput, unavailable, validationFailed } from '@rental/problem';
+import { CHECKOUT_FINANCING_TYPES, PRINT_PLAN_TYPES } from '@rental/proto';
 import type { ArticleType } from './article-type';
 import { Category, CategoryReader, resolveCategories } from './categories';
-import { ConditionsReader, PRINT_PLAN_TYPES, PartnerConditions, durationRange, factorListOf, isSectorAllowed, preselectedTier } from './conditions';
+import { ConditionsReader, PartnerConditions, durationRange, factorListOf, isSectorAllowed, preselectedTier } from './conditions';
 import { requireConditions } from './calculation';
-import { Cents, divideRoundingHalfUp, milliDecimalOf } from './money';
 import type { PartnerProfile } from './partner-profile';
-import { baseMonthlyRate } from './rates';
+import { rateOf } from './rates';
 import { HubClient, lookUpSlaFiles } from './sla-files';
-
-/** Financing types a cart can be checked out with. */
-export const CHECKOUT_FINANCING_TYPES = ['rent', 'rent_to_own', 'leasing', 'print_plan', 'print_plan_3kdg_12verl', 'print_plan_6kdg_12verl'] as const;
 
 /** Click data of one device; prices in ten-thousandths of a euro (click prices go below a cent). */
 export interface DeviceClicks {
@@ -31,7 +29,8 @@ export interface FinancingOption {
   duration: number;
   commission: number;
   rentalFactor: string;
-  monthlyRateCents: Cents;
+  /** the rate for the monthly interval when the partner offers it (with the surcharge), else for its other interval */
+  monthlyRateAllInCents: Cents;
 }
 
 export interface CartPricing {
@@ -49,7 +48,8 @@ export interface CartPricingDependencies {
 const itemTotal = (item: PricedItemInput): Cents => item.priceCents * BigInt(item.quantity);
 
 function optionsFor(conditions: PartnerConditions, financedCents: Cents, range: { min: number; max: number }, printPlanPossible: boolean): FinancingOption[] {
-  const surcharge = conditions.paymentIntervals.includes('monthly') ? conditions.monthlySurchargeCents : 0n;
+  // A cart knows no payment interval yet: its options show the monthly one when the partner offers it.
+  const paymentInterval = conditions.paymentIntervals.includes('monthly') ? 'monthly' : 'quarterly';
   return CHECKOUT_FINANCING_TYPES.flatMap((financingType) => {
     if (PRINT_PLAN_TYPES.has(financingType) && !printPlanPossible) return [];
     const tier = preselectedTier(conditions, financingType);
@@ -62,8 +62,8 @@ function optionsFor(conditions: PartnerConditions, financedCents: Cents, range: 
         financingType,
         duration,
         commission: tier,
-        rentalFactor: milliDecimalOf(factorMilli),
-        monthlyRateCents: baseMonthlyRate(financedCents, factorMilli) + surcharge,
+        rentalFactor: percentageOfMilli(factorMilli),
+        monthlyRateAllInCents: rateOf({ financedCents, factorMilli, financingType, serviceCostCents: null, monthlySurchargeCents: conditions.monthlySurchargeCents, paymentInterval }).monthlyRateAllInCents,
       }));
   });
 }
@@ -108,7 +108,8 @@ export interface CheckoutTermsRequest {
   duration: number;
   paymentInterval: string;
   commission?: number;
-  serviceCostCents?: Cents;
+  /** null: not given */
+  serviceCostCents: Cents | null;
   customSlaFileName?: string;
 }
 
@@ -120,10 +121,11 @@ export interface FrozenTerms {
   rentalFactorMilli: number;
   residualValueMilli: number | null;
   purchasePriceCents: Cents;
-  monthlyRateCents: Cents;
+  /** the parts and the whole of the rate (see Rate) */
+  baseRateCents: Cents;
   monthlyRateAllInCents: Cents;
   serviceCostCents: Cents | null;
-  monthlySurchargeCents: Cents;
+  surchargeCents: Cents;
   recurringServiceFeeCents: Cents | null;
   productSector: string;
   articleType: ArticleType;
@@ -183,7 +185,7 @@ export async function freezeCheckoutTerms(request: CheckoutTermsRequest, partner
     categories.forEach((category, index) => {
       if (!category.hasPrintPlanCapability) violations.push({ propertyPath: `items[${index}]`, code: 'checkout.print_plan_not_possible', message: `Category "${category.slug}" has no Print-Plan capability.` });
     });
-    if (request.serviceCostCents !== undefined) violations.push({ propertyPath: 'serviceCost', code: 'checkout.not_allowed_for_print_plan', message: 'serviceCost is not allowed for Print-Plan.' });
+    if (request.serviceCostCents !== null) violations.push({ propertyPath: 'serviceCost', code: 'checkout.not_allowed_for_print_plan', message: 'serviceCost is not allowed for Print-Plan.' });
     if (request.customSlaFileName) violations.push({ propertyPath: 'customSlaFileName', code: 'checkout.not_allowed_for_print_plan', message: 'customSlaFileName is not allowed for Print-Plan.' });
     if (violations.length) throw validationFailed(violations);
   }
@@ -204,9 +206,10 @@ export async function freezeCheckoutTerms(request: CheckoutTermsRequest, partner
     throw new DomainError('rule_violation', 'partner_financing_not_ready', 'partner_financing_not_ready: no financing partner is assigned to this partner account yet; the cart stays active and the same request can be retried later.', { violations: [] });
   }
   const purchasePriceCents = request.items.reduce((sum, item) => sum + itemTotal(item), 0n);
-  const monthlyRateCents = baseMonthlyRate(purchasePriceCents, factorMilli);
-  const serviceCostCents = request.financingType === 'rent' ? (request.serviceCostCents ?? null) : null;
-  const surcharge = request.paymentInterval === 'monthly' ? conditions.monthlySurchargeCents : 0n;
+  const rate = rateOf({
+    financedCents: purchasePriceCents, factorMilli, financingType: request.financingType, serviceCostCents: request.serviceCostCents,
+    monthlySurchargeCents: conditions.monthlySurchargeCents, paymentInterval: request.paymentInterval,
+  });
   const sector = (categories[0] as Category).sector;
   return {
     financingType: request.financingType,
@@ -216,10 +219,10 @@ export async function freezeCheckoutTerms(request: CheckoutTermsRequest, partner
     rentalFactorMilli: factorMilli,
     residualValueMilli: conditions.residualValues.get(request.financingType) ?? null,
     purchasePriceCents,
-    monthlyRateCents,
-    monthlyRateAllInCents: monthlyRateCents + (serviceCostCents ?? 0n) + surcharge,
-    serviceCostCents,
-    monthlySurchargeCents: surcharge,
+    baseRateCents: rate.baseRateCents,
+    monthlyRateAllInCents: rate.monthlyRateAllInCents,
+    serviceCostCents: rate.serviceCostCents,
+    surchargeCents: rate.surchargeCents,
     recurringServiceFeeCents: printPlan ? recurringServiceFee(request.items) : null,
     productSector: sector,
     articleType: (resolutions[0] as { articleType: ArticleType }).articleType,

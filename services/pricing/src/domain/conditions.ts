@@ -1,14 +1,5 @@
 import type { Category } from './categories';
 
-/** Financing types a partner can have rental-factor lists for (the quote calculationType values). */
-export const CALCULATION_TYPES = ['rent', 'leasing', 'rent_to_own', 'print_plan', 'partial_amortisation_leasing', 'print_plan_3kdg_12verl', 'print_plan_6kdg_12verl'] as const;
-export type CalculationType = (typeof CALCULATION_TYPES)[number];
-
-export const PRINT_PLAN_TYPES: ReadonlySet<string> = new Set(['print_plan', 'print_plan_3kdg_12verl', 'print_plan_6kdg_12verl']);
-
-export const PAYMENT_INTERVALS = ['monthly', 'quarterly'] as const;
-export type PaymentInterval = (typeof PAYMENT_INTERVALS)[number];
-
 /** duration in months → factor in thousandths of a percent per month */
 export type FactorList = ReadonlyMap<number, number>;
 

@@ -1,9 +1,11 @@
 import { ulid } from 'ulid';
+import { Cents, centsOfAmount, milliOfPercentage } from '@rental/money';
 import { notFound, validationFailed } from '@rental/problem';
-import { CalculationDependencies, CalculationResponse, FrozenFactorReader, isOwnFactor, priceCalculation, requireConditions } from './calculation';
+import { CalculationDependencies, CalculationResponse, FrozenFactorReader, Offer, financedAmountOf, isOwnFactor, priceCalculation, requireConditions } from './calculation';
 import type { ConditionsReader } from './conditions';
 import type { CalculationRequest } from './calculation-request';
 import type { Category } from './categories';
+import { rateOf } from './rates';
 
 export interface StoredCalculation {
   id: string;
@@ -61,4 +63,28 @@ export async function findQuotableCalculation(deps: QuotableCalculationDependenc
     }]);
   }
   return calculation;
+}
+
+/** An offer of a stored calculation with both rates a quote freezes. */
+export interface QuotableOffer extends Offer {
+  baseRateCents: Cents;
+  monthlyRateAllInCents: Cents;
+}
+
+/**
+ * The offers of a stored calculation as a quote takes them: the rate the partner was shown as
+ * monthlyRateAllIn, and the base rate (the quote's monthlyCosts) from the stored amounts and factor.
+ * The surcharge of that day is not stored and plays no part in the base rate.
+ */
+export function quotableOffers(calculation: StoredCalculation): QuotableOffer[] {
+  const { request, offers } = calculation.response;
+  const financedCents = financedAmountOf(request);
+  return offers.map((offer) => ({
+    ...offer,
+    baseRateCents: rateOf({
+      financedCents, factorMilli: milliOfPercentage(offer.rentalFactor), financingType: offer.calculationType, serviceCostCents: null,
+      monthlySurchargeCents: 0n, paymentInterval: request.paymentInterval,
+    }).baseRateCents,
+    monthlyRateAllInCents: centsOfAmount(offer.rate),
+  }));
 }

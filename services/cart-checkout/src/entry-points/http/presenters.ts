@@ -1,4 +1,5 @@
 import { SUNSET_HTTP_DATE, keylessCheckoutHeaders } from '@rental/http';
+import { amountOfDecimal } from '@rental/money';
 import type { Cart } from '../../domain/cart';
 import type { CheckoutOutcome } from '../../domain/checkout';
 import type { QuoteRequest } from '../../domain/quote-request';
@@ -14,13 +15,13 @@ export function presentCart(cart: Cart) {
     '@type': 'Cart' as const,
     cartId: cart.id,
     status: cart.status,
-    purchasePrice: Number(cart.pricing.purchasePrice),
+    purchasePrice: amountOfDecimal(cart.pricing.purchasePrice),
     financingOptions: cart.pricing.financingOptions.map(presentOption),
     items: cart.items.map((item, index) => {
       const priced = cart.pricing.items[index];
-      return { ...item, position: index + 1, total: Number(priced?.total ?? '0'), financingOptions: (priced?.financingOptions ?? []).map(presentOption) };
+      return { ...item, position: index + 1, total: amountOfDecimal(priced?.total ?? '0'), financingOptions: (priced?.financingOptions ?? []).map(presentOption) };
     }),
-    recurringServiceFee: cart.pricing.recurringServiceFee === null ? null : Number(cart.pricing.recurringServiceFee),
+    recurringServiceFee: cart.pricing.recurringServiceFee === null ? null : amountOfDecimal(cart.pricing.recurringServiceFee),
     financeCaseId: cart.financingCaseId,
     createdAt: cart.createdAt,
     updatedAt: cart.updatedAt,
@@ -28,7 +29,7 @@ export function presentCart(cart: Cart) {
 }
 
 function presentOption(option: CartPricingOption) {
-  return { financingType: option.financingType, duration: option.duration, commission: option.commission, rate: Number(option.monthlyRate), rentalFactor: option.rentalFactor };
+  return { financingType: option.financingType, duration: option.duration, commission: option.commission, rate: amountOfDecimal(option.monthlyRateAllIn), rentalFactor: option.rentalFactor };
 }
 type CartPricingOption = Cart['pricing']['financingOptions'][number];
 

@@ -1,6 +1,7 @@
 import type { ServiceBinding } from '@rental/grpc';
 import { unaryHandler } from '@rental/grpc';
 import type { Logger } from '@rental/logger';
+import { centsOfDecimal, milliOfPercentage, percentageOfMilli } from '@rental/money';
 import { invalidInput } from '@rental/problem';
 import { loadCaseWorkflowPackage } from '@rental/proto';
 import type { caseWorkflow } from '@rental/proto';
@@ -9,7 +10,6 @@ import { CheckoutCustomerChannel, CreatedCase, createCaseFromCheckout, createCas
 import { resolveLink } from '../../domain/customer';
 import { resubmitToLender, sendLenderAttachments } from '../../domain/lender';
 import { Actor, Address, Customer, QuoteItem, QuoteTermsInput, SYSTEM_ACTOR } from '../../domain/model';
-import { centsOfDecimal, factorOf } from '../../domain/money';
 import type { ApplicationSource, CaseStore, LenderAdapter } from '../../domain/ports';
 import type { OpsReads } from '../../domain/operator';
 import { caseAccess } from '../../domain/reads';
@@ -25,6 +25,9 @@ function parsed<T>(read: () => T, field: string): T {
 }
 
 const text = (value: string | undefined | null) => (value ? value : null);
+
+/** A percentage with three places ("3.18" → "3.180"); "" → null; anything else throws. */
+const factorOf = (value: string) => (value.trim() === '' ? null : percentageOfMilli(milliOfPercentage(value)));
 
 function storableFactor(value: string): string | null {
   try {

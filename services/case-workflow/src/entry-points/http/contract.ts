@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, pageQuery, problemResponses } from '@rental/http';
+import { PAYMENT_INTERVALS } from '@rental/proto';
 import { CONTRACT_PLACES, ENVELOPE_STATES } from '../../domain/contract-machine';
 import { contractNumberBody } from '../../domain/contracts';
 import { sendToCustomerBody } from '../../domain/customer';
@@ -147,7 +148,7 @@ export const quoteSchema = z.object({
   specialAgreements: nullableText,
   rentalFactor: nullableText.describe('Percent per month frozen at checkout, three decimals'),
   residualValue: nullableText.describe('Percent frozen at checkout, three decimals'),
-  paymentInterval: z.enum(['monthly', 'quarterly']).nullable(),
+  paymentInterval: z.enum(PAYMENT_INTERVALS).nullable(),
   commissionPercentage: z.number().int(),
   deletedAt: nullableText,
   deleted: z.boolean(),

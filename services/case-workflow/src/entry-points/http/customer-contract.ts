@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, problemResponses } from '@rental/http';
+import { PAYMENT_INTERVALS } from '@rental/proto';
 import { customerFeedbackBody } from '../../domain/customer';
 import { QUOTE_STATES } from '../../domain/quote-machine';
 
@@ -15,7 +16,7 @@ const customerViewSchema = z.object({
   status: z.enum(QUOTE_STATES),
   calculationType: z.string(),
   duration: z.number().int().describe('Months'),
-  paymentInterval: z.enum(['monthly', 'quarterly']).nullable(),
+  paymentInterval: z.enum(PAYMENT_INTERVALS).nullable(),
   monthlyRate: z.number().nullable().describe('EUR per month'),
   items: z.array(z.object({ position: z.number().int(), productNumber: z.string(), productName: z.string().nullable(), quantity: z.number().int() })),
   expiresAt: z.string().describe('When this link stops working'),

@@ -1,5 +1,5 @@
+import { amountOfCents } from '@rental/money';
 import type { CustomerView } from '../../domain/customer';
-import { amountOf } from '../../domain/money';
 
 /** The customer's view: the offer in the customer's terms, never the partner's conditions. */
 export function presentCustomerView(view: CustomerView) {
@@ -13,7 +13,7 @@ export function presentCustomerView(view: CustomerView) {
     calculationType: quote.calculationType,
     duration: quote.duration,
     paymentInterval: quote.paymentInterval as 'monthly' | 'quarterly' | null,
-    monthlyRate: rate === null ? null : amountOf(rate),
+    monthlyRate: amountOfCents(rate),
     items: items.map((item) => ({ position: item.position, productNumber: item.productNumber, productName: item.productName, quantity: item.quantity })),
     expiresAt: view.expiresAt,
     actions: view.actions,

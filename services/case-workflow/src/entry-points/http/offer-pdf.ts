@@ -1,9 +1,9 @@
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { decimalOfCents } from '@rental/money';
 import { deliveryRecipientLines } from '../../domain/customer';
 import type { QuoteDetails } from '../../domain/model';
-import { amountOf } from '../../domain/money';
 
-const euro = (cents: bigint | null) => (cents === null ? '-' : `${amountOf(cents).toFixed(2)} EUR`);
+const euro = (cents: bigint | null) => (cents === null ? '-' : `${decimalOfCents(cents)} EUR`);
 
 /** WinAnsi (the standard fonts' encoding) has no glyph for everything a name may hold. */
 const printable = (text: string) => text.replace(/[^\x20-\x7E\u00A0-\u00FF]/g, '?');

@@ -1,5 +1,5 @@
+import { amountOfCents, decimalOfCents } from '@rental/money';
 import type { Address, Contract, Customer, ContractDetails, QuoteDetails, RequestedItem } from '../../domain/model';
-import { amountOf } from '../../domain/money';
 import type { CaseView } from '../../domain/reads';
 
 export const casePath = (id: string) => `/api/financing_cases/${id}`;
@@ -7,8 +7,6 @@ export const quotePath = (id: string) => `/api/quotes/${id}`;
 export const contractPath = (id: string) => `/api/contracts/${id}`;
 const partnerPath = (id: string) => `/api/partners/${id}`;
 
-const amount = (cents: bigint | null) => (cents === null ? null : amountOf(cents));
-const decimal = (cents: bigint | null) => (cents === null ? null : amountOf(cents).toFixed(2));
 
 function presentItem(item: RequestedItem) {
   return {
@@ -96,8 +94,8 @@ export function presentQuote(details: QuoteDetails) {
     items: details.items.map((item) => ({
       position: item.position,
       quantity: item.quantity,
-      pricePerItem: amountOf(item.pricePerItemCents),
-      total: amountOf(item.totalCents),
+      pricePerItem: amountOfCents(item.pricePerItemCents),
+      total: amountOfCents(item.totalCents),
       productNumber: item.productNumber,
       productName: item.productName,
       productSku: item.productSku,
@@ -123,7 +121,7 @@ export function presentQuote(details: QuoteDetails) {
     financingNumber: quote.financingNumber,
     financingCaseId: quote.financingCaseId,
     processingFee: quote.processingFee,
-    recurringService: decimal(quote.recurringServiceFeeCents),
+    recurringService: decimalOfCents(quote.recurringServiceFeeCents),
     specialAgreements: quote.specialAgreements,
     rentalFactor: quote.rentalFactor,
     residualValue: quote.residualValue,
@@ -131,10 +129,10 @@ export function presentQuote(details: QuoteDetails) {
     commissionPercentage: quote.commissionPercentage,
     deletedAt: quote.deletedAt,
     deleted: quote.deletedAt !== null,
-    totalValue: amount(quote.totalValueCents),
-    monthlyCosts: amount(quote.monthlyCostsCents),
-    monthlyRateAllIn: amount(quote.monthlyRateAllInCents),
-    selectedOffer: { calculationType: quote.calculationType, duration: quote.duration, rate: amount(quote.monthlyCostsCents) },
+    totalValue: amountOfCents(quote.totalValueCents),
+    monthlyCosts: amountOfCents(quote.monthlyCostsCents),
+    monthlyRateAllIn: amountOfCents(quote.monthlyRateAllInCents),
+    selectedOffer: { calculationType: quote.calculationType, duration: quote.duration, rate: amountOfCents(quote.monthlyCostsCents) },
     productSector: quote.productSector,
     contactPhone: quote.contactPhone,
     contactEmail: quote.contactEmail,

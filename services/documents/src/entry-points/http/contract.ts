@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, pageQuery, problemResponses } from '@rental/http';
-import { DOCUMENT_CATEGORIES } from '../../domain/categories';
+import { DOCUMENT_CATEGORIES } from '@rental/proto';
 import { MAX_UPLOAD_BYTES } from '../../domain/file-type';
 import { ITEM_STATUSES, ITEM_TYPES, REVIEW_STATUSES, TARGET_AUDIENCES } from '../../domain/model';
 

@@ -1,17 +1,16 @@
 import type { ServiceBinding } from '@rental/grpc';
 import { unaryHandler } from '@rental/grpc';
 import type { Logger } from '@rental/logger';
+import { Cents, centsOfAmount, centsOfDecimal, decimalOfCents, percentageOfMilli, scaledOfDecimal } from '@rental/money';
 import { loadPricingPackage } from '@rental/proto';
 import type { pricing } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import { invalidInput, notFound } from '@rental/problem';
 import { CartPricingDependencies, CheckoutTermsDependencies, DeviceClicks, FinancingOption, PricedItemInput, freezeCheckoutTerms, priceCart } from '../../domain/cart-pricing';
 import { CategoryReader, resolveCategories } from '../../domain/categories';
-import { Cents, centsOf, centsOfDecimal, decimalOf, milliDecimalOf, milliOfDecimal, scaledOfDecimal } from '../../domain/money';
-import { baseMonthlyRate } from '../../domain/rates';
 import type { PartnerProfileReader } from '../../domain/partner-profile';
-import type { FrozenFactorReader } from '../../domain/calculation';
-import { CalculationStore, findQuotableCalculation } from '../../domain/stored-calculation';
+import { FrozenFactorReader, financedAmountOf } from '../../domain/calculation';
+import { CalculationStore, findQuotableCalculation, quotableOffers } from '../../domain/stored-calculation';
 
 export interface PricingRpcDependencies {
   categories: CategoryReader;
@@ -58,11 +57,12 @@ const optionMessage = (option: FinancingOption): pricing.FinancingOption => ({
   financingType: option.financingType,
   duration: option.duration,
   commission: option.commission,
-  monthlyRate: decimalOf(option.monthlyRateCents),
+  monthlyRateAllIn: decimalOfCents(option.monthlyRateAllInCents),
   rentalFactor: option.rentalFactor,
 });
 
-const optionalDecimal = (cents: Cents | null | undefined) => (cents === null || cents === undefined ? '' : decimalOf(cents));
+const optionalDecimal = (cents: Cents | null) => decimalOfCents(cents) ?? '';
+const optionalAmount = (amount: number | null | undefined) => optionalDecimal(amount === null || amount === undefined ? null : centsOfAmount(amount));
 
 /** The internal pricing calls; each adapts a message to a use case and back. */
 export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): ServiceBinding {
@@ -91,9 +91,9 @@ export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): S
     PriceCart: unaryHandler<pricing.PriceCartRequest__Output, pricing.CartPricing>('PriceCart', log, mappers, async (request, { partnerId }) => {
       const priced = await priceCart(toItems(request.items), partnerId, deps.cartPricing);
       return {
-        purchasePrice: decimalOf(priced.purchasePriceCents),
+        purchasePrice: decimalOfCents(priced.purchasePriceCents),
         financingOptions: priced.financingOptions.map(optionMessage),
-        items: priced.items.map((item) => ({ position: item.position, total: decimalOf(item.totalCents), financingOptions: item.financingOptions.map(optionMessage) })),
+        items: priced.items.map((item) => ({ position: item.position, total: decimalOfCents(item.totalCents), financingOptions: item.financingOptions.map(optionMessage) })),
         recurringServiceFee: optionalDecimal(priced.recurringServiceFeeCents),
       };
     }),
@@ -112,13 +112,13 @@ export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): S
         duration: terms.duration,
         commission: terms.commission,
         paymentInterval: terms.paymentInterval,
-        rentalFactor: milliDecimalOf(terms.rentalFactorMilli),
-        residualValue: terms.residualValueMilli === null ? '' : milliDecimalOf(terms.residualValueMilli),
-        purchasePrice: decimalOf(terms.purchasePriceCents),
-        monthlyRate: decimalOf(terms.monthlyRateCents),
-        monthlyRateAllIn: decimalOf(terms.monthlyRateAllInCents),
+        rentalFactor: percentageOfMilli(terms.rentalFactorMilli),
+        residualValue: terms.residualValueMilli === null ? '' : percentageOfMilli(terms.residualValueMilli),
+        purchasePrice: decimalOfCents(terms.purchasePriceCents),
+        baseRate: decimalOfCents(terms.baseRateCents),
+        monthlyRateAllIn: decimalOfCents(terms.monthlyRateAllInCents),
         serviceCost: optionalDecimal(terms.serviceCostCents),
-        monthlySurcharge: decimalOf(terms.monthlySurchargeCents),
+        surcharge: decimalOfCents(terms.surchargeCents),
         recurringServiceFee: optionalDecimal(terms.recurringServiceFeeCents),
         productSector: terms.productSector,
         financingPartnerId: terms.financingPartnerId,
@@ -128,8 +128,7 @@ export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): S
     }),
     GetCalculation: unaryHandler<pricing.GetCalculationRequest__Output, pricing.StoredCalculation>('GetCalculation', log, mappers, async (request, { partnerId }) => {
       const calculation = await findQuotableCalculation({ store: deps.calculations, conditions: deps.cartPricing.conditions, frozenFactors: deps.frozenFactors }, partnerId, request.calculationId);
-      const { request: calculationRequest, offers } = calculation.response;
-      const financedCents = centsOf(calculationRequest.acquisitionCost) + centsOf(calculationRequest.installationCost);
+      const calculationRequest = calculation.response.request;
       return {
         id: calculation.id,
         partnerId: calculation.partnerId,
@@ -137,17 +136,18 @@ export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): S
         productSector: calculation.productSector,
         categorySlug: calculation.category?.slug ?? '',
         paymentInterval: calculationRequest.paymentInterval,
-        acquisitionCost: optionalDecimal(calculationRequest.acquisitionCost == null ? null : centsOf(calculationRequest.acquisitionCost)),
-        installationCost: optionalDecimal(calculationRequest.installationCost == null ? null : centsOf(calculationRequest.installationCost)),
-        serviceCost: optionalDecimal(calculationRequest.serviceCost == null ? null : centsOf(calculationRequest.serviceCost)),
-        offers: offers.map((offer) => ({
+        acquisitionCost: optionalAmount(calculationRequest.acquisitionCost),
+        installationCost: optionalAmount(calculationRequest.installationCost),
+        serviceCost: optionalAmount(calculationRequest.serviceCost),
+        financedAmount: decimalOfCents(financedAmountOf(calculationRequest)),
+        offers: quotableOffers(calculation).map((offer) => ({
           duration: offer.duration,
           calculationType: offer.calculationType,
-          rate: decimalOf(centsOf(offer.rate)),
+          monthlyRateAllIn: decimalOfCents(offer.monthlyRateAllInCents),
           rentalFactor: offer.rentalFactor,
           commission: offer.commission,
           residualValue: offer.residualValue ?? '',
-          baseRate: decimalOf(baseMonthlyRate(financedCents, milliOfDecimal(offer.rentalFactor))),
+          baseRate: decimalOfCents(offer.baseRateCents),
         })),
       };
     }),
