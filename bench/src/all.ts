@@ -6,9 +6,10 @@ import { casesBench } from './cases';
 import { checkoutBench } from './checkout';
 import { documentsBench } from './documents';
 import { gatewayBench } from './gateway';
-import { Benchmark, COLUMNS_LEGEND, MEMORY_COLUMNS, bootBenchStack, stackProcesses } from './harness';
+import { Benchmark, Recorder, bootBenchStack, stackProcesses } from './harness';
 import { journeyBench } from './journey';
-import { Recorder, processTree, summaryTable } from './measure';
+import { processTree } from './processes';
+import { COLUMNS_LEGEND, MEMORY_COLUMNS, summaryTable } from './report';
 import { pricingBench } from './pricing';
 
 /** On one stack, in this order: later runs read the cases earlier ones created. */
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
     '',
     '**The load generator and the stack share the machine\'s 2 cores**: autocannon (in the benchmark process, together with the stack\'s embedded S3 server, hub stub and SMTP sink), the six stack processes, Postgres and NATS all run on the same two cores, and other work on the machine may run at the same time; saturated rows measure that contention as much as the code, and figures vary between runs.',
     '',
-    `Latency percentiles are of 2xx answers (autocannon's histogram); paced rows (a fixed req/s) send their requests evenly spread over each second and report the latencies actually seen. autocannon's own \`overallRate\` sends every connection's quota for a second back to back when that second starts, all connections together, so "200 req/s" is a burst of 200 requests each second and its latencies mostly measure that burst's queue (measured that way, the estimate at 200 req/s had p99 25 ms, against 7–14 ms for an even stream); a paced row therefore runs one single-connection autocannon per share of the rate (at most 100 of them), started 1/connections s apart, and collects the 2xx latencies of all (\`measureEvenlyPaced\` in bench/src/measure.ts). Coordinated-omission back-fill is off, since with a rate autocannon assumes a 1 ms interval and adds samples below the real latency. ${COLUMNS_LEGEND} The webhook rows share one peak per process over the whole jest run (its own stack; bench is the jest process; no CPU per delivery is given); for them req/s is deliveries per second and the latency is from the event to its arrival at the receiver.`,
+    `Latency percentiles are of 2xx answers (autocannon's histogram); paced rows (a fixed req/s) send their requests evenly spread over each second and report the latencies actually seen. autocannon's own \`overallRate\` sends every connection's quota for a second back to back when that second starts, all connections together, so "200 req/s" is a burst of 200 requests each second and its latencies mostly measure that burst's queue (measured that way, the estimate at 200 req/s had p99 25 ms, against 7–14 ms for an even stream); a paced row therefore runs one single-connection autocannon per share of the rate (at most 100 of them), started 1/connections s apart, and collects the 2xx latencies of all (\`measureEvenlyPaced\` in bench/src/load.ts). Coordinated-omission back-fill is off, since with a rate autocannon assumes a 1 ms interval and adds samples below the real latency. ${COLUMNS_LEGEND} The webhook rows share one peak per process over the whole jest run (its own stack; bench is the jest process; no CPU per delivery is given); for them req/s is deliveries per second and the latency is from the event to its arrival at the receiver.`,
     '',
     summaryTable(recorder.rows, MEMORY_COLUMNS),
   ].join('\n');

@@ -1,6 +1,7 @@
 import { ApiClient, fixturePartnerKey, runDate } from '@rental/testkit';
-import { BenchContext, reportRuns, runAlone } from './harness';
-import { ROW_SECONDS, measure } from './measure';
+import { BenchContext, runAlone } from './harness';
+import { ROW_SECONDS, measure } from './load';
+import { reportRuns } from './report';
 import { casesOf, roundRobin } from './requests';
 
 const BENCHMARK = 'case reads';

@@ -1,7 +1,8 @@
 import type autocannon from 'autocannon';
 import { fixturePartnerKey, runDate } from '@rental/testkit';
-import { BenchContext, reportRuns, runAlone } from './harness';
-import { ROW_SECONDS, measure } from './measure';
+import { BenchContext, runAlone } from './harness';
+import { ROW_SECONDS, measure } from './load';
+import { reportRuns } from './report';
 import { CART, CHECKOUT, JSON_TYPE, fieldOf, idempotencyKey } from './requests';
 
 const BENCHMARK = 'cart + checkout';

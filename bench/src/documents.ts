@@ -1,7 +1,8 @@
 import type autocannon from 'autocannon';
 import { ApiClient, fixturePartnerKey, runDate } from '@rental/testkit';
-import { BenchContext, reportRuns, runAlone } from './harness';
-import { ROW_SECONDS, measure } from './measure';
+import { BenchContext, runAlone } from './harness';
+import { ROW_SECONDS, measure } from './load';
+import { reportRuns } from './report';
 import { UPLOAD_BYTES, casesOf, fieldOf, pdfUpload, roundRobin } from './requests';
 
 const BENCHMARK = 'documents';

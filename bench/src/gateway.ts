@@ -3,8 +3,9 @@ import path from 'node:path';
 import { IDENTITY_HEADER, IdentityKeys } from '@rental/identity';
 import { ManagedProcess } from '@rental/stack';
 import { fixturePartnerKey, runDate } from '@rental/testkit';
-import { BenchContext, report, runAlone } from './harness';
-import { LatencyProbe, Measurement, ROW_SECONDS, latencyTable, measure, probeLatency, table } from './measure';
+import { BenchContext, runAlone } from './harness';
+import { LatencyProbe, Measurement, ROW_SECONDS, measure, probeLatency } from './load';
+import { latencyTable, report, table } from './report';
 
 const KEY = fixturePartnerKey('acme');
 function benchProcess(name: string, entry: string, port: number, env: NodeJS.ProcessEnv, readyPort = port): ManagedProcess {

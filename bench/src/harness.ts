@@ -1,12 +1,11 @@
 import { PROCESS_NAMES } from '@rental/stack';
-import { Stack, bootStack, shutdownStack, writeBenchmarkSection } from '@rental/testkit';
-import { ProcessPids, Recorder, SummaryRow, summaryTable } from './measure';
+import { Stack, bootStack, shutdownStack } from '@rental/testkit';
+import { LoadOptions, measure } from './load';
+import { ProcessPids, ProcessWatch, WatchedFigures, cpuPerRequest } from './processes';
+import type { SummaryRow } from './report';
 
-/**
- * The processes whose memory the tables show: the stack's six and the benchmark process itself
- * (autocannon, and the stack's embedded S3, hub stub and SMTP sink, which run in it).
- */
-export const MEMORY_COLUMNS: readonly string[] = [...PROCESS_NAMES, 'bench'];
+// Orchestration: the stack a benchmark runs on, running one alone, and recording runs with
+// what the processes spent on them.
 
 export function stackProcesses(stack: Stack): () => ProcessPids {
   return () => ({ ...Object.fromEntries(PROCESS_NAMES.map((name) => [name, stack.processes[name].pid])), bench: process.pid });
@@ -45,16 +44,38 @@ export function runAlone(command: string, benchmark: Benchmark): void {
   });
 }
 
-/** Replaces the benchmark's section of docs/benchmarks.md and prints it. */
-export function report(title: string, body: string): void {
-  writeBenchmarkSection(title, body);
-  process.stdout.write(`${body}\n`);
-}
+/**
+ * Collects the summary rows of the runs it measures; each run watches the processes the
+ * recorder was given.
+ */
+export class Recorder {
+  constructor(readonly processes: () => ProcessPids, readonly rows: SummaryRow[] = []) {}
 
-/** What the columns beyond autocannon's figures hold. */
-export const COLUMNS_LEGEND = 'CPU ms/req: CPU time (all threads, from /proc/<pid>/stat) of the serving processes, every watched process but the benchmark process, per response; their idle work (timers, pollers, about 45 ms a second for the whole stack) is in it, which shows at low rates. MB columns: peak RSS of each process during the row (VmHWM, reset through /proc/<pid>/clear_refs when the row starts; VmRSS also sampled every 0.5 s); bench is the benchmark process (autocannon and the stack\'s embedded S3 server, hub stub and SMTP sink). Autocannon, the stack, Postgres and NATS share the machine\'s 2 cores.';
+  /** The same table, with more processes watched (a benchmark's own helper processes). */
+  including(extra: () => ProcessPids): Recorder {
+    return new Recorder(() => ({ ...this.processes(), ...extra() }), this.rows);
+  }
 
-/** A section of an introduction and the runs, with the CPU per request and the peak RSS of each process. */
-export function reportRuns(title: string, introduction: string, rows: SummaryRow[]): void {
-  report(title, [`${introduction} ${COLUMNS_LEGEND}`, '', summaryTable(rows, MEMORY_COLUMNS, { benchmarkColumn: false })].join('\n'));
+  /** Runs `run` while watching the processes; the caller reduces its result to a summary row. */
+  async watch<T>(run: () => Promise<T>, intervalMs?: number): Promise<WatchedFigures & { result: T; watch: ProcessWatch }> {
+    const watch = new ProcessWatch(this.processes, intervalMs).start();
+    try {
+      const result = await run();
+      return { result, ...watch.stop(), watch };
+    } catch (error) {
+      watch.stop();
+      throw error;
+    }
+  }
+
+  add(row: SummaryRow): SummaryRow {
+    this.rows.push(row);
+    return row;
+  }
+
+  /** One autocannon run (see `measure`), recorded with the peak RSS of every process and the CPU per request. */
+  async measure(benchmark: string, options: LoadOptions): Promise<SummaryRow> {
+    const { result, peakRssMb, cpuMs } = await this.watch(() => measure(options));
+    return this.add({ ...result, benchmark, peakRssMb, cpuMsPerRequest: cpuPerRequest(cpuMs, result.requests) });
+  }
 }

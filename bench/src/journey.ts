@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import type autocannon from 'autocannon';
 import { ApiClient, WebhookReceiver, createTestPartner, percentile, runDate } from '@rental/testkit';
-import { BenchContext, MEMORY_COLUMNS, report, runAlone } from './harness';
-import { MemorySample, cpuPerRequest, fireStaggered } from './measure';
+import { BenchContext, runAlone } from './harness';
+import { fireStaggered } from './load';
+import { MemorySample, cpuPerRequest } from './processes';
+import { MEMORY_COLUMNS, report } from './report';
 import { CALCULATION, CART, CHECKOUT, JSON_TYPE, fieldOf, idempotencyKey, pdfUpload } from './requests';
 
 const STEPS = ['calculate', 'create cart', 'checkout', 'read case', 'upload 100 KB PDF', 'download it', 'list webhook endpoints'] as const;

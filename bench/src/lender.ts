@@ -1,5 +1,5 @@
 import { ApiClient, WebhookReceiver, bootStack, fixturePartnerKey, percentile, runDate, shutdownStack } from '@rental/testkit';
-import { report } from './harness';
+import { report } from './report';
 import { CART, CHECKOUT, idempotencyKey } from './requests';
 
 /**

@@ -1,6 +1,7 @@
 import { fixturePartnerKey, runDate } from '@rental/testkit';
-import { BenchContext, report, runAlone } from './harness';
-import { ROW_SECONDS, measure, table } from './measure';
+import { BenchContext, runAlone } from './harness';
+import { ROW_SECONDS, measure } from './load';
+import { report, table } from './report';
 import { ESTIMATE } from './requests';
 
 const HEADERS = { 'X-Api-Key': fixturePartnerKey('acme'), 'Content-Type': 'application/json' };

@@ -1,7 +1,7 @@
 import { databaseNameOf, defaultAdminPort } from '@rental/config';
 import { connectDatabase } from '@rental/db';
 import { Stack, bootStack, runDate, shutdownStack, waitFor } from '@rental/testkit';
-import { report } from './harness';
+import { report } from './report';
 
 // The clock's tick with 100,000 quotes in review of which 1,000 are due a reminder: the rows are
 // written straight into case-workflow's schema (checkouts would take hours), then case-workflow is

@@ -10,6 +10,8 @@ export { seedPartnerIdentities, countPartners } from './data-access/seed';
 export type { PartnerIdentitySeed } from './data-access/seed';
 export { hashApiKey } from './domain/api-key';
 export { apiDescription, buildTag } from './entry-points/http/api-description';
+export { ROUTES } from './domain/route-table';
+export type { Route } from './domain/route-table';
 
 /** The gateway's schema, migrated; for the seed command. */
 export function openGatewayDatabase(url: string, log: Logger): Promise<Knex> {

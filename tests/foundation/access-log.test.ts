@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ROUTES } from '@rental/gateway';
 import { ApiClient, LogLine, createTestPartner, logLines, waitFor } from '@rental/testkit';
 import { sharedStack } from '../support/shared-stack';
 
@@ -32,6 +33,19 @@ describe('the gateway access log', () => {
       expect(lines).toEqual([expect.objectContaining({ msg: 'request', requestId, ...expected, ms: expect.any(Number) })]);
       expect(lines[0]!.ms as number).toBeGreaterThanOrEqual(0);
       expect(JSON.stringify(lines[0])).not.toContain(UNKNOWN_ULID);
+    }
+  });
+
+  it('when a path of every service row of the route table is called, then its line names the row\'s owner, which answered it', async () => {
+    const partner = await createTestPartner(sharedStack(), { like: 'acme' });
+    for (const route of ROUTES) {
+      if (route.owner === 'gateway') continue;
+      const path = route.prefix.replace(/\{[^/]+\}/g, 'x1');
+      const requestId = randomUUID();
+      await new ApiClient(sharedStack().gatewayUrl, route.key === 'api_key' ? partner.key : undefined).request('GET', path, { headers: { 'X-Request-Id': requestId } });
+
+      const lines = await accessLinesOf(requestId);
+      expect([path, lines.map((line) => line.service)]).toEqual([path, [route.owner]]);
     }
   });
 });

@@ -71,6 +71,14 @@ describe('NetworkPolicies of deploy/k8s', () => {
     expect([...new Set(egressEdges)].sort()).toEqual(callGraphEdges);
   });
 
+  it('when the services\' sources are read, then every gRPC peer a service opens is an edge of the call graph, and every edge is opened', () => {
+    const opened = fs.readdirSync(path.join(root, 'services')).flatMap((caller) => {
+      const source = fs.readFileSync(path.join(root, 'services', caller, 'src', 'service.ts'), 'utf8');
+      return [...source.matchAll(/grpcAddressOf\('([a-z-]+)'/g)].map(([, callee]) => `${caller} -> ${callee}`);
+    });
+    expect([...new Set(opened)].sort()).toEqual(callGraphEdges);
+  });
+
   it('when the public ports are read, then only the ingress controller reaches the gateway and only the gateway reaches a service', () => {
     const httpIngress = policies.flatMap((policy) => selectedApps(policy).flatMap((app) => (policy.spec.ingress ?? [])
       .filter((rule: Rule) => opensPort(rule, 'http'))

@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import type { ApiKeyStore, AuthenticatedPartner } from '../domain/api-key';
+import type { ApiKeyStore, AuthenticatedPartner } from '../domain/ports';
 
 export class ApiKeyRepository implements ApiKeyStore {
   constructor(private readonly db: Knex) {}

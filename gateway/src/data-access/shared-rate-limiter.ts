@@ -1,6 +1,7 @@
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Knex } from '@rental/db';
-import { type RateDecision, type RateLimit, type RateLimiter, UNLIMITED, windowSeconds } from '../domain/rate-limiter';
+import type { RateDecision, RateLimit, RateLimiter } from '../domain/ports';
+import { UNLIMITED, windowSeconds } from '../domain/rate-limiter';
 
 /**
  * A limit shared by every gateway replica through one row per key in gateway.rate_limits. The

@@ -1,15 +1,5 @@
 import { createHash } from 'node:crypto';
-
-export interface AuthenticatedPartner {
-  partnerId: string;
-  environment: string;
-  roles: string[];
-}
-
-export interface ApiKeyStore {
-  /** The partner of an active key of this environment, or undefined. */
-  findActiveKey(keyHash: string, environment: string): Promise<AuthenticatedPartner | undefined>;
-}
+import type { ApiKeyStore, AuthenticatedPartner } from './ports';
 
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');

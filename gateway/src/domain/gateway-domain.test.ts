@@ -1,5 +1,13 @@
-import { ApiKeyAuthenticator, ApiKeyStore, hashApiKey } from './api-key';
-import { isSafePath, keylessService, owningService } from './route-table';
+import { ApiKeyAuthenticator, hashApiKey } from './api-key';
+import type { ApiKeyStore } from './ports';
+import { ROUTES, isSafePath, routeOf } from './route-table';
+
+/** The owner of a path and how it is admitted, as the proxy decides it. */
+function ownerOf(path: string): string | undefined {
+  const route = routeOf(path);
+  if (!route) return undefined;
+  return route.owner === 'gateway' || route.key === 'api_key' ? route.owner : `${route.owner} (no key)`;
+}
 
 describe('route table', () => {
   it.each([
@@ -17,41 +25,56 @@ describe('route table', () => {
     ['/api/quotes/01J', 'case-workflow'],
     ['/api/contracts/01J/edit-contract-number', 'case-workflow'],
     ['/api/webhook_endpoints/01J/deliveries', 'notifications'],
-  ])('when %s is called, then %s owns it', (path, service) => {
-    expect(owningService(path)).toBe(service);
+    ['/api/docs.json', 'gateway'],
+    ['/api/docs/swagger-ui.css', 'gateway'],
+    ['/ops/v1/session-config', 'gateway'],
+  ])('when %s is called, then %s owns it', (path, owner) => {
+    expect(ownerOf(path)).toBe(owner);
   });
 
   it.each([
-    ['/customer/v1/quotes/tok', 'case-workflow'],
-    ['/customer/v1/quotes/tok/accept', 'case-workflow'],
-    ['/customer/v1/quotes/tok/offer.pdf', 'case-workflow'],
-    ['/customer/v1/quotes/tok/documents', 'documents'],
-    ['/customer/v1/quotes/tok/information/3/respond', 'documents'],
-    ['/c/tok', 'case-workflow'],
-    ['/c/tok/feedback', 'case-workflow'],
-    ['/c/tok/documents', 'documents'],
-  ])('when the customer calls %s (no API key), then %s owns it', (path, service) => {
-    expect(keylessService(path)).toBe(service);
+    ['/customer/v1/quotes/tok', 'case-workflow (no key)'],
+    ['/customer/v1/quotes/tok/accept', 'case-workflow (no key)'],
+    ['/customer/v1/quotes/tok/offer.pdf', 'case-workflow (no key)'],
+    ['/customer/v1/quotes/tok/documents', 'documents (no key)'],
+    ['/customer/v1/quotes/tok/information/3/respond', 'documents (no key)'],
+    ['/c/tok', 'case-workflow (no key)'],
+    ['/c/tok/feedback', 'case-workflow (no key)'],
+    ['/c/tok/documents', 'documents (no key)'],
+    ['/c/tok/documents/x', 'case-workflow (no key)'],
+  ])('when the customer calls %s (no API key), then %s owns it', (path, owner) => {
+    expect(ownerOf(path)).toBe(owner);
   });
 
   it('when a path is not the customer\'s, then no customer route takes it', () => {
-    for (const path of ['/api/financing_cases/01J', '/customer/v1/quotes', '/customer/v2/quotes/tok', '/c', '/c/', '/cx/tok']) expect(keylessService(path)).toBeUndefined();
+    expect(ownerOf('/api/financing_cases/01J')).toBe('case-workflow');
+    for (const path of ['/customer/v1/quotes', '/customer/v2/quotes/tok', '/c', '/c/', '/cx/tok']) expect(ownerOf(path)).toBeUndefined();
   });
 
   it('when a path is unknown or only shares a prefix, then no service owns it', () => {
-    expect(owningService('/api/cartsx')).toBeUndefined();
-    expect(owningService('/api/partners')).toBeUndefined();
+    for (const path of ['/api/cartsx', '/api/partners', '/api/docs.json/x', '/api/docsx', '/consolex', '/opsx']) expect(ownerOf(path)).toBeUndefined();
   });
 
   it('when a lender, the signing provider or the approval team calls without a key, then exactly those paths go to their owner', () => {
-    expect(keylessService('/lender/v1/lender-a/events')).toBe('case-workflow');
-    expect(keylessService('/signing/v1/events')).toBe('case-workflow');
-    expect(keylessService('/ops/v1/cases')).toBe('backoffice');
-    expect(keylessService('/console/cases/1')).toBe('backoffice');
-    expect(keylessService('/ops/v1/session-config')).toBeUndefined();
+    expect(ownerOf('/lender/v1/lender-a/events')).toBe('case-workflow (no key)');
+    expect(ownerOf('/signing/v1/events')).toBe('case-workflow (no key)');
+    expect(ownerOf('/ops/v1/cases')).toBe('backoffice (no key)');
+    expect(ownerOf('/console/cases/1')).toBe('backoffice (no key)');
     for (const path of ['/lender/v1/events', '/lender/v1/lender-a/events/x', '/lender/v1/a/b/events', '/signing/v1/events/1', '/signing/v2/events', '/api/signing/v1/events']) {
-      expect(keylessService(path)).toBeUndefined();
+      expect(ownerOf(path)).toBeUndefined();
     }
+  });
+
+  it('when the table is read, then no prefix appears twice and every row is reached by its own prefix', () => {
+    const prefixes = ROUTES.map((route) => route.prefix);
+    expect(new Set(prefixes).size).toBe(prefixes.length);
+    for (const route of ROUTES) expect(routeOf(route.prefix.replace(/\{[^/]+\}/g, 'x1'))).toBe(route);
+  });
+
+  it('when a path is unsafe, then it reaches no service, and only the gateway\'s own routes still take it', () => {
+    expect(routeOf('/api/carts/../webhook_endpoints')).toBeUndefined();
+    expect(routeOf('/c/%2e%2e')).toBeUndefined();
+    expect(routeOf('/api/docs/../carts')?.owner).toBe('gateway');
   });
 
   it('when a path climbs out or hides separators, then it is unsafe', () => {

@@ -9,5 +9,5 @@ export const GRPC_CALL_GRAPH: Readonly<Record<string, readonly string[]>> = {
   documents: ['case-workflow'],
   notifications: ['pricing'],
   pricing: ['case-workflow'],
-  backoffice: ['case-workflow', 'documents'],
+  backoffice: ['case-workflow', 'documents', 'pricing'],
 };

@@ -7,7 +7,7 @@ export { expectProblem, expectViolations, movesOf, query, simulate, EventListene
 export { newCase, newPartner, sharedStack };
 export type { Owner };
 
-export const OPERATORS = readSeedFile(DEMO_SEED_FILE).operators;
+const OPERATORS = readSeedFile(DEMO_SEED_FILE).operators;
 export type Role = 'viewer' | 'reviewer' | 'approver';
 
 /** The fixture's operator whose highest role is `role` (Vera views, Rene reviews, Anna approves). */
@@ -77,6 +77,3 @@ export async function partnerCase(options: Parameters<typeof newCase>[1] = {}): 
 /** The documents schema, for the few facts no API shows (a partner's upload is the usual way in). */
 export { query as documentsQuery } from '../../documents/support/kit';
 
-export function caseStatusOf(response: ApiResponse): string {
-  return response.json.status as string;
-}

@@ -108,7 +108,7 @@ export async function query<T = Record<string, unknown>>(stack: StackAddress, sq
 }
 
 /** The stack's object storage (the embedded S3 server unless the stack was given another). */
-export function storageOf(stack: StackAddress, endpoint = `http://127.0.0.1:${stack.portBase + LOCAL_HELPER_OFFSETS.objectStorage}`, credentials = { accessKey: 'S3RVER', secretKey: 'S3RVER' }): { client: Minio.Client; bucket: string } {
+function storageOf(stack: StackAddress, endpoint = `http://127.0.0.1:${stack.portBase + LOCAL_HELPER_OFFSETS.objectStorage}`, credentials = { accessKey: 'S3RVER', secretKey: 'S3RVER' }): { client: Minio.Client; bucket: string } {
   const url = new URL(endpoint);
   return {
     client: new Minio.Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, region: 'us-east-1', pathStyle: true, ...credentials }),

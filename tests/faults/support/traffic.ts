@@ -63,7 +63,7 @@ export interface Tally {
   unexpected: string[];
 }
 
-export class TransientError extends Error {}
+class TransientError extends Error {}
 
 /**
  * A partner's client that retries like a careful integration: a connection error or 503 is tried

@@ -9,7 +9,7 @@ import type { SeedFile } from './fixture';
  */
 export const HUB_STUB_SCHEMA = 'hub_stub';
 
-export async function migrateHubStub(db: Knex): Promise<void> {
+async function migrateHubStub(db: Knex): Promise<void> {
   await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [HUB_STUB_SCHEMA]);
   if (!(await db.schema.withSchema(HUB_STUB_SCHEMA).hasTable('hubs'))) {
     await db.schema.withSchema(HUB_STUB_SCHEMA).createTable('hubs', (table) => {

@@ -11,18 +11,18 @@ import type { SeedFile } from './fixture';
  */
 export const IDENTITY_SCHEMA = 'identity_dev';
 /** The resource indicator of the back office; its tokens carry OPERATOR_AUDIENCE as `aud`. */
-export const OPS_RESOURCE = 'urn:rental:ops';
-export const CONSOLE_CLIENT_ID = 'console';
+const OPS_RESOURCE = 'urn:rental:ops';
+const CONSOLE_CLIENT_ID = 'console';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keyLength: number) => Promise<Buffer>;
 
-export async function hashPassword(password: string): Promise<string> {
+async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scryptAsync(password, salt, 32);
   return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
-export async function passwordMatches(password: string, stored: string): Promise<boolean> {
+async function passwordMatches(password: string, stored: string): Promise<boolean> {
   const [scheme, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
@@ -30,7 +30,7 @@ export async function passwordMatches(password: string, stored: string): Promise
   return timingSafeEqual(actual, expected);
 }
 
-export async function migrateIdentityProvider(db: Knex): Promise<void> {
+async function migrateIdentityProvider(db: Knex): Promise<void> {
   await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [IDENTITY_SCHEMA]);
   if (!(await db.schema.withSchema(IDENTITY_SCHEMA).hasTable('operators'))) {
     await db.schema.withSchema(IDENTITY_SCHEMA).createTable('operators', (table) => {

@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { operations as cartCheckoutOperations } from '@rental/cart-checkout/contract';
 import { operations as caseWorkflowOperations } from '@rental/case-workflow/contract';
 import { operations as documentsOperations } from '@rental/documents/contract';
-import { PAGE_SIZE, buildOpenApiDocument, problemResponses } from '@rental/http';
+import { type OperationSpec, PAGE_SIZE, buildOpenApiDocument, problemResponses } from '@rental/http';
 import { WEBHOOK_TEST_EVENT, operations as notificationsOperations, webhookTestEventSchema } from '@rental/notifications/contract';
 import { operations as pricingOperations } from '@rental/pricing/contract';
 import { STATUS_CHANGED_EVENT, statusChangedWebhookBody } from '@rental/proto';
+import { type Route, routeOf } from '../../domain/route-table';
 import { gatewayOperations } from './contract';
 
 /**
@@ -49,6 +50,31 @@ const signatureHeaders = {
   'webhook-signature': { description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, keyed with the base64-decoded part of the secret after `whsec_`; space-separated entries, one per secret during a rotation\'s overlap', schema: z.string(), required: true },
 };
 
+/** The operations each owner declares, in the order the description lists them. */
+const OPERATIONS_BY_OWNER: ReadonlyArray<readonly [Route['owner'], readonly OperationSpec[]]> = [
+  ['pricing', pricingOperations],
+  ['cart-checkout', cartCheckoutOperations],
+  ['case-workflow', caseWorkflowOperations],
+  ['documents', documentsOperations],
+  ['notifications', notificationsOperations],
+  ['gateway', gatewayOperations],
+];
+
+const describeRoute = (route: Route) => (route.owner === 'gateway' || route.key === 'api_key' ? route.owner : `${route.owner} without a key`);
+
+/**
+ * Every described operation, each checked against the route table: a path the gateway would
+ * send to another owner, or take without the key the operation needs, stops the build here.
+ */
+function describedOperations(): OperationSpec[] {
+  return OPERATIONS_BY_OWNER.flatMap(([owner, operations]) => operations.map((operation) => {
+    const route = routeOf(operation.path);
+    const routed = route?.owner === owner && (route.owner === 'gateway' || route.key === 'api_key');
+    if (!routed) throw new Error(`${operation.operationId} (${operation.path}) is described for ${owner}, but the route table gives it to ${route ? describeRoute(route) : 'no one'}.`);
+    return operation;
+  }));
+}
+
 /** The machine-readable description, generated from the operations every service declares. */
 export function apiDescription(version: string): Record<string, unknown> {
   return buildOpenApiDocument({
@@ -56,14 +82,7 @@ export function apiDescription(version: string): Record<string, unknown> {
     version,
     description: DESCRIPTION,
     contact: { name: 'Partner integrations', email: 'partner-integrations@partner-rental.example' },
-    operations: [
-      ...pricingOperations,
-      ...cartCheckoutOperations,
-      ...caseWorkflowOperations,
-      ...documentsOperations,
-      ...notificationsOperations,
-      ...gatewayOperations,
-    ],
+    operations: describedOperations(),
     publicOperationIds: gatewayOperations.map((operation) => operation.operationId),
     gatewayResponses,
     webhooks: {

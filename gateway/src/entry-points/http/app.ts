@@ -9,8 +9,8 @@ import type { Logger } from '@rental/logger';
 import { httpRequestDuration } from '@rental/metrics';
 import { DomainError, toProblem } from '@rental/problem';
 import { type ApiKeyAuthenticator, hashApiKey } from '../../domain/api-key';
-import type { RateLimiter } from '../../domain/rate-limiter';
-import { isKeylessCheckout, isSafePath, keylessService, owningService } from '../../domain/route-table';
+import type { RateLimiter } from '../../domain/ports';
+import { type ServiceRoute, isKeylessCheckout, isPartnerApiPath, routeOf } from '../../domain/route-table';
 import type { ClientAddress } from './client-address';
 import type { Forward } from './proxy';
 
@@ -29,8 +29,6 @@ export interface GatewayOptions {
 }
 
 const SESSION_CONFIG_PATH = '/ops/v1/session-config';
-
-const isPublicApiPath = (path: string) => path === '/api/docs.json' || path === '/api/docs' || path.startsWith('/api/docs/');
 
 /** The reference page: Swagger UI from the installed package (no CDN), reading /api/docs.json. */
 const REFERENCE_PAGE = `<!doctype html>
@@ -89,7 +87,7 @@ interface CallOutcome {
   service: string;
 }
 
-async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: string, options: GatewayOptions, outcome: CallOutcome): Promise<void> {
+async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: string, route: ServiceRoute | undefined, options: GatewayOptions, outcome: CallOutcome): Promise<void> {
   const apiKey = req.headers['x-api-key'] as string | undefined;
   const partner = await options.authenticator.authenticate(apiKey);
   if (!partner) {
@@ -113,15 +111,14 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
     problem(res, new DomainError('payload_too_large', 'request.too_large', `The request body is larger than ${options.maxBodyBytes} bytes.`));
     return;
   }
-  const service = isSafePath(path) ? owningService(path) : undefined;
-  if (!service) {
+  if (!route) {
     problem(res, new DomainError('not_found', 'route.not_found', `No endpoint exists at ${req.method} ${path}.`));
     return;
   }
   delete req.headers['x-api-key'];
-  outcome.service = service;
+  outcome.service = route.owner;
   // The service learns the partner only from the identity the Forward signs (identity.ts).
-  options.proxies[service](req, res, partner);
+  options.proxies[route.owner](req, res, partner);
 }
 
 /**
@@ -153,8 +150,8 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('X-Request-Id', requestId);
     const path = pathOf(req.url);
-    const keyless = isSafePath(path) ? keylessService(path) : undefined;
-    if (!keyless && ((path !== '/api' && !path.startsWith('/api/')) || isPublicApiPath(path))) {
+    const owned = routeOf(path);
+    if (owned?.owner === 'gateway' || (!owned && !isPartnerApiPath(path))) {
       control(req, res);
       return;
     }
@@ -174,7 +171,7 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
       else options.log.info(entry, 'request');
     });
     // Keyless paths (customer tokens among them) have no described template: `unmatched` keeps tokens out of the log.
-    const forwarding = keyless ? forwardKeylessCall(req, res, keyless, options, outcome) : forwardApiCall(req, res, path, options, outcome);
+    const forwarding = owned?.key === 'none' ? forwardKeylessCall(req, res, owned.owner, options, outcome) : forwardApiCall(req, res, path, owned, options, outcome);
     forwarding.catch((error: unknown) => {
       if (res.headersSent) res.destroy();
       else sendProblem(res, problemFor(error, [mapDatabaseError], options.log));

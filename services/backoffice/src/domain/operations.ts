@@ -11,7 +11,7 @@ import { Operator, actorOf, requireRole } from './roles';
 const rule = (code: string, message: string, propertyPath = '') => ruleViolation(code, message, [{ propertyPath, code, message }]);
 
 /** The moves an approver makes; every other move of the table a reviewer may make. */
-export const APPROVER_TRANSITIONS = ['finance_accept', 'finance_reject', 'finance_resume', 'finance_needs_help', 'start_manual_finance_review'] as const;
+const APPROVER_TRANSITIONS = ['finance_accept', 'finance_reject', 'finance_resume', 'finance_needs_help', 'start_manual_finance_review'] as const;
 
 export interface QueueQuery {
   statuses: string[];
@@ -91,7 +91,7 @@ export async function createRequests(deps: BackofficeDependencies, operator: Ope
 }
 
 /** The partner's mail about a rejected document: what was rejected, why, and that the request is open again. */
-export function documentRejectedMail(reviewed: { financingCaseId: string; documentId: number; originalName: string; itemLabel: string | null }, reason: string | null): PartnerMail {
+function documentRejectedMail(reviewed: { financingCaseId: string; documentId: number; originalName: string; itemLabel: string | null }, reason: string | null): PartnerMail {
   const lines = [
     `The approval team rejected the document ${reviewed.originalName} (document ${reviewed.documentId}) of financing case ${reviewed.financingCaseId}.`,
     reason ? `Reason: ${reason}` : 'No reason was given.',

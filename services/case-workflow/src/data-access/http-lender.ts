@@ -3,7 +3,7 @@ import type { Logger } from '@rental/logger';
 import type { LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission, SignedMessages } from '../domain/ports';
 import { postSigned } from './standard-webhooks';
 
-export const LENDER_TIMEOUT_MS = 10_000;
+const LENDER_TIMEOUT_MS = 10_000;
 
 export interface HttpLenderOptions {
   lenders: LenderDirectory;

@@ -1,7 +1,7 @@
 import type { EnvelopeRequest, SignedMessages, SigningProvider } from '../domain/ports';
 import { postSigned } from './standard-webhooks';
 
-export const SIGNING_TIMEOUT_MS = 10_000;
+const SIGNING_TIMEOUT_MS = 10_000;
 
 /** The signing provider's envelope API, signed with SIGNING_WEBHOOK_SECRET; the envelope id is the webhook-id. */
 export class HttpSigningProvider implements SigningProvider {

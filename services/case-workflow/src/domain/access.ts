@@ -2,7 +2,7 @@ import { forbidden, notFound } from '@rental/problem';
 import type { FinancingCase } from './model';
 import type { CaseStore } from './ports';
 
-export const API_USER_ROLE = 'api_user';
+const API_USER_ROLE = 'api_user';
 
 export const caseNotFound = (id: string) => notFound('financing_case.not_found', `No financing case ${id}.`);
 

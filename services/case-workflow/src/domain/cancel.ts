@@ -6,9 +6,9 @@ import type { CaseStore, CaseTransaction } from './ports';
 import type { QuoteStatus } from './quote-machine';
 
 /** Quote states a partner may not cancel from (canceled included: a case is canceled once). */
-export const PARTNER_CANCEL_REFUSED_QUOTE_STATES: readonly QuoteStatus[] = ['in_progress', 'rejected_by_customer', 'finance_rejected', 'canceled'];
+const PARTNER_CANCEL_REFUSED_QUOTE_STATES: readonly QuoteStatus[] = ['in_progress', 'rejected_by_customer', 'finance_rejected', 'canceled'];
 /** A signed contract stays active, so a partner cannot cancel from there on. */
-export const PARTNER_CANCEL_REFUSED_CONTRACT_PLACES: readonly ContractPlace[] = ['signed', 'post_processing_required', 'delivery_approved', 'invoice_checked', 'completed'];
+const PARTNER_CANCEL_REFUSED_CONTRACT_PLACES: readonly ContractPlace[] = ['signed', 'post_processing_required', 'delivery_approved', 'invoice_checked', 'completed'];
 
 /** Why a partner may not cancel a case in this state, or null when it may. */
 export function partnerCancelRefusal(quoteStatus: QuoteStatus, contractPlace: ContractPlace | null): string | null {

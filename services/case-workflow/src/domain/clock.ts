@@ -1,7 +1,7 @@
 import { applyApprovalTeamCancel } from './cancel';
 import { CustomerChannelSettings, remindCustomer } from './customer';
 import { SYSTEM_ACTOR } from './model';
-import type { CaseStore, DocumentsPort, OverdueItem, OverdueStage, PartnerNames } from './ports';
+import type { CaseStore, ClockQueries, DocumentsPort, OverdueItem, OverdueStage, PartnerNames } from './ports';
 
 /** The clock's rules, from configuration (milliseconds). */
 export interface ClockSettings {
@@ -9,14 +9,6 @@ export interface ClockSettings {
   reminderMax: number;
   expiryAfterMs: number;
   overdueGraceMs: number;
-}
-
-/** The reads that find what is due; the changes themselves go through the locked case. */
-export interface ClockQueries {
-  /** Cases whose quote is in_review, below the reminder maximum, last mailed at or before the cutoff. */
-  dueReminders(mailedBefore: Date, reminderMax: number, limit: number): Promise<string[]>;
-  /** Cases whose quote is in_review since at or before the cutoff. */
-  dueExpiries(inReviewBefore: Date, limit: number): Promise<string[]>;
 }
 
 export interface ClockDependencies {
@@ -36,7 +28,7 @@ export interface TickResult {
 }
 
 /** One read of due work takes at most this many; a tick reads again while a read comes back full. */
-export const CLOCK_BATCH = 200;
+const CLOCK_BATCH = 200;
 /** Bounds one tick, so a backlog is worked off over several ticks and a stop is never long delayed. */
 const MAX_BATCHES_PER_TICK = 25;
 

@@ -16,7 +16,7 @@ export interface ContractTransition {
 }
 
 /** The forward chain, one move per step, then the one way out of it. */
-export const CONTRACT_TRANSITIONS: readonly ContractTransition[] = [
+const CONTRACT_TRANSITIONS: readonly ContractTransition[] = [
   { from: 'wait_for_signing', move: 'sign', to: 'signed' },
   { from: 'signed', move: 'require_post_processing', to: 'post_processing_required' },
   { from: 'post_processing_required', move: 'approve_delivery', to: 'delivery_approved' },

@@ -4,7 +4,7 @@ import { Contract, partnerActor } from './model';
 import type { CaseStore } from './ports';
 import { contractNotFound } from './reads';
 
-export const CONTRACT_NUMBER_PATTERN = /^[A-Za-z0-9._/-]*$/;
+const CONTRACT_NUMBER_PATTERN = /^[A-Za-z0-9._/-]*$/;
 
 export const contractNumberBody = z.object({
   contractNumber: z.string()

@@ -23,7 +23,7 @@ export interface CustomerDependencies {
   customer: CustomerChannelSettings;
 }
 
-export const CUSTOMER_ACTOR = { type: 'customer', id: null, name: null } as const;
+const CUSTOMER_ACTOR = { type: 'customer', id: null, name: null } as const;
 const customerAudit = { actor: { ...CUSTOMER_ACTOR } };
 
 export type CustomerAction = 'accept' | 'request_changes' | 'reject';
@@ -135,11 +135,11 @@ export interface OpenedLink {
   financingCase: FinancingCase;
 }
 
-export const linkNotFound = () => notFound('customer.link_not_found', 'No offer exists at this link.');
-export const linkExpired = () => gone('customer.link_expired', 'This link no longer works: it expired, a newer link replaced it, or the case was canceled. Ask your dealer for a new link.');
+const linkNotFound = () => notFound('customer.link_not_found', 'No offer exists at this link.');
+const linkExpired = () => gone('customer.link_expired', 'This link no longer works: it expired, a newer link replaced it, or the case was canceled. Ask your dealer for a new link.');
 
 /** 404 for a token that never was, 410 for one that stopped working. */
-export async function openLink(deps: Pick<CustomerDependencies, 'store' | 'customer'>, token: string): Promise<OpenedLink> {
+async function openLink(deps: Pick<CustomerDependencies, 'store' | 'customer'>, token: string): Promise<OpenedLink> {
   if (!looksLikeCustomerToken(token)) throw linkNotFound();
   const link = await deps.store.findCustomerLink(hashCustomerToken(token));
   if (!link) throw linkNotFound();

@@ -5,7 +5,7 @@ import { AuthorizedPerson, FinancingCase, partnerActor } from './model';
 import type { CaseStore, ContractRenderer, NewAuthorizedPerson, SigningProvider, SigningStatement, SigningStatementSource } from './ports';
 
 /** Shared mailboxes reach a team, not a person who can sign; the invitation must go to a signer. */
-export const GENERIC_MAILBOXES = ['info', 'office', 'kontakt', 'contact', 'mail', 'admin', 'support', 'sales', 'service', 'team', 'hello', 'buchhaltung', 'noreply', 'no-reply', 'post', 'verwaltung'] as const;
+const GENERIC_MAILBOXES = ['info', 'office', 'kontakt', 'contact', 'mail', 'admin', 'support', 'sales', 'service', 'team', 'hello', 'buchhaltung', 'noreply', 'no-reply', 'post', 'verwaltung'] as const;
 
 const name = boundedText(100);
 

@@ -95,8 +95,6 @@ export async function opsCase(deps: OperatorDependencies, financingCaseId: strin
 
 export type OperatorMove = { kind: 'transition'; transition: string } | { kind: 'override' } | { kind: 'cancel' };
 
-/** The moves only an approver may make; the back office asks for the role, the list lives here. */
-export const APPROVER_MOVES: readonly QuoteMove[] = ['finance_accept', 'finance_reject', 'finance_resume', 'finance_needs_help', 'start_manual_finance_review'];
 
 /** The effects a move has beyond the status, as the sandbox and the lender apply them. */
 async function applyMove(transaction: CaseTransaction, move: QuoteMove, reason: string | null): Promise<void> {

@@ -335,11 +335,6 @@ export interface ContractToSign {
   signers: { firstName: string; lastName: string; email: string }[];
 }
 
-/** Callback ids already applied, per sender (lender:<id>, signing). */
-export interface AppliedCallbacks {
-  wasApplied(sender: string, webhookId: string): Promise<boolean>;
-}
-
 /** Who may sign for the customer, as the lender stated it. */
 export interface SigningStatement {
   signatories: { firstName: string; lastName: string; email: string | null }[];
@@ -350,4 +345,12 @@ export interface SigningStatement {
 export interface SigningStatementSource {
   /** The lender's statement for the case, or null when the lender issued none. */
   statementFor(financingCase: FinancingCase): Promise<SigningStatement | null>;
+}
+
+/** The reads that find what is due; the changes themselves go through the locked case. */
+export interface ClockQueries {
+  /** Cases whose quote is in_review, below the reminder maximum, last mailed at or before the cutoff. */
+  dueReminders(mailedBefore: Date, reminderMax: number, limit: number): Promise<string[]>;
+  /** Cases whose quote is in_review since at or before the cutoff. */
+  dueExpiries(inReviewBefore: Date, limit: number): Promise<string[]>;
 }

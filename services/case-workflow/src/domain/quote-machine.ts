@@ -85,7 +85,7 @@ export function isQuoteStatus(value: string): value is QuoteStatus {
 }
 
 /** The transition a move takes from a state, or undefined when the table has none for these flags. */
-export function findQuoteTransition(from: QuoteStatus, move: QuoteMove, flags: MoveFlags = {}): QuoteTransition | undefined {
+function findQuoteTransition(from: QuoteStatus, move: QuoteMove, flags: MoveFlags = {}): QuoteTransition | undefined {
   return QUOTE_TRANSITIONS.find((transition) => transition.from === from && transition.move === move && (!transition.requires || flags[transition.requires] === true));
 }
 

@@ -9,46 +9,15 @@ import type { CallContext, CaseStore, CaseTransaction, DocumentsPort } from './p
 import { QuoteStatus, quotePath } from './quote-machine';
 import { parseOrFail } from './validation';
 
-export const SANDBOX_SCENARIOS = [
-  'finance_review',
-  'manual_finance_review',
-  'finance_accepted',
-  'finance_rejected',
-  'canceled',
-  'information_requested',
-  'requested_document',
-  'requested_fill_and_return',
-  'change_requested',
-  'document_rejected',
-  'upload_rejected_type',
-  'upload_rejected_size',
-  'wait_for_signing',
-  'signed',
-  'post_processing_required',
-  'delivery_approved',
-  'invoice_checked',
-  'completed',
-  'signature_sent',
-  'signature_signed',
-  'signature_declined',
-  'reset',
-] as const;
-export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];
-
-export const RESET_TARGETS = ['accepted_by_customer', 'finance_review', 'manual_finance_review', 'finance_accepted', 'finance_rejected', 'wait_for_signing', 'signed', 'post_processing_required', 'delivery_approved', 'invoice_checked'] as const;
+const RESET_TARGETS = ['accepted_by_customer', 'finance_review', 'manual_finance_review', 'finance_accepted', 'finance_rejected', 'wait_for_signing', 'signed', 'post_processing_required', 'delivery_approved', 'invoice_checked'] as const;
 type ResetTarget = (typeof RESET_TARGETS)[number];
 
 /** Quote states a lender decision can be taken in. */
-export const DECIDABLE_STATES: readonly QuoteStatus[] = ['finance_review', 'manual_finance_review', 'finance_questions'];
+const DECIDABLE_STATES: readonly QuoteStatus[] = ['finance_review', 'manual_finance_review', 'finance_questions'];
 
 export const financeDecisionBody = z.object({
   decision: z.enum(['accepted', 'rejected']).describe('accepted drives the quote to finance_accepted, rejected to finance_rejected'),
 }).meta({ id: 'SandboxFinanceDecision' });
-
-export const simulateBody = z.object({
-  scenario: z.enum(SANDBOX_SCENARIOS),
-  data: z.record(z.string(), z.unknown()).nullable().optional().describe('Fields the scenario needs; see the scenario table'),
-}).meta({ id: 'SandboxSimulation' });
 
 export interface SandboxDependencies {
   store: CaseStore;
@@ -80,7 +49,6 @@ export async function sandboxCase(deps: SandboxDependencies, id: string, caller:
   return changeableCase(deps.store, id, caller.id);
 }
 
-
 async function inOwnCase<T>(deps: SandboxDependencies, financingCase: FinancingCase, work: (transaction: CaseTransaction) => Promise<T>): Promise<T> {
   const outcome = await deps.store.inCase(financingCase.id, work, { actor: partnerActor(financingCase.partnerId) });
   if (!outcome) throw caseNotFound(financingCase.id);
@@ -88,7 +56,6 @@ async function inOwnCase<T>(deps: SandboxDependencies, financingCase: FinancingC
 }
 
 export type FinanceDecisionInput = z.infer<typeof financeDecisionBody>;
-export type SimulationInput = z.infer<typeof simulateBody>;
 
 /** POST /api/sandbox/financing_cases/{id}/finance-decision, once sandboxCase let the caller in. */
 export async function financeDecision(deps: SandboxDependencies, financingCase: FinancingCase, { decision }: FinanceDecisionInput): Promise<void> {
@@ -187,12 +154,13 @@ function documentItems(data: Record<string, unknown>, allowed: readonly string[]
   return entries.map(({ entry }) => ({ label: entry.label as string, category: entry.category as string, question: '', optional: entry.optional ?? input.optional ?? false }));
 }
 
-const QUOTE_TARGETS: Partial<Record<SandboxScenario, QuoteStatus>> = {
-  finance_review: 'finance_review',
-  manual_finance_review: 'manual_finance_review',
-  finance_accepted: 'finance_accepted',
-  finance_rejected: 'finance_rejected',
-};
+function resetTarget(data: Record<string, unknown>): ResetTarget {
+  const input = data.targetStatus;
+  if (input === undefined || input === null) throw validationFailed([requiredViolation('data.targetStatus')]);
+  if (typeof input !== 'string' || !(RESET_TARGETS as readonly string[]).includes(input)) throw validationFailed([choice('data.targetStatus', RESET_TARGETS)]);
+  return input as ResetTarget;
+}
+
 const SIGNED_OR_LATER = new Set<string>(CONTRACT_PLACES.slice(1, 6));
 
 async function resetCase(deps: SandboxDependencies, financingCase: FinancingCase, target: ResetTarget, context: CallContext): Promise<void> {
@@ -232,91 +200,136 @@ async function attachSignedContract(deps: SandboxDependencies, financingCase: Fi
   }
 }
 
+/** What a scenario works on: the partner's own case in the sandbox, and the call's context for documents. */
+interface ScenarioRun {
+  deps: SandboxDependencies;
+  financingCase: FinancingCase;
+  context: CallContext;
+}
+
 /**
- * POST /api/sandbox/financing_cases/{id}/simulate: drives a test case into a chosen state the
- * way a real case would get there (each status change one event), or asks the documents
- * service for the requested items and document outcomes of the scenario.
+ * One row of the scenario table: the schema of its `data` (or a reader for checks a schema
+ * cannot say; violations name `data.…`), then its effect on the case. No schema: `data` is ignored.
  */
-export async function simulate(deps: SandboxDependencies, financingCase: FinancingCase, { scenario, data: rawData }: SimulationInput, caller: SandboxCaller): Promise<SimulationResult> {
-  const data = rawData ?? {};
-  const context: CallContext = { partnerId: caller.id, requestId: caller.requestId };
-  const quoteTarget = QUOTE_TARGETS[scenario];
-  if (quoteTarget) {
-    const { rejectionReason } = parseOrFail(z.object({ rejectionReason: optionalText(1000) }), data, 'data');
-    await inOwnCase(deps, financingCase, async (transaction) => {
-      // As finance-decision accepted: a rejected quote is not decidable (finance_resume is the approval team's override).
+interface Scenario<Data> {
+  data?: z.ZodType<Data> | ((data: Record<string, unknown>) => Data);
+  effect: (run: ScenarioRun, data: NoInfer<Data>) => Promise<SimulationResult | void>;
+}
+
+type BoundScenario = (run: ScenarioRun, data: Record<string, unknown>) => Promise<SimulationResult | void>;
+
+/** Binds a row's data to its effect, so the table can hold rows of different data shapes. */
+function scenario<Data>(row: Scenario<Data>): BoundScenario {
+  const read = (data: Record<string, unknown>): Data => {
+    if (!row.data) return undefined as Data;
+    return typeof row.data === 'function' ? row.data(data) : parseOrFail(row.data, data, 'data');
+  };
+  return (run, data) => row.effect(run, read(data));
+}
+
+const quoteScenario = (target: QuoteStatus) => scenario({
+  data: z.object({ rejectionReason: optionalText(1000) }),
+  effect: ({ deps, financingCase }, { rejectionReason }) => inOwnCase(deps, financingCase, async (transaction) => {
+    // As finance-decision accepted: a rejected quote is not decidable (finance_resume is the approval team's override).
+    const current = transaction.financingCase.status;
+    if (target === 'finance_accepted' && current === 'finance_rejected') throw unreachable('quote', current, target);
+    await driveQuote(transaction, target);
+    if (target === 'finance_review') await transaction.activateFinancingResponse('review');
+    if (target === 'finance_accepted') await transaction.activateFinancingResponse('accepted');
+    if (target === 'finance_rejected') {
+      await transaction.deactivateFinancingResponses();
+      if (rejectionReason) await transaction.setRejectionReason(rejectionReason);
+    }
+  }),
+});
+
+const requestItemsScenario = (kind: 'information' | 'document' | 'fill_and_return', items: (data: Record<string, unknown>) => NewItem[]) => scenario({
+  data: items,
+  effect: async ({ deps, financingCase, context }, newItems) => {
+    await deps.documents.createRequestItems(financingCase.id, kind, newItems, context);
+  },
+});
+
+const uploadRejectionScenario = (reason: 'type' | 'size') => scenario({
+  data: z.object({ documentId }),
+  effect: async ({ deps, financingCase, context }, input) => ({
+    kind: 'upload_rejected',
+    problem: await deps.documents.describeUploadRejection(financingCase.id, input.documentId, reason, context),
+  }),
+});
+
+const contractScenario = (target: ContractPlace) => scenario({
+  effect: async ({ deps, financingCase, context }) => {
+    const contractId = await inOwnCase(deps, financingCase, (transaction) => driveContract(transaction, target));
+    if (SIGNED_OR_LATER.has(target)) await attachSignedContract(deps, financingCase, contractId, context);
+  },
+});
+
+const envelopeScenario = (target: EnvelopeStatus) => scenario({
+  data: z.object({ reason: optionalText(1000) }),
+  effect: ({ deps, financingCase }, { reason }) => inOwnCase(deps, financingCase, (transaction) => driveEnvelope(transaction, target, reason ?? null)),
+});
+
+/**
+ * The sandbox scenarios, in the order the API description lists them: scenario → data → effect.
+ * A status scenario drives the case the way a real case would get there (each status change one
+ * event); a document scenario asks the documents service for the requested items and outcomes.
+ */
+const SCENARIOS = {
+  finance_review: quoteScenario('finance_review'),
+  manual_finance_review: quoteScenario('manual_finance_review'),
+  finance_accepted: quoteScenario('finance_accepted'),
+  finance_rejected: quoteScenario('finance_rejected'),
+  canceled: scenario({
+    effect: ({ deps, financingCase }) => inOwnCase(deps, financingCase, applyPartnerCancel),
+  }),
+  information_requested: requestItemsScenario('information', informationItems),
+  requested_document: requestItemsScenario('document', (data) => documentItems(data, FINANCING_STAGE_CATEGORIES)),
+  requested_fill_and_return: requestItemsScenario('fill_and_return', (data) => documentItems(data, FILL_AND_RETURN_CATEGORIES)),
+  change_requested: scenario({
+    data: z.object({ message: boundedText(10_000) }),
+    effect: ({ deps, financingCase }, { message }) => inOwnCase(deps, financingCase, async (transaction) => {
       const current = transaction.financingCase.status;
-      if (quoteTarget === 'finance_accepted' && current === 'finance_rejected') throw unreachable('quote', current, quoteTarget);
-      await driveQuote(transaction, quoteTarget);
-      if (quoteTarget === 'finance_review') await transaction.activateFinancingResponse('review');
-      if (quoteTarget === 'finance_accepted') await transaction.activateFinancingResponse('accepted');
-      if (quoteTarget === 'finance_rejected') {
-        await transaction.deactivateFinancingResponses();
-        if (rejectionReason) await transaction.setRejectionReason(rejectionReason);
-      }
-    });
-    return APPLIED;
-  }
-  switch (scenario) {
-    case 'canceled':
-      await inOwnCase(deps, financingCase, applyPartnerCancel);
-      return APPLIED;
-    case 'information_requested':
-      await deps.documents.createRequestItems(financingCase.id, 'information', informationItems(data), context);
-      return APPLIED;
-    case 'requested_document':
-      await deps.documents.createRequestItems(financingCase.id, 'document', documentItems(data, FINANCING_STAGE_CATEGORIES), context);
-      return APPLIED;
-    case 'requested_fill_and_return':
-      await deps.documents.createRequestItems(financingCase.id, 'fill_and_return', documentItems(data, FILL_AND_RETURN_CATEGORIES), context);
-      return APPLIED;
-    case 'change_requested': {
-      const { message } = parseOrFail(z.object({ message: boundedText(10_000) }), data, 'data');
-      await inOwnCase(deps, financingCase, async (transaction) => {
-        const current = transaction.financingCase.status;
-        if (current !== 'in_review') throw rule('sandbox.transition_unreachable', `The quote is ${current}; change_requested needs it in_review.`, 'scenario');
-        await transaction.moveQuote('request_changes');
-        await transaction.addQuoteFeedback('request_changes', message);
-      });
-      return APPLIED;
-    }
-    case 'document_rejected': {
-      const input = parseOrFail(z.object({ documentId, reason: optionalText(1000) }), data, 'data');
+      if (current !== 'in_review') throw rule('sandbox.transition_unreachable', `The quote is ${current}; change_requested needs it in_review.`, 'scenario');
+      await transaction.moveQuote('request_changes');
+      await transaction.addQuoteFeedback('request_changes', message);
+    }),
+  }),
+  document_rejected: scenario({
+    data: z.object({ documentId, reason: optionalText(1000) }),
+    effect: async ({ deps, financingCase, context }, input) => {
       await deps.documents.rejectDocument(financingCase.id, input.documentId, input.reason ?? '', context);
-      return APPLIED;
-    }
-    case 'upload_rejected_type':
-    case 'upload_rejected_size': {
-      const input = parseOrFail(z.object({ documentId }), data, 'data');
-      const problem = await deps.documents.describeUploadRejection(financingCase.id, input.documentId, scenario === 'upload_rejected_type' ? 'type' : 'size', context);
-      return { kind: 'upload_rejected', problem };
-    }
-    case 'wait_for_signing':
-    case 'signed':
-    case 'post_processing_required':
-    case 'delivery_approved':
-    case 'invoice_checked':
-    case 'completed': {
-      const contractId = await inOwnCase(deps, financingCase, (transaction) => driveContract(transaction, scenario));
-      if (SIGNED_OR_LATER.has(scenario)) await attachSignedContract(deps, financingCase, contractId, context);
-      return APPLIED;
-    }
-    case 'signature_sent':
-    case 'signature_signed':
-    case 'signature_declined': {
-      const { reason } = parseOrFail(z.object({ reason: optionalText(1000) }), data, 'data');
-      const target = ({ signature_sent: 'sent', signature_signed: 'signed', signature_declined: 'declined' } as const)[scenario];
-      await inOwnCase(deps, financingCase, (transaction) => driveEnvelope(transaction, target, reason ?? null));
-      return APPLIED;
-    }
-    case 'reset': {
-      const input = data.targetStatus;
-      if (input === undefined || input === null) throw validationFailed([requiredViolation('data.targetStatus')]);
-      if (typeof input !== 'string' || !(RESET_TARGETS as readonly string[]).includes(input)) throw validationFailed([choice('data.targetStatus', RESET_TARGETS)]);
-      await resetCase(deps, financingCase, input as ResetTarget, context);
-      return APPLIED;
-    }
-    default:
-      throw validationFailed([choice('scenario', SANDBOX_SCENARIOS)]);
-  }
+    },
+  }),
+  upload_rejected_type: uploadRejectionScenario('type'),
+  upload_rejected_size: uploadRejectionScenario('size'),
+  wait_for_signing: contractScenario('wait_for_signing'),
+  signed: contractScenario('signed'),
+  post_processing_required: contractScenario('post_processing_required'),
+  delivery_approved: contractScenario('delivery_approved'),
+  invoice_checked: contractScenario('invoice_checked'),
+  completed: contractScenario('completed'),
+  signature_sent: envelopeScenario('sent'),
+  signature_signed: envelopeScenario('signed'),
+  signature_declined: envelopeScenario('declined'),
+  reset: scenario({
+    data: resetTarget,
+    effect: ({ deps, financingCase, context }, target) => resetCase(deps, financingCase, target, context),
+  }),
+} satisfies Record<string, BoundScenario>;
+
+type SandboxScenario = keyof typeof SCENARIOS;
+const SANDBOX_SCENARIOS = Object.keys(SCENARIOS) as [SandboxScenario, ...SandboxScenario[]];
+
+export const simulateBody = z.object({
+  scenario: z.enum(SANDBOX_SCENARIOS),
+  data: z.record(z.string(), z.unknown()).nullable().optional().describe('Fields the scenario needs; see the scenario table'),
+}).meta({ id: 'SandboxSimulation' });
+
+export type SimulationInput = z.infer<typeof simulateBody>;
+
+/** POST /api/sandbox/financing_cases/{id}/simulate, once sandboxCase let the caller in: applies one row of the scenario table. */
+export async function simulate(deps: SandboxDependencies, financingCase: FinancingCase, { scenario: name, data }: SimulationInput, caller: SandboxCaller): Promise<SimulationResult> {
+  const context: CallContext = { partnerId: caller.id, requestId: caller.requestId };
+  return (await SCENARIOS[name]({ deps, financingCase, context }, data ?? {})) ?? APPLIED;
 }

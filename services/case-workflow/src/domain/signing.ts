@@ -6,7 +6,7 @@ import type { CaseStore, CaseTransaction, DocumentsPort, SignedMessages, Signing
 import type { FinancingCase } from './model';
 import { parseOrFail } from './validation';
 
-export const SIGNING_ACTOR: Actor = { type: 'signing', id: 'signing-provider', name: 'Signing provider' };
+const SIGNING_ACTOR: Actor = { type: 'signing', id: 'signing-provider', name: 'Signing provider' };
 const SENDER = 'signing';
 
 const id = (max: number) => boundedText(max);
@@ -19,7 +19,7 @@ const signedDocument = z.object({
     .refine((value) => Buffer.from(value, 'base64').subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC), 'This value is not a PDF document.'),
 });
 
-export const signingEvent = z.discriminatedUnion('type', [
+const signingEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('envelope.sent'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255) }) }),
   z.object({ type: z.literal('envelope.signed'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255).optional(), signedDocument }) }),
   z.object({ type: z.literal('envelope.declined'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255).optional(), reason: z.string().max(1000).nullable().optional() }) }),

@@ -1,6 +1,7 @@
 import type { Knex } from '@rental/db';
 import type { FinancingDocument, ItemType, RequestItem } from '../domain/model';
-import type { CallbackRequestView, OpenItemCount, OperatorFiles } from '../domain/operator';
+import type { CallbackRequestView, OpenItemCount } from '../domain/operator';
+import type { OperatorFiles } from '../domain/ports';
 import { DocumentRow, ItemRow, toDocument, toItem } from './rows';
 
 interface CallbackRow {

@@ -8,7 +8,7 @@ import { FileSource, FinancingDocument, RequestItem, acceptsUpload, isVisibleIte
 import type { CaseDirectory, DocumentStore, ItemStore, ObjectStore, PendingObjects } from './ports';
 import { storeThenRecord } from './storage-consistency';
 
-export const MAX_DESCRIPTION_LENGTH = 2000;
+const MAX_DESCRIPTION_LENGTH = 2000;
 
 export interface DocumentsDependencies {
   cases: CaseDirectory;

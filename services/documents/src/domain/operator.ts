@@ -3,6 +3,7 @@ import { Violation, invalidInput, notFound, ruleViolation, validationFailed } fr
 import { requireCase } from './case-scope';
 import type { DocumentsDependencies } from './documents';
 import { FinancingDocument, ITEM_TYPES, ItemType, RequestItem, itemState } from './model';
+import type { OperatorFiles } from './ports';
 import { rejectDocument } from './sandbox';
 
 /**
@@ -30,20 +31,6 @@ export interface OpenItemCount {
   financingCaseId: string;
   openItems: number;
   overdueItems: number;
-}
-
-/** The reads and writes only the approval team makes. */
-export interface OperatorFiles {
-  /** Pending items of each case, and those of them overdue (required, partner or customer audience, past dueAt). */
-  countOpenItems(financingCaseIds: string[], now: string): Promise<OpenItemCount[]>;
-  overdueCaseIds(now: string): Promise<string[]>;
-  /** PENDING_REVIEW → VERIFIED; the linked item becomes accepted. undefined when it was not PENDING_REVIEW any more. */
-  verify(documentId: number, now: string): Promise<FinancingDocument | undefined>;
-  createCallbackRequest(financingCaseId: string, partnerId: string, itemIds: number[], note: string | null, now: string): Promise<CallbackRequestView>;
-  findCallbackRequest(id: number): Promise<CallbackRequestView | undefined>;
-  /** open → closed; undefined when it was closed already. */
-  closeCallbackRequest(id: number, now: string): Promise<CallbackRequestView | undefined>;
-  markTransmitted(itemIds: number[], now: string): Promise<RequestItem[]>;
 }
 
 export type OperatorDependencies = DocumentsDependencies & { operator: OperatorFiles };
@@ -74,7 +61,7 @@ export async function openItemCounts(deps: OperatorDependencies, input: { financ
   return { counts, overdueCaseIds };
 }
 
-export const REVIEW_OUTCOMES = ['VERIFIED', 'REJECTED'] as const;
+const REVIEW_OUTCOMES = ['VERIFIED', 'REJECTED'] as const;
 
 export interface ReviewOutcome {
   document: FinancingDocument;

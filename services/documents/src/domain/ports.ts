@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FileSource, FinancingDocument, ItemType, RequestItem, ReviewStatus, TargetAudience, TemplateFile, Uploader } from './model';
+import type { CallbackRequestView, OpenItemCount } from './operator';
 
 /** Who asks: the partner of the public request or of the internal call, and the request id for logs. */
 export interface CallerContext {
@@ -136,4 +137,18 @@ export interface CaseCleanup {
   resetCase(financingCaseId: string): Promise<{ removedItems: number; removedDocuments: number; objectKeys: string[] }>;
   /** Invalidates document tokens and closes open callback requests, once per event id. */
   applyCancel(eventId: string, financingCaseId: string, now: string): Promise<{ applied: boolean; invalidatedTokens: number; closedCallbacks: number }>;
+}
+
+/** The reads and writes only the approval team makes. */
+export interface OperatorFiles {
+  /** Pending items of each case, and those of them overdue (required, partner or customer audience, past dueAt). */
+  countOpenItems(financingCaseIds: string[], now: string): Promise<OpenItemCount[]>;
+  overdueCaseIds(now: string): Promise<string[]>;
+  /** PENDING_REVIEW → VERIFIED; the linked item becomes accepted. undefined when it was not PENDING_REVIEW any more. */
+  verify(documentId: number, now: string): Promise<FinancingDocument | undefined>;
+  createCallbackRequest(financingCaseId: string, partnerId: string, itemIds: number[], note: string | null, now: string): Promise<CallbackRequestView>;
+  findCallbackRequest(id: number): Promise<CallbackRequestView | undefined>;
+  /** open → closed; undefined when it was closed already. */
+  closeCallbackRequest(id: number, now: string): Promise<CallbackRequestView | undefined>;
+  markTransmitted(itemIds: number[], now: string): Promise<RequestItem[]>;
 }

@@ -11,8 +11,8 @@ import { renderTextPdf } from './pdf';
 import type { CallerContext, NewItem } from './ports';
 import { ObjectToStore, storeThenRecord } from './storage-consistency';
 
-export const MAX_LABEL_LENGTH = 255;
-export const MAX_TEXT_LENGTH = 10_000;
+const MAX_LABEL_LENGTH = 255;
+const MAX_TEXT_LENGTH = 10_000;
 
 /** An item with the files that answered it, for the derived fields of the item shape. */
 export interface RequestItemView {

@@ -91,7 +91,7 @@ export async function redeliverDroppedSince(deps: EndpointToolsDependencies, par
   return count;
 }
 
-export function testEventBody(id: string, endpointId: string, occurredAt: string): string {
+function testEventBody(id: string, endpointId: string, occurredAt: string): string {
   return JSON.stringify({ id, event: WEBHOOK_TEST_EVENT, occurredAt, version: 1, data: { webhookEndpointId: endpointId } });
 }
 

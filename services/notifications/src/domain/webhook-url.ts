@@ -2,7 +2,7 @@ import { validationFailed, violation } from '@rental/problem';
 import type { AddressPolicy } from './address-policy';
 import { ipLiteralOf } from './address-policy';
 
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 /** C0 controls, DEL and C1 controls. */
 const hasControlCharacter = (text: string) => [...text].some((character) => {
   const code = character.codePointAt(0) as number;

@@ -11,7 +11,7 @@ interface CategoryRow {
   has_print_plan_capability: boolean;
 }
 
-export function toCategory(row: CategoryRow): Category {
+function toCategory(row: CategoryRow): Category {
   return {
     id: row.id,
     slug: row.slug,

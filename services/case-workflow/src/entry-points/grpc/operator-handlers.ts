@@ -17,7 +17,7 @@ function toActor(actor: caseWorkflow.Actor__Output | null): Actor {
 }
 
 /** The case view of the back office (its JSON crosses untouched; the back office adds items and documents). */
-export function presentOpsCase(view: OpsCaseView) {
+function presentOpsCase(view: OpsCaseView) {
   const { financingCase, quote, contract } = view;
   const presentedContract = contract ? presentContract(contract) : null;
   return {

@@ -9,7 +9,7 @@ import { QUOTE_STATES } from '../../domain/quote-machine';
 
 const tokenParams = z.object({ token: z.string().min(1).max(200) });
 
-export const customerViewSchema = z.object({
+const customerViewSchema = z.object({
   quoteNumber: z.string(),
   partner: z.object({ name: z.string().nullable() }),
   customer: z.object({ company: z.string().nullable() }),
@@ -75,4 +75,3 @@ export const downloadCustomerOffer = defineOperation({
   responses: { 200: { description: 'The offer', contentType: 'application/pdf' }, ...errors },
 });
 
-export const customerOperations = [getCustomerQuote, acceptCustomerQuote, giveCustomerFeedback, downloadCustomerOffer];

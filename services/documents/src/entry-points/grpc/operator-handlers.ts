@@ -7,16 +7,12 @@ import {
   CallbackRequestView, OperatorDependencies, caseFiles, closeCallbackRequest, collectTransmission, createCallbackRequest, markTransmitted, openAnyDocument, openItemCounts, reviewDocument,
 } from '../../domain/operator';
 import type { RequestItemView } from '../../domain/request-items';
+import { documentFile } from '../http/presenters';
 
 /** A document as the approval team sees it: with its review and who uploaded it. */
-export function presentOpsDocument(document: FinancingDocument) {
+function presentOpsDocument(document: FinancingDocument) {
   return {
-    id: document.id,
-    financingCaseId: document.financingCaseId,
-    originalName: document.originalName,
-    mimeType: document.mimeType,
-    fileSize: document.fileSize,
-    category: document.category,
+    ...documentFile(document),
     description: document.description,
     uploadedAt: document.uploadedAt,
     uploadedBy: document.uploadedBy,
@@ -29,7 +25,7 @@ export function presentOpsDocument(document: FinancingDocument) {
 }
 
 /** A requested item of any audience, with the documents that answered it. */
-export function presentOpsItem({ item, responses }: RequestItemView) {
+function presentOpsItem({ item, responses }: RequestItemView) {
   const state = itemState(item, responses);
   return {
     id: item.id,

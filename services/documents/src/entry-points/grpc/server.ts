@@ -6,12 +6,11 @@ import type { documents } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import type { DocumentsDependencies } from '../../domain/documents';
 import { invalidInput } from '@rental/problem';
-import type { OperatorFiles } from '../../domain/operator';
-import type { CaseCleanup, OverdueStage } from '../../domain/ports';
+import type { CaseCleanup, OperatorFiles, OverdueStage } from '../../domain/ports';
 import { RequestItemView, createRequestItems, listRequestItemsOfCase, listRequestItemsOfCases } from '../../domain/request-items';
 import { attachSignedContract, describeUploadRejection, rejectDocument, resetCase, storeSignedContract } from '../../domain/sandbox';
 import { listCustomerItems } from '../../domain/customer';
-import { presentItem } from '../presenters';
+import { presentItem } from '../http/presenters';
 import { operatorHandlers } from './operator-handlers';
 
 /** The list-item shape as a message: empty string and 0 stand for absent. */

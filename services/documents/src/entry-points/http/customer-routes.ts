@@ -30,9 +30,9 @@ const customerItemSchema = z.object({
   dueAt: z.string().nullable(),
 }).meta({ id: 'CustomerRequestedItem' });
 
-export const customerRespondBody = z.object({ response: z.string().trim().min(1).max(10_000) });
+const customerRespondBody = z.object({ response: z.string().trim().min(1).max(10_000) });
 
-export const uploadCustomerDocumentOperation = defineOperation({
+const uploadCustomerDocumentOperation = defineOperation({
   operationId: 'uploadCustomerDocument',
   method: 'post',
   path: '/customer/v1/quotes/{token}/documents',
@@ -43,7 +43,7 @@ export const uploadCustomerDocumentOperation = defineOperation({
   responses: { 201: { description: 'Stored', schema: customerDocumentSchema }, ...problemResponses(400, 404, 410, 413, 415, 422, 503) },
 });
 
-export const respondAsCustomerOperation = defineOperation({
+const respondAsCustomerOperation = defineOperation({
   operationId: 'respondToCustomerInformationRequest',
   method: 'post',
   path: '/customer/v1/quotes/{token}/information/{informationId}/respond',
@@ -56,7 +56,6 @@ export const respondAsCustomerOperation = defineOperation({
 
 const uploadOnPage = defineOperation({ operationId: 'customerPageUpload', method: 'post', path: '/c/{token}/documents', summary: 'Upload from the customer page', tags: ['Customer page'], params: tokenParams, responses: {} });
 
-export const customerOperations = [uploadCustomerDocumentOperation, respondAsCustomerOperation];
 
 const presentCustomerDocument = (document: FinancingDocument) => ({
   id: document.id,
@@ -67,7 +66,7 @@ const presentCustomerDocument = (document: FinancingDocument) => ({
   uploadedAt: document.uploadedAt,
 });
 
-export const presentCustomerItem = (item: RequestItem) => ({
+const presentCustomerItem = (item: RequestItem) => ({
   id: item.id, type: item.itemType, label: item.label, status: item.status, category: item.category, optional: item.optional, dueAt: item.dueAt,
 });
 

@@ -7,7 +7,7 @@ import {
   declareNotAvailable, downloadDocument, downloadTemplate, getDocument, listDocumentRequests, listDocuments, respondToInformation, uploadDocument,
 } from './contract';
 import { MultipartOptions, receiveUpload } from './multipart';
-import { documentPath, presentDocument, presentItem } from '../presenters';
+import { documentPath, presentDocument, presentItem } from './presenters';
 import { customerRoutes } from './customer-routes';
 
 const fileHeaders = (mimeType: string, size: number, name: string) => ({

@@ -1,42 +1,14 @@
 import { OperationRouter, pageWindow } from '@rental/http';
-import { DeliveryHistory, DeliveryHistoryReader, deliveryHistory } from '../../domain/delivery-history';
+import { DeliveryHistoryReader, deliveryHistory } from '../../domain/delivery-history';
 import { EndpointToolsDependencies, redeliverDroppedSince, redeliverEvent, rotateSecret, sendTestEvent } from '../../domain/endpoint-tools';
-import { EndpointDependencies, WebhookEndpoint, deleteEndpoint, findEndpoint, registerEndpoint, setEndpointActive } from '../../domain/endpoints';
+import { EndpointDependencies, deleteEndpoint, findEndpoint, registerEndpoint, setEndpointActive } from '../../domain/endpoints';
 import {
   createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, redeliverFailedWebhookEvents, redeliverWebhookEvent,
   rotateWebhookEndpointSecret, sendWebhookTestEvent, updateWebhookEndpoint,
 } from './contract';
+import { endpointPath, presentDelivery, presentEndpoint } from './presenters';
 
 export type NotificationsRouteDependencies = EndpointDependencies & EndpointToolsDependencies & { history: DeliveryHistoryReader };
-
-const endpointPath = (id: string) => `/api/webhook_endpoints/${id}`;
-
-function presentEndpoint(endpoint: WebhookEndpoint) {
-  return {
-    '@id': endpointPath(endpoint.id),
-    '@type': 'WebhookEndpoint' as const,
-    id: endpoint.id,
-    url: endpoint.url,
-    active: endpoint.active,
-    createdAt: endpoint.createdAt,
-  };
-}
-
-function presentDelivery(delivery: DeliveryHistory) {
-  return {
-    '@type': 'WebhookDelivery' as const,
-    eventId: delivery.eventId,
-    event: delivery.event,
-    occurredAt: delivery.occurredAt,
-    status: delivery.status,
-    dropReason: delivery.dropReason,
-    attemptCount: delivery.attemptCount,
-    nextAttemptAt: delivery.nextAttemptAt,
-    createdAt: delivery.createdAt,
-    completedAt: delivery.completedAt,
-    attempts: delivery.attempts,
-  };
-}
 
 export function notificationsRoutes(deps: NotificationsRouteDependencies): OperationRouter {
   return new OperationRouter()

@@ -7,8 +7,9 @@ import { memoizedConditions } from '../../domain/conditions';
 import { CatalogReader, sectorsForPartner } from '../../domain/catalog';
 import type { PartnerProfileReader } from '../../domain/partner-profile';
 import { HubClient, slaFilesForPartner } from '../../domain/sla-files';
-import { CalculationStore, StoredCalculation, calculateAndStore, findCalculation } from '../../domain/stored-calculation';
+import { CalculationStore, calculateAndStore, findCalculation } from '../../domain/stored-calculation';
 import { bulkEstimate, calculate, estimate, getCalculation, listProductCategories, listProductSectors, listSlaFiles } from './contract';
+import { calculationPath, partnerReference, presentCalculation } from './presenters';
 
 export interface PricingRouteDependencies {
   catalog: CatalogReader;
@@ -17,24 +18,6 @@ export interface PricingRouteDependencies {
   listCategories(limit: number, offset: number): Promise<Category[]>;
   partners: PartnerProfileReader;
   hub: HubClient;
-}
-
-const calculationPath = (id: string) => `/api/calculations/${id}`;
-const partnerReference = (partnerId: string) => ({ '@id': `/api/partners/${partnerId}`, '@type': 'Partner', id: partnerId });
-
-function presentCalculation(calculation: StoredCalculation) {
-  return {
-    '@id': calculationPath(calculation.id),
-    '@type': 'Calculation' as const,
-    id: calculation.id,
-    uri: calculationPath(calculation.id),
-    requestFormUri: null,
-    quote: null,
-    partner: partnerReference(calculation.partnerId),
-    category: { id: calculation.category?.id ?? null, slug: calculation.category?.slug ?? null, name: calculation.category?.name ?? null, productSector: calculation.productSector },
-    createdAt: calculation.createdAt,
-    response: calculation.response,
-  };
 }
 
 export function pricingRoutes(deps: PricingRouteDependencies): OperationRouter {

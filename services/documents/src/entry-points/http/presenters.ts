@@ -1,19 +1,26 @@
-import { FinancingDocument, isActiveResponse, isTransmittableResponse, isVisibleToPartner, itemState } from '../domain/model';
-import type { RequestItemView } from '../domain/request-items';
+import { FinancingDocument, isActiveResponse, isTransmittableResponse, isVisibleToPartner, itemState } from '../../domain/model';
+import type { RequestItemView } from '../../domain/request-items';
 
 export const documentPath = (id: number) => `/api/documents/${id}`;
-export const templatePath = (financingCaseId: string, itemId: number) => `/api/financing-cases/${financingCaseId}/document-requests/fill-and-return-templates/${itemId}/download`;
+const templatePath = (financingCaseId: string, itemId: number) => `/api/financing-cases/${financingCaseId}/document-requests/fill-and-return-templates/${itemId}/download`;
 
-export function presentDocument(document: FinancingDocument) {
+/** What every reader of a document sees first, the partner and the approval team alike. */
+export function documentFile(document: FinancingDocument) {
   return {
-    '@id': documentPath(document.id),
-    '@type': 'FinancingDocument' as const,
     id: document.id,
     financingCaseId: document.financingCaseId,
     originalName: document.originalName,
     mimeType: document.mimeType,
     fileSize: document.fileSize,
     category: document.category,
+  };
+}
+
+export function presentDocument(document: FinancingDocument) {
+  return {
+    '@id': documentPath(document.id),
+    '@type': 'FinancingDocument' as const,
+    ...documentFile(document),
     description: document.description ?? '',
     uploadedAt: document.uploadedAt,
     downloadUrl: `${documentPath(document.id)}/download`,
