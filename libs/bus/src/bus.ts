@@ -12,7 +12,7 @@ import {
   headers,
   nanos,
 } from 'nats';
-import { type Logger, withRequestId } from '@rental/logger';
+import { type Logger, TRACEPARENT_HEADER, type TraceOrigin, continueTrace, withTrace } from '@rental/logger';
 import { busNames } from './names';
 
 export interface BusOptions {
@@ -43,7 +43,7 @@ export interface ConsumerOptions<T> {
   handler: (message: ReceivedMessage<T>) => Promise<void>;
 }
 
-/** The header that carries the request id of the request a message came from. */
+/** The headers that carry the request id and the W3C trace context of the work a message came from. */
 const REQUEST_ID_HEADER = 'X-Request-Id';
 const DUPLICATE_WINDOW_MS = 15 * 60 * 1000;
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -134,14 +134,16 @@ export class Bus {
 
   /**
    * Publishes with the message id as JetStream's Nats-Msg-Id: a republish inside the window is
-   * dropped. The request id that caused the message travels in a header.
+   * dropped. The request id and the trace context of the work that caused the message travel in
+   * headers (`X-Request-Id`, `traceparent`).
    */
-  async publish(subject: string, data: unknown, messageId: string, requestId?: string): Promise<void> {
+  async publish(subject: string, data: unknown, messageId: string, origin: TraceOrigin = {}): Promise<void> {
     if (!this.jetstream) throw new Error('bus not connected');
     let messageHeaders: MsgHdrs | undefined;
-    if (requestId) {
+    if (origin.requestId || origin.traceparent) {
       messageHeaders = headers();
-      messageHeaders.set(REQUEST_ID_HEADER, requestId);
+      if (origin.requestId) messageHeaders.set(REQUEST_ID_HEADER, origin.requestId);
+      if (origin.traceparent) messageHeaders.set(TRACEPARENT_HEADER, origin.traceparent);
     }
     try {
       await this.jetstream.publish(subject, JSON.stringify(data), { msgID: messageId, timeout: 5000, headers: messageHeaders });
@@ -204,14 +206,17 @@ export class Bus {
       return;
     }
     const requestId = message.headers?.get(REQUEST_ID_HEADER) || undefined;
-    try {
-      await withRequestId(requestId, () => handler({ subject: message.subject, data, sequence: message.seq, deliveryCount: message.info.redeliveryCount, requestId }));
-      message.ack();
-      log.info({ subject: message.subject, seq: message.seq, requestId }, 'message handled');
-    } catch (error) {
-      log.warn({ err: error, seq: message.seq, requestId }, 'message handling failed; it will be redelivered');
-      message.nak(REDELIVERY_DELAY_MS);
-    }
+    const trace = continueTrace({ traceparent: message.headers?.get(TRACEPARENT_HEADER), requestId });
+    await withTrace(trace, async () => {
+      try {
+        await handler({ subject: message.subject, data, sequence: message.seq, deliveryCount: message.info.redeliveryCount, requestId });
+        message.ack();
+        log.info({ seq: message.seq }, 'message handled');
+      } catch (error) {
+        log.warn({ err: error, seq: message.seq }, 'message handling failed; it will be redelivered');
+        message.nak(REDELIVERY_DELAY_MS);
+      }
+    });
   }
 
   async close(): Promise<void> {

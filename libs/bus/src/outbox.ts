@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import { type Logger, currentRequestId } from '@rental/logger';
+import { type Logger, currentOrigin } from '@rental/logger';
 import { outboxBacklog, outboxOldestAge, outboxPublished } from '@rental/metrics';
 import type { Bus } from './bus';
 
@@ -33,12 +33,20 @@ export async function addOutboxRequestId(db: Knex): Promise<void> {
   });
 }
 
+/** Migration step: the W3C traceparent of the work that wrote a message, carried to its consumers. */
+export async function addOutboxTraceparent(db: Knex): Promise<void> {
+  await db.schema.alterTable('outbox', (table) => {
+    table.string('traceparent', 55);
+  });
+}
+
 /**
  * Writes a message in the caller's business transaction. It is published after the commit
  * (the relay in this process wakes at once; others find it on their next poll).
  */
 export async function enqueueOutbox(trx: Knex.Transaction, message: OutboxMessage): Promise<void> {
-  await trx('outbox').insert({ message_id: message.messageId, subject: message.subject, payload: JSON.stringify(message.payload), request_id: currentRequestId() ?? null });
+  const origin = currentOrigin();
+  await trx('outbox').insert({ message_id: message.messageId, subject: message.subject, payload: JSON.stringify(message.payload), request_id: origin.requestId, traceparent: origin.traceparent });
   trx.executionPromise.then(() => commitListeners.forEach((listener) => listener()), () => undefined);
 }
 
@@ -61,8 +69,8 @@ export async function publishOutboxBatch(db: Knex, bus: Bus, log: Logger, batchS
   return db.transaction(async (trx) => {
     // Waits while another replica's relay publishes; the outbox is the schema's (search path).
     await trx.raw("SELECT pg_advisory_xact_lock(hashtext('outbox-relay:' || current_schema()))");
-    const rows: { id: string; message_id: string; subject: string; payload: unknown; request_id: string | null }[] = await trx('outbox')
-      .select('id', 'message_id', 'subject', 'payload', 'request_id')
+    const rows: { id: string; message_id: string; subject: string; payload: unknown; request_id: string | null; traceparent: string | null }[] = await trx('outbox')
+      .select('id', 'message_id', 'subject', 'payload', 'request_id', 'traceparent')
       .whereNull('published_at')
       .orderBy('id')
       .limit(batchSize)
@@ -72,7 +80,7 @@ export async function publishOutboxBatch(db: Knex, bus: Bus, log: Logger, batchS
     // One at a time, so the stream holds the messages in the order they were written.
     for (const row of rows) {
       try {
-        await bus.publish(row.subject, row.payload, row.message_id, row.request_id ?? undefined);
+        await bus.publish(row.subject, row.payload, row.message_id, { requestId: row.request_id, traceparent: row.traceparent });
         sent.push(row.id);
       } catch (error) {
         failure = error;

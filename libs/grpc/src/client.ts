@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { grpcClientDuration } from '@rental/metrics';
+import { currentTrace, traceparentOf } from '@rental/logger';
 import { DomainError, ErrorKind } from '@rental/problem';
 import { signedCallMetadata } from './identity';
 import { METADATA_KEYS, firstValue } from './metadata';
@@ -49,7 +50,7 @@ function toDomainError(error: grpc.ServiceError, method: string): DomainError {
 
 /**
  * Calls a unary method with a deadline and, as metadata, the identity of this service and the
- * partner and request id it acts for, signed (identity.ts). A domain error raised by the callee
+ * partner and request id it acts for, signed (identity.ts), and the current trace context. A domain error raised by the callee
  * is rebuilt, so it reaches the partner unchanged.
  */
 export async function callUnary<Response>(
@@ -61,8 +62,12 @@ export async function callUnary<Response>(
 ): Promise<Response> {
   const fn = (client as unknown as Record<string, UnaryMethod>)[method];
   if (typeof fn !== 'function') throw new Error(`no rpc method ${method}`);
-  const metadata = await signedCallMetadata(context.partnerId || undefined, context.requestId);
-  if (context.requestId) metadata.set(METADATA_KEYS.requestId, context.requestId);
+  // The request id given, else the one of the work in hand, so the callee's lines carry it too.
+  const trace = currentTrace();
+  const requestId = context.requestId || trace?.requestId;
+  const metadata = await signedCallMetadata(context.partnerId || undefined, requestId);
+  if (requestId) metadata.set(METADATA_KEYS.requestId, requestId);
+  if (trace) metadata.set(METADATA_KEYS.traceparent, traceparentOf(trace));
   const started = process.hrtime.bigint();
   return new Promise<Response>((resolve, reject) => {
     fn.call(client, request, metadata, { deadline: Date.now() + deadlineMs }, (error, response) => {

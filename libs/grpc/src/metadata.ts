@@ -2,6 +2,8 @@ import { Metadata } from '@grpc/grpc-js';
 
 export const METADATA_KEYS = {
   requestId: 'x-request-id',
+  /** The caller's W3C trace context, so the callee's lines carry the same trace id. */
+  traceparent: 'traceparent',
   /** JSON of the domain error a handler raised, so the caller can rebuild it exactly. */
   problem: 'rental-problem-bin',
 } as const;

@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Identity } from '@rental/identity';
-import { type Logger, withRequestId } from '@rental/logger';
+import { type Logger, continueTrace, withTrace } from '@rental/logger';
 import { grpcServerDuration } from '@rental/metrics';
 import { DomainError, isDomainError } from '@rental/problem';
 import type { ErrorMapper } from '@rental/http';
@@ -49,7 +49,8 @@ export function unaryHandler<Request, Response>(
   return (call, callback) => {
     const started = process.hrtime.bigint();
     const requestId = firstValue(call.metadata, METADATA_KEYS.requestId);
-    let callLog = log.child({ requestId, rpc: method });
+    const trace = continueTrace({ traceparent: firstValue(call.metadata, METADATA_KEYS.traceparent), requestId });
+    let callLog = log.child({ requestId, traceId: trace.traceId, rpc: method });
     let partnerId = '';
     const finish = (code: grpc.status) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -71,7 +72,7 @@ export function unaryHandler<Request, Response>(
       callLog = callLog.child({ caller: identity.caller });
       const context: CallContext = { partnerId, caller: identity.caller, requestId, log: callLog };
       try {
-        const response = await withRequestId(requestId, () => handler(call.request, context));
+        const response = await handler(call.request, context);
         finish(grpc.status.OK);
         callback(null, response);
       } catch (error) {
@@ -86,7 +87,7 @@ export function unaryHandler<Request, Response>(
         callback({ code: grpc.status.INTERNAL, details: 'internal error' });
       }
     };
-    void serve();
+    void withTrace(trace, serve);
   };
 }
 

@@ -1,7 +1,7 @@
 import express, { Application, NextFunction, Request, RequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { type Logger, withRequestId } from '@rental/logger';
+import { type Logger, TRACEPARENT_HEADER, continueTrace, withTrace } from '@rental/logger';
 import type { Identity, IdentityKeys } from '@rental/identity';
 import { httpRequestDuration } from '@rental/metrics';
 import { DomainError, toProblem } from '@rental/problem';
@@ -43,8 +43,10 @@ function requestContext(log: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.headers[REQUEST_ID_HEADER];
     const requestId = isValidRequestId(incoming) ? incoming : randomUUID();
+    // The gateway's span is the parent; a request that did not come through it starts a trace.
+    const trace = continueTrace({ traceparent: req.headers[TRACEPARENT_HEADER], requestId });
     res.locals.requestId = requestId;
-    res.locals.log = log.child({ requestId });
+    res.locals.log = log.child({ requestId, traceId: trace.traceId });
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -55,7 +57,7 @@ function requestContext(log: Logger) {
       if (res.statusCode >= 500) res.locals.log.error(entry, 'request');
       else if (req.path.startsWith('/api') || req.path.startsWith('/ops')) res.locals.log.info(entry, 'request');
     });
-    withRequestId(requestId, next);
+    withTrace(trace, next);
   };
 }
 

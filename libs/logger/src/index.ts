@@ -1,5 +1,5 @@
 import pino, { Logger } from 'pino';
-import { currentRequestId } from './request-scope';
+import { currentTrace } from './trace-context';
 
 export type { Logger } from 'pino';
 
@@ -49,12 +49,18 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
     serializers: { err: serializeError },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
-    // Every line written while a request, call or event is handled carries its id, so one id
-    // finds the work it caused in every process; a logger that has it bound already adds nothing.
+    // Every line written while a request, call, message or job is handled carries its trace id
+    // and request id, so one id finds the work it caused in every process; what a logger has
+    // bound already is not added twice.
     mixin: (_entry, _level, logger) => {
-      const requestId = currentRequestId();
-      return requestId && !('requestId' in logger.bindings()) ? { requestId } : {};
+      const trace = currentTrace();
+      if (!trace) return {};
+      const bound = logger.bindings();
+      const fields: { traceId?: string; requestId?: string } = {};
+      if (!('traceId' in bound)) fields.traceId = trace.traceId;
+      if (trace.requestId && !('requestId' in bound)) fields.requestId = trace.requestId;
+      return fields;
     },
   });
 }
-export { currentRequestId, withRequestId } from './request-scope';
+export * from './trace-context';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceName } from '@rental/config';
 import { mapDatabaseError } from '@rental/db';
 import { REQUEST_ID_HEADER, isValidRequestId, keylessCheckoutHeaders, problemFor, sendProblem } from '@rental/http';
-import type { Logger } from '@rental/logger';
+import { type Logger, TRACEPARENT_HEADER, continueTrace, traceparentOf, withTrace } from '@rental/logger';
 import { httpRequestDuration } from '@rental/metrics';
 import { DomainError, toProblem } from '@rental/problem';
 import { type ApiKeyAuthenticator, hashApiKey } from '../../domain/api-key';
@@ -149,10 +149,14 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
     const requestId = isValidRequestId(incoming) ? incoming : randomUUID();
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('X-Request-Id', requestId);
+    // The trace starts here: in the partner's trace when it sent a valid traceparent, else in a
+    // new one; the services get the gateway's span as their parent.
+    const trace = continueTrace({ traceparent: req.headers[TRACEPARENT_HEADER], requestId });
+    req.headers[TRACEPARENT_HEADER] = traceparentOf(trace);
     const path = pathOf(req.url);
     const owned = routeOf(path);
     if (owned?.owner === 'gateway' || (!owned && !isPartnerApiPath(path))) {
-      control(req, res);
+      withTrace(trace, () => control(req, res));
       return;
     }
     if (isKeylessCheckout(req.method, path, req.headers['idempotency-key'])) {
@@ -166,15 +170,17 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
       const { service, partnerId } = outcome;
       httpRequestDuration.observe({ method: req.method ?? '', route, service, status: String(res.statusCode) }, seconds);
       // The access log: one line per call, by route template, so no id from the path is written.
-      const entry = { requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, partnerId: partnerId ?? null, service };
+      const entry = { requestId, traceId: trace.traceId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, partnerId: partnerId ?? null, service };
       if (res.statusCode >= 500) options.log.warn(entry, 'request');
       else options.log.info(entry, 'request');
     });
     // Keyless paths (customer tokens among them) have no described template: `unmatched` keeps tokens out of the log.
-    const forwarding = owned?.key === 'none' ? forwardKeylessCall(req, res, owned.owner, options, outcome) : forwardApiCall(req, res, path, owned, options, outcome);
-    forwarding.catch((error: unknown) => {
-      if (res.headersSent) res.destroy();
-      else sendProblem(res, problemFor(error, [mapDatabaseError], options.log));
+    withTrace(trace, () => {
+      const forwarding = owned?.key === 'none' ? forwardKeylessCall(req, res, owned.owner, options, outcome) : forwardApiCall(req, res, path, owned, options, outcome);
+      forwarding.catch((error: unknown) => {
+        if (res.headersSent) res.destroy();
+        else sendProblem(res, problemFor(error, [mapDatabaseError], options.log));
+      });
     });
   };
 }

@@ -2,6 +2,7 @@ import { ulid, ulidToUUID } from 'ulid';
 import { enqueueOutbox } from '@rental/bus';
 import { statusChangedEventOf } from '@rental/proto';
 import { Knex, isUniqueViolation } from '@rental/db';
+import { currentOrigin } from '@rental/logger';
 import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract-machine';
 import { ResourceType, nextOccurredAt } from '../domain/events';
 import type { AuditContext, AuthorizedPerson, Contract, EnvelopeRecipient, FinancingCase, Quote, QuoteFeedbackAction, SignatureEnvelope } from '../domain/model';
@@ -263,6 +264,8 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   async queueLenderSubmission(): Promise<void> {
     const now = this.settings.now();
+    // The worker submits it under the trace of the request that queued it.
+    const origin = currentOrigin();
     await this.trx('lender_submissions').insert({
       application_id: ulid(),
       quote_id: this.quoteRow.id,
@@ -273,6 +276,8 @@ export class KnexCaseTransaction implements CaseTransaction {
       attempts: 0,
       next_attempt_at: now,
       created_at: now,
+      request_id: origin.requestId,
+      traceparent: origin.traceparent,
     });
     await this.updateQuote({ lender_submission_status: 'pending' });
     const wake = this.settings.onLenderSubmissionQueued;

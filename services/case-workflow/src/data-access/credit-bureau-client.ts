@@ -1,3 +1,4 @@
+import { traceHeaders } from '@rental/logger';
 import type { CreditBureau, CreditCheck } from '../domain/ports';
 import type { Customer } from '../domain/model';
 
@@ -14,7 +15,7 @@ export class CreditBureauClient implements CreditBureau {
   async check(customer: Customer, context: { financingCaseId: string }): Promise<CreditCheck> {
     const response = await fetch(`${this.url}/checks`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...traceHeaders() },
       body: JSON.stringify({ subject: context.financingCaseId, customer }),
       signal: AbortSignal.timeout(CREDIT_CHECK_TIMEOUT_MS),
     }).catch((error: Error) => {

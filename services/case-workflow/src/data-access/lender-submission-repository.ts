@@ -9,6 +9,8 @@ interface SubmissionRow {
   partner_id: string;
   lender_id: string | null;
   attempts: number;
+  request_id: string | null;
+  traceparent: string | null;
 }
 
 /**
@@ -25,6 +27,8 @@ const toSubmission = (row: SubmissionRow): LenderSubmission => ({
   partnerId: row.partner_id,
   lenderId: row.lender_id,
   attempts: row.attempts,
+  requestId: row.request_id,
+  traceparent: row.traceparent,
 });
 
 /**
@@ -43,7 +47,7 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
         WHERE status IN ('pending', 'failed') AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?) AND attempts < ?
         ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
       )
-      RETURNING id, application_id, quote_id, financing_case_id, partner_id, lender_id, attempts`, [now, LEASE_SECONDS, now, now, this.maxAttempts, limit]);
+      RETURNING id, application_id, quote_id, financing_case_id, partner_id, lender_id, attempts, request_id, traceparent`, [now, LEASE_SECONDS, now, now, this.maxAttempts, limit]);
     return (result.rows as SubmissionRow[]).sort((a, b) => a.id - b.id).map(toSubmission);
   }
 

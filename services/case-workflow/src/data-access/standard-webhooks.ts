@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { traceHeaders } from '@rental/logger';
 import type { SignedMessages } from '../domain/ports';
 
 /** Standard Webhooks with the `standardwebhooks` package: one Webhook per secret, kept. */
@@ -37,12 +38,12 @@ export class StandardWebhooks implements SignedMessages {
   }
 }
 
-/** One signed JSON POST with a deadline: the answer's status and parsed body (null when not JSON). */
+/** One signed JSON POST with a deadline and the current traceparent: the answer's status and parsed body (null when not JSON). */
 export async function postSigned(signed: SignedMessages, url: string, secret: string, id: string, message: unknown, timeoutMs: number): Promise<{ status: number; body: unknown }> {
   const body = JSON.stringify(message);
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...signed.headers(secret, id, body) },
+    headers: { 'Content-Type': 'application/json', ...traceHeaders(), ...signed.headers(secret, id, body) },
     body,
     signal: AbortSignal.timeout(timeoutMs),
     redirect: 'manual',

@@ -1,4 +1,4 @@
-import type { LenderAdapter, LenderSubmissionQueue } from './ports';
+import type { LenderAdapter, LenderSubmission, LenderSubmissionQueue } from './ports';
 
 const FIRST_RETRY_MS = 2_000;
 const MAX_RETRY_MS = 5 * 60_000;
@@ -19,6 +19,8 @@ export interface SubmissionDependencies {
   now(): Date;
   /** LENDER_MAX_ATTEMPTS: after this many failed attempts the submission stays failed. */
   maxAttempts?: number;
+  /** Runs one submission's attempt on behalf of the request that queued it (its trace); default: as is. */
+  onBehalfOf?<T>(submission: LenderSubmission, attempt: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -29,7 +31,8 @@ export interface SubmissionDependencies {
  */
 export async function submitDueSubmissions(deps: SubmissionDependencies, limit = 20): Promise<SubmissionRound> {
   const due = await deps.queue.claimDue(deps.now(), limit);
-  const outcomes = await Promise.all(due.map(async (submission) => {
+  const onBehalfOf = deps.onBehalfOf ?? ((_submission, attempt) => attempt());
+  const outcomes = await Promise.all(due.map((submission) => onBehalfOf(submission, async () => {
     try {
       const { reference } = await deps.lender.submit(submission);
       await deps.queue.markSubmitted(submission.id, reference, deps.now());
@@ -40,6 +43,6 @@ export async function submitDueSubmissions(deps: SubmissionDependencies, limit =
       await deps.queue.markFailed(submission.id, error instanceof Error ? error.message : String(error), exhausted ? null : new Date(at.getTime() + retryDelayMs(submission.attempts)), at);
       return 'failed' as const;
     }
-  }));
+  })));
   return { submitted: outcomes.filter((outcome) => outcome === 'submitted').length, failed: outcomes.filter((outcome) => outcome === 'failed').length };
 }

@@ -221,6 +221,9 @@ export interface LenderSubmission {
   partnerId: string;
   lenderId: string | null;
   attempts: number;
+  /** The request that queued it and its W3C traceparent, when known: its attempts log under them. */
+  requestId?: string | null;
+  traceparent?: string | null;
 }
 
 /** The lender's intake; a failure throws and the submission is retried later. */

@@ -4,6 +4,7 @@ import * as outboxRequestId from './0002_outbox_request_id';
 import * as caseHistory from './0003_case_history';
 import * as lender15ProductionPath from './0004_lender15_production_path';
 import * as customerLinks from './0006_customer17_customer_links';
+import * as traceContext from './0021_trace_context';
 
 export const migrations: Record<string, Migration> = {
   '0001_case_workflow': caseWorkflow,
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0003_case_history': caseHistory,
   '0004_lender15_production_path': lender15ProductionPath,
   '0006_customer17_customer_links': customerLinks,
+  '0021_trace_context': traceContext,
 };

@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import { currentRequestId } from '@rental/logger';
+import { currentOrigin } from '@rental/logger';
 import type { StatusChangedEvent } from '@rental/proto';
 import type { AttemptRecord, ClaimOptions, DeliveryJob, DeliveryNext, DeliveryStore } from '../domain/delivery';
 import type { DeliveryHistory, DeliveryHistoryReader } from '../domain/delivery-history';
@@ -15,6 +15,7 @@ interface ClaimedRow {
   attempts_before_redelivery: number;
   next_attempt_at: Date;
   request_id: string | null;
+  traceparent: string | null;
   body: string;
   occurred_at: Date;
   endpoint_id: string;
@@ -55,7 +56,7 @@ UPDATE deliveries d
 SET lease_expires_at = now() + make_interval(secs => :leaseSeconds)
 FROM locked l, event_inbox e, webhook_endpoints w
 WHERE d.id = l.id AND e.id = d.event_id AND w.id = d.endpoint_id
-RETURNING d.id, d.event_id, d.attempts, d.attempts_before_redelivery, d.next_attempt_at, e.request_id, e.body, e.occurred_at, w.id AS endpoint_id, w.url, w.secret,
+RETURNING d.id, d.event_id, d.attempts, d.attempts_before_redelivery, d.next_attempt_at, e.request_id, e.traceparent, e.body, e.occurred_at, w.id AS endpoint_id, w.url, w.secret,
   CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret, w.active, w.deleted_at`;
 
 /**
@@ -64,8 +65,8 @@ RETURNING d.id, d.event_id, d.attempts, d.attempts_before_redelivery, d.next_att
  */
 const RECORD_EVENT = `
 WITH inbox AS (
-  INSERT INTO event_inbox (id, partner_id, environment, event, body, occurred_at, request_id)
-  VALUES (:id, :partnerId, :environment, :event, :body, CAST(:occurredAt AS timestamptz), :requestId)
+  INSERT INTO event_inbox (id, partner_id, environment, event, body, occurred_at, request_id, traceparent)
+  VALUES (:id, :partnerId, :environment, :event, :body, CAST(:occurredAt AS timestamptz), :requestId, :traceparent)
   ON CONFLICT (id) DO NOTHING
   RETURNING id, partner_id
 ), fan_out AS (
@@ -149,8 +150,8 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
       body,
       occurredAt: event.occurredAt,
       roles: mailTo,
-      // The consumer handles the event inside the scope of the request that caused it.
-      requestId: currentRequestId() ?? null,
+      // The consumer handles the event in the trace of the request that caused it.
+      ...currentOrigin(),
     });
     const [row] = result.rows as { stored: number; deliveries: number }[];
     return { stored: row!.stored > 0, deliveries: row!.deliveries };
@@ -172,7 +173,8 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
       attempt: row.attempts + 1,
       attemptsBeforeRedelivery: row.attempts_before_redelivery,
       dueAt: row.next_attempt_at,
-      ...(row.request_id ? { requestId: row.request_id } : {}),
+      requestId: row.request_id,
+      traceparent: row.traceparent,
       body: row.body,
       occurredAt: row.occurred_at,
       endpoint: { id: row.endpoint_id, url: row.url, secret: row.secret, ...(row.previous_secret ? { previousSecret: row.previous_secret } : {}), active: row.active, deleted: row.deleted_at !== null },
@@ -229,7 +231,8 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
 
   async queueTestEvent(endpointId: string, event: TestEvent): Promise<void> {
     await this.db.transaction(async (trx) => {
-      await trx('event_inbox').insert({ id: event.id, partner_id: event.partnerId, environment: event.environment, event: event.event, body: event.body, occurred_at: event.occurredAt });
+      const origin = currentOrigin();
+      await trx('event_inbox').insert({ id: event.id, partner_id: event.partnerId, environment: event.environment, event: event.event, body: event.body, occurred_at: event.occurredAt, request_id: origin.requestId, traceparent: origin.traceparent });
       await trx('deliveries').insert({ event_id: event.id, endpoint_id: endpointId, partner_id: event.partnerId, status: 'pending', attempts: 0, next_attempt_at: trx.fn.now() });
     });
   }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { traceHeaders } from '@rental/logger';
 import type { TransportResult, WebhookRequest, WebhookTransport } from '../domain/delivery';
 import type { ResolvedAddress } from '../domain/target-check';
 
@@ -66,7 +67,8 @@ export class HttpWebhookTransport implements WebhookTransport {
           hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
           port: url.port || (secure ? 443 : 80),
           path: `${url.pathname}${url.search}`,
-          headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
+          // traceparent: the receiver can log the delivery under the trace of the change it reports.
+          headers: { ...request.headers, ...traceHeaders(), 'Content-Length': String(Buffer.byteLength(request.body)) },
           agent: this.agents[secure ? 'https:' : 'http:'],
           lookup: pinnedLookup(request.addresses[0]!),
         });

@@ -8,6 +8,8 @@ interface ClaimedMailRow {
   recipient_role: RecipientRole;
   attempts: number;
   event: string;
+  request_id: string | null;
+  traceparent: string | null;
 }
 
 const CLAIM_DUE = `
@@ -21,7 +23,7 @@ FROM (
   FOR UPDATE SKIP LOCKED
 ) due, event_inbox e
 WHERE m.id = due.id AND e.id = m.event_id
-RETURNING m.id, m.partner_id, m.recipient_role, m.attempts, e.event`;
+RETURNING m.id, m.partner_id, m.recipient_role, m.attempts, e.event, e.request_id, e.traceparent`;
 
 export class MailRepository implements MailStore {
   constructor(private readonly db: Knex) {}
@@ -34,6 +36,8 @@ export class MailRepository implements MailStore {
       role: row.recipient_role,
       attempt: row.attempts + 1,
       event: JSON.parse(row.event) as StatusChangedEvent,
+      requestId: row.request_id,
+      traceparent: row.traceparent,
     }));
   }
 

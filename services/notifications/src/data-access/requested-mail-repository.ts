@@ -1,4 +1,5 @@
 import type { Knex } from '@rental/db';
+import { currentOrigin } from '@rental/logger';
 import type { MailNext } from '../domain/mail';
 import type { RequestedMailJob, RequestedMailStore } from '../domain/requested-mail';
 
@@ -10,6 +11,8 @@ interface ClaimedRow {
   subject: string;
   body: string;
   attempts: number;
+  request_id: string | null;
+  traceparent: string | null;
 }
 
 const CLAIM_DUE = `
@@ -23,12 +26,14 @@ FROM (
   FOR UPDATE SKIP LOCKED
 ) due
 WHERE m.id = due.id
-RETURNING m.id, m.kind, m.partner_id, m.recipient_email, m.subject, m.body, m.attempts`;
+RETURNING m.id, m.kind, m.partner_id, m.recipient_email, m.subject, m.body, m.attempts, m.request_id, m.traceparent`;
 
 export class RequestedMailRepository implements RequestedMailStore {
   constructor(private readonly db: Knex) {}
 
   async add(request: Parameters<RequestedMailStore['add']>[0]): Promise<boolean> {
+    // Stored while the mail.requested message is handled: the mail goes out in its trace.
+    const origin = currentOrigin();
     const inserted = await this.db('mail_requests').insert({
       id: request.id,
       kind: request.kind,
@@ -39,6 +44,8 @@ export class RequestedMailRepository implements RequestedMailStore {
       financing_case_id: request.financingCaseId,
       status: 'pending',
       next_attempt_at: this.db.fn.now(),
+      request_id: origin.requestId,
+      traceparent: origin.traceparent,
     }).onConflict('id').ignore().returning('id');
     return inserted.length > 0;
   }
@@ -52,6 +59,8 @@ export class RequestedMailRepository implements RequestedMailStore {
       subject: row.subject,
       text: row.body,
       attempt: row.attempts + 1,
+      requestId: row.request_id,
+      traceparent: row.traceparent,
     }));
   }
 

@@ -17,8 +17,9 @@ export interface DeliveryJob {
   attemptsBeforeRedelivery: number;
   /** The exact bytes to send. */
   body: string;
-  /** The request that caused the event, when known: the attempt's log lines carry it. */
-  requestId?: string;
+  /** The request that caused the event and its W3C traceparent, when known: the attempt continues that trace. */
+  requestId?: string | null;
+  traceparent?: string | null;
   /** When this attempt fell due: the start of the scheduler's lag. */
   dueAt: Date;
   /** When the status change happened: the start of the delivery lag. */

@@ -83,6 +83,9 @@ export interface MailJob {
   /** Number of the attempt about to be made, from 1. */
   attempt: number;
   event: StatusChangedEvent;
+  /** The request that caused the event and its W3C traceparent, when known: the attempt continues that trace. */
+  requestId?: string | null;
+  traceparent?: string | null;
 }
 
 export type MailNext =

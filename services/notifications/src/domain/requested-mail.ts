@@ -10,6 +10,9 @@ export interface RequestedMailJob {
   text: string;
   /** Number of the attempt about to be made, from 1. */
   attempt: number;
+  /** The request that asked for the mail and its W3C traceparent, when known: the attempt continues that trace. */
+  requestId?: string | null;
+  traceparent?: string | null;
 }
 
 

@@ -1,12 +1,12 @@
 import type { Migration } from '@rental/db';
 import * as webhooks from './0001_webhooks';
 import * as mailRequests from './0006_customer17_mail_requests';
-
 import * as endpointTools from './0007_ops21_endpoint_tools';
-
+import * as traceContext from './0021_trace_context';
 
 export const migrations: Record<string, Migration> = {
   '0001_webhooks': webhooks,
   '0006_customer17_mail_requests': mailRequests,
   '0007_ops21_endpoint_tools': endpointTools,
+  '0021_trace_context': traceContext,
 };

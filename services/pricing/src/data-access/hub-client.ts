@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { traceHeaders } from '@rental/logger';
 import type { HubClient, HubSlaFile } from '../domain/sla-files';
 
 const hubAnswer = z.array(z.object({ fileId: z.string(), name: z.string(), deleted: z.boolean() }));
@@ -9,7 +10,7 @@ export class HttpHubClient implements HubClient {
 
   async slaFilesOf(hubId: string): Promise<HubSlaFile[]> {
     if (!this.baseUrl) throw new Error('no distribution hub URL is configured');
-    const response = await fetch(new URL(`/hubs/${encodeURIComponent(hubId)}/sla-files`, this.baseUrl), { signal: AbortSignal.timeout(this.timeoutMs) });
+    const response = await fetch(new URL(`/hubs/${encodeURIComponent(hubId)}/sla-files`, this.baseUrl), { headers: traceHeaders(), signal: AbortSignal.timeout(this.timeoutMs) });
     if (!response.ok) throw new Error(`distribution hub answered ${response.status}`);
     return hubAnswer.parse(await response.json());
   }

@@ -1,4 +1,4 @@
-import type { Logger } from '@rental/logger';
+import { type Logger, inTraceOf } from '@rental/logger';
 import { Counter, registry } from '@rental/metrics';
 import { JobLease, PeriodicJob, periodicJob } from '@rental/service-host';
 import { ClockDependencies, runClockTick } from '../../domain/clock';
@@ -23,13 +23,14 @@ export function clockJob(deps: ClockDependencies & { now(): Date }, options: { t
     everyMs: options.tickMs,
     singleton: options.lease,
     log,
-    run: async () => {
+    // Each tick is a trace of its own: the moves, mails and events it causes share its id.
+    run: () => inTraceOf({}, async () => {
       const result = await runClockTick(deps, deps.now());
       tickEffects.inc({ kind: 'reminder' }, result.reminders);
       tickEffects.inc({ kind: 'expiry' }, result.expiries);
       tickEffects.inc({ kind: 'overdue_notice' }, result.overdueNotices);
       tickEffects.inc({ kind: 'overdue_cancel' }, result.overdueCancels);
       if (result.reminders + result.expiries + result.overdueNotices + result.overdueCancels > 0) log.info({ ...result }, 'clock tick applied changes');
-    },
+    }),
   });
 }

@@ -1,4 +1,4 @@
-import { type Logger, withRequestId } from '@rental/logger';
+import { type Logger, inTraceOf } from '@rental/logger';
 import { QueueWorker, queueWorker } from '@rental/service-host';
 import { DeliveryDependencies, DeliveryJob, attemptDelivery } from '../../domain/delivery';
 import { webhookAttemptDuration, webhookAttempts, webhookDeliveriesFinished, webhookDeliveryLag, webhookScheduleLag } from './metrics';
@@ -18,7 +18,7 @@ export function deliveryWorker(deps: DeliveryDependencies, options: { concurrenc
     keyOf: (job) => job.endpoint.id,
     claim: (limit, inFlight) => deps.store.claimDue({ limit, perEndpoint, inFlight, leaseMs: deps.timeoutMs + LEASE_MARGIN_MS }),
     nextDueAt: () => deps.store.nextDueAt(),
-    process: (job) => withRequestId(job.requestId, async () => {
+    process: (job) => inTraceOf(job, async () => {
       webhookScheduleLag.observe(Math.max(0, Date.now() - job.dueAt.getTime()) / 1000);
       const { attempt, next } = await attemptDelivery(job, deps);
       const entry = {

@@ -1,4 +1,4 @@
-import type { Logger } from '@rental/logger';
+import { type Logger, type TraceOrigin, inTraceOf } from '@rental/logger';
 import { QueueWorker, queueWorker } from '@rental/service-host';
 import { MailDependencies, MailJob, MailNext, sendMail } from '../../domain/mail';
 import { mailsFinished } from './metrics';
@@ -7,9 +7,10 @@ const MAIL_LEASE_MS = 120_000;
 
 /**
  * A worker over one mail queue: mail runs beside webhook delivery with its own few slots, so a
- * slow SMTP server delays no webhook. Event mails and requested mails each have one.
+ * slow SMTP server delays no webhook. Event mails and requested mails each have one; each
+ * attempt continues the trace of the work that queued the mail.
  */
-export function mailQueueWorker<Job>(
+export function mailQueueWorker<Job extends TraceOrigin>(
   name: string,
   store: { claimDue(limit: number, leaseMs: number): Promise<Job[]>; nextDueAt(): Promise<Date | undefined> },
   log: Logger,
@@ -22,7 +23,7 @@ export function mailQueueWorker<Job>(
     log,
     claim: (limit) => store.claimDue(limit, MAIL_LEASE_MS),
     nextDueAt: () => store.nextDueAt(),
-    process,
+    process: (job) => inTraceOf(job, () => process(job)),
   });
 }
 
