@@ -4,6 +4,8 @@ import { createAdminApp, startHttpServer } from '@rental/http';
 import { IdentityKeys } from '@rental/identity';
 import { createLogger } from '@rental/logger';
 import { enableProcessMetrics } from '@rental/metrics';
+import { describeProblems } from '@rental/problem';
+import { PROBLEM_CATALOGUE } from '@rental/proto';
 import type { GatewayConfig } from './config';
 import { ApiKeyRepository } from './data-access/api-key-repository';
 import { ApiKeyAuthenticator } from './domain/api-key';
@@ -26,6 +28,7 @@ export interface RunningGateway {
 export async function startGateway(config: GatewayConfig, env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
   const log = createLogger('gateway', config.LOG_LEVEL);
   enableProcessMetrics('gateway');
+  describeProblems(PROBLEM_CATALOGUE, config.PUBLIC_BASE_URL);
   const identity = new IdentityKeys(config.INTERNAL_IDENTITY_SECRET);
   const db = await openDatabase({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, migrations, log });
   const agent = upstreamAgent();
@@ -45,6 +48,7 @@ export async function startGateway(config: GatewayConfig, env: NodeJS.ProcessEnv
       consoleClientId: config.OPERATOR_CONSOLE_CLIENT_ID,
     },
     routeOf: routeTemplateMatcher(Object.keys(description.paths as Record<string, unknown>)),
+    problems: PROBLEM_CATALOGUE,
     clientAddress: clientAddressResolver(config.TRUSTED_PROXIES),
     limits: {
       perKey: sharedRateLimiter(db, GATEWAY_SCHEMA, 'key', { perSecond: config.RATE_LIMIT_KEY_PER_SECOND, burst: config.RATE_LIMIT_KEY_BURST }),

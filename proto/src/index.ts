@@ -7,6 +7,7 @@ import type { ProtoGrpcType as DocumentsPackage } from './generated/documents';
 export * from './events';
 export * from './financing';
 export * from './document-categories';
+export * from './problems';
 
 /** The folder that holds rental/<service>/v1/*.proto, next to src/ and dist/. */
 export const PROTO_ROOT = path.resolve(__dirname, '..');

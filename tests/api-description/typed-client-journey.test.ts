@@ -113,7 +113,7 @@ describe('the partner journey with the typed client', () => {
     const missing = await api.GET('/api/financing_cases/{id}', { params: { path: { id: '01JZZZZZZZZZZZZZZZZZZZZZZZ' } } });
     expect(missing.response.status).toBe(404);
     expect(missing.data).toBeUndefined();
-    expect(missing.error).toEqual(expect.objectContaining({ status: 404, type: expect.any(String), title: 'Not Found', detail: expect.any(String) }));
+    expect(missing.error).toEqual(expect.objectContaining({ status: 404, type: expect.any(String), title: 'Financing case not found', detail: expect.any(String) }));
     const unauthenticated = await createPartnerApiClient(sharedStack().gatewayUrl, 'sbx_not_a_key').GET('/api/product-sectors');
     expect([unauthenticated.response.status, unauthenticated.error?.status]).toEqual([401, 401]);
   });

@@ -4,6 +4,7 @@ import { createLogger } from '@rental/logger';
 import { DEMO_SEED_FILE, readSeedFile, seedDeployment } from '@rental/stack';
 import { ApiClient, createTestPartner, fixturePartnerKey } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
+import { problemTypeOf } from '../support/problems';
 
 const acme = apiAs(fixturePartnerKey('acme'));
 const beta = apiAs(fixturePartnerKey('beta'));
@@ -25,7 +26,7 @@ const withKey = (key: string = randomUUID()) => ({ headers: { 'Idempotency-Key':
 function expectProblem(response: { status: number; contentType: string; json: any }, status: number, code?: string) {
   expect(response.status).toBe(status);
   expect(response.contentType).toBe('application/problem+json; charset=utf-8');
-  if (code) expect(response.json.type).toBe(`https://partner-rental-api.example/problems/${code}`);
+  if (code) expect(response.json.type).toBe(problemTypeOf(code));
 }
 
 describe('checkout: success and idempotency', () => {

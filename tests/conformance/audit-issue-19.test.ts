@@ -11,10 +11,10 @@ import { createCaseViaGrpc } from '../support/cases';
 import { EventListener, Owner, eventsOf, expectApplied, expectProblem, expectViolations, movesOf, newCase, newPartner, query, simulate } from '../case-workflow/support/kit';
 import { download, insertDocument, partnerWithCase, sampleFile, upload } from '../documents/support/kit';
 import { EventPublisher, registerEndpoint, requestsFor } from '../notifications/support';
+import { problemTypeOf } from '../support/problems';
 import { apiAs, sharedStack } from '../support/shared-stack';
 
 const PROBLEM = 'application/problem+json; charset=utf-8';
-const problemType = (code: string) => `https://partner-rental-api.example/problems/${code}`;
 const leasing36 = { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000, productSector: 'IT_AND_OFFICE_EQUIPMENT' };
 const customer = { firstName: 'Erika', lastName: 'Mustermann', email: 'erika@customer.example', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', phone: '+4930123', company: 'Mustermann GmbH', vatId: 'DE123456789' };
 const person = {
@@ -131,7 +131,7 @@ describe('3. platform documents', () => {
     for (const hidden of [superseded, supersededHandover]) {
       const metadata = await withCase.api.get(`/api/documents/${hidden}`);
       const content = await download(sharedStack(), withCase.partner.key, `/api/documents/${hidden}/download`);
-      expect([metadata.status, metadata.json.type, content.status]).toEqual([404, problemType('document.not_found'), 404]);
+      expect([metadata.status, metadata.json.type, content.status]).toEqual([404, problemTypeOf('document.not_found'), 404]);
     }
   });
 
@@ -276,7 +276,7 @@ describe('9. edge input', () => {
     const response = await fetch(`${sharedStack().gatewayUrl}/api/carts`, { method: 'POST', headers: { 'X-Api-Key': owner.partner.key, 'Content-Type': 'application/json', 'Content-Encoding': encoding }, body: bytes });
     expect([response.status, response.headers.get('content-type')]).toEqual([400, PROBLEM]);
     expect(await response.json()).toEqual(expect.objectContaining({
-      type: problemType('request.malformed_encoding'),
+      type: problemTypeOf('request.malformed_encoding'),
       detail: `The request body is not valid ${encoding} data, as its Content-Encoding header says it is.`,
       violations: [expect.objectContaining({ propertyPath: 'Content-Encoding' })],
     }));

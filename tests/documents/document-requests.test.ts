@@ -1,4 +1,5 @@
 import { PartnerWithCase, createItems, documentsRpc, download, partnerWithCase, query, sampleFile, sharedStack, upload } from './support/kit';
+import { problemTypeOf } from '../support/problems';
 
 const requestsPath = (owner: PartnerWithCase) => `/api/financing-cases/${owner.caseId}/document-requests`;
 
@@ -79,7 +80,7 @@ describe('document requests', () => {
     expect(answered.status).toBe(200);
     expect(answered.json).toMatchObject({ id: item?.id, type: 'information', status: 'provided', response: '42 employees', providedAt: expect.any(String), fulfilled: true, editable: false });
     expect(again.status).toBe(422);
-    expect(again.json).toMatchObject({ type: 'https://partner-rental-api.example/problems/document_request.not_pending', violations: [expect.objectContaining({ code: 'document_request.not_pending' })] });
+    expect(again.json).toMatchObject({ type: problemTypeOf('document_request.not_pending'), violations: [expect.objectContaining({ code: 'document_request.not_pending' })] });
   });
 
   it('when the respond body is malformed, then 400; null is an answer without text', async () => {
@@ -139,8 +140,8 @@ describe('document requests', () => {
     expect(foreign.status).toBe(403);
     expect(declared.status).toBe(200);
     expect(declared.json).toMatchObject({ id: optional?.id, status: 'not_available', notAvailable: true, editable: false });
-    expect([twice.status, twice.json.type]).toEqual([422, 'https://partner-rental-api.example/problems/document_request.not_pending']);
-    expect([notOptional.status, notOptional.json.type]).toEqual([422, 'https://partner-rental-api.example/problems/document_request.not_optional']);
+    expect([twice.status, twice.json.type]).toEqual([422, problemTypeOf('document_request.not_pending')]);
+    expect([notOptional.status, notOptional.json.type]).toEqual([422, problemTypeOf('document_request.not_optional')]);
     expect([hidden.status, unknown.status, wrongType.status, badType.status]).toEqual([404, 404, 404, 404]);
     expect([information.status, information.json.status]).toEqual([200, 'not_available']);
   });

@@ -1,4 +1,5 @@
 import { PartnerWithCase, download, partnerWithCase, rawMultipart, sampleFile, sharedStack, upload } from './support/kit';
+import { problemTypeOf } from '../support/problems';
 
 describe('document metadata and download', () => {
   let owner: PartnerWithCase;
@@ -54,7 +55,7 @@ describe('document metadata and download', () => {
     const unknown = await owner.api.get('/api/documents/2000000000');
     const malformed = await owner.api.get('/api/documents/abc/download');
 
-    expect([metadata.status, metadata.json.type]).toEqual([403, 'https://partner-rental-api.example/problems/document.forbidden']);
+    expect([metadata.status, metadata.json.type]).toEqual([403, problemTypeOf('document.forbidden')]);
     expect(content.status).toBe(403);
     expect([unknown.status, malformed.status]).toEqual([404, 404]);
   });
@@ -67,7 +68,7 @@ describe('document metadata and download', () => {
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, HEAD');
     expect(response.contentType).toMatch(/^application\/problem\+json/);
-    expect(response.json).toMatchObject({ status: 405, title: 'Method Not Allowed' });
+    expect(response.json).toMatchObject({ status: 405, title: 'Method not allowed here' });
     expect((await owner.api.get(`/api/documents/${uploaded.json.id}`)).status).toBe(200);
   });
 });

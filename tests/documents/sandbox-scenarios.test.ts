@@ -1,5 +1,6 @@
 import { waitFor } from '@rental/testkit';
 import { PartnerWithCase, download, partnerWithCase, query, sampleFile, sharedStack, upload } from './support/kit';
+import { problemInstanceOf } from '../support/problems';
 
 /** The document scenarios of POST /api/sandbox/financing_cases/{id}/simulate, end to end through case-workflow. */
 const simulate = (owner: PartnerWithCase, scenario: string, data?: Record<string, unknown>) => owner.api.post(`/api/sandbox/financing_cases/${owner.caseId}/simulate`, { scenario, ...(data ? { data } : {}) });
@@ -83,8 +84,8 @@ describe('sandbox document scenarios', () => {
     const onClosed = await simulate(owner, 'upload_rejected_type', { documentId: closed?.id });
 
     expect([type.status, type.contentType]).toEqual([400, 'application/problem+json; charset=utf-8']);
-    expect(type.json).toEqual({ ...realType.json, status: 400, title: 'Bad Request' });
-    expect(size.json).toEqual({ ...realSize.json, status: 400, title: 'Bad Request' });
+    expect(type.json).toEqual({ ...realType.json, status: 400, title: 'File type not allowed', instance: problemInstanceOf(type) });
+    expect(size.json).toEqual({ ...realSize.json, status: 400, title: 'File too large', instance: problemInstanceOf(size) });
     expect(onClosed.status).toBe(422);
   });
 

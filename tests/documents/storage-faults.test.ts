@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Stack, bootStack, shutdownStack } from '@rental/testkit';
 import { InspectorSession } from './support/inspector';
 import { PartnerWithCase, download, partnerWithCase, query, sampleFile, upload, uploadForm } from './support/kit';
+import { problemInstanceOf, problemTypeOf } from '../support/problems';
 
 // s3rver ships no types; the stack's own embedded storage is started the same way.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -130,13 +131,14 @@ describe('documents with object storage of its own', () => {
       expect(refused.status).toBe(503);
       expect(refused.contentType).toMatch(/^application\/problem\+json/);
       expect(refused.json).toEqual({
-        type: 'https://partner-rental-api.example/problems/dependency.object_storage_unavailable',
-        title: 'Service Unavailable',
+        type: problemTypeOf('dependency.object_storage_unavailable', stack.gatewayUrl),
+        title: 'Document storage unavailable',
         status: 503,
         detail: 'The document storage is not available right now. Nothing was stored; retry later.',
+        instance: problemInstanceOf(refused),
       });
       expect(fetched.status).toBe(503);
-      expect(JSON.parse(fetched.bytes.toString('utf8'))).toMatchObject({ status: 503, type: 'https://partner-rental-api.example/problems/dependency.object_storage_unavailable' });
+      expect(JSON.parse(fetched.bytes.toString('utf8'))).toMatchObject({ status: 503, type: problemTypeOf('dependency.object_storage_unavailable', stack.gatewayUrl) });
       expect(await query(stack, 'SELECT id FROM documents WHERE financing_case_id = $1', [owner.caseId])).toEqual(rowsBefore);
     } finally {
       await storage.start();
@@ -158,9 +160,9 @@ describe('documents with object storage of its own', () => {
       const fetched = await download(stack, owner.partner.key, `${requestsPath}/fill-and-return-templates/${template.id}/download`);
 
       expect([created.status, created.contentType]).toEqual([503, 'application/problem+json; charset=utf-8']);
-      expect(created.json).toMatchObject({ status: 503, type: 'https://partner-rental-api.example/problems/dependency.object_storage_unavailable' });
+      expect(created.json).toMatchObject({ status: 503, type: problemTypeOf('dependency.object_storage_unavailable', stack.gatewayUrl) });
       expect([fetched.status, fetched.headers.get('content-type')]).toEqual([503, 'application/problem+json; charset=utf-8']);
-      expect(JSON.parse(fetched.bytes.toString('utf8'))).toMatchObject({ status: 503, type: 'https://partner-rental-api.example/problems/dependency.object_storage_unavailable' });
+      expect(JSON.parse(fetched.bytes.toString('utf8'))).toMatchObject({ status: 503, type: problemTypeOf('dependency.object_storage_unavailable', stack.gatewayUrl) });
       expect(await query(stack, 'SELECT id FROM requested_items WHERE financing_case_id = $1 ORDER BY id', [owner.caseId])).toEqual(itemsBefore);
       expect((await owner.api.get(requestsPath)).json).toEqual(listed);
     } finally {
@@ -183,7 +185,7 @@ describe('documents with object storage of its own', () => {
     expect([refused.status, refused.contentType]).toEqual([503, 'application/problem+json; charset=utf-8']);
     expect(refused.json).toMatchObject({
       status: 503,
-      type: 'https://partner-rental-api.example/problems/dependency.object_storage_unavailable',
+      type: problemTypeOf('dependency.object_storage_unavailable', stack.gatewayUrl),
       detail: 'The case has moved, but its signed contract PDF could not be stored right now. Send the same scenario again later to attach it.',
     });
     expect(await query(stack, 'SELECT id FROM documents WHERE financing_case_id = $1', [signedCase.caseId])).toEqual([]);
@@ -205,7 +207,7 @@ describe('documents with object storage of its own', () => {
     await storage.start();
 
     expect(result.status).toBe(503);
-    expect(result.body).toMatchObject({ type: 'https://partner-rental-api.example/problems/dependency.object_storage_unavailable' });
+    expect(result.body).toMatchObject({ type: problemTypeOf('dependency.object_storage_unavailable', stack.gatewayUrl) });
     expect(await query(stack, 'SELECT id FROM documents WHERE financing_case_id = $1', [owner.caseId])).toEqual(rowsBefore);
     expect(await query(stack, "SELECT reason FROM pending_objects WHERE object_key LIKE $1", [`documents/${owner.caseId}/%`])).toEqual(expect.arrayContaining([{ reason: 'upload' }]));
   });

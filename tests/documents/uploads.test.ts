@@ -1,4 +1,5 @@
 import { PartnerWithCase, anotherCase, createItems, documentsRpc, download, partnerWithCase, query, rawMultipart, sampleFile, sharedStack, storedObjects, upload, uploadForm } from './support/kit';
+import { problemInstanceOf, problemTypeOf } from '../support/problems';
 
 const MAX = 10_000_000;
 
@@ -57,10 +58,11 @@ describe('document upload', () => {
     expect(response.status).toBe(422);
     expect(response.contentType).toMatch(/^application\/problem\+json/);
     expect(response.json).toEqual({
-      type: 'https://partner-rental-api.example/problems/document.file_type_not_allowed',
-      title: 'Unprocessable Entity',
+      type: problemTypeOf('document.file_type_not_allowed'),
+      title: 'File type not allowed',
       status: 422,
       detail: 'file: The file must be a PDF, PNG or JPEG; its content is none of them.',
+      instance: problemInstanceOf(response),
       violations: [{ propertyPath: 'file', code: 'document.file_type_not_allowed', message: 'The file must be a PDF, PNG or JPEG; its content is none of them.' }],
     });
     expect(await query(sharedStack(), 'SELECT id FROM documents WHERE financing_case_id = $1', [caseId])).toEqual([]);
@@ -84,7 +86,7 @@ describe('document upload', () => {
 
     const response = await upload(owner.api, caseId, { file: { bytes: sampleFile('pdf', 12 * 1024 * 1024), name: 'huge.pdf' }, category: 'other' });
 
-    expect([response.status, response.json.type]).toEqual([413, 'https://partner-rental-api.example/problems/request.too_large']);
+    expect([response.status, response.json.type]).toEqual([413, problemTypeOf('request.too_large')]);
     expect(await query(sharedStack(), 'SELECT object_key FROM pending_objects WHERE object_key LIKE $1', [`documents/${caseId}/%`])).toEqual([]);
   });
 
@@ -143,7 +145,7 @@ describe('document upload', () => {
     const response = await owner.api.post(`/api/financing-cases/${owner.caseId}/documents`, { category: 'other' });
 
     expect(response.status).toBe(400);
-    expect(response.json).toMatchObject({ type: 'https://partner-rental-api.example/problems/document.not_multipart', status: 400 });
+    expect(response.json).toMatchObject({ type: problemTypeOf('document.not_multipart'), status: 400 });
   });
 
   it('when the multipart body has no boundary, or ends in the middle of a part, then 400 and nothing is stored', async () => {
@@ -154,8 +156,8 @@ describe('document upload', () => {
     const noBoundary = await owner.api.request('POST', path, { rawBody: 'whatever', headers: { 'Content-Type': 'multipart/form-data' } });
     const truncated = await owner.api.request('POST', path, { rawBody: complete.body.subarray(0, 20_000), headers: { 'Content-Type': complete.contentType } });
 
-    expect([noBoundary.status, noBoundary.json.type]).toEqual([400, 'https://partner-rental-api.example/problems/document.not_multipart']);
-    expect([truncated.status, truncated.json.type]).toEqual([400, 'https://partner-rental-api.example/problems/document.malformed_multipart']);
+    expect([noBoundary.status, noBoundary.json.type]).toEqual([400, problemTypeOf('document.not_multipart')]);
+    expect([truncated.status, truncated.json.type]).toEqual([400, problemTypeOf('document.malformed_multipart')]);
     expect(await query(sharedStack(), 'SELECT id FROM documents WHERE financing_case_id = $1', [caseId])).toEqual([]);
     expect(await storedObjects(sharedStack(), `documents/${caseId}/`)).toEqual([]);
   });
@@ -179,8 +181,8 @@ describe('document upload', () => {
     const unknown = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf'), name: 'a.pdf' }, category: 'other', requestedDocumentId: 999999999 });
     const foreign = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf'), name: 'a.pdf' }, category: 'other', requestedDocumentId: foreignItem?.id });
 
-    expect([unknown.status, unknown.json.type]).toEqual([404, 'https://partner-rental-api.example/problems/document_request.not_found']);
-    expect([foreign.status, foreign.json.type]).toEqual([404, 'https://partner-rental-api.example/problems/document_request.not_found']);
+    expect([unknown.status, unknown.json.type]).toEqual([404, problemTypeOf('document_request.not_found')]);
+    expect([foreign.status, foreign.json.type]).toEqual([404, problemTypeOf('document_request.not_found')]);
     expect(await query(sharedStack(), 'SELECT id FROM documents WHERE financing_case_id = $1', [otherCase])).toEqual([]);
   });
 
@@ -197,7 +199,7 @@ describe('document upload', () => {
     const foreign = await upload(stranger.api, owner.caseId, { file: { bytes: sampleFile('pdf'), name: 'a.pdf' }, category: 'other' });
     const unknown = await upload(owner.api, '01ARZ3NDEKTSV4RRFFQ69G5FAV', { file: { bytes: sampleFile('pdf'), name: 'a.pdf' }, category: 'other' });
 
-    expect([foreign.status, foreign.json.type]).toEqual([403, 'https://partner-rental-api.example/problems/financing_case.forbidden']);
-    expect([unknown.status, unknown.json.type]).toEqual([404, 'https://partner-rental-api.example/problems/financing_case.not_found']);
+    expect([foreign.status, foreign.json.type]).toEqual([403, problemTypeOf('financing_case.forbidden')]);
+    expect([unknown.status, unknown.json.type]).toEqual([404, problemTypeOf('financing_case.not_found')]);
   });
 });

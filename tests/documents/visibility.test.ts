@@ -1,4 +1,5 @@
 import { PartnerWithCase, createItems, documentsRpc, download, insertDocument, partnerWithCase, sampleFile, sharedStack, upload } from './support/kit';
+import { problemTypeOf } from '../support/problems';
 
 const listIds = async (owner: PartnerWithCase, page?: number) => {
   const response = await owner.api.get(`/api/financing-cases/${owner.caseId}/documents${page ? `?page=${page}` : ''}`);
@@ -25,7 +26,7 @@ describe('visibility of documents', () => {
     for (const hidden of [customer, operator, unsignedHandover]) {
       const metadata = await owner.api.get(`/api/documents/${hidden}`);
       const content = await download(sharedStack(), owner.partner.key, `/api/documents/${hidden}/download`);
-      expect([metadata.status, metadata.json.type, content.status]).toEqual([404, 'https://partner-rental-api.example/problems/document.not_found', 404]);
+      expect([metadata.status, metadata.json.type, content.status]).toEqual([404, problemTypeOf('document.not_found'), 404]);
     }
   });
 
@@ -64,8 +65,8 @@ describe('visibility of documents', () => {
     const foreign = await stranger.api.get(`/api/financing-cases/${owner.caseId}/documents`);
     const unknown = await owner.api.get('/api/financing-cases/01ARZ3NDEKTSV4RRFFQ69G5FAV/documents');
 
-    expect([foreign.status, foreign.json.type]).toEqual([403, 'https://partner-rental-api.example/problems/financing_case.forbidden']);
-    expect([unknown.status, unknown.json.type]).toEqual([404, 'https://partner-rental-api.example/problems/financing_case.not_found']);
+    expect([foreign.status, foreign.json.type]).toEqual([403, problemTypeOf('financing_case.forbidden')]);
+    expect([unknown.status, unknown.json.type]).toEqual([404, problemTypeOf('financing_case.not_found')]);
   });
 
   it('when a case has 31 visible documents, then page 1 holds 30, page 2 the last one; page 0 is 400', async () => {

@@ -25,7 +25,7 @@ describe('PostgreSQL restarted during traffic', () => {
     const down = await api.get('/api/product-sectors');
     expect(down.status).toBe(503);
     expect(down.contentType).toBe('application/problem+json; charset=utf-8');
-    expect(down.json).toMatchObject({ status: 503, title: 'Service Unavailable' });
+    expect(down.json).toMatchObject({ status: 503, title: 'Database unavailable' });
     expect(down.text).not.toMatch(/at .*\.js|stack|<html/i);
 
     await postgres.start();

@@ -196,7 +196,7 @@ describe('SIGKILL of cart-checkout in the middle of a checkout', () => {
     const retried = await waitFor(async () => {
       const response = await api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key);
       statuses.push(response.status);
-      if (response.status === 409) expect(response.json.type).toBe('https://partner-rental-api.example/problems/checkout.running');
+      if (response.status === 409) expect(response.json.type).toBe(`${stack.gatewayUrl}/problems/checkout.running`);
       return response.status === 201 ? response : undefined;
     }, { timeoutMs: 30_000, intervalMs: 250, what: 'the retried checkout to be taken over' });
     process.stdout.write(`checkout taken over ${Date.now() - retryStarted} ms after the restart (${statuses.length} tries: ${statuses.join(' ')})\n`);

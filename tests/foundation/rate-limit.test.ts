@@ -17,7 +17,7 @@ describe('gateway rate limits', () => {
     const refused = await acme.get('/api/product-sectors');
     expect(refused.status).toBe(429);
     expect(refused.contentType).toBe('application/problem+json; charset=utf-8');
-    expect(refused.json).toMatchObject({ status: 429, title: 'Too Many Requests', detail: expect.stringContaining('API key') });
+    expect(refused.json).toMatchObject({ status: 429, title: 'Too many requests', detail: expect.stringContaining('API key') });
     // Three requests per window of 3 / 0.5 = 6 s: the window has just begun.
     expect(refused.headers.get('retry-after')).toBe('6');
     expect((await acme.withKey(fixturePartnerKey('beta')).get('/api/product-sectors')).status).toBe(200);

@@ -18,7 +18,7 @@ describe('a stopped service', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     expect(down.status).toBe(503);
     expect(down.contentType).toBe('application/problem+json; charset=utf-8');
-    expect(down.json).toMatchObject({ status: 503, title: 'Service Unavailable' });
+    expect(down.json).toMatchObject({ status: 503, title: 'Service unavailable' });
     expect(down.headers.get('retry-after')).toBe('1');
 
     stack.processes.pricing.start();

@@ -3,6 +3,8 @@ import { ApiClient, ApiResponse, TestPartner, WebhookReceiver, createTestPartner
 import { download, sampleFile, upload } from '../documents/support/kit';
 import { outboxOfPartner } from '../faults/support/traffic';
 import { registerEndpoint } from '../notifications/support';
+import type { ProblemCode } from '@rental/proto';
+import { problemInstanceOf, problemTitleOf, problemTypeOf } from '../support/problems';
 import { apiAs, sharedStack } from '../support/shared-stack';
 
 /**
@@ -15,7 +17,6 @@ import { apiAs, sharedStack } from '../support/shared-stack';
 const PROBLEM = 'application/problem+json; charset=utf-8';
 const UNKNOWN_ULID = '01J9ZZZZZZZZZZZZZZZZZZZZZZ';
 const UNKNOWN_INTEGER = '999999999';
-const problemType = (code: string) => `https://partner-rental-api.example/problems/${code}`;
 
 interface Alpha {
   partner: TestPartner;
@@ -147,15 +148,15 @@ function expectNoTrace(response: ApiResponse, what: string): void {
   }
 }
 
-function expectProblemOf(response: ApiResponse, what: string, status: number, body: Record<string, unknown>): void {
+function expectProblemOf(response: ApiResponse, what: string, status: number, code: ProblemCode, detail: unknown): void {
   expect([what, response.status, response.contentType]).toEqual([what, status, PROBLEM]);
-  expect([what, response.json]).toEqual([what, { title: status === 403 ? 'Forbidden' : 'Not Found', status, ...body }]);
+  expect([what, response.json]).toEqual([what, { type: problemTypeOf(code), title: problemTitleOf(code), status, detail, instance: problemInstanceOf(response) }]);
   expectNoTrace(response, what);
 }
 
 /** 403 as the specification lists it for another partner's resource. */
-function expectForbidden(response: ApiResponse, what: string, code: string, detail: string): void {
-  expectProblemOf(response, what, 403, { type: problemType(code), detail });
+function expectForbidden(response: ApiResponse, what: string, code: ProblemCode, detail: string): void {
+  expectProblemOf(response, what, 403, code, detail);
 }
 
 /** The text with one id (a whole token, not part of a longer id) put in place of another. */
@@ -165,13 +166,15 @@ function swapId(text: string, from: string, to: string): string {
 
 /**
  * 404 that cannot be told from the answer to an id that does not exist: same status, type and
- * detail (with the id swapped), so B learns nothing about the existence of A's resource.
+ * detail (with the id swapped, and the request id each answer names as its instance), so B
+ * learns nothing about the existence of A's resource.
  */
-async function expectUnknown(call: (id: string) => Promise<ApiResponse>, alphaId: string, unknownId: string, what: string, code: string): Promise<void> {
+async function expectUnknown(call: (id: string) => Promise<ApiResponse>, alphaId: string, unknownId: string, what: string, code: ProblemCode): Promise<void> {
   const foreign = await call(alphaId);
   const unknown = await call(unknownId);
-  expectProblemOf(foreign, `${what} ${alphaId}`, 404, { type: problemType(code), detail: expect.any(String) });
-  expect([what, unknown.status, swapId(foreign.text, alphaId, unknownId)]).toEqual([what, 404, unknown.text]);
+  expectProblemOf(foreign, `${what} ${alphaId}`, 404, code, expect.any(String));
+  const asUnknown = swapId(swapId(foreign.text, alphaId, unknownId), foreign.headers.get('x-request-id')!, unknown.headers.get('x-request-id')!);
+  expect([what, unknown.status, asUnknown]).toEqual([what, 404, unknown.text]);
 }
 
 beforeAll(async () => {
@@ -297,7 +300,8 @@ describe('partner B with the ids of partner A', () => {
     const deleted = await beta.api.delete(`/api/documents/${alpha.documentId}`);
     const ownDelete = await alpha.api.delete(`/api/documents/${alpha.documentId}`);
     expect([deleted.status, deleted.contentType, deleted.headers.get('allow')]).toEqual([405, PROBLEM, 'GET, HEAD']);
-    expect(deleted.text).toBe(ownDelete.text);
+    // The same answer as to the owner, but for the request id each names as its instance.
+    expect(swapId(deleted.text, deleted.headers.get('x-request-id')!, ownDelete.headers.get('x-request-id')!)).toBe(ownDelete.text);
     expectNoTrace(deleted, `DELETE document ${alpha.documentId}`);
   });
 

@@ -5,6 +5,7 @@ import { CALLER_HEADER, IDENTITY_HEADER, IdentityKeys } from '@rental/identity';
 import { loadDocumentsPackage, loadPricingPackage } from '@rental/proto';
 import { fixturePartnerKey } from '@rental/testkit';
 import { sharedStack } from '../support/shared-stack';
+import { problemTypeOf } from '../support/problems';
 
 /**
  * A hostile neighbour in the cluster skips the gateway and talks to the services' own ports,
@@ -32,7 +33,7 @@ describe('a service port reached without the gateway', () => {
     const response = await fetch(serviceUrl(service, path), { headers: CLAIMED });
     expect(response.status).toBe(401);
     expect(response.headers.get('content-type')).toBe(PROBLEM);
-    expect(await response.json()).toMatchObject({ status: 401, type: 'https://partner-rental-api.example/problems/auth.identity_refused' });
+    expect(await response.json()).toMatchObject({ status: 401, type: problemTypeOf('auth.identity_refused') });
   });
 
   it.each(DIRECT_ROUTES)('when %s is called at %s with an identity signed by another secret, then 401', async (service, path) => {
@@ -54,7 +55,7 @@ describe('a service port reached without the gateway', () => {
     const anonymous = await new IdentityKeys(sharedStack().identitySecret).sign({ caller: 'gateway', roles: [] });
     const response = await fetch(serviceUrl('pricing', '/api/product-sectors'), { headers: { ...CLAIMED, [IDENTITY_HEADER]: anonymous } });
     expect(response.status).toBe(401);
-    expect(await response.json()).toMatchObject({ type: 'https://partner-rental-api.example/problems/auth.missing_partner' });
+    expect(await response.json()).toMatchObject({ type: problemTypeOf('auth.missing_partner') });
   });
 });
 

@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
-import { problemType } from '@rental/problem';
 import { ApiClient, ReceivedRequest, WebhookReceiver, createTestPartner } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
 import { EventPublisher, RegisteredEndpoint, expectedBody, hmacBase64, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
+import { problemTypeOf } from '../support/problems';
 
 // The tools partners use on their endpoints (secret rotation, redelivery, test events), tried
 // with real deliveries to real receivers.
@@ -44,7 +44,7 @@ function verifies(secret: string, request: ReceivedRequest): boolean {
 }
 
 function expectProblem(response: { status: number; contentType: string; json: any }, status: number, code: string) {
-  expect([response.status, response.contentType, response.json.status, response.json.type]).toEqual([status, PROBLEM, status, problemType(code)]);
+  expect([response.status, response.contentType, response.json.status, response.json.type]).toEqual([status, PROBLEM, status, problemTypeOf(code)]);
 }
 
 function expectViolation(response: { status: number; contentType: string; json: any }, propertyPath: string, code: string) {

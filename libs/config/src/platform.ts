@@ -15,6 +15,12 @@ export const platformVariables = {
   GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10000),
   METRICS_ENABLED: booleanVariable(true),
+  /**
+   * Where partners, customers and outside parties reach the gateway: the base of problem `type`
+   * URLs (case-workflow also builds customer links and callback URLs on it). Unset: the address
+   * of the request at hand (X-Forwarded-Proto/-Host or Host).
+   */
+  PUBLIC_BASE_URL: urlVariable(['http', 'https']).optional(),
 };
 
 /** The database name of a postgres URL; stream and subject names carry it so stacks never meet. */

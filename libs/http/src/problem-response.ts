@@ -1,6 +1,7 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import type { Logger } from '@rental/logger';
-import { DomainError, PROBLEM_CONTENT_TYPE, ProblemDocument, isDomainError, toProblem } from '@rental/problem';
+import { DomainError, PROBLEM_CONTENT_TYPE, ProblemDocument, isDomainError, problemInstance, toProblem } from '@rental/problem';
 
 /** Maps an infrastructure error (database down, dependency unavailable) to a domain error, or returns undefined. */
 export type ErrorMapper = (error: unknown) => DomainError | undefined;
@@ -38,9 +39,33 @@ export function problemFor(error: unknown, mappers: ErrorMapper[], log: Logger):
   return toProblem(new DomainError('internal', 'internal_error', 'An unexpected error occurred. Quote the X-Request-Id header when you contact support.'));
 }
 
+const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
+
+/**
+ * The address the client used, as the ingress and the gateway forward it (X-Forwarded-Proto and
+ * -Host, else Host): the base of a problem `type` when PUBLIC_BASE_URL is not configured.
+ */
+function requestBase(req: IncomingMessage | undefined): string | undefined {
+  if (!req) return undefined;
+  const host = firstValue(req.headers['x-forwarded-host']) || req.headers.host;
+  const protocol = firstValue(req.headers['x-forwarded-proto']) || ((req.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http');
+  if (!host || !/^[A-Za-z0-9.:[\]-]+$/.test(host) || (protocol !== 'http' && protocol !== 'https')) return undefined;
+  return `${protocol}://${host}`;
+}
+
+/**
+ * A problem as one response sends it: a relative `type` resolved against the request's address,
+ * and `instance` naming the request by the X-Request-Id the response carries.
+ */
+export function problemOfResponse(problem: ProblemDocument, res: ServerResponse): ProblemDocument {
+  const requestId = res.getHeader('x-request-id');
+  const type = problem.type.startsWith('/') ? `${requestBase(res.req) ?? ''}${problem.type}` : problem.type;
+  return { ...problem, type, ...(typeof requestId === 'string' ? { instance: problemInstance(requestId) } : {}) };
+}
+
 /** Writes a problem response; plain node:http, so the gateway's hot path can use it without express. */
 export function sendProblem(res: ServerResponse, problem: ProblemDocument, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify(problem);
+  const body = JSON.stringify(problemOfResponse(problem, res));
   res.statusCode = problem.status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('Content-Type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROBLEM_CONTENT_TYPE, problemTitle } from '@rental/problem';
+import { PROBLEM_CONTENT_TYPE, reasonPhrase } from '@rental/problem';
 import type { ResponseSpec } from './operation';
 
 export const violationSchema = z.object({
@@ -10,10 +10,11 @@ export const violationSchema = z.object({
 
 export const problemSchema = z
   .object({
-    type: z.string(),
-    title: z.string(),
+    type: z.string().describe('URL of the page that explains this type of problem and how to fix it: {base}/problems/{code}'),
+    title: z.string().describe('Short summary of the type of problem, in its own words; the same for every problem of one type'),
     status: z.number().int(),
     detail: z.string(),
+    instance: z.string().optional().describe('This occurrence: urn:request:<request id>, the X-Request-Id of the answer'),
     violations: z.array(violationSchema).optional(),
   })
   .catchall(z.unknown())
@@ -41,7 +42,7 @@ const descriptions: Record<number, string> = {
 /** Problem+json responses of the given statuses, for an operation's `responses`. */
 export function problemResponses(...statuses: number[]): Record<number, ResponseSpec> {
   return Object.fromEntries(statuses.map((status) => [status, {
-    description: descriptions[status] ?? problemTitle(status),
+    description: descriptions[status] ?? reasonPhrase(status),
     contentType: PROBLEM_CONTENT_TYPE,
     schema: status === 422 ? validationProblemSchema : problemSchema,
   }]));

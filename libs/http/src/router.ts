@@ -1,9 +1,9 @@
 import type { Application, Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { DomainError, malformedQuery, toProblem, validationFailed, zodViolations } from '@rental/problem';
+import { DomainError, PROBLEM_CONTENT_TYPE, ProblemDocument, malformedQuery, toProblem, validationFailed, zodViolations } from '@rental/problem';
 import type { Logger } from '@rental/logger';
 import { GuardedOperationHandler, OperationHandler, OperationSpec, PartnerContext, Reply, RequestScope } from './operation';
-import { sendProblem } from './problem-response';
+import { problemOfResponse, sendProblem } from './problem-response';
 
 interface Entry {
   spec: OperationSpec;
@@ -59,7 +59,8 @@ async function sendReply(res: Response, reply: Reply): Promise<void> {
     return;
   }
   res.setHeader('Content-Type', `${reply.contentType ?? 'application/json'}; charset=utf-8`);
-  res.send(JSON.stringify(reply.body));
+  // A problem a handler answers as a body (one kept from earlier, say) names this request too.
+  res.send(JSON.stringify(reply.contentType === PROBLEM_CONTENT_TYPE ? problemOfResponse(reply.body as ProblemDocument, res) : reply.body));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { zodViolations } from './zod-violations';
 import { DomainError } from './domain-error';
-import { fromProblem, toProblem } from './problem';
+import { describeProblems, fromProblem, toProblem } from './problem';
 
 const schema = z.strictObject({
   items: z.array(z.object({ quantity: z.number().int().positive(), price: z.number() })),
@@ -39,12 +39,24 @@ describe('problem documents', () => {
   it('when a domain error becomes a problem and back, then kind, code, detail, violations and extra members survive', () => {
     const error = new DomainError('rule_violation', 'cart.mixed', 'Mixed.', { violations: [{ propertyPath: 'items[0]', code: 'MIXED_ARTICLE_TYPES', message: 'm' }], extra: { offers: [] } });
     const problem = toProblem(error);
-    expect(problem).toEqual({ offers: [], type: 'https://partner-rental-api.example/problems/cart.mixed', title: 'Unprocessable Entity', status: 422, detail: 'Mixed.', violations: [{ propertyPath: 'items[0]', code: 'MIXED_ARTICLE_TYPES', message: 'm' }] });
-    const back = fromProblem(problem, 'cart.mixed');
+    expect(problem).toEqual({ offers: [], type: '/problems/cart.mixed', title: 'Unprocessable Entity', status: 422, detail: 'Mixed.', violations: [{ propertyPath: 'items[0]', code: 'MIXED_ARTICLE_TYPES', message: 'm' }] });
+    const back = fromProblem({ ...problem, instance: 'urn:request:r-1' }, 'cart.mixed');
     expect([back.kind, back.code, back.detail, back.violations, back.extra]).toEqual(['rule_violation', 'cart.mixed', 'Mixed.', error.violations, { offers: [] }]);
   });
 
   it('when a 422 has no violations, then it still carries an empty list; extra members never override standard ones', () => {
-    expect(toProblem(new DomainError('rule_violation', 'x', 'd', { extra: { status: 200, title: 'hijack' } }))).toEqual({ type: 'https://partner-rental-api.example/problems/x', title: 'Unprocessable Entity', status: 422, detail: 'd', violations: [] });
+    expect(toProblem(new DomainError('rule_violation', 'x', 'd', { extra: { status: 200, title: 'hijack' } }))).toEqual({ type: '/problems/x', title: 'Unprocessable Entity', status: 422, detail: 'd', violations: [] });
+  });
+
+  it('when the process described its problems, then the title is the catalogue\'s and the type lies under the public base', () => {
+    describeProblems({ 'cart.not_found': { title: 'Cart not found', meaning: 'm', fix: 'f' } }, 'https://api.example/');
+    try {
+      expect([toProblem(new DomainError('not_found', 'cart.not_found', 'No cart 1.')), toProblem(new DomainError('conflict', 'not.described', 'd'))]).toEqual([
+        { type: 'https://api.example/problems/cart.not_found', title: 'Cart not found', status: 404, detail: 'No cart 1.' },
+        { type: 'https://api.example/problems/not.described', title: 'Conflict', status: 409, detail: 'd' },
+      ]);
+    } finally {
+      describeProblems({});
+    }
   });
 });

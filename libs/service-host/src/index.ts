@@ -7,6 +7,7 @@ import { ErrorMapper, HttpAppOptions, OperationRouter, createAdminApp, createHtt
 import { IdentityKeys, identityVariables } from '@rental/identity';
 import { Logger, createLogger } from '@rental/logger';
 import { enableProcessMetrics } from '@rental/metrics';
+import { type ProblemCatalogue, describeProblems } from '@rental/problem';
 import type { BackgroundWorker } from './jobs';
 
 /** Variables of every service process, on top of the platform's. */
@@ -44,6 +45,8 @@ export interface ServiceHostOptions {
   config: ServiceConfig;
   /** Whether the service publishes or consumes on NATS; readiness then includes it. */
   usesBus: boolean;
+  /** Every problem code by its title and page (PROBLEM_CATALOGUE of @rental/proto): problems answered carry its titles. */
+  problems: ProblemCatalogue;
   build(context: { db: Knex; bus?: Bus; log: Logger }): Promise<ServiceParts>;
 }
 
@@ -58,6 +61,7 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Run
   const { config, name } = options;
   const log = createLogger(name, config.LOG_LEVEL);
   enableProcessMetrics(name);
+  describeProblems(options.problems, config.PUBLIC_BASE_URL);
   const identity = new IdentityKeys(config.INTERNAL_IDENTITY_SECRET);
   useInternalIdentity(name, identity);
   useGrpcTls(config);

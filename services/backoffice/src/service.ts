@@ -1,5 +1,6 @@
 import { grpcAddressOf } from '@rental/config';
 import { RunningService, startServiceHost } from '@rental/service-host';
+import { PROBLEM_CATALOGUE } from '@rental/proto';
 import type { BackofficeConfig } from './config';
 import { GrpcCaseWorkflow } from './data-access/case-workflow-client';
 import { GrpcDocuments } from './data-access/documents-client';
@@ -26,6 +27,7 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
     migrations,
     config,
     usesBus: false,
+    problems: PROBLEM_CATALOGUE,
     build: async () => {
       const cases = new GrpcCaseWorkflow(grpcAddressOf('case-workflow', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const documents = new GrpcDocuments(grpcAddressOf('documents', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);

@@ -1,5 +1,5 @@
 import { grpcAddressOf } from '@rental/config';
-import { STATUS_CHANGED_SUBJECT } from '@rental/proto';
+import { PROBLEM_CATALOGUE, STATUS_CHANGED_SUBJECT } from '@rental/proto';
 import { RunningService, outboxRelay, periodicJob, startServiceHost } from '@rental/service-host';
 import type { CartCheckoutConfig } from './config';
 import { CartRepository } from './data-access/cart-repository';
@@ -22,6 +22,7 @@ export function startCartCheckout(config: CartCheckoutConfig): Promise<RunningSe
     migrations,
     config,
     usesBus: true,
+    problems: PROBLEM_CATALOGUE,
     build: async ({ db, bus, log }) => {
       if (!bus) throw new Error('cart-checkout publishes quote request status events and needs the bus');
       const pricing = new PricingClient(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);

@@ -1,5 +1,5 @@
 import { grpcAddressOf } from '@rental/config';
-import { MAIL_REQUESTED_SUBJECT, STATUS_CHANGED_SUBJECT } from '@rental/proto';
+import { MAIL_REQUESTED_SUBJECT, PROBLEM_CATALOGUE, STATUS_CHANGED_SUBJECT } from '@rental/proto';
 import { RunningService, outboxRelay, postgresLease, startServiceHost } from '@rental/service-host';
 import type { CaseWorkflowConfig } from './config';
 import { CaseRepository } from './data-access/case-repository';
@@ -33,6 +33,7 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
     migrations,
     config,
     usesBus: true,
+    problems: PROBLEM_CATALOGUE,
     build: async ({ db, bus, log }) => {
       if (!bus) throw new Error('case-workflow publishes status events and needs the bus');
       const production = config.API_ENVIRONMENT === 'production';

@@ -5,6 +5,7 @@ import { ulid } from 'ulid';
 import { grpcAddressOf } from '@rental/config';
 import type { Logger } from '@rental/logger';
 import { RunningService, startServiceHost } from '@rental/service-host';
+import { PROBLEM_CATALOGUE } from '@rental/proto';
 import type { DocumentsConfig } from './config';
 import { CaseCleanupRepository } from './data-access/case-cleanup-repository';
 import { GrpcCaseDirectory } from './data-access/case-directory';
@@ -59,6 +60,7 @@ export function startDocuments(config: DocumentsConfig): Promise<RunningService>
     migrations,
     config,
     usesBus: true,
+    problems: PROBLEM_CATALOGUE,
     build: async ({ db, bus, log }) => {
       const storage = new MinioObjectStore({
         endpoint: config.S3_ENDPOINT,

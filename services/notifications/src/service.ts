@@ -1,5 +1,6 @@
 import { grpcAddressOf } from '@rental/config';
 import { RunningService, startServiceHost } from '@rental/service-host';
+import { PROBLEM_CATALOGUE } from '@rental/proto';
 import type { NotificationsConfig } from './config';
 import { DeliveryRepository } from './data-access/delivery-repository';
 import { DnsResolver } from './data-access/dns-resolver';
@@ -27,6 +28,7 @@ export function startNotifications(config: NotificationsConfig): Promise<Running
     migrations,
     config,
     usesBus: true,
+    problems: PROBLEM_CATALOGUE,
     build: async ({ db, bus, log }) => {
       const policy = { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS };
       const resolver = new DnsResolver();

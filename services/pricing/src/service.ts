@@ -1,5 +1,6 @@
 import { grpcAddressOf } from '@rental/config';
 import { RunningService, startServiceHost } from '@rental/service-host';
+import { PROBLEM_CATALOGUE } from '@rental/proto';
 import type { PricingConfig } from './config';
 import { CaseWorkflowClient } from './data-access/case-workflow-client';
 import { CalculationRepository } from './data-access/calculation-repository';
@@ -21,6 +22,7 @@ export function startPricing(config: PricingConfig): Promise<RunningService> {
     migrations,
     config,
     usesBus: false,
+    problems: PROBLEM_CATALOGUE,
     build: async ({ db, log }) => {
       const categories = new CategoryRepository(db);
       const conditions = new ConditionsRepository(db);

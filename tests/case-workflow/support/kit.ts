@@ -7,6 +7,7 @@ import { STATUS_CHANGED_SUBJECT, StatusChangedEvent } from '@rental/proto';
 import { ApiClient, ApiResponse, TestPartner, createTestPartner } from '@rental/testkit';
 import { CaseOptions, createCaseViaGrpc } from '../../support/cases';
 import { apiAs, sharedStack } from '../../support/shared-stack';
+import { problemTypeOf } from '../../support/problems';
 
 export interface StackAddress {
   gatewayUrl: string;
@@ -69,7 +70,7 @@ export async function expectApplied(response: Promise<ApiResponse> | ApiResponse
 export function expectProblem(response: ApiResponse, status: number, code?: string): void {
   expect([response.status, response.contentType]).toEqual([status, 'application/problem+json; charset=utf-8']);
   expect(response.json).toEqual(expect.objectContaining({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String) }));
-  if (code) expect(response.json.type).toBe(`https://partner-rental-api.example/problems/${code}`);
+  if (code) expect(response.json.type).toBe(problemTypeOf(code));
 }
 
 /** A 422 whose violations are exactly these (path, code) pairs. */

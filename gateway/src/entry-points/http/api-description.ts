@@ -24,7 +24,7 @@ export function buildTag(configured: string | undefined): string {
 const DESCRIPTION = [
   'Price equipment, check out carts into financing cases, follow them through the lender\'s review, exchange documents, start e-signatures and receive status webhooks.',
   '',
-  'Every request carries `X-Api-Key` (sandbox and production keys are separate). Errors are `application/problem+json` with `type`, `title`, `status` and `detail`; every 422 adds `violations` (`propertyPath`, `message`, `code`). Collections are JSON arrays paged with `page` (1-based, ' + PAGE_SIZE + ' items per page). Every response carries `X-Request-Id`. Too many requests for one key or address answer 429 with `Retry-After`. Deprecated behaviour answers with `Deprecation`, `Sunset` and `Link` (and `X-Deprecated-Fields` for retired fields).',
+  'Every request carries `X-Api-Key` (sandbox and production keys are separate). Errors are `application/problem+json` with `type` (the URL of a page that explains the problem and how to fix it; `/problems` lists them all), `title`, `status`, `detail` and `instance` (`urn:request:<request id>`); every 422 adds `violations` (`propertyPath`, `message`, `code`). Collections are JSON arrays paged with `page` (1-based, ' + PAGE_SIZE + ' items per page). Every response carries `X-Request-Id`. Too many requests for one key or address answer 429 with `Retry-After`. Deprecated behaviour answers with `Deprecation`, `Sunset` and `Link` (and `X-Deprecated-Fields` for retired fields).',
 ].join('\n');
 
 const retryAfter = (description: string) => ({ 'Retry-After': { description, schema: z.string(), required: true } });

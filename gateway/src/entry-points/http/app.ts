@@ -7,11 +7,12 @@ import { mapDatabaseError } from '@rental/db';
 import { REQUEST_ID_HEADER, isValidRequestId, keylessCheckoutHeaders, problemFor, sendProblem } from '@rental/http';
 import { type Logger, TRACEPARENT_HEADER, continueTrace, traceparentOf, withTrace } from '@rental/logger';
 import { httpRequestDuration } from '@rental/metrics';
-import { DomainError, toProblem } from '@rental/problem';
+import { DomainError, PROBLEM_TYPE_PATH, type ProblemCatalogue, toProblem } from '@rental/problem';
 import { type ApiKeyAuthenticator, hashApiKey } from '../../domain/api-key';
 import type { RateLimiter } from '../../domain/ports';
 import { type ServiceRoute, isKeylessCheckout, isPartnerApiPath, routeOf } from '../../domain/route-table';
 import type { ClientAddress } from './client-address';
+import { PROBLEM_INDEX_PATH, problemIndexPage, problemPage } from './problem-pages';
 import type { Forward } from './proxy';
 
 export interface GatewayOptions {
@@ -26,6 +27,8 @@ export interface GatewayOptions {
   sessionConfig: { issuer: string; audience: string; consoleClientId: string };
   /** The described route template of a path (the metrics' `route` label). */
   routeOf: (path: string) => string;
+  /** Every problem code with its page (`type` of a problem answer opens it). */
+  problems: ProblemCatalogue;
 }
 
 const SESSION_CONFIG_PATH = '/ops/v1/session-config';
@@ -48,7 +51,10 @@ function problem(res: ServerResponse, error: DomainError, headers: Record<string
   sendProblem(res, toProblem(error), headers);
 }
 
-/** The API description, its reference page and the console's session config: express, off the hot path (health and metrics: admin port). */
+/**
+ * The API description, its reference page, the problem types' pages and the console's session
+ * config: express, off the hot path (health and metrics: admin port).
+ */
 function controlApp(options: GatewayOptions): express.Application {
   const app = express();
   app.disable('x-powered-by');
@@ -66,6 +72,18 @@ function controlApp(options: GatewayOptions): express.Application {
     res.type('js').send(REFERENCE_SCRIPT);
   });
   app.use('/api/docs', express.static(getAbsoluteFSPath(), { index: false, fallthrough: true }));
+  const problemIndex = problemIndexPage(options.problems);
+  app.get(PROBLEM_INDEX_PATH, (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=300').type('html').send(problemIndex);
+  });
+  app.get(`${PROBLEM_TYPE_PATH}:code`, (req, res, next) => {
+    const description = Object.hasOwn(options.problems, req.params.code) ? options.problems[req.params.code] : undefined;
+    if (!description) {
+      next();
+      return;
+    }
+    res.set('Cache-Control', 'public, max-age=300').type('html').send(problemPage(req.params.code, description));
+  });
   app.use((req, res) => {
     problem(res, new DomainError('not_found', 'route.not_found', `No endpoint exists at ${req.method} ${req.path}.`));
   });

@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROBLEM_CATALOGUE } from '@rental/proto';
+import { fixturePartnerKey } from '@rental/testkit';
+import { apiAs, sharedStack } from '../support/shared-stack';
+
+// Every problem's `type` opens a page that says what it means and how to fix it; its `title` is
+// the problem's own words and `instance` names the request.
+
+const REPOSITORY = path.resolve(__dirname, '../..');
+const PROBLEM_HELPERS = ['notFound', 'forbidden', 'conflict', 'invalidInput', 'ruleViolation', 'unavailable', 'badGateway', 'gone'];
+
+function sourceFiles(directory: string): string[] {
+  if (!fs.existsSync(directory)) return [];
+  return fs.readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+/**
+ * Every problem code the source throws, with the files that throw it: the first argument of a
+ * problem helper of @rental/problem or of a local helper taking `code` first (`rule`, `refuse`, …),
+ * the code of `new DomainError(kind, code)`, and the violation codes of a file that turns a
+ * violation into a problem (`new DomainError(kind, violation.code, …)`).
+ */
+function thrownCodes(): Map<string, string[]> {
+  const roots = ['services', 'libs'].flatMap((top) => fs.readdirSync(path.join(REPOSITORY, top)).map((name) => path.join(REPOSITORY, top, name, 'src')));
+  const sources = [...roots, path.join(REPOSITORY, 'gateway/src')].flatMap(sourceFiles).map((file) => ({ file: path.relative(REPOSITORY, file), text: fs.readFileSync(file, 'utf8') }));
+  const helpers = new Set(PROBLEM_HELPERS);
+  for (const { text } of sources) for (const match of text.matchAll(/(?:function\s+(\w+)|const\s+(\w+)\s*=)\s*\(\s*code\s*:\s*string/g)) helpers.add((match[1] ?? match[2])!);
+  const helperCall = new RegExp(`\\b(?:${[...helpers].join('|')})\\(\\s*'([^']+)'`, 'g');
+  const codes = new Map<string, string[]>();
+  const add = (code: string, file: string) => codes.set(code, [...new Set([...(codes.get(code) ?? []), file])]);
+  for (const { file, text } of sources) {
+    for (const match of text.matchAll(helperCall)) add(match[1]!, file);
+    for (const match of text.matchAll(/new DomainError\(\s*[^,]+,\s*'([^']+)'/g)) add(match[1]!, file);
+    if (/new DomainError\(\s*[^,]+,\s*violation\.code\b/.test(text)) for (const match of text.matchAll(/\bcode:\s*'([^']+)'/g)) add(match[1]!, file);
+  }
+  return codes;
+}
+
+describe('problem types', () => {
+  it('when the source throws a problem code, then the catalogue describes it, and it describes no code nobody throws', () => {
+    const thrown = thrownCodes();
+    const catalogued = Object.keys(PROBLEM_CATALOGUE);
+
+    expect([...thrown.keys()].filter((code) => !catalogued.includes(code)).map((code) => `${code} (${thrown.get(code)!.join(', ')})`)).toEqual([]);
+    expect(catalogued.filter((code) => !thrown.has(code))).toEqual([]);
+    expect(thrown.size).toBeGreaterThan(100);
+  });
+
+  it('when a service answers a problem, then its type opens the page of that type, its title is the type\'s own and instance names the request', async () => {
+    const response = await apiAs(fixturePartnerKey('acme')).get('/api/financing_cases/01JZZZZZZZZZZZZZZZZZZZZZZZ');
+
+    const requestId = response.headers.get('x-request-id');
+    expect([response.status, response.contentType]).toEqual([404, 'application/problem+json; charset=utf-8']);
+    expect(response.json).toEqual({
+      type: `${sharedStack().gatewayUrl}/problems/financing_case.not_found`,
+      title: 'Financing case not found',
+      status: 404,
+      detail: 'No financing case 01JZZZZZZZZZZZZZZZZZZZZZZZ.',
+      instance: `urn:request:${requestId}`,
+    });
+    const page = await fetch(response.json.type);
+    const html = await page.text();
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(html).toContain('<h1>Financing case not found</h1>');
+    expect(html).toContain(`<p>${PROBLEM_CATALOGUE['financing_case.not_found'].meaning}</p>`);
+  });
+
+  it('when the gateway answers a problem by itself, then it carries the same members', async () => {
+    const response = await apiAs('sbx_not_a_key').get('/api/product-sectors');
+
+    expect(response.json).toEqual({
+      type: `${sharedStack().gatewayUrl}/problems/auth.invalid_api_key`,
+      title: 'API key missing or invalid',
+      status: 401,
+      detail: 'A valid X-Api-Key header is required.',
+      instance: `urn:request:${response.headers.get('x-request-id')}`,
+    });
+  });
+
+  it('when a 422 is answered, then its violations stay as they were beside title and instance', async () => {
+    const response = await apiAs(fixturePartnerKey('acme')).post('/api/carts', { items: [{ productNumber: 'P-1', productName: 'Laptop', quantity: 'two', price: 1000, categorySlug: 'laptops' }] });
+
+    expect(response.json).toEqual({
+      type: `${sharedStack().gatewayUrl}/problems/validation_failed`,
+      title: 'Request validation failed',
+      status: 422,
+      detail: 'items[0].quantity: This value should be of type number.',
+      instance: `urn:request:${response.headers.get('x-request-id')}`,
+      violations: [{ propertyPath: 'items[0].quantity', code: 'validation.type', message: 'This value should be of type number.' }],
+    });
+  });
+
+  it('when /problems is opened, then it lists every type with a link to its page, without an API key', async () => {
+    const response = await fetch(`${sharedStack().gatewayUrl}/problems`);
+    const html = await response.text();
+
+    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const linked = [...html.matchAll(/<a href="\/problems\/([^"]+)">/g)].map((match) => decodeURIComponent(match[1]!));
+    expect(linked).toEqual(Object.keys(PROBLEM_CATALOGUE).sort((a, b) => a.localeCompare(b)));
+  });
+
+  it('when the page of an unknown type is opened, then it is a 404 problem', async () => {
+    const response = await apiAs().get('/problems/no.such_problem');
+
+    expect([response.status, response.json.type, response.json.title]).toEqual([404, `${sharedStack().gatewayUrl}/problems/route.not_found`, 'No endpoint at this path']);
+  });
+});
