@@ -131,13 +131,13 @@ describe('operator identity (production, an issuer the test controls)', () => {
 
     const response = await ops.postRaw('/ops/v1/cases/01AAAAAAAAAAAAAAAAAAAAAAAA/cancel', '{not json');
 
-    expectProblem(response, 403, 'ops.role_required');
+    expectProblem(response, 403, 'ops.role_required', stack);
   });
 
   it('when roles come in the configured claim only, then a token without them is 403 for everything', async () => {
     const response = await queueWith(await issuer.mint({ roles: undefined, groups: ['viewer'] }));
 
-    expectProblem(response, 403, 'ops.role_required');
+    expectProblem(response, 403, 'ops.role_required', stack);
   });
 });
 

@@ -128,7 +128,7 @@ describe('transmission to the lender', () => {
 
     const response = await reviewer.post(`/ops/v1/cases/${caseId}/transmit`, body);
 
-    expectProblem(response, 502, 'lender.failed');
+    expectProblem(response, 502, 'lender.failed', stack);
     expect(attachmentsFor(caseId)).toHaveLength(1);
     const itemsAfter = await partnerItems(owner, caseId);
     expect(itemsAfter).toEqual(itemsBefore);
@@ -143,7 +143,7 @@ describe('transmission to the lender', () => {
 
     const response = await reviewer.post(`/ops/v1/cases/${caseId}/transmit`, body);
 
-    expectProblem(response, 422, 'ops.no_lender_reference');
+    expectProblem(response, 422, 'ops.no_lender_reference', stack);
     expect(lender.about(caseId)).toEqual([]);
     expect((await partnerItems(owner, caseId)).map((item) => item.transmittedToLenderAt)).toEqual([null, null]);
   });
@@ -155,7 +155,7 @@ describe('resubmission to the lender', () => {
   it('when the last submission did not fail, then resubmit is 422 and the lender gets nothing new', async () => {
     const { caseId } = await submittedCase();
 
-    expectProblem(await reviewer.post(`/ops/v1/cases/${caseId}/resubmit`), 422, 'ops.resubmit_not_applicable');
+    expectProblem(await reviewer.post(`/ops/v1/cases/${caseId}/resubmit`), 422, 'ops.resubmit_not_applicable', stack);
     expect(applicationsFor(caseId)).toHaveLength(1);
   });
 

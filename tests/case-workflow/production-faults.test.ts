@@ -30,7 +30,7 @@ describe('outside the sandbox', () => {
       await owner.readOnly.post(`/api/sandbox/financing_cases/${caseId}/finance-decision`, {}),
     ];
     for (const response of attempts) {
-      expectProblem(response, 404, 'sandbox.not_available');
+      expectProblem(response, 404, 'sandbox.not_available', stack);
       expect(response.json.detail).toBe('The sandbox endpoints exist only in the sandbox environment.');
     }
     expect((await owner.api.get(`/api/financing_cases/${caseId}`)).json.status).toBe('finance_review');
@@ -81,8 +81,8 @@ describe('documents down', () => {
     try {
       const one = await owner.api.get(`/api/financing_cases/${caseId}`);
       const list = await owner.api.get('/api/financing_cases');
-      expectProblem(one, 503, 'dependency.unavailable');
-      expectProblem(list, 503, 'dependency.unavailable');
+      expectProblem(one, 503, 'dependency.unavailable', stack);
+      expectProblem(list, 503, 'dependency.unavailable', stack);
       expect((await owner.api.get(`/api/contracts/01JABCDEFGHJKMNPQRSTVWXYZ0`)).status).toBe(404);
       expect((await owner.api.post(`/api/financing_cases/${caseId}/cancel`)).status).toBe(204);
     } finally {

@@ -65,7 +65,7 @@ describe('reminders and expiry', () => {
     expect(await transitionsOf(caseId)).toEqual(['create', 'finalize', 'expire']);
     const expired = (await owner.api.get(`/api/quotes/${quoteId}`)).json;
     expect([expired.status, expired.inReview, expired.inReviewSince, expired.reminderCount]).toEqual(['review_expired', false, null, 2]);
-    expectProblem(await customer.get(`/customer/v1/quotes/${tokenOf(sent.json.customerUrl)}`), 410, 'customer.link_expired');
+    expectProblem(await customer.get(`/customer/v1/quotes/${tokenOf(sent.json.customerUrl)}`), 410, 'customer.link_expired', stack);
     const history = await query('SELECT actor_type, action, reason FROM case_history WHERE financing_case_id = $1 AND action = $2', [caseId, 'expire'], stack);
     expect(history).toEqual([{ actor_type: 'system', action: 'expire', reason: 'review_expired' }]);
     await waitFor(async () => ((await partnerMails(`Offer ${quote.quoteNumber} expired`)).length === 1 ? true : undefined), { what: 'the partner\'s expiry mail', timeoutMs: SLACK_MS });

@@ -165,16 +165,25 @@ function swapId(text: string, from: string, to: string): string {
 }
 
 /**
+ * The problem `answer` as the answer to `other` would read with `otherId` in place of `id`: every
+ * member but `type` (a URL, whose host may hold the id's digits) with the id swapped, and the
+ * instance of the other request.
+ */
+function problemWithIdSwapped(answer: ApiResponse, other: ApiResponse, id: string, otherId: string): unknown {
+  const { type, instance: _instance, ...members } = answer.json;
+  return { type, ...JSON.parse(swapId(JSON.stringify(members), id, otherId)), instance: problemInstanceOf(other) };
+}
+
+/**
  * 404 that cannot be told from the answer to an id that does not exist: same status, type and
- * detail (with the id swapped, and the request id each answer names as its instance), so B
- * learns nothing about the existence of A's resource.
+ * detail (with the id swapped; each names its own request as instance), so B learns nothing
+ * about the existence of A's resource.
  */
 async function expectUnknown(call: (id: string) => Promise<ApiResponse>, alphaId: string, unknownId: string, what: string, code: ProblemCode): Promise<void> {
   const foreign = await call(alphaId);
   const unknown = await call(unknownId);
   expectProblemOf(foreign, `${what} ${alphaId}`, 404, code, expect.any(String));
-  const asUnknown = swapId(swapId(foreign.text, alphaId, unknownId), foreign.headers.get('x-request-id')!, unknown.headers.get('x-request-id')!);
-  expect([what, unknown.status, asUnknown]).toEqual([what, 404, unknown.text]);
+  expect([what, unknown.status, problemWithIdSwapped(foreign, unknown, alphaId, unknownId)]).toEqual([what, 404, unknown.json]);
 }
 
 beforeAll(async () => {
@@ -220,7 +229,7 @@ describe('partner B with the ids of partner A', () => {
     const onUnknown = await beta.api.post('/api/quote_requests', { ...person, calculation: `/api/calculations/${UNKNOWN_ULID}` });
     expect([onAlpha.status, onAlpha.contentType]).toEqual([422, PROBLEM]);
     expect(onAlpha.json.violations).toEqual([expect.objectContaining({ propertyPath: 'calculation', code: 'quote_request.unknown_calculation' })]);
-    expect(swapId(onAlpha.text, alpha.calculationId, UNKNOWN_ULID)).toBe(onUnknown.text);
+    expect(problemWithIdSwapped(onAlpha, onUnknown, alpha.calculationId, UNKNOWN_ULID)).toEqual(onUnknown.json);
     expectNoTrace(onAlpha, `POST quote request on ${alpha.calculationId}`);
   });
 
@@ -328,7 +337,7 @@ describe('partner B with the ids of partner A', () => {
     const foreignItem = await simulate('upload_rejected_type')(String(alpha.items.document));
     const unknownItem = await simulate('upload_rejected_type')(UNKNOWN_INTEGER);
     expect([foreignItem.status, foreignItem.contentType]).toEqual([422, PROBLEM]);
-    expect(swapId(foreignItem.text, String(alpha.items.document), UNKNOWN_INTEGER)).toBe(unknownItem.text);
+    expect(problemWithIdSwapped(foreignItem, unknownItem, String(alpha.items.document), UNKNOWN_INTEGER)).toEqual(unknownItem.json);
     expectNoTrace(foreignItem, 'upload_rejected_type of A\'s item');
   });
 

@@ -299,14 +299,14 @@ describe('lender decisions', () => {
       ['application.accepted', { signingStatement: null }],
     ] as const) {
       const answer = await decide(caseId, type, data);
-      expectProblem(answer, 409, 'lender.decision_not_applicable');
+      expectProblem(answer, 409, 'lender.decision_not_applicable', stack);
       expect(answer.json.detail).toContain('finance_accepted');
     }
     expect(await snapshot(caseId)).toEqual(before);
 
     const fresh = await newCase(owner, { submitFinancing: false }, stack);
     const draft = await snapshot(fresh.caseId);
-    expectProblem(await decide(fresh.caseId, 'application.accepted', { signingStatement: null }), 409, 'lender.decision_not_applicable');
+    expectProblem(await decide(fresh.caseId, 'application.accepted', { signingStatement: null }), 409, 'lender.decision_not_applicable', stack);
     expect(await snapshot(fresh.caseId)).toEqual(draft);
   });
 
@@ -314,21 +314,21 @@ describe('lender decisions', () => {
     const { caseId } = await submittedCase();
     const before = await snapshot(caseId);
     const unsigned = await postRaw(lenderEventsUrl(), JSON.stringify({ type: 'application.accepted', timestamp: new Date().toISOString(), data: { financingCaseId: caseId, reference: 'R', signingStatement: null } }), { 'Content-Type': 'application/json' });
-    expectProblem(unsigned, 401, 'webhook.invalid_signature');
-    expectProblem(await decide(caseId, 'application.accepted', { signingStatement: null }, { secret: lenderB.webhookSecret }), 401, 'webhook.invalid_signature');
-    expectProblem(await decide(caseId, 'application.accepted', { signingStatement: null }, { at: new Date(Date.now() - 6 * 60_000) }), 401, 'webhook.invalid_signature');
+    expectProblem(unsigned, 401, 'webhook.invalid_signature', stack);
+    expectProblem(await decide(caseId, 'application.accepted', { signingStatement: null }, { secret: lenderB.webhookSecret }), 401, 'webhook.invalid_signature', stack);
+    expectProblem(await decide(caseId, 'application.accepted', { signingStatement: null }, { at: new Date(Date.now() - 6 * 60_000) }), 401, 'webhook.invalid_signature', stack);
     const event = signedEvent(lenderA.webhookSecret, 'application.accepted', { financingCaseId: caseId, reference: 'R', signingStatement: null });
     const tampered = await postRaw(lenderEventsUrl(), event.raw.replace('"R"', '"S"'), event.headers);
-    expectProblem(tampered, 401, 'webhook.invalid_signature');
+    expectProblem(tampered, 401, 'webhook.invalid_signature', stack);
     expect(await snapshot(caseId)).toEqual(before);
   });
 
   it('when the lender, the case or the case\'s lender is unknown, then 404 and nothing changes', async () => {
     const { caseId } = await submittedCase();
     const before = await snapshot(caseId);
-    expectProblem(await decide(caseId, 'application.accepted', { signingStatement: null }, { lenderId: 'lender-z' }), 404, 'lender.not_found');
-    expectProblem(await decide('01AAAAAAAAAAAAAAAAAAAAAAAA', 'application.accepted', { signingStatement: null }), 404, 'financing_case.not_found');
-    expectProblem(await decide(caseId, 'application.accepted', { signingStatement: null }, { lenderId: 'lender-b', secret: lenderB.webhookSecret }), 404, 'financing_case.not_found');
+    expectProblem(await decide(caseId, 'application.accepted', { signingStatement: null }, { lenderId: 'lender-z' }), 404, 'lender.not_found', stack);
+    expectProblem(await decide('01AAAAAAAAAAAAAAAAAAAAAAAA', 'application.accepted', { signingStatement: null }), 404, 'financing_case.not_found', stack);
+    expectProblem(await decide(caseId, 'application.accepted', { signingStatement: null }, { lenderId: 'lender-b', secret: lenderB.webhookSecret }), 404, 'financing_case.not_found', stack);
     expect(await snapshot(caseId)).toEqual(before);
   });
 
@@ -487,7 +487,7 @@ describe('e-signature through the signing provider', () => {
     signing.answerWith(() => failure);
     try {
       const answer = await owner.api.post(`/api/financing-cases/${caseId}/start-esignature`, { authorizedPersons: persons });
-      expectProblem(answer, 503, 'signing.provider_unavailable');
+      expectProblem(answer, 503, 'signing.provider_unavailable', stack);
     } finally {
       acceptEnvelopes();
     }
@@ -547,7 +547,7 @@ describe('e-signature through the signing provider', () => {
 
     const before = await signingState(caseId);
     const stale = await envelopeEvent('envelope.signed', { envelopeId: first.envelopeId, signedDocument: { fileName: 'x.pdf', contentBase64: Buffer.from('%PDF-1.4 x').toString('base64') } });
-    expectProblem(stale, 409, 'signing.envelope_replaced');
+    expectProblem(stale, 409, 'signing.envelope_replaced', stack);
     expect(await signingState(caseId)).toEqual(before);
   });
 
@@ -556,9 +556,9 @@ describe('e-signature through the signing provider', () => {
     const { envelopeId } = await started(caseId);
     const before = await signingState(caseId);
     const unsigned = await postRaw(signingEventsUrl(), JSON.stringify({ type: 'envelope.sent', timestamp: new Date().toISOString(), data: { envelopeId, providerEnvelopeId: 'x' } }), { 'Content-Type': 'application/json' });
-    expectProblem(unsigned, 401, 'webhook.invalid_signature');
-    expectProblem(await envelopeEvent('envelope.signed', { envelopeId, signedDocument: { fileName: 'x.pdf', contentBase64: 'JVBERi0=' } }, { secret: lenderA.webhookSecret }), 401, 'webhook.invalid_signature');
-    expectProblem(await envelopeEvent('envelope.sent', { envelopeId: '01AAAAAAAAAAAAAAAAAAAAAAAA', providerEnvelopeId: 'x' }), 404, 'signature_envelope.not_found');
+    expectProblem(unsigned, 401, 'webhook.invalid_signature', stack);
+    expectProblem(await envelopeEvent('envelope.signed', { envelopeId, signedDocument: { fileName: 'x.pdf', contentBase64: 'JVBERi0=' } }, { secret: lenderA.webhookSecret }), 401, 'webhook.invalid_signature', stack);
+    expectProblem(await envelopeEvent('envelope.sent', { envelopeId: '01AAAAAAAAAAAAAAAAAAAAAAAA', providerEnvelopeId: 'x' }), 404, 'signature_envelope.not_found', stack);
     const notPdf = await envelopeEvent('envelope.signed', { envelopeId, signedDocument: { fileName: 'x.pdf', contentBase64: Buffer.from('plain text').toString('base64') } });
     expectProblem(notPdf, 422);
     expect(notPdf.json.violations.map((violation: { propertyPath: string }) => violation.propertyPath)).toEqual(['data.signedDocument.contentBase64']);

@@ -67,6 +67,7 @@ describe('the webhook verification example', () => {
       ['webhook-id', 'header', true],
       ['webhook-timestamp', 'header', true],
       ['webhook-signature', 'header', true],
+      ['traceparent', 'header', true],
     ]);
     expect(hookPost.description).toContain('`X-Webhook-Signature` is the base64 HMAC-SHA256 of the body');
     expect(hookPost.description).toContain('`new Webhook(secret).verify(rawBody, headers)` of the `standardwebhooks` npm package');

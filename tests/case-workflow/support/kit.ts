@@ -67,10 +67,10 @@ export async function expectApplied(response: Promise<ApiResponse> | ApiResponse
   expect([answered.status, answered.text]).toEqual([204, '']);
 }
 
-export function expectProblem(response: ApiResponse, status: number, code?: string): void {
+export function expectProblem(response: ApiResponse, status: number, code?: string, stack: StackAddress = sharedStack()): void {
   expect([response.status, response.contentType]).toEqual([status, 'application/problem+json; charset=utf-8']);
   expect(response.json).toEqual(expect.objectContaining({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String) }));
-  if (code) expect(response.json.type).toBe(problemTypeOf(code));
+  if (code) expect(response.json.type).toBe(problemTypeOf(code, stack.gatewayUrl));
 }
 
 /** A 422 whose violations are exactly these (path, code) pairs. */

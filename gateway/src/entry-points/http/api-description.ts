@@ -42,12 +42,13 @@ const gatewayResponses = {
   withBody: problemResponses(413),
 };
 
-/** Sent with every delivery; docs/webhooks.md shows how to verify them. */
-const signatureHeaders = {
+/** Sent with every delivery; docs/webhooks.md shows how to verify the signatures. */
+const deliveryHeaders = {
   'X-Webhook-Signature': { description: 'Base64 HMAC-SHA256 of the raw request body, keyed with the endpoint secret string as shown (`whsec_` included)', schema: z.string(), required: true },
   'webhook-id': { description: 'Standard Webhooks: the event id, the same on every retry; drop duplicates by it', schema: z.string(), required: true },
   'webhook-timestamp': { description: 'Standard Webhooks: Unix seconds when the attempt was signed', schema: z.string().regex(/^\d+$/), required: true },
   'webhook-signature': { description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, keyed with the base64-decoded part of the secret after `whsec_`; space-separated entries, one per secret during a rotation\'s overlap', schema: z.string(), required: true },
+  traceparent: { description: 'W3C Trace Context (`00-<trace id>-<parent id>-<flags>`) of the change the event reports: the trace id of the partner\'s own traceparent when its request caused it; quote the trace id when you ask about a delivery', schema: z.string().regex(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/), required: true },
 };
 
 /** The operations each owner declares, in the order the description lists them. */
@@ -94,14 +95,14 @@ export function apiDescription(version: string): Record<string, unknown> {
           'Every delivery is signed twice over the exact body bytes; verify either before parsing the JSON. `X-Webhook-Signature` is the base64 HMAC-SHA256 of the body keyed with the endpoint secret as shown (during the overlap of a secret rotation: with the replaced secret). The [Standard Webhooks](https://www.standardwebhooks.com/) headers `webhook-id`, `webhook-timestamp` and `webhook-signature` are verified by any Standard Webhooks library, for example `new Webhook(secret).verify(rawBody, headers)` of the `standardwebhooks` npm package, which also refuses timestamps more than 5 minutes away.',
         ].join('\n'),
         body: statusChangedWebhookBody,
-        headers: signatureHeaders,
+        headers: deliveryHeaders,
         responses: { '2XX': { description: 'Received; any 2xx within 5 seconds' } },
       },
       [WEBHOOK_TEST_EVENT]: {
         summary: 'A test event the partner asked for',
         description: 'POSTed to one endpoint only, on POST /api/webhook_endpoints/{id}/test-event; signed and retried like every delivery. It changes nothing: answer 2xx to show the endpoint works.',
         body: webhookTestEventSchema,
-        headers: signatureHeaders,
+        headers: deliveryHeaders,
         responses: { '2XX': { description: 'Received; any 2xx within 5 seconds' } },
       },
     },
