@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Bus, addOutboxRequestId, createOutboxTable, enqueueOutbox, publishOutboxBatch } from '@rental/bus';
+import { Bus, addOutboxRequestId, addOutboxTraceparent, createOutboxTable, enqueueOutbox, publishOutboxBatch } from '@rental/bus';
 import { Knex, openDatabase } from '@rental/db';
 import { createLogger } from '@rental/logger';
 import { BackgroundWorker, outboxRelay } from '@rental/service-host';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   db = await openDatabase({
     url: databaseUrl,
     schema: 'relay_test',
-    migrations: { '0001_outbox': { up: async (schema) => { await createOutboxTable(schema); await addOutboxRequestId(schema); }, down: async () => undefined } },
+    migrations: { '0001_outbox': { up: async (schema) => { await createOutboxTable(schema); await addOutboxRequestId(schema); await addOutboxTraceparent(schema); }, down: async () => undefined } },
     log,
   });
 });
