@@ -60,10 +60,11 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/signing/v1/events', exact: true, owner: 'case-workflow', key: 'none' },
   { prefix: '/ops', owner: 'backoffice', key: 'none' },
   { prefix: '/console', owner: 'backoffice', key: 'none' },
-  // The gateway's own: the API description, its reference page, the console's sign-in settings.
+  // The gateway's own: the API description, its reference page, the console's sign-in settings, the problem type pages.
   { prefix: '/api/docs.json', exact: true, owner: 'gateway' },
   { prefix: '/api/docs', owner: 'gateway' },
   { prefix: '/ops/v1/session-config', exact: true, owner: 'gateway' },
+  { prefix: '/problems', owner: 'gateway' },
 ];
 
 /** Most segments first, so a nested owner (documents under a case) is found before its parent's. */
