@@ -1,7 +1,8 @@
 import type { Knex } from '@rental/db';
 import { MailQueueTable } from './mail-queue';
 import type { MailNext } from '../domain/mail';
-import type { RequestedMailJob, RequestedMailStore } from '../domain/requested-mail';
+import type { RequestedMailJob } from '../domain/requested-mail';
+import type { RequestedMailStore } from '../domain/ports';
 
 interface ClaimedRow {
   id: string;

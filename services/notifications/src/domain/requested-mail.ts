@@ -1,5 +1,6 @@
 import { mailRequestedEvent } from '@rental/proto';
-import { MailNext, Mailer, PartnerDirectory, attemptMail } from './mail';
+import { MailNext, attemptMail } from './mail';
+import type { Mailer, PartnerDirectory, RequestedMailStore } from './ports';
 
 /** A mail another service asked for (mail.requested), as stored. */
 export interface RequestedMailJob {
@@ -10,15 +11,6 @@ export interface RequestedMailJob {
   text: string;
   /** Number of the attempt about to be made, from 1. */
   attempt: number;
-}
-
-
-export interface RequestedMailStore {
-  /** Stores the request once; false when its id was stored before. */
-  add(request: { id: string; kind: string; recipient: RequestedMailJob['recipient']; subject: string; text: string; financingCaseId: string | null }): Promise<boolean>;
-  claimDue(limit: number, leaseMs: number): Promise<RequestedMailJob[]>;
-  complete(job: RequestedMailJob, next: MailNext): Promise<void>;
-  nextDueAt(): Promise<Date | undefined>;
 }
 
 export type ReceivedMailRequest =

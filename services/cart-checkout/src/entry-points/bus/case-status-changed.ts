@@ -1,7 +1,8 @@
 import type { Bus } from '@rental/bus';
 import type { Logger } from '@rental/logger';
 import { statusChangedConsumer } from '@rental/proto';
-import { QuoteRequestStore, followCaseStatus } from '../../domain/quote-request';
+import { followCaseStatus } from '../../domain/quote-request';
+import type { QuoteRequestStore } from '../../domain/ports';
 
 /**
  * The durable consumer of case status changes: a canceled quote cancels its quote request. The

@@ -10,8 +10,7 @@ import { CheckoutCustomerChannel, CreatedCase, createCaseFromCheckout, createCas
 import { resolveLink } from '../../domain/customer';
 import { resubmitToLender, sendLenderAttachments } from '../../domain/lender';
 import { Actor, Address, Customer, QuoteItem, QuoteTermsInput, SYSTEM_ACTOR } from '../../domain/model';
-import type { ApplicationSource, CaseStore, LenderAdapter } from '../../domain/ports';
-import type { OpsReads } from '../../domain/operator';
+import type { ApplicationSource, CaseStore, LenderAdapter, OpsReads } from '../../domain/ports';
 import { caseAccess } from '../../domain/reads';
 import { operatorHandlers } from './operator-handlers';
 

@@ -7,10 +7,10 @@ import type { pricing } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import { invalidInput, notFound } from '@rental/problem';
 import { CartPricingDependencies, CheckoutTermsDependencies, DeviceClicks, FinancingOption, PricedItemInput, freezeCheckoutTerms, priceCart } from '../../domain/cart-pricing';
-import { CategoryReader, resolveCategories } from '../../domain/categories';
-import type { PartnerProfileReader } from '../../domain/partner-profile';
-import { FrozenFactorReader, financedAmountOf } from '../../domain/calculation';
-import { CalculationStore, findQuotableCalculation, quotableOffers } from '../../domain/stored-calculation';
+import { resolveCategories } from '../../domain/categories';
+import type { CalculationStore, CategoryReader, FrozenFactorReader, PartnerProfileReader } from '../../domain/ports';
+import { financedAmountOf } from '../../domain/calculation';
+import { findQuotableCalculation, quotableOffers } from '../../domain/stored-calculation';
 
 export interface PricingRpcDependencies {
   categories: CategoryReader;
