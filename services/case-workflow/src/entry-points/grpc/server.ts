@@ -36,34 +36,16 @@ function storableFactor(value: string): string | null {
   }
 }
 
-function toCustomer(customer: caseWorkflow.Customer__Output | null): Customer {
-  return {
-    firstName: text(customer?.firstName),
-    lastName: text(customer?.lastName),
-    email: text(customer?.email),
-    street: text(customer?.street),
-    houseNumber: text(customer?.houseNumber),
-    zipCode: text(customer?.zipCode),
-    city: text(customer?.city),
-    country: text(customer?.country),
-    phone: text(customer?.phone),
-    company: text(customer?.company),
-    vatId: text(customer?.vatId),
-    customerType: text(customer?.customerType),
-  };
+/** Proto3 has no null: each of these string fields of the message reads "" as absent (null). */
+function textFields<K extends string>(message: Partial<Record<K, string>> | null, fields: readonly K[]): Record<K, string | null> {
+  return Object.fromEntries(fields.map((field) => [field, text(message?.[field])])) as Record<K, string | null>;
 }
 
-function toAddress(address: caseWorkflow.Address__Output): Address {
-  return {
-    recipientName: text(address.recipientName),
-    company: text(address.company),
-    street: text(address.street),
-    houseNumber: text(address.houseNumber),
-    zipCode: text(address.zipCode),
-    city: text(address.city),
-    country: text(address.country),
-  };
-}
+const CUSTOMER_FIELDS = ['firstName', 'lastName', 'email', 'street', 'houseNumber', 'zipCode', 'city', 'country', 'phone', 'company', 'vatId', 'customerType'] as const satisfies readonly (keyof Customer)[];
+const ADDRESS_FIELDS = ['recipientName', 'company', 'street', 'houseNumber', 'zipCode', 'city', 'country'] as const satisfies readonly (keyof Address)[];
+
+const toCustomer = (customer: caseWorkflow.Customer__Output | null): Customer => textFields(customer, CUSTOMER_FIELDS);
+const toAddress = (address: caseWorkflow.Address__Output): Address => textFields(address, ADDRESS_FIELDS);
 
 function toTerms(terms: caseWorkflow.QuoteTerms__Output | null): QuoteTermsInput {
   if (!terms) throw invalidInput('case.terms_missing', 'terms are required.');
