@@ -2,7 +2,7 @@ import type { ServiceBinding } from '@rental/grpc';
 import { unaryHandler } from '@rental/grpc';
 import type { Logger } from '@rental/logger';
 import { centsOfDecimal, milliOfPercentage, percentageOfMilli } from '@rental/money';
-import { invalidInput } from '@rental/problem';
+import { invalidInput, parsedAmount } from '@rental/problem';
 import { loadCaseWorkflowPackage } from '@rental/proto';
 import type { caseWorkflow } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
@@ -14,14 +14,7 @@ import type { ApplicationSource, CaseStore, LenderAdapter, OpsReads } from '../.
 import { caseAccess } from '../../domain/reads';
 import { operatorHandlers } from './operator-handlers';
 
-/** Money crosses as decimal strings; a malformed one is the caller's bug, answered as invalid input. */
-function parsed<T>(read: () => T, field: string): T {
-  try {
-    return read();
-  } catch {
-    throw invalidInput('case.invalid_amount', `${field} is not a valid amount.`);
-  }
-}
+const parsed = <T>(read: () => T, field: string): T => parsedAmount(read, 'case.invalid_amount', field);
 
 const text = (value: string | undefined | null) => (value ? value : null);
 
