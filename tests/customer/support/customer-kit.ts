@@ -7,7 +7,8 @@ import { ManagedProcess } from '@rental/stack';
 import { freePort } from '@rental/testkit';
 import type { ReceivedMail, Stack } from '@rental/testkit';
 import { CaseOptions, createCaseViaGrpc } from '../../support/cases';
-import type { Owner, StackAddress } from '../../case-workflow/support/kit';
+import type { Owner } from '../../case-workflow/support/kit';
+import type { StackAddress } from '../../support/shared-stack';
 
 /** A customer address of its own per test, so mail of other tests never counts. */
 export const customerEmail = () => `kunde-${randomBytes(4).toString('hex')}@customer.example`;
