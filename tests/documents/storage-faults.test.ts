@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Stack, bootStack, shutdownStack } from '@rental/testkit';
+import { Stack, bootStack, freePort, shutdownStack } from '@rental/testkit';
 import { InspectorSession } from './support/inspector';
 import { PartnerWithCase, download, partnerWithCase, query, sampleFile, upload, uploadForm } from './support/kit';
 import { problemInstanceOf, problemTypeOf } from '../support/problems';
@@ -13,15 +12,6 @@ import { problemInstanceOf, problemTypeOf } from '../support/problems';
 const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<unknown>; close(): Promise<void>; httpServer?: http.Server };
 
 const FILE_SIZE = 10_000_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Object storage this test can stop and start: an S3 server in the test process, its data on disk. */
 class StoppableStorage {

@@ -1,31 +1,16 @@
 import { Webhook } from 'standardwebhooks';
 import { defaultAdminPort } from '@rental/config';
-import { ApiClient, WebhookReceiver, createTestPartner, waitFor } from '@rental/testkit';
+import { ApiClient, createTestPartner, waitFor } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
-import { EventPublisher, expectedBody, hmacBase64, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
+import { deliveryFixture, expectedBody, hmacBase64, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
 
-let publisher: EventPublisher;
-const receivers: WebhookReceiver[] = [];
-
-async function receiver(): Promise<WebhookReceiver> {
-  const started = await WebhookReceiver.start();
-  receivers.push(started);
-  return started;
-}
+const hookup = deliveryFixture(sharedStack);
+const receiver = () => hookup.receiver();
 
 async function partner(): Promise<{ id: string; api: ApiClient }> {
   const created = await createTestPartner(sharedStack());
   return { id: created.id, api: apiAs(created.key) };
 }
-
-beforeAll(async () => {
-  publisher = await EventPublisher.connect(sharedStack());
-});
-
-afterAll(async () => {
-  await publisher.close();
-  await Promise.all(receivers.map((r) => r.close()));
-});
 
 describe('a delivered status change', () => {
   it('when an event is published, then the endpoint gets one POST of the specified body, signed over its exact bytes', async () => {
@@ -33,7 +18,7 @@ describe('a delivered status change', () => {
     const hook = await receiver();
     const endpoint = await registerEndpoint(api, `${hook.url}/hooks/rental?tenant=7`);
 
-    const event = await publisher.publish(publisher.event(id, { fromStatus: 'finance_review', toStatus: 'finance_accepted', status: 'finance_accepted', transition: 'finance_accept' }));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id, { fromStatus: 'finance_review', toStatus: 'finance_accepted', status: 'finance_accepted', transition: 'finance_accept' }));
 
     const [request] = await waitForRequests(hook, event.id, 1);
     expect(request!.method).toBe('POST');
@@ -57,7 +42,7 @@ describe('a delivered status change', () => {
     const hook = await receiver();
     const endpoint = await registerEndpoint(api, `${hook.url}/std`);
 
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
 
     const [request] = await waitForRequests(hook, event.id, 1);
     const headers = { 'webhook-id': String(request!.headers['webhook-id']), 'webhook-timestamp': String(request!.headers['webhook-timestamp']), 'webhook-signature': String(request!.headers['webhook-signature']) };
@@ -73,7 +58,7 @@ describe('a delivered status change', () => {
     const hook = await receiver();
     const endpoint = await registerEndpoint(api, `${hook.url}/list`);
 
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
 
     const delivery = await waitForDelivery(api, endpoint.id, event.id, 'succeeded');
     expect(delivery).toEqual({
@@ -98,7 +83,7 @@ describe('a delivered status change', () => {
     await registerEndpoint(api, `${second.url}/b`);
     await registerEndpoint(api, `${paused.url}/c`, false);
 
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
 
     await waitForRequests(first, event.id, 1);
     await waitForRequests(second, event.id, 1);
@@ -114,7 +99,7 @@ describe('a delivered status change', () => {
     await registerEndpoint(mine.api, `${hook.url}/mine`);
     await registerEndpoint(theirs.api, `${theirHook.url}/theirs`);
 
-    const event = await publisher.publish(publisher.event(theirs.id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(theirs.id));
 
     await waitForRequests(theirHook, event.id, 1);
     await sleep(300);
@@ -125,12 +110,12 @@ describe('a delivered status change', () => {
     const { id, api } = await partner();
     const hook = await receiver();
     await registerEndpoint(api, `${hook.url}/dedup`);
-    const event = publisher.event(id);
+    const event = hookup.publisher.event(id);
 
     // Two messages (different JetStream message ids) with the same event id, then a marker.
-    await publisher.publish(event, `${event.id}-first`);
-    await publisher.publish(event, `${event.id}-second`);
-    const marker = await publisher.publish(publisher.event(id));
+    await hookup.publisher.publish(event, `${event.id}-first`);
+    await hookup.publisher.publish(event, `${event.id}-second`);
+    const marker = await hookup.publisher.publish(hookup.publisher.event(id));
 
     await waitForRequests(hook, marker.id, 1);
     await waitForRequests(hook, event.id, 1);
@@ -143,9 +128,9 @@ describe('a delivered status change', () => {
     const hook = await receiver();
     await registerEndpoint(api, `${hook.url}/after-garbage`);
 
-    await publisher.publishRaw({ id: 'garbage', event: 'something_else', partnerId: id });
-    await publisher.publishRaw('not even an object');
-    const event = await publisher.publish(publisher.event(id));
+    await hookup.publisher.publishRaw({ id: 'garbage', event: 'something_else', partnerId: id });
+    await hookup.publisher.publishRaw('not even an object');
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
 
     await waitForRequests(hook, event.id, 1);
     expect(hook.requests).toHaveLength(1);
@@ -158,7 +143,7 @@ describe('a delivered status change', () => {
     const gone = await registerEndpoint(api, `${removed.url}/removed`);
     await api.delete(`/api/webhook_endpoints/${gone.id}`);
 
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
 
     await waitForRequests(kept, event.id, 1);
     await sleep(300);
@@ -174,13 +159,13 @@ describe('pausing', () => {
     await registerEndpoint(api, `${witness.url}/witness`);
     expect((await api.patch(`/api/webhook_endpoints/${endpoint.id}`, { active: false })).status).toBe(200);
 
-    const whilePaused = await publisher.publish(publisher.event(id));
+    const whilePaused = await hookup.publisher.publish(hookup.publisher.event(id));
     await waitForRequests(witness, whilePaused.id, 1);
     await sleep(300);
     expect(watched.requests).toEqual([]);
 
     expect((await api.patch(`/api/webhook_endpoints/${endpoint.id}`, { active: true })).status).toBe(200);
-    const afterResume = await publisher.publish(publisher.event(id));
+    const afterResume = await hookup.publisher.publish(hookup.publisher.event(id));
     await waitForRequests(watched, afterResume.id, 1);
     await waitForRequests(witness, afterResume.id, 1);
     await sleep(500);
@@ -193,7 +178,7 @@ describe('pausing', () => {
     hook.respondWith(() => ({ status: 503 }));
     const endpoint = await registerEndpoint(api, `${hook.url}/pause-retry`);
 
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
     await waitForRequests(hook, event.id, 1);
     await api.patch(`/api/webhook_endpoints/${endpoint.id}`, { active: false });
     const delivery = await waitForDelivery(api, endpoint.id, event.id, 'dropped', 5000);
@@ -210,7 +195,7 @@ describe('pausing', () => {
     hook.respondWith(() => ({ status: 500, delayMs: 1000 }));
     const endpoint = await registerEndpoint(api, `${hook.url}/pause-in-flight`);
 
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
     await waitForRequests(hook, event.id, 1);
     await api.patch(`/api/webhook_endpoints/${endpoint.id}`, { active: false });
     await sleep(1500);
@@ -233,7 +218,7 @@ describe('concurrency', () => {
     await registerEndpoint(api, `${fast.url}/fast`);
 
     const events = [];
-    for (let n = 0; n < 40; n += 1) events.push(await publisher.publish(publisher.event(id)));
+    for (let n = 0; n < 40; n += 1) events.push(await hookup.publisher.publish(hookup.publisher.event(id)));
 
     await waitFor(() => (fast.requests.length >= 40 ? true : undefined), { timeoutMs: 15_000, what: 'all 40 events at the fast endpoint' });
     const firstSlowAnswer = Math.min(...slow.requests.map((request) => request.receivedAt)) + 4000;
@@ -264,7 +249,7 @@ describe('delivery metrics', () => {
     const hook = await receiver();
     await registerEndpoint(api, `${hook.url}/metrics`);
 
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
     await waitForRequests(hook, event.id, 1);
 
     // Other suites deliver on the shared stack too, so the counters grow by at least this delivery.

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { ApiClient, ReceivedRequest, WebhookReceiver, createTestPartner } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
-import { EventPublisher, RegisteredEndpoint, expectedBody, hmacBase64, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
+import { deliveryFixture, expectedBody, hmacBase64, RegisteredEndpoint, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
 import { problemTypeOf } from '../support/problems';
 
 // The tools partners use on their endpoints (secret rotation, redelivery, test events), tried
@@ -11,14 +11,8 @@ const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PROBLEM = 'application/problem+json; charset=utf-8';
 
-let publisher: EventPublisher;
-const receivers: WebhookReceiver[] = [];
-
-async function receiver(): Promise<WebhookReceiver> {
-  const started = await WebhookReceiver.start();
-  receivers.push(started);
-  return started;
-}
+const hookup = deliveryFixture(sharedStack);
+const receiver = () => hookup.receiver();
 
 async function partnerWithEndpoint(path = '/tools'): Promise<{ id: string; api: ApiClient; hook: WebhookReceiver; endpoint: RegisteredEndpoint }> {
   const partner = await createTestPartner(sharedStack());
@@ -62,15 +56,6 @@ async function foreignAnswer(endpointId: string) {
 
 const answerOf = (response: { status: number; contentType: string; json: any }) => ({ status: response.status, contentType: response.contentType, type: response.json.type, detail: response.json.detail });
 
-beforeAll(async () => {
-  publisher = await EventPublisher.connect(sharedStack());
-});
-
-afterAll(async () => {
-  await publisher.close();
-  await Promise.all(receivers.map((r) => r.close()));
-});
-
 describe('POST /api/webhook_endpoints/{id}/rotate-secret', () => {
   it('when a secret is rotated with an overlap, then 200 shows the new secret once and deliveries carry both Standard Webhooks signatures while X-Webhook-Signature stays with the old secret', async () => {
     const { id, api, hook, endpoint } = await partnerWithEndpoint();
@@ -95,7 +80,7 @@ describe('POST /api/webhook_endpoints/{id}/rotate-secret', () => {
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 3_600_000);
     expect((await api.get(`/api/webhook_endpoints/${endpoint.id}`)).json).not.toHaveProperty('secret');
 
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
     const [request] = await waitForRequests(hook, event.id, 1);
 
     expect(String(request!.headers['webhook-signature']).split(' ').map((entry) => entry.slice(0, 3))).toEqual(['v1,', 'v1,']);
@@ -110,7 +95,7 @@ describe('POST /api/webhook_endpoints/{id}/rotate-secret', () => {
     const short = await api.post(`/api/webhook_endpoints/${endpoint.id}/rotate-secret`, { overlapSeconds: 1 });
     expect(short.status).toBe(200);
     await sleep(1500);
-    const afterOverlap = await publisher.publish(publisher.event(id));
+    const afterOverlap = await hookup.publisher.publish(hookup.publisher.event(id));
     const [expired] = await waitForRequests(hook, afterOverlap.id, 1);
 
     expect(String(expired!.headers['webhook-signature']).split(' ')).toHaveLength(1);
@@ -119,7 +104,7 @@ describe('POST /api/webhook_endpoints/{id}/rotate-secret', () => {
 
     const immediate = await api.post(`/api/webhook_endpoints/${endpoint.id}/rotate-secret`, { overlapSeconds: 0 });
     expect([immediate.status, immediate.json.previousSecretExpiresAt]).toEqual([200, null]);
-    const afterImmediate = await publisher.publish(publisher.event(id));
+    const afterImmediate = await hookup.publisher.publish(hookup.publisher.event(id));
     const [request] = await waitForRequests(hook, afterImmediate.id, 1);
 
     expect([verifies(immediate.json.secret, request!), verifies(short.json.secret, request!)]).toEqual([true, false]);
@@ -146,7 +131,7 @@ describe('POST /api/webhook_endpoints/{id}/rotate-secret', () => {
     expectViolation(await rotate({ overlapSeconds: 'soon' }), 'overlapSeconds', 'validation.type');
     expectViolation(await rotate({ secret: 'whsec_mine' }), 'secret', 'validation.unknown_field');
 
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
     const [request] = await waitForRequests(hook, event.id, 1);
     expect([String(request!.headers['webhook-signature']).split(' ').length, verifies(endpoint.secret, request!)]).toEqual([1, true]);
   });
@@ -158,7 +143,7 @@ describe('POST /api/webhook_endpoints/{id}/rotate-secret', () => {
     expect(answerOf(await stranger.post(`/api/webhook_endpoints/${endpoint.id}/rotate-secret`, {}))).toEqual(expected);
     expectProblem(await api.post('/api/webhook_endpoints/01J00000000000000000000000/rotate-secret', {}), 404, 'webhook_endpoint.not_found');
 
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
     const [request] = await waitForRequests(hook, event.id, 1);
     expect([String(request!.headers['webhook-signature']).split(' ').length, verifies(endpoint.secret, request!)]).toEqual([1, true]);
 
@@ -170,7 +155,7 @@ describe('POST /api/webhook_endpoints/{id}/rotate-secret', () => {
 describe('POST /api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver', () => {
   it('when a succeeded delivery is redelivered, then 202 shows it pending and the receiver gets the same body and event id again, freshly signed', async () => {
     const { id, api, hook, endpoint } = await partnerWithEndpoint();
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
     await waitForDelivery(api, endpoint.id, event.id, 'succeeded');
 
     const redelivered = await api.request('POST', `/api/webhook_endpoints/${endpoint.id}/deliveries/${event.id}/redeliver`);
@@ -199,7 +184,7 @@ describe('POST /api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver', () =
 
   it('when a redelivered event fails again, then it gets the retries of a new delivery, numbered on', async () => {
     const { id, api, hook, endpoint } = await partnerWithEndpoint();
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
     await waitForDelivery(api, endpoint.id, event.id, 'succeeded');
     hook.respondWith((request) => ({ status: requestsFor(hook, event.id).indexOf(request) === 1 ? 500 : 204 }));
 
@@ -214,7 +199,7 @@ describe('POST /api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver', () =
   it('when the delivery is still pending, the event unknown to the endpoint or the endpoint paused, then 409, 404 and 409 with their codes', async () => {
     const { id, api, hook, endpoint } = await partnerWithEndpoint();
     hook.respondWith(() => ({ status: 503 }));
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
     await waitForRequests(hook, event.id, 1);
     const redeliver = (eventId: string) => api.request('POST', `/api/webhook_endpoints/${endpoint.id}/deliveries/${eventId}/redeliver`);
 
@@ -226,7 +211,7 @@ describe('POST /api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver', () =
 
   it('when another partner redelivers an event of the endpoint, then it answers as the endpoint read does and nothing is sent', async () => {
     const { id, api, hook, endpoint } = await partnerWithEndpoint();
-    const event = await publisher.publish(publisher.event(id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(id));
     await waitForDelivery(api, endpoint.id, event.id, 'succeeded');
     const { stranger, expected } = await foreignAnswer(endpoint.id);
 
@@ -240,12 +225,12 @@ describe('POST /api/webhook_endpoints/{id}/deliveries/redeliver', () => {
   it('when every failed event since a time is redelivered, then 202 counts them and exactly those reach the receiver again', async () => {
     const { id, api, hook, endpoint } = await partnerWithEndpoint();
     hook.respondWith(() => ({ status: 500 }));
-    const older = await publisher.publish(publisher.event(id));
+    const older = await hookup.publisher.publish(hookup.publisher.event(id));
     await waitForRequests(hook, older.id, 1);
     await sleep(50);
     const since = new Date().toISOString();
     await sleep(50);
-    const [first, second] = [await publisher.publish(publisher.event(id)), await publisher.publish(publisher.event(id))];
+    const [first, second] = [await hookup.publisher.publish(hookup.publisher.event(id)), await hookup.publisher.publish(hookup.publisher.event(id))];
     await Promise.all([waitForRequests(hook, first.id, 1), waitForRequests(hook, second.id, 1)]);
     // Pausing drops the three while their retries wait; resuming replays nothing by itself.
     expect((await api.patch(`/api/webhook_endpoints/${endpoint.id}`, { active: false })).status).toBe(200);

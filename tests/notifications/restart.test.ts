@@ -1,26 +1,18 @@
-import { ApiClient, Stack, WebhookReceiver, createTestPartner, shutdownStack, waitFor } from '@rental/testkit';
+import { ApiClient, Stack, createTestPartner, shutdownStack, waitFor } from '@rental/testkit';
 import { createCaseViaGrpc } from '../support/cases';
-import { EventPublisher, bootOwnStack, outboxEvents, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
+import { bootOwnStack, deliveryFixture, outboxEvents, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
 
 // Stops and kills notifications, so it runs on a stack of its own.
 let stack: Stack;
-let publisher: EventPublisher;
-const receivers: WebhookReceiver[] = [];
-
-async function receiver(): Promise<WebhookReceiver> {
-  const started = await WebhookReceiver.start();
-  receivers.push(started);
-  return started;
-}
 
 beforeAll(async () => {
   stack = await bootOwnStack();
-  publisher = await EventPublisher.connect(stack);
 }, 120_000);
 
+const hookup = deliveryFixture(() => stack);
+const receiver = () => hookup.receiver();
+
 afterAll(async () => {
-  await publisher.close();
-  await Promise.all(receivers.map((r) => r.close()));
   await shutdownStack(stack);
 });
 
@@ -33,7 +25,7 @@ describe('notifications restarting', () => {
     hook.respondWith(() => (answered++ === 0 ? { status: 500 } : { status: 204 }));
     const endpoint = await registerEndpoint(api, `${hook.url}/restart`);
 
-    const event = await publisher.publish(publisher.event(partner.id));
+    const event = await hookup.publisher.publish(hookup.publisher.event(partner.id));
     await waitForRequests(hook, event.id, 1);
     const scheduled = await waitFor(async () => {
       const [delivery] = (await api.get(`/api/webhook_endpoints/${endpoint.id}/deliveries`)).json;

@@ -137,3 +137,31 @@ export async function outboxEvents(databaseUrl: string, caseId: string): Promise
     await client.end();
   }
 }
+
+/**
+ * The event publisher and the webhook receivers of a test file: connected before its tests,
+ * closed after them. `stack` is read in beforeAll, so a file booting its own stack declares that
+ * beforeAll first (and its shutdown afterAll after this call).
+ */
+export function deliveryFixture(stack: () => StackAddress): { readonly publisher: EventPublisher; receiver(): Promise<WebhookReceiver> } {
+  let publisher: EventPublisher | undefined;
+  const receivers: WebhookReceiver[] = [];
+  beforeAll(async () => {
+    publisher = await EventPublisher.connect(stack());
+  });
+  afterAll(async () => {
+    await publisher?.close();
+    await Promise.all(receivers.map((receiver) => receiver.close()));
+  });
+  return {
+    get publisher() {
+      if (!publisher) throw new Error('the publisher connects in beforeAll');
+      return publisher;
+    },
+    async receiver() {
+      const started = await WebhookReceiver.start();
+      receivers.push(started);
+      return started;
+    },
+  };
+}

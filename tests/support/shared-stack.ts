@@ -13,6 +13,9 @@ export interface SharedStackAddress {
   identitySecret: string;
 }
 
+/** What a test helper needs to reach a stack: the shared one, or one a test boots itself (a Stack has these too). */
+export type StackAddress = Pick<SharedStackAddress, 'gatewayUrl' | 'databaseUrl' | 'environment' | 'portBase'>;
+
 /** The stack every integration test shares (booted by globalSetup). */
 export function sharedStack(): SharedStackAddress {
   const raw = process.env[SHARED_STACK_VARIABLE];

@@ -12,3 +12,4 @@ export * from './openapi';
 export * from './admin';
 export * from './identity';
 export * from './text-integrity';
+export * from './identifiers';

@@ -94,3 +94,8 @@ export function scaledOfDecimal(value: string, places: number): bigint | null {
   if (!match || (match[2]?.length ?? 0) > places) throw new RangeError(`not a non-negative decimal with at most ${places} places: ${value}`);
   return BigInt(match[1] as string) * 10n ** BigInt(places) + BigInt((match[2] ?? '').padEnd(places, '0') || '0');
 }
+
+/** An amount as people read it in a document: "1234.50 EUR", or "-" where there is none. */
+export function euroText(cents: Cents | null): string {
+  return cents === null ? '-' : `${decimalOfCents(cents)} EUR`;
+}

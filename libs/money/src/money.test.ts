@@ -1,5 +1,5 @@
 import {
-  amountOfCents, amountOfDecimal, centsOfAmount, centsOfDecimal, decimalOfCents, decimalOfNumber, divideRoundingHalfUp, hasAtMostDecimals, hasAtMostTwoDecimals, milliOfPercentage,
+  amountOfCents, amountOfDecimal, centsOfAmount, centsOfDecimal, decimalOfCents, decimalOfNumber, divideRoundingHalfUp, euroText, hasAtMostDecimals, hasAtMostTwoDecimals, milliOfPercentage,
   percentageOfMilli, scaledOfDecimal,
 } from './index';
 
@@ -79,5 +79,11 @@ describe('percentages in thousandths', () => {
     expect(scaledOfDecimal('12', 4)).toBe(120_000n);
     expect(scaledOfDecimal('', 4)).toBeNull();
     expect(() => scaledOfDecimal('0.00891', 4)).toThrow(RangeError);
+  });
+});
+
+describe('euroText', () => {
+  it('writes cents as a two-place amount in EUR, and "-" for no amount', () => {
+    expect([euroText(123450n), euroText(-5n), euroText(null)]).toEqual(['1234.50 EUR', '-0.05 EUR', '-']);
   });
 });

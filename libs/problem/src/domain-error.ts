@@ -84,6 +84,18 @@ export function invalidInput(code: string, detail: string, violations?: Violatio
   return new DomainError('invalid_input', code, detail, { violations });
 }
 
+/**
+ * Reads an amount of a message whose caller validated it already (a gRPC request): one that does
+ * not parse is the caller's bug, answered as invalid input naming the field, never as a 500.
+ */
+export function parsedAmount<T>(read: () => T, code: string, field: string): T {
+  try {
+    return read();
+  } catch {
+    throw invalidInput(code, `${field} is not a valid amount.`);
+  }
+}
+
 export function ruleViolation(code: string, detail: string, violations?: Violation[]): DomainError {
   return new DomainError('rule_violation', code, detail, { violations });
 }

@@ -1,7 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
-import { waitFor } from '@rental/testkit';
+import { freePort, waitFor } from '@rental/testkit';
 
 /** One entry of Prism's `sl-violations` header. */
 export interface PrismViolation {
@@ -26,17 +25,6 @@ export function violationsOf(headers: Headers): PrismViolation[] {
   // Prism truncates a header over 8 KB and prefixes it; keep it readable as one violation.
   if (!raw.startsWith('[')) return [{ location: ['response'], severity: 'Error', message: raw.slice(0, 500) }];
   return JSON.parse(raw) as PrismViolation[];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface Launch {

@@ -6,15 +6,8 @@ import { createLogger } from '@rental/logger';
 import { STATUS_CHANGED_SUBJECT, StatusChangedEvent } from '@rental/proto';
 import { ApiClient, ApiResponse, TestPartner, createTestPartner } from '@rental/testkit';
 import { CaseOptions, createCaseViaGrpc } from '../../support/cases';
-import { apiAs, sharedStack } from '../../support/shared-stack';
+import { StackAddress, apiAs, sharedStack } from '../../support/shared-stack';
 import { problemTypeOf } from '../../support/problems';
-
-export interface StackAddress {
-  gatewayUrl: string;
-  databaseUrl: string;
-  environment: string;
-  portBase: number;
-}
 
 export const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -1,13 +1,14 @@
-import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { grpcAddressOf } from '@rental/config';
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { loadDocumentsPackage } from '@rental/proto';
 import { ManagedProcess } from '@rental/stack';
+import { freePort } from '@rental/testkit';
 import type { ReceivedMail, Stack } from '@rental/testkit';
 import { CaseOptions, createCaseViaGrpc } from '../../support/cases';
-import type { Owner, StackAddress } from '../../case-workflow/support/kit';
+import type { Owner } from '../../case-workflow/support/kit';
+import type { StackAddress } from '../../support/shared-stack';
 
 /** A customer address of its own per test, so mail of other tests never counts. */
 export const customerEmail = () => `kunde-${randomBytes(4).toString('hex')}@customer.example`;
@@ -53,18 +54,6 @@ export async function requestItems(stack: { portBase: number }, partnerId: strin
   } finally {
     client.close();
   }
-}
-
-/** A port nobody listens on now (the system picks it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A second process of a service on the same stack (same database and bus), on ports of its own. */

@@ -8,14 +8,7 @@ import { loadDocumentsPackage } from '@rental/proto';
 import type { documents } from '@rental/proto';
 import { ApiClient, ApiResponse, TestPartner, createTestPartner } from '@rental/testkit';
 import { createCaseViaGrpc } from '../../support/cases';
-import { apiAs, sharedStack } from '../../support/shared-stack';
-
-export interface StackAddress {
-  gatewayUrl: string;
-  databaseUrl: string;
-  environment: string;
-  portBase: number;
-}
+import { StackAddress, apiAs, sharedStack } from '../../support/shared-stack';
 
 /** A partner of its own with one case, and a client with its key. */
 export interface PartnerWithCase {

@@ -18,3 +18,15 @@ export async function findFreePortBase(): Promise<number> {
   }
   throw new Error('no free port range found');
 }
+
+/** A port nobody listens on now (the system picks it), for a process or server a test starts itself. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,8 +1,7 @@
 import type { Knex } from '@rental/db';
 import type { Cart } from '../domain/cart';
 import type { CartItem } from '../domain/cart-item';
-import type { CheckoutCarts } from '../domain/checkout';
-import type { CartPricing } from '../domain/ports';
+import type { CartPricing, CheckoutCarts } from '../domain/ports';
 
 interface CartRow {
   id: string;

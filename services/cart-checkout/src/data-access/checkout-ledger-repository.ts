@@ -1,5 +1,6 @@
 import type { Knex } from '@rental/db';
-import type { CheckoutLedger, CheckoutOutcome, IdempotencyKeyRef } from '../domain/checkout';
+import type { CheckoutOutcome, IdempotencyKeyRef } from '../domain/checkout';
+import type { CheckoutLedger } from '../domain/ports';
 import { keyExpiry } from './idempotency-repository';
 
 /** The cart claim and the Idempotency-Key of a running checkout, kept and ended together. */

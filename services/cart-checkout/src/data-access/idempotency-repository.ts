@@ -1,5 +1,6 @@
 import type { Knex } from '@rental/db';
-import type { CheckoutOutcome, IdempotencyStart, IdempotencyStore } from '../domain/checkout';
+import type { CheckoutOutcome, IdempotencyStart } from '../domain/checkout';
+import type { IdempotencyStore } from '../domain/ports';
 
 interface KeyRow {
   request_hash: string;

@@ -1,8 +1,8 @@
 import { ulid, ulidToUUID } from 'ulid';
 import { enqueueOutbox } from '@rental/bus';
 import type { Knex } from '@rental/db';
-import type { CreatedCase } from '../domain/ports';
-import { CaseStatusChange, QUOTE_REQUEST_STATUS_NEW, QUOTE_REQUEST_TRANSITIONS, QuoteRequest, QuoteRequestMove, QuoteRequestStatus, QuoteRequestStore, quoteRequestStatusChanged } from '../domain/quote-request';
+import type { CreatedCase, QuoteRequestStore } from '../domain/ports';
+import { CaseStatusChange, QUOTE_REQUEST_STATUS_NEW, QUOTE_REQUEST_TRANSITIONS, QuoteRequest, QuoteRequestMove, QuoteRequestStatus, quoteRequestStatusChanged } from '../domain/quote-request';
 
 export interface QuoteRequestEventSettings {
   environment: string;

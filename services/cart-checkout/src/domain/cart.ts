@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { Violation, notFound, ruleViolation, validationFailed } from '@rental/problem';
 import type { CartItem } from './cart-item';
-import type { CallContext, CartPricing, PricingPort } from './ports';
+import type { CallContext, CartPricing, CartStore, PricingPort } from './ports';
 
 export type CartStatus = 'active' | 'checking_out' | 'checked_out';
 
@@ -15,14 +15,6 @@ export interface Cart {
   quoteId: string | null;
   createdAt: string;
   updatedAt: string;
-}
-
-export interface CartStore {
-  insert(cart: Cart): Promise<void>;
-  /** The cart whatever its owner; callers decide between 403 and 404. */
-  find(id: string): Promise<Cart | undefined>;
-  /** Replaces items and pricing of an active cart; false when it is no longer active. */
-  replaceItems(id: string, partnerId: string, items: CartItem[], pricing: CartPricing): Promise<boolean>;
 }
 
 /**

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { hasAtMostTwoDecimals } from '@rental/money';
 import { DomainError, conflict, emailAddress, forbidden, nonBlankText, notFound, ruleViolation } from '@rental/problem';
 import { CHECKOUT_FINANCING_TYPES, PAYMENT_INTERVALS, PRINT_PLAN_TYPES } from '@rental/proto';
-import { CartStore, checkArticleTypes } from './cart';
-import type { CallContext, CaseWorkflowPort, PricingPort } from './ports';
+import { checkArticleTypes } from './cart';
+import type { CallContext, CaseWorkflowPort, CheckoutCarts, CheckoutLedger, IdempotencyStore, PricingPort } from './ports';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /**
@@ -86,33 +86,10 @@ export type IdempotencyStart =
   | { outcome: 'mismatch' }
   | { outcome: 'running' };
 
-export interface IdempotencyStore {
-  begin(partnerId: string, key: string, requestHash: string, leaseMs: number): Promise<IdempotencyStart>;
-  /** Forgets a key whose request failed, so the same request can be retried. */
-  abandon(partnerId: string, key: string): Promise<void>;
-}
-
-export interface CheckoutCarts extends CartStore {
-  /** Claims an active cart (or one whose claim went stale) for one checkout. */
-  claim(id: string, leaseMs: number): Promise<'claimed' | 'checked_out' | 'running'>;
-  release(id: string): Promise<void>;
-}
-
 /** The Idempotency-Key a checkout runs under. */
 export interface IdempotencyKeyRef {
   partnerId: string;
   key: string;
-}
-
-/** What a running checkout holds, and how it ends. */
-export interface CheckoutLedger {
-  /** Renews the lease on the claimed cart (when given) and on the running key (when given). */
-  renew(cartId: string | undefined, key: IdempotencyKeyRef | undefined): Promise<void>;
-  /**
-   * Marks the cart checked out and keeps the outcome under the key, in one transaction: a crash
-   * between the two would leave a checked-out cart whose retry can no longer get its answer.
-   */
-  complete(cartId: string, outcome: CheckoutOutcome, key: IdempotencyKeyRef | undefined): Promise<void>;
 }
 
 export interface CheckoutDependencies {

@@ -1,5 +1,7 @@
+import type { Cart } from './cart';
 import type { CartItem } from './cart-item';
-import type { PrintPlanContractTerms } from './checkout';
+import type { CheckoutOutcome, IdempotencyKeyRef, IdempotencyStart, PrintPlanContractTerms } from './checkout';
+import type { CaseStatusChange, QuoteRequest } from './quote-request';
 
 /**
  * What checkout needs from pricing (served over gRPC); amounts are decimal strings. Checkout never
@@ -145,4 +147,44 @@ export interface NewQuoteRequestCase {
 export interface CaseWorkflowPort {
   createCaseFromCheckout(request: NewCheckoutCase, context: CallContext): Promise<CreatedCase>;
   createCaseFromQuoteRequest(request: NewQuoteRequestCase, context: CallContext): Promise<CreatedCase>;
+}
+
+export interface IdempotencyStore {
+  begin(partnerId: string, key: string, requestHash: string, leaseMs: number): Promise<IdempotencyStart>;
+  /** Forgets a key whose request failed, so the same request can be retried. */
+  abandon(partnerId: string, key: string): Promise<void>;
+}
+
+export interface CheckoutCarts extends CartStore {
+  /** Claims an active cart (or one whose claim went stale) for one checkout. */
+  claim(id: string, leaseMs: number): Promise<'claimed' | 'checked_out' | 'running'>;
+  release(id: string): Promise<void>;
+}
+
+/** What a running checkout holds, and how it ends. */
+export interface CheckoutLedger {
+  /** Renews the lease on the claimed cart (when given) and on the running key (when given). */
+  renew(cartId: string | undefined, key: IdempotencyKeyRef | undefined): Promise<void>;
+  /**
+   * Marks the cart checked out and keeps the outcome under the key, in one transaction: a crash
+   * between the two would leave a checked-out cart whose retry can no longer get its answer.
+   */
+  complete(cartId: string, outcome: CheckoutOutcome, key: IdempotencyKeyRef | undefined): Promise<void>;
+}
+
+export interface QuoteRequestStore {
+  /** Runs `work` with a reserved id inside one transaction: its failure leaves no quote request behind. */
+  create(partnerId: string, calculationId: string, fields: QuoteRequest['fields'], work: (id: number) => Promise<CreatedCase>): Promise<QuoteRequest>;
+  /** Moves the quote request of a case from quote_created to canceled with its event; false when none was there to move. */
+  cancelOfCase(change: CaseStatusChange): Promise<boolean>;
+  find(partnerId: string, id: number): Promise<QuoteRequest | undefined>;
+  list(partnerId: string, limit: number, offset: number): Promise<QuoteRequest[]>;
+}
+
+export interface CartStore {
+  insert(cart: Cart): Promise<void>;
+  /** The cart whatever its owner; callers decide between 403 and 404. */
+  find(id: string): Promise<Cart | undefined>;
+  /** Replaces items and pricing of an active cart; false when it is no longer active. */
+  replaceItems(id: string, partnerId: string, items: CartItem[], pricing: CartPricing): Promise<boolean>;
 }

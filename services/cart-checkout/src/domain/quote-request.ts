@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { emailAddress, nonBlankText, notFound, validationFailed } from '@rental/problem';
 import { StatusChange, StatusChangedEvent, statusChangedEventOf } from '@rental/proto';
-import type { CallContext, CaseWorkflowPort, CreatedCase, PricingPort, StoredCalculation, StoredOffer } from './ports';
+import type { CallContext, CaseWorkflowPort, PricingPort, QuoteRequestStore, StoredCalculation, StoredOffer } from './ports';
 
 const optionalText = (max = 300) => z.string().max(max).nullable().optional();
 const requiredText = (max = 200) => nonBlankText().max(max);
@@ -75,15 +75,6 @@ export interface QuoteRequest {
   quoteId: string | null;
   fields: QuoteRequestInput & { productSector: string | null };
   createdAt: string;
-}
-
-export interface QuoteRequestStore {
-  /** Runs `work` with a reserved id inside one transaction: its failure leaves no quote request behind. */
-  create(partnerId: string, calculationId: string, fields: QuoteRequest['fields'], work: (id: number) => Promise<CreatedCase>): Promise<QuoteRequest>;
-  /** Moves the quote request of a case from quote_created to canceled with its event; false when none was there to move. */
-  cancelOfCase(change: CaseStatusChange): Promise<boolean>;
-  find(partnerId: string, id: number): Promise<QuoteRequest | undefined>;
-  list(partnerId: string, limit: number, offset: number): Promise<QuoteRequest[]>;
 }
 
 function offerOf(calculation: StoredCalculation, input: QuoteRequestInput): StoredOffer {

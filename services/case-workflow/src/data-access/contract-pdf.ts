@@ -1,5 +1,5 @@
 import { PDFDocument, PDFFont, PDFPage, StandardFonts } from 'pdf-lib';
-import { decimalOfCents } from '@rental/money';
+import { euroText } from '@rental/money';
 import type { ContractRenderer, ContractToSign } from '../domain/ports';
 
 const MARGIN = 50;
@@ -7,7 +7,6 @@ const LINE = 16;
 
 /** Standard fonts encode WinAnsi only; anything else is shown as '?' instead of failing the render. */
 const printable = (value: string) => value.replace(/[^\x20-\x7E\xA0-\xFF]/g, '?');
-const money = (cents: bigint | null) => (cents === null ? '-' : `${decimalOfCents(cents)} EUR`);
 
 /**
  * The contract to be signed, rendered with pdf-lib from the frozen quote: case and contract
@@ -52,12 +51,12 @@ export class PdfContractRenderer implements ContractRenderer {
     }
     y -= 8;
     write('Items', bold);
-    for (const item of items) write(`${item.quantity} x ${item.productName ?? item.productNumber} (${item.productNumber})  ${money(item.pricePerItemCents)} each, ${money(item.totalCents)}`);
+    for (const item of items) write(`${item.quantity} x ${item.productName ?? item.productNumber} (${item.productNumber})  ${euroText(item.pricePerItemCents)} each, ${euroText(item.totalCents)}`);
     y -= 8;
     write('Terms', bold);
     write(`Calculation type ${quote.calculationType}`);
     write(`Duration ${quote.duration} months`);
-    write(`Monthly rate ${money(quote.monthlyCostsCents)}`);
+    write(`Monthly rate ${euroText(quote.monthlyCostsCents)}`);
     if (quote.paymentInterval) write(`Payment interval ${quote.paymentInterval}`);
     y -= 8;
     write('Signers', bold);

@@ -3,7 +3,7 @@ import { caseNotFound } from './access';
 import { applyApprovalTeamCancel } from './cancel';
 import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from './contract-machine';
 import type { Actor, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from './model';
-import type { CaseStore, CaseTransaction, MailRequest } from './ports';
+import type { CaseStore, CaseTransaction, MailRequest, OpsReads } from './ports';
 import { QUOTE_MOVES, QuoteMove, QuoteStatus, isQuoteStatus } from './quote-machine';
 
 /**
@@ -48,16 +48,6 @@ export interface LenderSubmissionView {
   submittedAt: string | null;
 }
 
-/** The reads of the back office that no partner-scoped read answers. */
-export interface OpsReads {
-  /** Cases of every partner, the longest waiting (oldest status change) first. */
-  listQueue(filters: OpsQueueFilters): Promise<OpsQueueEntry[]>;
-  /** The lender submissions of a case, oldest first. */
-  listLenderSubmissions(financingCaseId: string): Promise<LenderSubmissionView[]>;
-  /** The case a contract belongs to. */
-  caseOfContract(contractId: string): Promise<string | undefined>;
-}
-
 export interface OperatorDependencies {
   store: CaseStore;
   reads: OpsReads;
@@ -94,7 +84,6 @@ export async function opsCase(deps: OperatorDependencies, financingCaseId: strin
 }
 
 export type OperatorMove = { kind: 'transition'; transition: string } | { kind: 'override' } | { kind: 'cancel' };
-
 
 /** The effects a move has beyond the status, as the sandbox and the lender apply them. */
 async function applyMove(transaction: CaseTransaction, move: QuoteMove, reason: string | null): Promise<void> {

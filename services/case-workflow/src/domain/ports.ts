@@ -1,9 +1,8 @@
 import type { ProblemDocument } from '@rental/problem';
 import type { ContractMove, ContractPlace, EnvelopeStatus } from './contract-machine';
-import type {
-  Address, AuditContext, AuthorizedPerson, Contract, ContractDetails, Customer, EnvelopeRecipient, FinancingCase, HistoryEntry, Quote, QuoteDetails, QuoteFeedbackAction, QuoteItem, QuoteTermsInput, RequestedItem, SignatureEnvelope,
-} from './model';
+import type { Address, AuditContext, AuthorizedPerson, Contract, ContractDetails, Customer, EnvelopeRecipient, FinancingCase, HistoryEntry, Quote, QuoteDetails, QuoteFeedbackAction, QuoteItem, QuoteTermsInput, RequestedItem, SignatureEnvelope } from './model';
 import type { MoveFlags, QuoteMove, QuoteStatus } from './quote-machine';
+import type { LenderSubmissionView, OpsQueueEntry, OpsQueueFilters } from './operator';
 
 export interface CallContext {
   partnerId: string;
@@ -356,4 +355,14 @@ export interface ClockQueries {
   dueReminders(mailedBefore: Date, reminderMax: number, limit: number): Promise<string[]>;
   /** Cases whose quote is in_review since at or before the cutoff. */
   dueExpiries(inReviewBefore: Date, limit: number): Promise<string[]>;
+}
+
+/** The reads of the back office that no partner-scoped read answers. */
+export interface OpsReads {
+  /** Cases of every partner, the longest waiting (oldest status change) first. */
+  listQueue(filters: OpsQueueFilters): Promise<OpsQueueEntry[]>;
+  /** The lender submissions of a case, oldest first. */
+  listLenderSubmissions(financingCaseId: string): Promise<LenderSubmissionView[]>;
+  /** The case a contract belongs to. */
+  caseOfContract(contractId: string): Promise<string | undefined>;
 }

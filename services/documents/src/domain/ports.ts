@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { FileSource, FinancingDocument, ItemType, RequestItem, ReviewStatus, TargetAudience, TemplateFile, Uploader } from './model';
+import type { FileSource, FinancingDocument, ItemType, RequestItem, ReviewStatus, TargetAudience, TemplateFile } from './model';
 import type { CallbackRequestView, OpenItemCount } from './operator';
 
 /** Who asks: the partner of the public request or of the internal call, and the request id for logs. */
@@ -53,22 +53,8 @@ export interface PendingObjects {
   due(uploadsAnnouncedBefore: string, limit: number): Promise<string[]>;
 }
 
-export interface NewDocument {
-  financingCaseId: string;
-  partnerId: string;
-  originalName: string;
-  mimeType: string;
-  fileSize: number;
-  category: string;
-  description: string | null;
-  uploadedAt: string;
-  uploadedBy: Uploader;
-  reviewStatus: ReviewStatus;
-  objectKey: string;
-  requestedItemId: number | null;
-  simulated: boolean;
-  signed: boolean;
-}
+/** A document as it is stored first: not yet superseded, rejected or made internal, and numbered by the store. */
+export type NewDocument = Omit<FinancingDocument, 'id' | 'supersededBy' | 'rejectionReason' | 'internalOnly'>;
 
 export type RecordUploadResult = { outcome: 'stored'; document: FinancingDocument } | { outcome: 'item_closed' };
 

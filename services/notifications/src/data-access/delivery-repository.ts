@@ -2,10 +2,11 @@ import type { Knex } from '@rental/db';
 import { currentOrigin } from '@rental/logger';
 import type { StatusChangedEvent } from '@rental/proto';
 import type { AttemptRecord, ClaimOptions, DeliveryJob, DeliveryNext, DeliveryStore } from '../domain/delivery';
-import type { DeliveryHistory, DeliveryHistoryReader } from '../domain/delivery-history';
-import type { RedeliveryOutcome, RedeliveryStore, TestEvent } from '../domain/endpoint-tools';
+import type { DeliveryHistory } from '../domain/delivery-history';
+import type { DeliveryHistoryReader, EventInbox, RedeliveryStore } from '../domain/ports';
+import type { RedeliveryOutcome, TestEvent } from '../domain/endpoint-tools';
 import type { RecipientRole } from '../domain/mail';
-import type { EventInbox, InboxResult } from '../domain/status-events';
+import type { InboxResult } from '../domain/status-events';
 import { WriteBatcher } from './write-batcher';
 
 interface ClaimedRow {

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import type { HostResolver, ResolvedAddress } from '../domain/target-check';
+import type { ResolvedAddress } from '../domain/target-check';
+import type { HostResolver } from '../domain/ports';
 
 /** The system resolver (hosts file included), every address of the name, bounded in time. */
 export class DnsResolver implements HostResolver {

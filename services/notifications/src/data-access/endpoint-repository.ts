@@ -1,6 +1,6 @@
 import { Knex, isUniqueViolation } from '@rental/db';
-import type { SecretRotationStore } from '../domain/endpoint-tools';
-import type { CreateOutcome, EndpointStore, NewEndpoint, WebhookEndpoint } from '../domain/endpoints';
+import type { EndpointStore, SecretRotationStore } from '../domain/ports';
+import type { CreateOutcome, NewEndpoint, WebhookEndpoint } from '../domain/endpoints';
 
 interface EndpointRow {
   id: string;

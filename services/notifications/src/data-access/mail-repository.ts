@@ -1,6 +1,8 @@
 import type { Knex } from '@rental/db';
 import type { StatusChangedEvent } from '@rental/proto';
-import type { MailJob, MailNext, MailStore, RecipientRole } from '../domain/mail';
+import { MailQueueTable } from './mail-queue';
+import type { MailJob, MailNext, RecipientRole } from '../domain/mail';
+import type { MailStore } from '../domain/ports';
 
 interface ClaimedMailRow {
   id: string;
@@ -12,25 +14,16 @@ interface ClaimedMailRow {
   traceparent: string | null;
 }
 
-const CLAIM_DUE = `
-UPDATE mail_log m
-SET lease_expires_at = now() + make_interval(secs => :leaseSeconds)
-FROM (
-  SELECT id FROM mail_log
-  WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
-  ORDER BY next_attempt_at, id
-  LIMIT :limit
-  FOR UPDATE SKIP LOCKED
-) due, event_inbox e
-WHERE m.id = due.id AND e.id = m.event_id
-RETURNING m.id, m.partner_id, m.recipient_role, m.attempts, e.event, e.request_id, e.traceparent`;
-
 export class MailRepository implements MailStore {
-  constructor(private readonly db: Knex) {}
+  private readonly queue: MailQueueTable;
+
+  constructor(db: Knex) {
+    this.queue = new MailQueueTable(db, 'mail_log');
+  }
 
   async claimDue(limit: number, leaseMs: number): Promise<MailJob[]> {
-    const result = await this.db.raw(CLAIM_DUE, { limit, leaseSeconds: leaseMs / 1000 });
-    return (result.rows as ClaimedMailRow[]).map((row) => ({
+    const rows = await this.queue.claimDue<ClaimedMailRow>(limit, leaseMs, 'm.id, m.partner_id, m.recipient_role, m.attempts, e.event, e.request_id, e.traceparent', { from: 'event_inbox e', where: 'e.id = m.event_id' });
+    return rows.map((row) => ({
       id: String(row.id),
       partnerId: row.partner_id,
       role: row.recipient_role,
@@ -42,23 +35,13 @@ export class MailRepository implements MailStore {
   }
 
   async complete(job: MailJob, next: MailNext): Promise<void> {
-    const final = next.status !== 'pending';
-    await this.db('mail_log')
-      .where({ id: job.id })
-      .update({
-        status: next.status,
-        attempts: job.attempt,
-        to_address: 'message' in next ? next.message.to : null,
-        subject: 'message' in next ? next.message.subject : null,
-        last_error: 'error' in next ? next.error : 'reason' in next ? next.reason : null,
-        next_attempt_at: next.status === 'pending' ? next.nextAttemptAt : null,
-        lease_expires_at: null,
-        completed_at: final ? this.db.fn.now() : null,
-      });
+    await this.queue.complete(job.id, job.attempt, next, {
+      to_address: 'message' in next ? next.message.to : null,
+      subject: 'message' in next ? next.message.subject : null,
+    });
   }
 
-  async nextDueAt(): Promise<Date | undefined> {
-    const row = await this.db('mail_log').where({ status: 'pending' }).where('next_attempt_at', '>', this.db.fn.now()).min({ due: 'next_attempt_at' }).first();
-    return row?.due ?? undefined;
+  nextDueAt(): Promise<Date | undefined> {
+    return this.queue.nextDueAt();
   }
 }

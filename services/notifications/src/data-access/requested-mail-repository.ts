@@ -1,7 +1,9 @@
 import type { Knex } from '@rental/db';
 import { currentOrigin } from '@rental/logger';
+import { MailQueueTable } from './mail-queue';
 import type { MailNext } from '../domain/mail';
-import type { RequestedMailJob, RequestedMailStore } from '../domain/requested-mail';
+import type { RequestedMailJob } from '../domain/requested-mail';
+import type { RequestedMailStore } from '../domain/ports';
 
 interface ClaimedRow {
   id: string;
@@ -15,21 +17,12 @@ interface ClaimedRow {
   traceparent: string | null;
 }
 
-const CLAIM_DUE = `
-UPDATE mail_requests m
-SET lease_expires_at = now() + make_interval(secs => :leaseSeconds)
-FROM (
-  SELECT id FROM mail_requests
-  WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
-  ORDER BY next_attempt_at, id
-  LIMIT :limit
-  FOR UPDATE SKIP LOCKED
-) due
-WHERE m.id = due.id
-RETURNING m.id, m.kind, m.partner_id, m.recipient_email, m.subject, m.body, m.attempts, m.request_id, m.traceparent`;
-
 export class RequestedMailRepository implements RequestedMailStore {
-  constructor(private readonly db: Knex) {}
+  private readonly queue: MailQueueTable;
+
+  constructor(private readonly db: Knex) {
+    this.queue = new MailQueueTable(db, 'mail_requests');
+  }
 
   async add(request: Parameters<RequestedMailStore['add']>[0]): Promise<boolean> {
     // Stored while the mail.requested message is handled: the mail goes out in its trace.
@@ -51,8 +44,8 @@ export class RequestedMailRepository implements RequestedMailStore {
   }
 
   async claimDue(limit: number, leaseMs: number): Promise<RequestedMailJob[]> {
-    const result = await this.db.raw(CLAIM_DUE, { limit, leaseSeconds: leaseMs / 1000 });
-    return (result.rows as ClaimedRow[]).map((row) => ({
+    const rows = await this.queue.claimDue<ClaimedRow>(limit, leaseMs, 'm.id, m.kind, m.partner_id, m.recipient_email, m.subject, m.body, m.attempts, m.request_id, m.traceparent');
+    return rows.map((row) => ({
       id: row.id,
       kind: row.kind,
       recipient: row.partner_id ? { partnerId: row.partner_id } : { email: row.recipient_email as string },
@@ -64,19 +57,11 @@ export class RequestedMailRepository implements RequestedMailStore {
     }));
   }
 
-  async complete(job: RequestedMailJob, next: MailNext): Promise<void> {
-    await this.db('mail_requests').where({ id: job.id }).update({
-      status: next.status,
-      attempts: job.attempt,
-      last_error: 'error' in next ? next.error : 'reason' in next ? next.reason : null,
-      next_attempt_at: next.status === 'pending' ? next.nextAttemptAt : null,
-      lease_expires_at: null,
-      completed_at: next.status === 'pending' ? null : this.db.fn.now(),
-    });
+  complete(job: RequestedMailJob, next: MailNext): Promise<void> {
+    return this.queue.complete(job.id, job.attempt, next);
   }
 
-  async nextDueAt(): Promise<Date | undefined> {
-    const row = await this.db('mail_requests').where({ status: 'pending' }).where('next_attempt_at', '>', this.db.fn.now()).min({ due: 'next_attempt_at' }).first();
-    return row?.due ?? undefined;
+  nextDueAt(): Promise<Date | undefined> {
+    return this.queue.nextDueAt();
   }
 }

@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
-import type { MailMessage, Mailer } from '../domain/mail';
+import type { MailMessage } from '../domain/mail';
+import type { Mailer } from '../domain/ports';
 
 /** Sends over SMTP_URL with MAIL_FROM as sender; a refused or unreachable server rejects, and the mail is retried. */
 export class SmtpMailer implements Mailer {

@@ -1,4 +1,4 @@
-import type { EndpointStore } from './endpoints';
+import type { DeliveryHistoryReader, EndpointStore } from './ports';
 import { findEndpoint } from './endpoints';
 
 export interface AttemptHistory {
@@ -23,11 +23,6 @@ export interface DeliveryHistory {
   completedAt: string | null;
   occurredAt: string;
   attempts: AttemptHistory[];
-}
-
-export interface DeliveryHistoryReader {
-  /** Deliveries of one endpoint, newest first, each with its attempts in order. */
-  history(partnerId: string, endpointId: string, limit: number, offset: number): Promise<DeliveryHistory[]>;
 }
 
 export async function deliveryHistory(

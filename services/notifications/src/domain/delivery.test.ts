@@ -1,5 +1,5 @@
 import { AttemptRecord, DeliveryJob, DeliveryNext, DeliveryStore, TransportResult, WebhookRequest, attemptDelivery, judgeResponse } from './delivery';
-import type { HostResolver } from './target-check';
+import type { HostResolver } from './ports';
 
 function fakeStore() {
   const completed: { attempt?: AttemptRecord; next: DeliveryNext }[] = [];

@@ -2,7 +2,8 @@ import { isDomainError } from '@rental/problem';
 import type { AddressPolicy } from './address-policy';
 import { RETRY_SCHEDULE, RetrySchedule, retryDelayMs } from './retry-schedule';
 import { deliveryHeaders } from './signature';
-import { HostResolver, ResolvedAddress, checkTarget } from './target-check';
+import { ResolvedAddress, checkTarget } from './target-check';
+import type { HostResolver } from './ports';
 import { parseWebhookUrl } from './webhook-url';
 
 export type DropReason = 'retries_exhausted' | 'endpoint_paused' | 'endpoint_deleted';

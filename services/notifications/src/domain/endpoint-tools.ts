@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound } from '@rental/problem';
-import type { DeliveryHistory, DeliveryHistoryReader } from './delivery-history';
-import { EndpointStore, WebhookEndpoint, findEndpoint, missingEndpoint, newSecret } from './endpoints';
+import type { DeliveryHistory } from './delivery-history';
+import type { EndpointStore, RedeliveryStore, SecretRotationStore } from './ports';
+import { WebhookEndpoint, findEndpoint, missingEndpoint, newSecret } from './endpoints';
 
 export const WEBHOOK_TEST_EVENT = 'webhook_endpoint.test';
 /** How long the old secret still signs after a rotation unless the partner says otherwise. */
 export const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 3600;
 export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 24 * 3600;
-
-export interface SecretRotationStore {
-  /**
-   * Makes `secret` the endpoint's secret; the one it replaces keeps signing until
-   * `previousExpiresAt` (null: not at all). False when there is no such endpoint.
-   */
-  rotateSecret(partnerId: string, id: string, secret: string, previousExpiresAt: Date | null): Promise<boolean>;
-}
 
 export type RedeliveryOutcome = 'queued' | 'still_pending' | 'unknown';
 
@@ -26,16 +19,6 @@ export interface TestEvent {
   /** The exact bytes the endpoint receives. */
   body: string;
   event: string;
-}
-
-export interface RedeliveryStore extends DeliveryHistoryReader {
-  /** Delivers the event to the endpoint again like a new delivery (first attempt now, the same retries). */
-  redeliver(partnerId: string, endpointId: string, eventId: string): Promise<RedeliveryOutcome>;
-  /** Redelivers every dropped delivery of the endpoint created at or after `since`; how many. */
-  redeliverDroppedSince(partnerId: string, endpointId: string, since: Date): Promise<number>;
-  /** Stores the event and one pending delivery of it to this endpoint only. */
-  queueTestEvent(endpointId: string, event: TestEvent): Promise<void>;
-  delivery(partnerId: string, endpointId: string, eventId: string): Promise<DeliveryHistory | undefined>;
 }
 
 export interface EndpointToolsDependencies {

@@ -1,6 +1,6 @@
 import { isDomainError } from '@rental/problem';
-import { CreateOutcome, EndpointStore, MAX_ENDPOINTS_PER_PARTNER, NewEndpoint, newSecret, registerEndpoint } from './endpoints';
-import type { HostResolver } from './target-check';
+import { CreateOutcome, MAX_ENDPOINTS_PER_PARTNER, NewEndpoint, newSecret, registerEndpoint } from './endpoints';
+import type { EndpointStore, HostResolver } from './ports';
 
 function memoryStore(): EndpointStore & { saved: NewEndpoint[] } {
   const saved: NewEndpoint[] = [];

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
 import { conflict, forbidden, notFound, validationFailed, violation } from '@rental/problem';
 import type { AddressPolicy } from './address-policy';
-import { HostResolver, checkTarget } from './target-check';
+import { checkTarget } from './target-check';
+import type { EndpointStore, HostResolver } from './ports';
 import { parseWebhookUrl } from './webhook-url';
 
 export const MAX_ENDPOINTS_PER_PARTNER = 20;
@@ -22,19 +23,6 @@ export interface NewEndpoint extends WebhookEndpoint {
 }
 
 export type CreateOutcome = 'created' | 'duplicate' | 'limit_reached';
-
-export interface EndpointStore {
-  /** Inserts unless the partner has the normalized URL already or `limit` endpoints; atomic per partner. */
-  create(endpoint: NewEndpoint, limit: number): Promise<CreateOutcome>;
-  list(partnerId: string, limit: number, offset: number): Promise<WebhookEndpoint[]>;
-  find(partnerId: string, id: string): Promise<WebhookEndpoint | undefined>;
-  /** The partner of a live endpoint, whoever asks; undefined when there is none. */
-  ownerOf(id: string): Promise<string | undefined>;
-  /** Pausing also drops the deliveries still pending, so resuming does not replay them. */
-  setActive(partnerId: string, id: string, active: boolean): Promise<WebhookEndpoint | undefined>;
-  /** Soft delete; drops pending deliveries. False when there is no such endpoint. */
-  delete(partnerId: string, id: string): Promise<boolean>;
-}
 
 export interface EndpointDependencies {
   store: EndpointStore;

@@ -1,5 +1,6 @@
 import type { StatusChangedEvent } from '@rental/proto';
-import { MailJob, MailNext, MailStore, PartnerContacts, composeMail, mailRecipientsFor, sendMail } from './mail';
+import { MailJob, MailNext, PartnerContacts, composeMail, mailRecipientsFor, sendMail } from './mail';
+import type { MailStore } from './ports';
 
 const event = (data: Partial<StatusChangedEvent['data']>): StatusChangedEvent => ({
   id: 'evt-1',

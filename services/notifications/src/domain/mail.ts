@@ -1,6 +1,7 @@
 import type { StatusChangedEvent } from '@rental/proto';
 import { isDomainError } from '@rental/problem';
 import { RetrySchedule, retryDelayMs } from './retry-schedule';
+import type { MailStore, Mailer, PartnerDirectory } from './ports';
 
 export type RecipientRole = 'partner' | 'financing_partner' | 'distribution_hub';
 
@@ -31,19 +32,10 @@ export interface PartnerContacts {
   distributionHub?: Contact;
 }
 
-export interface PartnerDirectory {
-  /** Undefined when the partner is unknown. */
-  contactsOf(partnerId: string): Promise<PartnerContacts | undefined>;
-}
-
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
-}
-
-export interface Mailer {
-  send(message: MailMessage): Promise<void>;
 }
 
 const FOOTER = '\n\nThis message was sent automatically by the Partner Rental API.';
@@ -93,12 +85,6 @@ export type MailNext =
   | { status: 'skipped'; reason: string }
   | { status: 'pending'; nextAttemptAt: Date; error: string }
   | { status: 'failed'; error: string };
-
-export interface MailStore {
-  claimDue(limit: number, leaseMs: number): Promise<MailJob[]>;
-  complete(job: MailJob, next: MailNext): Promise<void>;
-  nextDueAt(): Promise<Date | undefined>;
-}
 
 export interface MailDependencies {
   store: MailStore;

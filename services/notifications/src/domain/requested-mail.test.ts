@@ -1,5 +1,6 @@
 import type { MailNext } from './mail';
-import { RequestedMailJob, RequestedMailStore, receiveMailRequest, sendRequestedMail } from './requested-mail';
+import { RequestedMailJob, receiveMailRequest, sendRequestedMail } from './requested-mail';
+import type { RequestedMailStore } from './ports';
 
 class MemoryStore implements RequestedMailStore {
   readonly ids = new Set<string>();

@@ -1,5 +1,6 @@
 import { mailRequestedEvent } from '@rental/proto';
-import { MailNext, Mailer, PartnerDirectory, attemptMail } from './mail';
+import { MailNext, attemptMail } from './mail';
+import type { Mailer, PartnerDirectory, RequestedMailStore } from './ports';
 
 /** A mail another service asked for (mail.requested), as stored. */
 export interface RequestedMailJob {
@@ -13,15 +14,6 @@ export interface RequestedMailJob {
   /** The request that asked for the mail and its W3C traceparent, when known: the attempt continues that trace. */
   requestId?: string | null;
   traceparent?: string | null;
-}
-
-
-export interface RequestedMailStore {
-  /** Stores the request once; false when its id was stored before. */
-  add(request: { id: string; kind: string; recipient: RequestedMailJob['recipient']; subject: string; text: string; financingCaseId: string | null }): Promise<boolean>;
-  claimDue(limit: number, leaseMs: number): Promise<RequestedMailJob[]>;
-  complete(job: RequestedMailJob, next: MailNext): Promise<void>;
-  nextDueAt(): Promise<Date | undefined>;
 }
 
 export type ReceivedMailRequest =

@@ -1,6 +1,7 @@
 import type { StatusChangedEvent } from '@rental/proto';
 import type { RecipientRole } from './mail';
-import { EventInbox, receiveStatusChange } from './status-events';
+import { receiveStatusChange } from './status-events';
+import type { EventInbox } from './ports';
 
 function memoryInbox(endpoints: number) {
   const stored = new Map<string, { body: string; mailTo: RecipientRole[] }>();

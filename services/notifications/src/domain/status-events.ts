@@ -1,18 +1,11 @@
-import { StatusChangedEvent, statusChangedEvent, webhookBody } from '@rental/proto';
-import { RecipientRole, mailRecipientsFor } from './mail';
+import { statusChangedEvent, webhookBody } from '@rental/proto';
+import { mailRecipientsFor } from './mail';
+import type { EventInbox } from './ports';
 
 export interface InboxResult {
   /** False when the event id was already stored: a redelivery creates nothing. */
   stored: boolean;
   deliveries: number;
-}
-
-export interface EventInbox {
-  /**
-   * In one transaction: stores the event unless its id is known, creates one pending delivery
-   * per active endpoint of its partner and queues its mail.
-   */
-  record(event: StatusChangedEvent, body: string, mailTo: RecipientRole[]): Promise<InboxResult>;
 }
 
 export type ReceiveOutcome =

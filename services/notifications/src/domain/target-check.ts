@@ -1,14 +1,10 @@
 import { AddressPolicy, classifyAddress, describeRange } from './address-policy';
 import type { WebhookUrl } from './webhook-url';
+import type { HostResolver } from './ports';
 
 export interface ResolvedAddress {
   address: string;
   family: 4 | 6;
-}
-
-export interface HostResolver {
-  /** Every address of a host name; an empty list when it has none. Rejects when it cannot be resolved. */
-  resolve(host: string): Promise<ResolvedAddress[]>;
 }
 
 export type TargetCheck =

@@ -1,5 +1,6 @@
 import type { Knex } from '@rental/db';
-import type { CalculationStore, StoredCalculation } from '../domain/stored-calculation';
+import type { StoredCalculation } from '../domain/stored-calculation';
+import type { CalculationStore } from '../domain/ports';
 
 interface CalculationRow {
   id: string;

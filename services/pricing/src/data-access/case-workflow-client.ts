@@ -1,6 +1,6 @@
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { loadCaseWorkflowPackage } from '@rental/proto';
-import type { FrozenFactorReader } from '../domain/calculation';
+import type { FrozenFactorReader } from '../domain/ports';
 
 /** case-workflow's quote lookup behind the calculation's port. */
 export class CaseWorkflowClient implements FrozenFactorReader {

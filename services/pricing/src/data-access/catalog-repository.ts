@@ -1,5 +1,6 @@
 import type { Knex } from '@rental/db';
-import type { CatalogReader, Sector } from '../domain/catalog';
+import type { Sector } from '../domain/catalog';
+import type { CatalogReader } from '../domain/ports';
 
 export class CatalogRepository implements CatalogReader {
   constructor(private readonly db: Knex) {}

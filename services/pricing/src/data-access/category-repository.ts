@@ -1,5 +1,6 @@
 import type { Knex } from '@rental/db';
-import type { Category, CategoryReader } from '../domain/categories';
+import type { Category } from '../domain/categories';
+import type { CategoryReader } from '../domain/ports';
 
 interface CategoryRow {
   id: number;

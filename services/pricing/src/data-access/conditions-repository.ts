@@ -1,5 +1,6 @@
 import type { Knex } from '@rental/db';
-import type { ConditionsReader, PartnerConditions, SectorRange } from '../domain/conditions';
+import type { PartnerConditions, SectorRange } from '../domain/conditions';
+import type { ConditionsReader } from '../domain/ports';
 
 interface FactorRow {
   financing_type: string;

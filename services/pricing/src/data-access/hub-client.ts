@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { traceHeaders } from '@rental/logger';
-import type { HubClient, HubSlaFile } from '../domain/sla-files';
+import type { HubSlaFile } from '../domain/sla-files';
+import type { HubClient } from '../domain/ports';
 
 const hubAnswer = z.array(z.object({ fileId: z.string(), name: z.string(), deleted: z.boolean() }));
 

@@ -1,5 +1,6 @@
 import type { Knex } from '@rental/db';
-import type { PartnerProfile, PartnerProfileReader } from '../domain/partner-profile';
+import type { PartnerProfile } from '../domain/partner-profile';
+import type { PartnerProfileReader } from '../domain/ports';
 
 export class PartnerRepository implements PartnerProfileReader {
   constructor(private readonly db: Knex) {}

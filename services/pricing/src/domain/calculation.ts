@@ -1,7 +1,8 @@
 import { Cents, amountOfCents, centsOfAmount, milliOfPercentage, percentageOfMilli } from '@rental/money';
 import { DomainError, Violation, validationFailed } from '@rental/problem';
 import type { Category } from './categories';
-import { ConditionsReader, PartnerConditions, durationRange, factorListOf, isSectorAllowed, preselectedTier } from './conditions';
+import { PartnerConditions, durationRange, factorListOf, isSectorAllowed, preselectedTier } from './conditions';
+import type { ConditionsReader, FrozenFactorReader } from './ports';
 import type { CalculationRequest } from './calculation-request';
 import { rateOf } from './rates';
 
@@ -29,11 +30,6 @@ export interface PricedCalculation {
   response: CalculationResponse;
   productSector: string;
   category: Category | null;
-}
-
-/** Rental factors frozen on a partner's quotes (case-workflow owns quotes). */
-export interface FrozenFactorReader {
-  isFrozenOnQuote(partnerId: string, rentalFactor: string): Promise<boolean>;
 }
 
 export interface CalculationDependencies {

@@ -2,12 +2,13 @@ import { Cents, divideRoundingHalfUp, percentageOfMilli } from '@rental/money';
 import { DomainError, Violation, invalidInput, unavailable, validationFailed } from '@rental/problem';
 import { CHECKOUT_FINANCING_TYPES, PRINT_PLAN_TYPES } from '@rental/proto';
 import type { ArticleType } from './article-type';
-import { Category, CategoryReader, resolveCategories } from './categories';
-import { ConditionsReader, PartnerConditions, durationRange, factorListOf, isSectorAllowed, preselectedTier } from './conditions';
+import { Category, resolveCategories } from './categories';
+import type { CategoryReader, ConditionsReader, HubClient } from './ports';
+import { PartnerConditions, durationRange, factorListOf, isSectorAllowed, preselectedTier } from './conditions';
 import { requireConditions } from './calculation';
 import type { PartnerProfile } from './partner-profile';
 import { rateOf } from './rates';
-import { HubClient, lookUpSlaFiles } from './sla-files';
+import { lookUpSlaFiles } from './sla-files';
 
 /** Click data of one device; prices in ten-thousandths of a euro (click prices go below a cent). */
 export interface DeviceClicks {

@@ -1,11 +1,8 @@
+import type { CatalogReader } from './ports';
+
 export interface Sector {
   value: string;
   label: string;
-}
-
-export interface CatalogReader {
-  listSectors(): Promise<Sector[]>;
-  allowedSectorsOf(partnerId: string): Promise<string[] | null>;
 }
 
 /** The sectors a partner may use: its allowlist, or every sector when it has none. */

@@ -1,4 +1,5 @@
 import { ArticleType, articleTypeOf } from './article-type';
+import type { CategoryReader } from './ports';
 
 export interface Category {
   id: number;
@@ -8,10 +9,6 @@ export interface Category {
   durationMin: number;
   durationMax: number;
   hasPrintPlanCapability: boolean;
-}
-
-export interface CategoryReader {
-  findCategories(ids: number[], slugs: string[]): Promise<Category[]>;
 }
 
 export interface CategoryReference {

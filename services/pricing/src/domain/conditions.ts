@@ -1,4 +1,5 @@
 import type { Category } from './categories';
+import type { ConditionsReader } from './ports';
 
 /** duration in months → factor in thousandths of a percent per month */
 export type FactorList = ReadonlyMap<number, number>;
@@ -23,11 +24,6 @@ export interface SectorRange {
   label: string;
   durationMin: number;
   durationMax: number;
-}
-
-export interface ConditionsReader {
-  conditionsOf(partnerId: string): Promise<PartnerConditions | undefined>;
-  sectors(): Promise<SectorRange[]>;
 }
 
 /** The tier used when the caller names none: 0 when the partner has a 0 % list, else the lowest. */

@@ -13,6 +13,3 @@ export interface PartnerProfile {
   paymentIntervals: string[];
 }
 
-export interface PartnerProfileReader {
-  findProfile(partnerId: string): Promise<PartnerProfile | undefined>;
-}

@@ -1,4 +1,5 @@
 import type { PartnerProfile } from './partner-profile';
+import type { HubClient } from './ports';
 
 export interface SlaFile {
   fileId: string;
@@ -7,11 +8,6 @@ export interface SlaFile {
 
 export interface HubSlaFile extends SlaFile {
   deleted: boolean;
-}
-
-/** The distribution hub's SLA API; rejects when the hub does not answer in time. */
-export interface HubClient {
-  slaFilesOf(hubId: string): Promise<HubSlaFile[]>;
 }
 
 export type SlaLookup =

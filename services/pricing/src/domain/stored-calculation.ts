@@ -1,8 +1,8 @@
 import { ulid } from 'ulid';
 import { Cents, centsOfAmount, milliOfPercentage } from '@rental/money';
 import { notFound, validationFailed } from '@rental/problem';
-import { CalculationDependencies, CalculationResponse, FrozenFactorReader, Offer, financedAmountOf, isOwnFactor, priceCalculation, requireConditions } from './calculation';
-import type { ConditionsReader } from './conditions';
+import { CalculationDependencies, CalculationResponse, Offer, financedAmountOf, isOwnFactor, priceCalculation, requireConditions } from './calculation';
+import type { CalculationStore, ConditionsReader, FrozenFactorReader } from './ports';
 import type { CalculationRequest } from './calculation-request';
 import type { Category } from './categories';
 import { rateOf } from './rates';
@@ -14,11 +14,6 @@ export interface StoredCalculation {
   productSector: string;
   category: Pick<Category, 'id' | 'slug' | 'name'> | null;
   response: CalculationResponse;
-}
-
-export interface CalculationStore {
-  save(calculation: StoredCalculation): Promise<void>;
-  find(partnerId: string, id: string): Promise<StoredCalculation | undefined>;
 }
 
 /** POST /api/calculate: prices and keeps the calculation, so a quote request can refer to it. */

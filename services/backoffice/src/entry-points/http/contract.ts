@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { boundedText, nonBlankText } from '@rental/problem';
-import { OperationSpec, defineOperation, pageQuery, problemResponses } from '@rental/http';
+import { OperationSpec, defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
 import type { OperatorRole } from '../../domain/roles';
 
-const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const MAX_INTEGER_ID = 2_147_483_647;
 const TAG = 'Approval team';
 
-const casePath = z.object({ id: z.string().regex(ULID).describe('Financing case id') });
-const contractPath = z.object({ id: z.string().regex(ULID).describe('Contract id') });
+const casePath = z.object({ id: ulid().describe('Financing case id') });
+const contractPath = z.object({ id: ulid().describe('Contract id') });
 const integerPath = (description: string) => z.object({
   id: z.string().regex(/^[1-9][0-9]{0,9}$/).transform(Number).refine((value) => value <= MAX_INTEGER_ID).describe(description),
 });

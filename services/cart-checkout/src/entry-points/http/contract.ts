@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses } from '@rental/http';
+import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
 import { DomainError, invalidInput, validationFailed, zodViolations } from '@rental/problem';
 import { cartBody, cartItem } from '../../domain/cart-item';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, checkoutBody } from '../../domain/checkout';
 import { QUOTE_REQUEST_STATUSES, quoteRequestBody } from '../../domain/quote-request';
 
-const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
-const cartParams = z.object({ id: z.string().regex(ULID) });
+const cartParams = z.object({ id: ulid() });
 
 const financingOption = z.object({
   financingType: z.string(),

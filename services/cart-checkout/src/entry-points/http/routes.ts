@@ -1,9 +1,9 @@
 import { OperationRouter, pageWindow } from '@rental/http';
 import { invalidInput } from '@rental/problem';
-import { CartStore, createCart as createCartUseCase, ownCart, replaceCart as replaceCartUseCase } from '../../domain/cart';
+import { createCart as createCartUseCase, ownCart, replaceCart as replaceCartUseCase } from '../../domain/cart';
+import type { CartStore, CaseWorkflowPort, PricingPort, QuoteRequestStore } from '../../domain/ports';
 import { CheckoutDependencies, IDEMPOTENCY_KEY_MAX_LENGTH, checkOut, checkoutRequestHash } from '../../domain/checkout';
-import type { CaseWorkflowPort, PricingPort } from '../../domain/ports';
-import { QuoteRequestStore, fileQuoteRequest, findQuoteRequest } from '../../domain/quote-request';
+import { fileQuoteRequest, findQuoteRequest } from '../../domain/quote-request';
 import { checkoutCart, createCart, createQuoteRequest, getCart, getQuoteRequest, listQuoteRequests, replaceCart } from './contract';
 import { cartPath, presentCart, presentCheckout, presentCreatedQuoteRequest, presentQuoteRequest } from './presenters';
 

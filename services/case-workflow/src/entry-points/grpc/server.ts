@@ -2,7 +2,7 @@ import type { ServiceBinding } from '@rental/grpc';
 import { unaryHandler } from '@rental/grpc';
 import type { Logger } from '@rental/logger';
 import { centsOfDecimal, milliOfPercentage, percentageOfMilli } from '@rental/money';
-import { invalidInput } from '@rental/problem';
+import { invalidInput, parsedAmount } from '@rental/problem';
 import { loadCaseWorkflowPackage } from '@rental/proto';
 import type { caseWorkflow } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
@@ -10,19 +10,11 @@ import { CheckoutCustomerChannel, CreatedCase, createCaseFromCheckout, createCas
 import { resolveLink } from '../../domain/customer';
 import { resubmitToLender, sendLenderAttachments } from '../../domain/lender';
 import { Actor, Address, Customer, QuoteItem, QuoteTermsInput, SYSTEM_ACTOR } from '../../domain/model';
-import type { ApplicationSource, CaseStore, LenderAdapter } from '../../domain/ports';
-import type { OpsReads } from '../../domain/operator';
+import type { ApplicationSource, CaseStore, LenderAdapter, OpsReads } from '../../domain/ports';
 import { caseAccess } from '../../domain/reads';
 import { operatorHandlers } from './operator-handlers';
 
-/** Money crosses as decimal strings; a malformed one is the caller's bug, answered as invalid input. */
-function parsed<T>(read: () => T, field: string): T {
-  try {
-    return read();
-  } catch {
-    throw invalidInput('case.invalid_amount', `${field} is not a valid amount.`);
-  }
-}
+const parsed = <T>(read: () => T, field: string): T => parsedAmount(read, 'case.invalid_amount', field);
 
 const text = (value: string | undefined | null) => (value ? value : null);
 
@@ -37,34 +29,16 @@ function storableFactor(value: string): string | null {
   }
 }
 
-function toCustomer(customer: caseWorkflow.Customer__Output | null): Customer {
-  return {
-    firstName: text(customer?.firstName),
-    lastName: text(customer?.lastName),
-    email: text(customer?.email),
-    street: text(customer?.street),
-    houseNumber: text(customer?.houseNumber),
-    zipCode: text(customer?.zipCode),
-    city: text(customer?.city),
-    country: text(customer?.country),
-    phone: text(customer?.phone),
-    company: text(customer?.company),
-    vatId: text(customer?.vatId),
-    customerType: text(customer?.customerType),
-  };
+/** Proto3 has no null: each of these string fields of the message reads "" as absent (null). */
+function textFields<K extends string>(message: Partial<Record<K, string>> | null, fields: readonly K[]): Record<K, string | null> {
+  return Object.fromEntries(fields.map((field) => [field, text(message?.[field])])) as Record<K, string | null>;
 }
 
-function toAddress(address: caseWorkflow.Address__Output): Address {
-  return {
-    recipientName: text(address.recipientName),
-    company: text(address.company),
-    street: text(address.street),
-    houseNumber: text(address.houseNumber),
-    zipCode: text(address.zipCode),
-    city: text(address.city),
-    country: text(address.country),
-  };
-}
+const CUSTOMER_FIELDS = ['firstName', 'lastName', 'email', 'street', 'houseNumber', 'zipCode', 'city', 'country', 'phone', 'company', 'vatId', 'customerType'] as const satisfies readonly (keyof Customer)[];
+const ADDRESS_FIELDS = ['recipientName', 'company', 'street', 'houseNumber', 'zipCode', 'city', 'country'] as const satisfies readonly (keyof Address)[];
+
+const toCustomer = (customer: caseWorkflow.Customer__Output | null): Customer => textFields(customer, CUSTOMER_FIELDS);
+const toAddress = (address: caseWorkflow.Address__Output): Address => textFields(address, ADDRESS_FIELDS);
 
 function toTerms(terms: caseWorkflow.QuoteTerms__Output | null): QuoteTermsInput {
   if (!terms) throw invalidInput('case.terms_missing', 'terms are required.');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses } from '@rental/http';
+import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
 import { PAYMENT_INTERVALS } from '@rental/proto';
 import { CONTRACT_PLACES, ENVELOPE_STATES } from '../../domain/contract-machine';
 import { contractNumberBody } from '../../domain/contracts';
@@ -9,9 +9,8 @@ import { QUOTE_STATES } from '../../domain/quote-machine';
 import { financeDecisionBody, simulateBody } from '../../domain/sandbox';
 import { invalidBody } from '../../domain/validation';
 
-const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
-const idParams = z.object({ id: z.string().regex(ULID).describe('ULID') });
-const caseIdParams = z.object({ financingCaseId: z.string().regex(ULID).describe('ULID of the financing case') });
+const idParams = z.object({ id: ulid().describe('ULID') });
+const caseIdParams = z.object({ financingCaseId: ulid().describe('ULID of the financing case') });
 
 const timestamp = z.string().describe('ISO 8601');
 const nullableText = z.string().nullable();

@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses } from '@rental/http';
+import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
 import { malformedBody, zodViolations } from '@rental/problem';
 import { DOCUMENT_CATEGORIES } from '@rental/proto';
 import { MAX_UPLOAD_BYTES } from '../../domain/file-type';
 import { ITEM_STATUSES, ITEM_TYPES, REVIEW_STATUSES, TARGET_AUDIENCES } from '../../domain/model';
 
-const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const MAX_INTEGER_ID = 2_147_483_647;
 
-const caseId = z.string().regex(ULID).describe('financeCaseId of the checkout');
+const caseId = ulid().describe('financeCaseId of the checkout');
 const integerId = (description: string) => z
   .string()
   .regex(/^[1-9][0-9]{0,9}$/)

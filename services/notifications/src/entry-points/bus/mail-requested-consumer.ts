@@ -1,7 +1,8 @@
 import type { Bus } from '@rental/bus';
 import type { Logger } from '@rental/logger';
 import { MAIL_REQUESTED_SUBJECT } from '@rental/proto';
-import { RequestedMailStore, receiveMailRequest } from '../../domain/requested-mail';
+import { receiveMailRequest } from '../../domain/requested-mail';
+import type { RequestedMailStore } from '../../domain/ports';
 
 /**
  * The durable consumer of mail requests (its own durable name beside the status events'). The

@@ -1,7 +1,8 @@
 import type { Bus, ReceivedMessage } from '@rental/bus';
 import type { Logger } from '@rental/logger';
 import { STATUS_CHANGED_SUBJECT } from '@rental/proto';
-import { EventInbox, receiveStatusChange } from '../../domain/status-events';
+import { receiveStatusChange } from '../../domain/status-events';
+import type { EventInbox } from '../../domain/ports';
 
 export interface StatusChangedConsumerOptions {
   bus: Bus;

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses } from '@rental/http';
+import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
 import { DEFAULT_ROTATION_OVERLAP_SECONDS, MAX_ROTATION_OVERLAP_SECONDS, WEBHOOK_TEST_EVENT } from '../../domain/endpoint-tools';
 
 export { WEBHOOK_TEST_EVENT };
 
-const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const TAGS = ['Webhook endpoints'];
 
-const endpointParams = z.object({ id: z.string().regex(ULID).describe('ULID of the webhook endpoint') });
+const endpointParams = z.object({ id: ulid().describe('ULID of the webhook endpoint') });
 
 export const webhookEndpointSchema = z
   .object({

@@ -1,7 +1,7 @@
 import type { Logger } from '@rental/logger';
 import type { QueueWorker } from '@rental/service-host';
-import type { Mailer, PartnerDirectory } from '../../domain/mail';
-import { RequestedMailJob, RequestedMailStore, sendRequestedMail } from '../../domain/requested-mail';
+import type { Mailer, PartnerDirectory, RequestedMailStore } from '../../domain/ports';
+import { RequestedMailJob, sendRequestedMail } from '../../domain/requested-mail';
 import { logMailOutcome, mailQueueWorker } from './mail-worker';
 
 /**

@@ -5,12 +5,12 @@ import { Cents, centsOfAmount, centsOfDecimal, decimalOfCents, percentageOfMilli
 import { loadPricingPackage } from '@rental/proto';
 import type { pricing } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
-import { invalidInput, notFound } from '@rental/problem';
+import { notFound, parsedAmount } from '@rental/problem';
 import { CartPricingDependencies, CheckoutTermsDependencies, DeviceClicks, FinancingOption, PricedItemInput, freezeCheckoutTerms, priceCart } from '../../domain/cart-pricing';
-import { CategoryReader, resolveCategories } from '../../domain/categories';
-import type { PartnerProfileReader } from '../../domain/partner-profile';
-import { FrozenFactorReader, financedAmountOf } from '../../domain/calculation';
-import { CalculationStore, findQuotableCalculation, quotableOffers } from '../../domain/stored-calculation';
+import { resolveCategories } from '../../domain/categories';
+import type { CalculationStore, CategoryReader, FrozenFactorReader, PartnerProfileReader } from '../../domain/ports';
+import { financedAmountOf } from '../../domain/calculation';
+import { findQuotableCalculation, quotableOffers } from '../../domain/stored-calculation';
 
 export interface PricingRpcDependencies {
   categories: CategoryReader;
@@ -27,14 +27,7 @@ const DEVICE_LINES = [
   ['scanBaselineCount', 'scanBaselinePrice'],
 ] as const;
 
-/** Callers validate their input; a malformed amount here is a caller's bug, answered as invalid input. */
-function parsed<T>(read: () => T, field: string): T {
-  try {
-    return read();
-  } catch {
-    throw invalidInput('pricing.invalid_amount', `${field} is not a valid amount.`);
-  }
-}
+const parsed = <T>(read: () => T, field: string): T => parsedAmount(read, 'pricing.invalid_amount', field);
 
 function toItems(items: pricing.CartItem__Output[]): PricedItemInput[] {
   return items.map((item) => ({

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses } from '@rental/http';
+import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
 import { calculationRequest } from '../../domain/calculation-request';
 
-const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export const offerSchema = z
   .object({
@@ -122,7 +121,7 @@ export const getCalculation = defineOperation({
   summary: 'A stored calculation',
   description: 'A calculation of the calling partner; another partner\'s calculation answers 404.',
   tags: ['Calculation'],
-  params: z.object({ id: z.string().regex(ULID) }),
+  params: z.object({ id: ulid() }),
   responses: {
     200: { description: 'The calculation', schema: calculationSchema },
     ...problemResponses(401, 404, 503),

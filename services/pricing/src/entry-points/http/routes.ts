@@ -4,10 +4,10 @@ import { CalculationDependencies, calculationNotPossible, emptyCalculation, pric
 import { calculationRequest } from '../../domain/calculation-request';
 import type { Category } from '../../domain/categories';
 import { memoizedConditions } from '../../domain/conditions';
-import { CatalogReader, sectorsForPartner } from '../../domain/catalog';
-import type { PartnerProfileReader } from '../../domain/partner-profile';
-import { HubClient, slaFilesForPartner } from '../../domain/sla-files';
-import { CalculationStore, calculateAndStore, findCalculation } from '../../domain/stored-calculation';
+import { sectorsForPartner } from '../../domain/catalog';
+import type { CalculationStore, CatalogReader, HubClient, PartnerProfileReader } from '../../domain/ports';
+import { slaFilesForPartner } from '../../domain/sla-files';
+import { calculateAndStore, findCalculation } from '../../domain/stored-calculation';
 import { bulkEstimate, calculate, estimate, getCalculation, listProductCategories, listProductSectors, listSlaFiles } from './contract';
 import { calculationPath, partnerReference, presentCalculation } from './presenters';
 
