@@ -21,7 +21,7 @@ function sourceFiles(directory: string): string[] {
 
 /**
  * Every problem code the source throws, with the files that throw it: the first argument of a
- * problem helper of @rental/problem or of a local helper taking `code` first (`rule`, `refuse`, …),
+ * problem helper of @rental/problem or of a helper taking `code` first (`rule`, `refuse`, generic ones like `parsedAmount`, …),
  * the code of `new DomainError(kind, code)`, and the violation codes of a file that turns a
  * violation into a problem (`new DomainError(kind, violation.code, …)`).
  */
@@ -29,7 +29,7 @@ function thrownCodes(): Map<string, string[]> {
   const roots = ['services', 'libs'].flatMap((top) => fs.readdirSync(path.join(REPOSITORY, top)).map((name) => path.join(REPOSITORY, top, name, 'src')));
   const sources = [...roots, path.join(REPOSITORY, 'gateway/src')].flatMap(sourceFiles).map((file) => ({ file: path.relative(REPOSITORY, file), text: fs.readFileSync(file, 'utf8') }));
   const helpers = new Set(PROBLEM_HELPERS);
-  for (const { text } of sources) for (const match of text.matchAll(/(?:function\s+(\w+)|const\s+(\w+)\s*=)\s*\(\s*code\s*:\s*string/g)) helpers.add((match[1] ?? match[2])!);
+  for (const { text } of sources) for (const match of text.matchAll(/(?:function\s+(\w+)|const\s+(\w+)\s*=)\s*(?:<[^>]*>\s*)?\(\s*code\s*:\s*string/g)) helpers.add((match[1] ?? match[2])!);
   const helperCall = new RegExp(`\\b(?:${[...helpers].join('|')})\\(\\s*'([^']+)'`, 'g');
   const codes = new Map<string, string[]>();
   const add = (code: string, file: string) => codes.set(code, [...new Set([...(codes.get(code) ?? []), file])]);

@@ -88,7 +88,7 @@ export function invalidInput(code: string, detail: string, violations?: Violatio
  * Reads an amount of a message whose caller validated it already (a gRPC request): one that does
  * not parse is the caller's bug, answered as invalid input naming the field, never as a 500.
  */
-export function parsedAmount<T>(read: () => T, code: string, field: string): T {
+export function parsedAmount<T>(code: string, field: string, read: () => T): T {
   try {
     return read();
   } catch {

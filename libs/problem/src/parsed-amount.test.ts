@@ -2,10 +2,10 @@ import { isDomainError, parsedAmount } from './domain-error';
 
 describe('parsedAmount', () => {
   it('answers what the reader read, and turns a reader that throws into invalid input naming the field', () => {
-    expect(parsedAmount(() => 1250n, 'pricing.invalid_amount', 'price')).toBe(1250n);
+    expect(parsedAmount('pricing.invalid_amount', 'price', () => 1250n)).toBe(1250n);
     let thrown: unknown;
     try {
-      parsedAmount(() => { throw new Error('not a decimal'); }, 'pricing.invalid_amount', 'price');
+      parsedAmount('pricing.invalid_amount', 'price', () => { throw new Error('not a decimal'); });
     } catch (error) {
       thrown = error;
     }

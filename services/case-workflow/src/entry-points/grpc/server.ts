@@ -14,7 +14,7 @@ import type { ApplicationSource, CaseStore, LenderAdapter, OpsReads } from '../.
 import { caseAccess } from '../../domain/reads';
 import { operatorHandlers } from './operator-handlers';
 
-const parsed = <T>(read: () => T, field: string): T => parsedAmount(read, 'case.invalid_amount', field);
+const parsed = <T>(read: () => T, field: string): T => parsedAmount('case.invalid_amount', field, read);
 
 const text = (value: string | undefined | null) => (value ? value : null);
 

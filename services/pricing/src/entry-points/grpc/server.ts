@@ -27,7 +27,7 @@ const DEVICE_LINES = [
   ['scanBaselineCount', 'scanBaselinePrice'],
 ] as const;
 
-const parsed = <T>(read: () => T, field: string): T => parsedAmount(read, 'pricing.invalid_amount', field);
+const parsed = <T>(read: () => T, field: string): T => parsedAmount('pricing.invalid_amount', field, read);
 
 function toItems(items: pricing.CartItem__Output[]): PricedItemInput[] {
   return items.map((item) => ({
