@@ -239,19 +239,26 @@ export interface PeriodicJobOptions {
   run(): Promise<boolean | void>;
   /** Only the replica holding this lease runs a round; the others count it as skipped. */
   singleton?: JobLease;
+  /**
+   * Wait one interval before the first round, for a job that calls other services: at start they
+   * may not listen yet, and a refused connection puts the gRPC channel into reconnect backoff, so
+   * the partner calls that follow would fail fast with 503 until it retries.
+   */
+  firstRoundAfterInterval?: boolean;
   log: Logger;
 }
 
 /** A singleton's lease outlasts its interval by this much, so a replica that dies mid-round holds it at most this long past its turn. */
 const SINGLETON_SLACK_MS = 60_000;
 
-/** Runs a round at start and then every `everyMs` after the previous round ended (rounds never overlap). */
+/** Runs a round at start (or after one interval) and then every `everyMs` after the previous round ended (rounds never overlap). */
 export class PeriodicJob extends JobLoop {
   constructor(private readonly options: PeriodicJobOptions) {
     super(options.name);
   }
 
   protected async run(): Promise<void> {
+    if (this.options.firstRoundAfterInterval) await this.idle(this.options.everyMs);
     while (this.running) {
       let more = false;
       try {

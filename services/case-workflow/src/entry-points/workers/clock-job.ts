@@ -22,6 +22,8 @@ export function clockJob(deps: ClockDependencies & { now(): Date }, options: { t
     name: 'clock',
     everyMs: options.tickMs,
     singleton: options.lease,
+    // A tick asks documents for overdue items; at start documents may not listen yet.
+    firstRoundAfterInterval: true,
     log,
     // Each tick is a trace of its own: the moves, mails and events it causes share its id.
     run: () => inTraceOf({}, async () => {
