@@ -3,6 +3,7 @@ import { Stack, bootStack, shutdownStack } from '@rental/testkit';
 import { LoadOptions, measure } from './load';
 import { ProcessPids, ProcessWatch, WatchedFigures, cpuPerRequest } from './processes';
 import type { SummaryRow } from './report';
+import { profileRow } from './row-profiles';
 
 // Orchestration: the stack a benchmark runs on, running one alone, and recording runs with
 // what the processes spent on them.
@@ -75,7 +76,7 @@ export class Recorder {
 
   /** One autocannon run (see `measure`), recorded with the peak RSS of every process and the CPU per request. */
   async measure(benchmark: string, options: LoadOptions): Promise<SummaryRow> {
-    const { result, peakRssMb, cpuMs } = await this.watch(() => measure(options));
+    const { result, peakRssMb, cpuMs } = await this.watch(() => profileRow(options.label, this.processes(), () => measure(options)));
     return this.add({ ...result, benchmark, peakRssMb, cpuMsPerRequest: cpuPerRequest(cpuMs, result.requests) });
   }
 }

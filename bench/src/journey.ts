@@ -4,6 +4,7 @@ import { ApiClient, WebhookReceiver, createTestPartner, percentile, runDate } fr
 import { BenchContext, runAlone } from './harness';
 import { fireStaggered } from './load';
 import { MemorySample, cpuPerRequest } from './processes';
+import { profileRow } from './row-profiles';
 import { MEMORY_COLUMNS, report } from './report';
 import { CALCULATION, CART, CHECKOUT, JSON_TYPE, fieldOf, idempotencyKey, pdfUpload } from './requests';
 
@@ -161,7 +162,7 @@ export async function journeyBench({ stack, recorder }: BenchContext): Promise<v
     if (registered.status !== 201) throw new Error(`registering the webhook endpoint gave ${registered.status}: ${registered.text}`);
     const cases = new Set<string>();
     await drive(stack.gatewayUrl, partner.key, WARM_UP_SECONDS, new Set());
-    const { result: run, peakRssMb, cpuMs, watch } = await recorder.watch(() => drive(stack.gatewayUrl, partner.key, SECONDS, cases), 1000);
+    const { result: run, peakRssMb, cpuMs, watch } = await recorder.watch(() => profileRow('partner journey', recorder.processes(), () => drive(stack.gatewayUrl, partner.key, SECONDS, cases)), 1000);
 
     // Every case's status events reach the partner's endpoint (delivery is asynchronous).
     const delivered = () => new Set(receiver.bodies<{ data: { financingCaseId: string } }>().map((body) => body.data.financingCaseId));

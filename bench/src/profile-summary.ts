@@ -1,9 +1,12 @@
 /**
  * Where a CPU profile's time went: `node bench/dist/profile-summary.js <file.cpuprofile> [top]`
  * prints self time by function and by package (node_modules package, node internals, or the
- * repository's own code), so a profile can be read without DevTools.
+ * repository's own code), so a profile can be read without DevTools. Given the `rows` directory
+ * of a profiled benchmark run (CPU_PROFILE_DIR/rows, see row-profiles.ts) it prints one table per
+ * row: each process's busy time with its top packages and functions.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 
 interface ProfileNode {
   id: number;
@@ -32,10 +35,15 @@ function packageOf(url: string): string {
   return own ? `repo: ${own[1]}` : url;
 }
 
-function main(): void {
-  const [file, topArgument] = process.argv.slice(2);
-  if (!file) throw new Error('usage: profile-summary <file.cpuprofile> [top]');
-  const top = Number(topArgument ?? 25);
+interface Costs {
+  totalMs: number;
+  busyMs: number;
+  byFunction: [string, number][];
+  byPackage: [string, number][];
+}
+
+/** Self time of a profile by function and by package, largest first, in microseconds. */
+function costsOf(file: string): Costs {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMicros = new Map<number, number>();
@@ -51,15 +59,42 @@ function main(): void {
     add(byFunction, `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/\/work\/[^/]+\//, '')}:${frame.lineNumber + 1}`, micros);
     add(byPackage, packageOf(frame.url), micros);
   }
-  const busy = total - idle;
-  const ms = (micros: number) => (micros / 1000).toFixed(0);
-  const print = (title: string, map: Map<string, number>) => {
+  const sorted = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]);
+  return { totalMs: total / 1000, busyMs: (total - idle) / 1000, byFunction: sorted(byFunction), byPackage: sorted(byPackage) };
+}
+
+const percentOf = (micros: number, costs: Costs) => `${((micros / 1000 / costs.busyMs) * 100).toFixed(1)} %`;
+
+function printOne(file: string, top: number): void {
+  const costs = costsOf(file);
+  const print = (title: string, entries: [string, number][]) => {
     process.stdout.write(`\n${title}\n`);
-    for (const [key, micros] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${ms(micros).padStart(8)} ms ${((100 * micros) / busy).toFixed(1).padStart(5)} %  ${key}\n`);
+    for (const [key, micros] of entries.slice(0, top)) process.stdout.write(`${(micros / 1000).toFixed(0).padStart(8)} ms ${percentOf(micros, costs).padStart(7)}  ${key}\n`);
   };
-  process.stdout.write(`${file}: ${ms(total)} ms profiled, ${ms(busy)} ms busy\n`);
-  print('self time by package', byPackage);
-  print('self time by function', byFunction);
+  process.stdout.write(`${file}: ${costs.totalMs.toFixed(0)} ms profiled, ${costs.busyMs.toFixed(0)} ms busy\n`);
+  print('self time by package', costs.byPackage);
+  print('self time by function', costs.byFunction);
+}
+
+/** A directory of per-row cuts (bench/src/row-profiles.ts): per row, each process's busy time and its top packages and functions. */
+function printRows(directory: string, top: number): void {
+  for (const row of fs.readdirSync(directory).sort()) {
+    process.stdout.write(`\n## ${row}\n\n| process | busy ms | top packages (self time) | top functions (self time) |\n| --- | ---: | --- | --- |\n`);
+    const files = fs.readdirSync(path.join(directory, row)).filter((file) => file.endsWith('.cpuprofile'));
+    const costs = files.map((file) => ({ name: file.replace('.cpuprofile', ''), costs: costsOf(path.join(directory, row, file)) }))
+      .sort((a, b) => b.costs.busyMs - a.costs.busyMs);
+    for (const { name, costs: own } of costs) {
+      const list = (entries: [string, number][]) => entries.slice(0, top).map(([key, micros]) => `${key} ${percentOf(micros, own)}`).join('; ');
+      process.stdout.write(`| ${name} | ${own.busyMs.toFixed(0)} | ${list(own.byPackage)} | ${list(own.byFunction)} |\n`);
+    }
+  }
+}
+
+function main(): void {
+  const [target, topArgument] = process.argv.slice(2);
+  if (!target) throw new Error('usage: profile-summary <file.cpuprofile | rows directory> [top]');
+  if (fs.statSync(target).isDirectory()) printRows(target, Number(topArgument ?? 3));
+  else printOne(target, Number(topArgument ?? 25));
 }
 
 main();

@@ -14,7 +14,7 @@ import { routeTemplateMatcher } from './domain/route-templates';
 import { apiDescription, buildTag } from './entry-points/http/api-description';
 import { gatewayRequestListener } from './entry-points/http/app';
 import { clientAddressResolver } from './entry-points/http/client-address';
-import { serviceProxy, upstreamAgent } from './entry-points/http/proxy';
+import { serviceProxy, upstreamEngine } from './entry-points/http/proxy';
 import { migrations } from './migrations';
 
 export const GATEWAY_SCHEMA = 'gateway';
@@ -31,9 +31,9 @@ export async function startGateway(config: GatewayConfig, env: NodeJS.ProcessEnv
   describeProblems(PROBLEM_CATALOGUE, config.PUBLIC_BASE_URL);
   const identity = new IdentityKeys(config.INTERNAL_IDENTITY_SECRET);
   const db = await openDatabase({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, migrations, log });
-  const agent = upstreamAgent();
+  const engine = upstreamEngine();
   const proxies = Object.fromEntries(
-    SERVICE_NAMES.map((name) => [name, serviceProxy(httpUrlOf(name, config.SERVICE_PORT_BASE, env), agent, config.UPSTREAM_TIMEOUT_MS, log, identity)]),
+    SERVICE_NAMES.map((name) => [name, serviceProxy(httpUrlOf(name, config.SERVICE_PORT_BASE, env), engine, config.UPSTREAM_TIMEOUT_MS, log, identity)]),
   ) as Record<ServiceName, ReturnType<typeof serviceProxy>>;
   const description = apiDescription(buildTag(config.API_BUILD_TAG));
   const listener = gatewayRequestListener({
@@ -63,7 +63,7 @@ export async function startGateway(config: GatewayConfig, env: NodeJS.ProcessEnv
     adminPort: admin.port,
     stop: async () => {
       await http.close(config.SHUTDOWN_GRACE_MS);
-      agent.destroy();
+      await engine.close();
       await db.destroy();
       await admin.close(0);
     },
