@@ -48,7 +48,7 @@ async function webhooksBench(recorder: Recorder): Promise<void> {
   for (const line of rows) {
     const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
     const [label = '', , , deliveries = '0', perSecond = '0', p50 = '0', p99 = '0'] = cells;
-    watched.add({ benchmark: 'webhook delivery', label: `${label} (deliveries/s; latency: event to receiver)`, requestsPerSecond: Number(perSecond), p50: Number(p50), p99: Number(p99), errors: 0, non2xx: 0, requests: Number(deliveries), peakRssMb });
+    watched.add({ benchmark: 'webhook delivery', label: `${label} (deliveries/s; latency: event to receiver)`, requestsPerSecond: Number(perSecond), p50: Number(p50), p99: Number(p99), errors: 0, non2xx: 0, requests: Number(deliveries), peakRssMb, tool: 'NATS publisher' });
   }
 }
 

@@ -35,12 +35,22 @@ function packageOf(url: string): string {
   return own ? `repo: ${own[1]}` : url;
 }
 
+/** The inspector session's own native work (writing and restarting the profile at a cut) is not the process's. */
+function isProfilerItself(frame: ProfileNode['callFrame']): boolean {
+  return frame.functionName === 'dispatch' && frame.url === '';
+}
+
 interface Costs {
   totalMs: number;
   busyMs: number;
   byFunction: [string, number][];
   byPackage: [string, number][];
+  /** Native and Node-internal time charged to the nearest package up the stack that asked for it (a socket write to pg's connection is pg's). */
+  byCaller: [string, number][];
 }
+
+/** Node internals and native frames do work for someone else; packages and the repository's code are the ones who asked. */
+const isCaller = (url: string) => url !== '' && !url.startsWith('node:');
 
 /** Self time of a profile by function and by package, largest first, in microseconds. */
 function costsOf(file: string): Costs {
@@ -49,18 +59,32 @@ function costsOf(file: string): Costs {
   const selfMicros = new Map<number, number>();
   profile.samples.forEach((id, index) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
   const total = profile.endTime - profile.startTime;
-  const idle = [...selfMicros].filter(([id]) => byId.get(id)?.callFrame.functionName === '(idle)').reduce((sum, [, micros]) => sum + micros, 0);
+  const idle = [...selfMicros].filter(([id]) => {
+    const frame = byId.get(id)?.callFrame;
+    return frame && (frame.functionName === '(idle)' || isProfilerItself(frame));
+  }).reduce((sum, [, micros]) => sum + micros, 0);
   const add = (map: Map<string, number>, key: string, micros: number) => map.set(key, (map.get(key) ?? 0) + micros);
   const byFunction = new Map<string, number>();
   const byPackage = new Map<string, number>();
+  const byCaller = new Map<string, number>();
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const callerOf = (id: number): string => {
+    for (let current: number | undefined = id; current !== undefined; current = parentOf.get(current)) {
+      const url = byId.get(current)?.callFrame.url ?? '';
+      if (isCaller(url)) return packageOf(url);
+    }
+    return packageOf(byId.get(id)?.callFrame.url ?? '');
+  };
   for (const [id, micros] of selfMicros) {
     const frame = byId.get(id)?.callFrame;
-    if (!frame || frame.functionName === '(idle)') continue;
+    if (!frame || frame.functionName === '(idle)' || isProfilerItself(frame)) continue;
     add(byFunction, `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/\/work\/[^/]+\//, '')}:${frame.lineNumber + 1}`, micros);
     add(byPackage, packageOf(frame.url), micros);
+    add(byCaller, callerOf(id), micros);
   }
   const sorted = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]);
-  return { totalMs: total / 1000, busyMs: (total - idle) / 1000, byFunction: sorted(byFunction), byPackage: sorted(byPackage) };
+  return { totalMs: total / 1000, busyMs: (total - idle) / 1000, byFunction: sorted(byFunction), byPackage: sorted(byPackage), byCaller: sorted(byCaller) };
 }
 
 const percentOf = (micros: number, costs: Costs) => `${((micros / 1000 / costs.busyMs) * 100).toFixed(1)} %`;
@@ -73,19 +97,20 @@ function printOne(file: string, top: number): void {
   };
   process.stdout.write(`${file}: ${costs.totalMs.toFixed(0)} ms profiled, ${costs.busyMs.toFixed(0)} ms busy\n`);
   print('self time by package', costs.byPackage);
+  print('by the package that asked (native and Node work charged to its caller)', costs.byCaller);
   print('self time by function', costs.byFunction);
 }
 
 /** A directory of per-row cuts (bench/src/row-profiles.ts): per row, each process's busy time and its top packages and functions. */
 function printRows(directory: string, top: number): void {
   for (const row of fs.readdirSync(directory).sort()) {
-    process.stdout.write(`\n## ${row}\n\n| process | busy ms | top packages (self time) | top functions (self time) |\n| --- | ---: | --- | --- |\n`);
+    process.stdout.write(`\n## ${row}\n\n| process | busy ms | top costs (by the package that asked) | top functions (self time) |\n| --- | ---: | --- | --- |\n`);
     const files = fs.readdirSync(path.join(directory, row)).filter((file) => file.endsWith('.cpuprofile'));
     const costs = files.map((file) => ({ name: file.replace('.cpuprofile', ''), costs: costsOf(path.join(directory, row, file)) }))
       .sort((a, b) => b.costs.busyMs - a.costs.busyMs);
     for (const { name, costs: own } of costs) {
       const list = (entries: [string, number][]) => entries.slice(0, top).map(([key, micros]) => `${key} ${percentOf(micros, own)}`).join('; ');
-      process.stdout.write(`| ${name} | ${own.busyMs.toFixed(0)} | ${list(own.byPackage)} | ${list(own.byFunction)} |\n`);
+      process.stdout.write(`| ${name} | ${own.busyMs.toFixed(0)} | ${list(own.byCaller)} | ${list(own.byFunction)} |\n`);
     }
   }
 }

@@ -12,8 +12,8 @@ import type { LatencyProbe, Measurement } from './load';
 export const MEMORY_COLUMNS: readonly string[] = [...PROCESS_NAMES, 'bench'];
 
 export function table(rows: Measurement[]): string {
-  const lines = ['| run | req/s | p50 ms | p99 ms | errors | non-2xx |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
-  for (const row of rows) lines.push(`| ${row.label} | ${row.requestsPerSecond} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} |`);
+  const lines = ['| run | tool | req/s | p50 ms | p99 ms | errors | non-2xx |', '| --- | --- | ---: | ---: | ---: | ---: | ---: |'];
+  for (const row of rows) lines.push(`| ${row.label} | ${row.tool} | ${row.requestsPerSecond} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} |`);
   return lines.join('\n');
 }
 
@@ -39,8 +39,8 @@ export interface SummaryRow extends Measurement {
 export function summaryTable(rows: SummaryRow[], columns: readonly string[], options: { benchmarkColumn?: boolean } = {}): string {
   const withBenchmark = options.benchmarkColumn ?? true;
   const lines = [
-    `|${withBenchmark ? ' benchmark |' : ''} run | req/s | p50 ms | p99 ms | errors | non-2xx | CPU ms/req | ${columns.map((name) => `${name} MB`).join(' | ')} |`,
-    `|${withBenchmark ? ' --- |' : ''} --- | ---: | ---: | ---: | ---: | ---: | ---: | ${columns.map(() => '---:').join(' | ')} |`,
+    `|${withBenchmark ? ' benchmark |' : ''} run | tool | req/s | p50 ms | p99 ms | errors | non-2xx | CPU ms/req | ${columns.map((name) => `${name} MB`).join(' | ')} |`,
+    `|${withBenchmark ? ' --- |' : ''} --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ${columns.map(() => '---:').join(' | ')} |`,
   ];
   const notes: string[] = [];
   for (const row of rows) {
@@ -52,7 +52,7 @@ export function summaryTable(rows: SummaryRow[], columns: readonly string[], opt
     }
     const memory = columns.map((name) => (row.peakRssMb[name] === undefined ? '–' : String(row.peakRssMb[name])));
     const cpu = row.cpuMsPerRequest === undefined ? '–' : row.cpuMsPerRequest.toFixed(1);
-    lines.push(`|${withBenchmark ? ` ${row.benchmark} |` : ''} ${label} | ${row.requestsPerSecond} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} | ${cpu} | ${memory.join(' | ')} |`);
+    lines.push(`|${withBenchmark ? ` ${row.benchmark} |` : ''} ${label} | ${row.tool} | ${row.requestsPerSecond} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} | ${cpu} | ${memory.join(' | ')} |`);
   }
   if (notes.length > 0) lines.push('', ...notes.map((note, index) => `Note ${index + 1}: peak RSS of the benchmark's own processes in that run: ${note}.`));
   return lines.join('\n');

@@ -34,7 +34,12 @@ function newestProfileOf(pid: number): string | undefined {
 
 const slug = (label: string) => label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
 
-async function cut(pids: [string, number][]): Promise<void> {
+/**
+ * Signals every process to write its profile so far and start the next, and waits until each
+ * has written it (a busy process handles the signal late); the files written, by process.
+ */
+async function cut(pids: [string, number][]): Promise<Map<string, string>> {
+  const before = new Map(pids.map(([name, pid]) => [name, newestProfileOf(pid)]));
   for (const [, pid] of pids) {
     try {
       process.kill(pid, 'SIGUSR2');
@@ -42,24 +47,31 @@ async function cut(pids: [string, number][]): Promise<void> {
       // Gone: nothing to cut.
     }
   }
-  // The profiler writes synchronously on the signal; give the processes a moment to handle it.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  const written = new Map<string, string>();
+  const deadline = Date.now() + 15_000;
+  while (written.size < pids.length && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const [name, pid] of pids) {
+      const newest = newestProfileOf(pid);
+      if (newest && newest !== before.get(name)) written.set(name, newest);
+    }
+  }
+  // Let the last writes finish before the files are moved or removed.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return written;
 }
 
 /** Runs `run` between two cuts of every stack process's profile and files the cut under the row's label. */
 export async function profileRow<T>(label: string, pids: ProcessPids, run: () => Promise<T>): Promise<T> {
   if (!profiled) return run();
   const stackPids = profiledPids(pids);
-  await cut(stackPids);
+  // What ran before the row (boot, earlier rows) is not the row's.
+  for (const file of (await cut(stackPids)).values()) fs.rmSync(path.join(directory!, file), { force: true });
   try {
     return await run();
   } finally {
-    await cut(stackPids);
     const rowDirectory = path.join(directory!, 'rows', slug(label));
     fs.mkdirSync(rowDirectory, { recursive: true });
-    for (const [name, pid] of stackPids) {
-      const file = newestProfileOf(pid);
-      if (file) fs.renameSync(path.join(directory!, file), path.join(rowDirectory, `${name.replace(/\s+/g, '-')}.cpuprofile`));
-    }
+    for (const [name, file] of await cut(stackPids)) fs.renameSync(path.join(directory!, file), path.join(rowDirectory, `${name.replace(/\s+/g, '-')}.cpuprofile`));
   }
 }

@@ -40,6 +40,21 @@ export function serializeError(error: unknown): unknown {
   return { type: error.constructor.name, message: `database error ${code}`, code, severity, routine, schema, table, column, constraint };
 }
 
+/**
+ * Whether a logger has the trace fields bound already (a request's child logger has): read once
+ * per logger, because pino rebuilds its bindings from JSON on every `bindings()` call.
+ */
+const boundTraceFields = new WeakMap<Logger, { traceId: boolean; requestId: boolean }>();
+function traceFieldsBoundTo(logger: Logger): { traceId: boolean; requestId: boolean } {
+  let bound = boundTraceFields.get(logger);
+  if (!bound) {
+    const bindings = logger.bindings();
+    bound = { traceId: 'traceId' in bindings, requestId: 'requestId' in bindings };
+    boundTraceFields.set(logger, bound);
+  }
+  return bound;
+}
+
 export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino({
     name: service,
@@ -55,12 +70,15 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
     mixin: (_entry, _level, logger) => {
       const trace = currentTrace();
       if (!trace) return {};
-      const bound = logger.bindings();
+      const bound = traceFieldsBoundTo(logger);
       const fields: { traceId?: string; requestId?: string } = {};
-      if (!('traceId' in bound)) fields.traceId = trace.traceId;
-      if (trace.requestId && !('requestId' in bound)) fields.requestId = trace.requestId;
+      if (!bound.traceId) fields.traceId = trace.traceId;
+      if (trace.requestId && !bound.requestId) fields.requestId = trace.requestId;
       return fields;
     },
-  });
+  // Lines are written asynchronously: under load the lines of one write's wait go out in the next
+  // write, instead of one system call per line on the request's path (a tenth of the gateway's
+  // CPU when every line was written synchronously). pino flushes what is left when the process exits.
+  }, pino.destination({ dest: 1, sync: false }));
 }
 export * from './trace-context';
