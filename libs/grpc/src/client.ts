@@ -65,7 +65,7 @@ export async function callUnary<Response>(
   // The request id given, else the one of the work in hand, so the callee's lines carry it too.
   const trace = currentTrace();
   const requestId = context.requestId || trace?.requestId;
-  const metadata = await signedCallMetadata(context.partnerId || undefined, requestId);
+  const metadata = await signedCallMetadata(context.partnerId || undefined);
   if (requestId) metadata.set(METADATA_KEYS.requestId, requestId);
   if (trace) metadata.set(METADATA_KEYS.traceparent, traceparentOf(trace));
   const started = process.hrtime.bigint();

@@ -20,10 +20,10 @@ export function useInternalIdentity(service: string, keys: IdentityKeys): void {
 }
 
 /** The metadata of one outgoing call: the signed identity and, in the clear, the calling service. */
-export async function signedCallMetadata(partnerId: string | undefined, requestId: string | undefined): Promise<grpc.Metadata> {
+export async function signedCallMetadata(partnerId: string | undefined): Promise<grpc.Metadata> {
   if (!configured) throw new Error('no internal identity: call useInternalIdentity(service, keys) before calling another service');
   const metadata = new grpc.Metadata();
-  metadata.set(IDENTITY_HEADER, await configured.keys.sign({ caller: configured.service, partnerId, roles: [], requestId }));
+  metadata.set(IDENTITY_HEADER, await configured.keys.sign({ caller: configured.service, partnerId, roles: [] }));
   metadata.set(CALLER_HEADER, configured.service);
   return metadata;
 }

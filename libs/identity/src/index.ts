@@ -22,7 +22,6 @@ export interface Identity {
   /** Absent on routes that speak for no partner (lender and signing callbacks, the console, customer links). */
   partnerId?: string;
   roles: string[];
-  requestId?: string;
 }
 
 /** INTERNAL_IDENTITY_SECRET: required, no default; every process of one deployment shares it. */
@@ -34,39 +33,67 @@ const claimsSchema = z.object({
   iss: z.string().min(1),
   sub: z.string().min(1).optional(),
   roles: z.array(z.string()).default([]),
-  rid: z.string().optional(),
+  exp: z.number(),
 });
+
+/** A signed token is reused for half its lifetime, so a receiver always has at least 30 s to use it. */
+const REUSE_SIGNED_MS = (IDENTITY_TTL_SECONDS * 1000) / 2;
+/** Bounds the verified tokens kept: one per caller, partner and roles in the last minute is far fewer. */
+const MOST_VERIFIED_KEPT = 10_000;
 
 export class IdentityRefused extends Error {}
 
-/** Signs and verifies identities with the deployment's shared secret (the key object is made once). */
+/**
+ * Signs and verifies identities with the deployment's shared secret (the key object is made once).
+ * An identity names who calls, not which request: the request id travels beside it. So one token
+ * serves every call of the same caller, partner and roles for half its lifetime, and a token
+ * verified once is believed until it expires; signing and verifying on every hop cost each
+ * process about 5 % of its CPU under load (docs/benchmarks.md).
+ */
 export class IdentityKeys {
   private readonly key: KeyObject;
+  private readonly signed = new Map<string, { token: Promise<string>; reuseUntil: number }>();
+  private readonly verified = new Map<string, { identity: Identity; expiresAt: number }>();
 
-  constructor(secret: string) {
+  constructor(secret: string, private readonly now: () => number = Date.now) {
     if (secret.length < MIN_SECRET_LENGTH) throw new Error(`the internal identity secret must be at least ${MIN_SECRET_LENGTH} characters`);
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
   sign(identity: Identity): Promise<string> {
-    const claims: Record<string, unknown> = { roles: identity.roles };
-    if (identity.requestId) claims.rid = identity.requestId;
-    const jws = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer(identity.caller).setIssuedAt().setExpirationTime(`${IDENTITY_TTL_SECONDS}s`);
+    const cacheKey = JSON.stringify([identity.caller, identity.partnerId ?? null, identity.roles]);
+    const now = this.now();
+    const kept = this.signed.get(cacheKey);
+    if (kept && kept.reuseUntil > now) return kept.token;
+    const issuedAt = Math.floor(now / 1000);
+    const jws = new SignJWT({ roles: identity.roles }).setProtectedHeader({ alg: 'HS256' }).setIssuer(identity.caller)
+      .setIssuedAt(issuedAt).setExpirationTime(issuedAt + IDENTITY_TTL_SECONDS);
     if (identity.partnerId) jws.setSubject(identity.partnerId);
-    return jws.sign(this.key);
+    const token = jws.sign(this.key);
+    // Stale entries are replaced on their next use; the key space (callers × partners × roles) is small.
+    this.signed.set(cacheKey, { token, reuseUntil: now + REUSE_SIGNED_MS });
+    token.catch(() => this.signed.delete(cacheKey));
+    return token;
   }
 
   /** The identity a token vouches for; IdentityRefused when it is missing, expired, altered or signed with another key. */
   async verify(token: unknown): Promise<Identity> {
     if (typeof token !== 'string' || !token) throw new IdentityRefused('no signed identity');
+    const kept = this.verified.get(token);
+    if (kept && kept.expiresAt > this.now()) return kept.identity;
     let payload: unknown;
     try {
-      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['iss', 'exp'], clockTolerance: CLOCK_TOLERANCE_SECONDS }));
+      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['iss', 'exp'], clockTolerance: CLOCK_TOLERANCE_SECONDS, currentDate: new Date(this.now()) }));
     } catch (error) {
       throw new IdentityRefused(`signed identity refused: ${(error as Error).message}`);
     }
     const claims = claimsSchema.safeParse(payload);
     if (!claims.success) throw new IdentityRefused('signed identity has malformed claims');
-    return { caller: claims.data.iss, partnerId: claims.data.sub, roles: claims.data.roles, requestId: claims.data.rid };
+    // Frozen: the same object answers every call that carries this token.
+    const identity: Identity = Object.freeze({ caller: claims.data.iss, partnerId: claims.data.sub, roles: Object.freeze(claims.data.roles) as string[] });
+    // Believed until its own expiry, without the clock tolerance jose grants a fresh check.
+    if (this.verified.size >= MOST_VERIFIED_KEPT) this.verified.clear();
+    this.verified.set(token, { identity, expiresAt: claims.data.exp * 1000 });
+    return identity;
   }
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { REQUEST_ID_HEADER, isInternalHeader } from '@rental/http';
+import { isInternalHeader } from '@rental/http';
 import { IDENTITY_HEADER, IdentityKeys } from '@rental/identity';
 
 /** What the gateway vouches for; nothing (no partner, no roles) on routes that speak for no partner. */
@@ -11,16 +11,10 @@ export interface AssertedPartner {
 /**
  * The one step before any request leaves the gateway for a service: whatever internal headers
  * the client sent are dropped, and the identity the gateway asserts (partner if any, roles,
- * request id, caller `gateway`) is signed into `x-rental-identity`. Every Forward (proxy.ts)
+ * caller `gateway`) is signed into `x-rental-identity`; the request id travels in its own header. Every Forward (proxy.ts)
  * calls it, so a new route that proxies through `proxies[service]` is signed without more code.
  */
 export async function assertIdentity(req: IncomingMessage, keys: IdentityKeys, partner?: AssertedPartner): Promise<void> {
   for (const name of Object.keys(req.headers)) if (isInternalHeader(name)) delete req.headers[name];
-  const requestId = req.headers[REQUEST_ID_HEADER];
-  req.headers[IDENTITY_HEADER] = await keys.sign({
-    caller: 'gateway',
-    partnerId: partner?.partnerId,
-    roles: partner?.roles ?? [],
-    requestId: typeof requestId === 'string' ? requestId : undefined,
-  });
+  req.headers[IDENTITY_HEADER] = await keys.sign({ caller: 'gateway', partnerId: partner?.partnerId, roles: partner?.roles ?? [] });
 }
