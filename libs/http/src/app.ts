@@ -46,16 +46,26 @@ function requestContext(log: Logger) {
     // The gateway's span is the parent; a request that did not come through it starts a trace.
     const trace = continueTrace({ traceparent: req.headers[TRACEPARENT_HEADER], requestId });
     res.locals.requestId = requestId;
-    res.locals.log = log.child({ requestId, traceId: trace.traceId });
+    // Made on first use: most requests log nothing but their access line, written below with the
+    // process's logger, and a child logger per request (pino serialises and redacts its bindings)
+    // cost more than that line.
+    let requestLog: Logger | undefined;
+    Object.defineProperty(res.locals, 'log', {
+      get: () => {
+        requestLog ??= log.child({ requestId, traceId: trace.traceId });
+        return requestLog;
+      },
+      enumerable: true,
+    });
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
       httpRequestDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-      const entry = { method: req.method, path: req.path, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, partnerId: res.locals.partner?.id };
-      if (res.statusCode >= 500) res.locals.log.error(entry, 'request');
-      else if (req.path.startsWith('/api') || req.path.startsWith('/ops')) res.locals.log.info(entry, 'request');
+      const entry = { requestId, traceId: trace.traceId, method: req.method, path: req.path, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, partnerId: res.locals.partner?.id };
+      if (res.statusCode >= 500) log.error(entry, 'request');
+      else if (req.path.startsWith('/api') || req.path.startsWith('/ops')) log.info(entry, 'request');
     });
     withTrace(trace, next);
   };
