@@ -11,6 +11,7 @@ import { journeyBench } from './journey';
 import { processTree } from './processes';
 import { COLUMNS_LEGEND, MEMORY_COLUMNS, summaryTable } from './report';
 import { pricingBench } from './pricing';
+import { targetsTable } from './targets';
 
 /** On one stack, in this order: later runs read the cases earlier ones created. */
 const ON_ONE_STACK: [string, Benchmark][] = [
@@ -88,6 +89,11 @@ async function main(): Promise<void> {
     summaryTable(recorder.rows, MEMORY_COLUMNS),
   ].join('\n');
   writeBenchmarkSection('Summary (npm run bench)', body);
+  writeBenchmarkSection('Targets (issue 18)', [
+    `Command: \`npm run bench\` (${runDate()}), the same run as the summary above. "Today" is the run the targets were set against (2026-11-23); references are measured in this run; CPU figures are of the serving processes (pricing's alone for the estimate). Where a target is not met, the section "Performance work (issue 18)" explains the remaining gap with a profile.`,
+    '',
+    targetsTable(recorder.rows, recorder.facts),
+  ].join('\n'));
   process.stdout.write(`\n${body}\n`);
   if (failures.length > 0) {
     process.stderr.write(`failed: ${failures.join(', ')}\n`);

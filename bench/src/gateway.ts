@@ -7,6 +7,7 @@ import { BenchContext, runAlone } from './harness';
 import { LatencyProbe, Measurement, ROW_SECONDS, measure, probeLatency } from './load';
 import { type NginxProxy, nginxInstalled, startNginxProxy } from './nginx';
 import { latencyTable, report, table } from './report';
+import { FACTS } from './targets';
 
 const KEY = fixturePartnerKey('acme');
 function benchProcess(name: string, entry: string, port: number, env: NodeJS.ProcessEnv, readyPort = port): ManagedProcess {
@@ -97,6 +98,8 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     const nginxLatency = await throughNginx(trivialUrl, {}, (url) => probeLatency('trivial route, nginx', `${url}/api/product-sectors`, {}));
     if (nginxLatency) latencies.push(nginxLatency);
     const [latencyDirect, , latencyGateway] = latencies as [LatencyProbe, LatencyProbe, LatencyProbe];
+    recorder.facts[FACTS.gatewayAddedP50Micros] = latencyGateway.p50Micros - latencyDirect.p50Micros;
+    if (nginxLatency) recorder.facts[FACTS.nginxAddedP50Micros] = nginxLatency.p50Micros - latencyDirect.p50Micros;
     const serviceDirect = await measureService({ label: 'GET /api/product-sectors, pricing direct (saturated)', url: `${pricingDirect}/api/product-sectors`, headers: await signedAsGateway(), ...saturated });
     const serviceRuns = [
       serviceDirect,

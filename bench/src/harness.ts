@@ -50,11 +50,15 @@ export function runAlone(command: string, benchmark: Benchmark): void {
  * recorder was given.
  */
 export class Recorder {
-  constructor(readonly processes: () => ProcessPids, readonly rows: SummaryRow[] = []) {}
+  /**
+   * @param facts figures a benchmark measured beside its rows (an added latency, the CPU of a
+   *   journey), for the targets table of `npm run bench`.
+   */
+  constructor(readonly processes: () => ProcessPids, readonly rows: SummaryRow[] = [], readonly facts: Record<string, number> = {}) {}
 
   /** The same table, with more processes watched (a benchmark's own helper processes). */
   including(extra: () => ProcessPids): Recorder {
-    return new Recorder(() => ({ ...this.processes(), ...extra() }), this.rows);
+    return new Recorder(() => ({ ...this.processes(), ...extra() }), this.rows, this.facts);
   }
 
   /** Runs `run` while watching the processes; the caller reduces its result to a summary row. */
@@ -77,6 +81,6 @@ export class Recorder {
   /** One autocannon run (see `measure`), recorded with the peak RSS of every process and the CPU per request. */
   async measure(benchmark: string, options: LoadOptions): Promise<SummaryRow> {
     const { result, peakRssMb, cpuMs } = await this.watch(() => profileRow(options.label, this.processes(), () => measure(options)));
-    return this.add({ ...result, benchmark, peakRssMb, cpuMsPerRequest: cpuPerRequest(cpuMs, result.requests) });
+    return this.add({ ...result, benchmark, peakRssMb, cpuMsPerRequest: cpuPerRequest(cpuMs, result.requests), cpuMs });
   }
 }

@@ -6,6 +6,7 @@ import { fireStaggered } from './load';
 import { MemorySample, cpuPerRequest } from './processes';
 import { profileRow } from './row-profiles';
 import { MEMORY_COLUMNS, report } from './report';
+import { FACTS } from './targets';
 import { CALCULATION, CART, CHECKOUT, JSON_TYPE, fieldOf, idempotencyKey, pdfUpload } from './requests';
 
 const STEPS = ['calculate', 'create cart', 'checkout', 'read case', 'upload 100 KB PDF', 'download it', 'list webhook endpoints'] as const;
@@ -188,6 +189,9 @@ export async function journeyBench({ stack, recorder }: BenchContext): Promise<v
       ...changes.filter((change) => change.grew).map((change) => `${change.name} grew from ${change.firstMb} MB to ${change.lastMb} MB`),
     ];
     const label = `${JOURNEYS_PER_SECOND} journeys/s of ${STEPS.length} requests for ${SECONDS} s`;
+    recorder.facts[FACTS.stackCpuMsPerJourney] = stackCpuPerJourney;
+    recorder.facts[FACTS.journeySeconds] = SECONDS;
+    recorder.facts[FACTS.processesThatGrew] = changes.filter((change) => change.grew && change.name !== 'bench').length;
     recorder.add({ benchmark: 'partner journey', label, requestsPerSecond: Math.round(run.requests / SECONDS), p50: percentile(all, 50), p99: percentile(all, 99), errors: run.errors, non2xx, requests: run.requests, peakRssMb, cpuMsPerRequest: cpuPerRequest(cpuMs, run.requests), tool: 'autocannon' });
 
     const stepRows = STEPS.map((name) => {

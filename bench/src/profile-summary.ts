@@ -49,6 +49,8 @@ interface Costs {
   byCaller: [string, number][];
 }
 
+const LOADING_CODE = '(loading code at start-up)';
+
 /** Node internals and native frames do work for someone else; packages and the repository's code are the ones who asked. */
 const isCaller = (url: string) => url !== '' && !url.startsWith('node:');
 
@@ -70,11 +72,14 @@ function costsOf(file: string): Costs {
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   const callerOf = (id: number): string => {
+    let caller: string | undefined;
     for (let current: number | undefined = id; current !== undefined; current = parentOf.get(current)) {
-      const url = byId.get(current)?.callFrame.url ?? '';
-      if (isCaller(url)) return packageOf(url);
+      const frame = byId.get(current)?.callFrame;
+      // A whole-life profile holds the start: compiling and loading modules is its own cost, whoever required them.
+      if (frame?.url.startsWith('node:internal/modules/')) return LOADING_CODE;
+      if (caller === undefined && frame && isCaller(frame.url)) caller = packageOf(frame.url);
     }
-    return packageOf(byId.get(id)?.callFrame.url ?? '');
+    return caller ?? packageOf(byId.get(id)?.callFrame.url ?? '');
   };
   for (const [id, micros] of selfMicros) {
     const frame = byId.get(id)?.callFrame;

@@ -29,6 +29,8 @@ export interface SummaryRow extends Measurement {
   peakRssMb: Record<string, number>;
   /** CPU time of the serving processes (all watched but the benchmark process) per request, ms; absent when not measured. */
   cpuMsPerRequest?: number;
+  /** CPU time of each watched process over the whole row, ms. */
+  cpuMs?: Record<string, number>;
 }
 
 /**

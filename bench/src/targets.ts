@@ -1,0 +1,147 @@
+import type { SummaryRow } from './report';
+
+// The performance targets of issue 18, with the figures they were set against (2026-11-23) and
+// this run's, read from the rows and facts `npm run bench` recorded.
+
+/** Facts a benchmark records beside its rows (Recorder.facts). */
+export const FACTS = {
+  gatewayAddedP50Micros: 'gateway.addedP50Micros',
+  nginxAddedP50Micros: 'gateway.nginxAddedP50Micros',
+  stackCpuMsPerJourney: 'journey.stackCpuMsPerJourney',
+  journeySeconds: 'journey.seconds',
+  processesThatGrew: 'journey.processesThatGrew',
+} as const;
+
+interface Target {
+  path: string;
+  today: string;
+  target: string;
+  /** This run's figure, the reference of this run (if any) and whether the target holds; undefined when the rows are missing. */
+  measure(find: (label: string) => SummaryRow | undefined, facts: Record<string, number>): { now: string; reference: string; met: boolean } | undefined;
+}
+
+const ratio = (row: SummaryRow, direct: SummaryRow) => row.requestsPerSecond / direct.requestsPerSecond;
+const times = (value: number) => `${value.toFixed(2)}×`;
+const perRequest = (row: SummaryRow, process: string) => (row.cpuMs?.[process] ?? 0) / Math.max(1, row.requests);
+
+const TARGETS: Target[] = [
+  {
+    path: 'gateway, trivial route, saturated',
+    today: '0.66× of direct (8,787 vs 13,399 req/s), p50 +182 µs',
+    target: '≥ 0.85× of direct, p50 added < 0.3 ms',
+    measure: (find, facts) => {
+      const direct = find('trivial route, direct (saturated)');
+      const gateway = find('trivial route, through the gateway (saturated)');
+      const nginx = find('trivial route, nginx for reference (saturated)');
+      if (!direct || !gateway) return undefined;
+      const added = facts[FACTS.gatewayAddedP50Micros] ?? Number.NaN;
+      return {
+        now: `${times(ratio(gateway, direct))} of direct (${gateway.requestsPerSecond} vs ${direct.requestsPerSecond} req/s, ${gateway.tool}), p50 +${added} µs`,
+        reference: nginx ? `nginx ${times(ratio(nginx, direct))}, p50 +${facts[FACTS.nginxAddedP50Micros]} µs` : '–',
+        met: ratio(gateway, direct) >= 0.85 && added < 300,
+      };
+    },
+  },
+  {
+    path: 'gateway, `GET /api/product-sectors`',
+    today: '0.65× of pricing direct',
+    target: '≥ 0.85×',
+    measure: (find) => {
+      const direct = find('GET /api/product-sectors, pricing direct (saturated)');
+      const gateway = find('GET /api/product-sectors, through the gateway (saturated)');
+      const nginx = find('GET /api/product-sectors, nginx for reference (saturated)');
+      if (!direct || !gateway) return undefined;
+      return {
+        now: `${times(ratio(gateway, direct))} (${gateway.requestsPerSecond} vs ${direct.requestsPerSecond} req/s)`,
+        reference: nginx ? `nginx ${times(ratio(nginx, direct))}` : '–',
+        met: ratio(gateway, direct) >= 0.85,
+      };
+    },
+  },
+  {
+    path: 'estimate (15 offers)',
+    today: '≈ 1 ms of pricing CPU each',
+    target: '≤ 0.3 ms pricing CPU per estimate; bulk-50 ≤ 50 × one estimate',
+    measure: (find) => {
+      const estimate = find('estimate (saturated, 20 connections)');
+      const bulk = find('bulk estimate of 50 items (saturated, 8 connections)');
+      if (!estimate || !bulk) return undefined;
+      const one = perRequest(estimate, 'pricing');
+      const fifty = perRequest(bulk, 'pricing');
+      return {
+        now: `${one.toFixed(2)} ms pricing CPU per estimate; bulk-50 ${fifty.toFixed(2)} ms (${(fifty / one).toFixed(0)} × one)`,
+        reference: '–',
+        met: one <= 0.3 && fifty <= 50 * one,
+      };
+    },
+  },
+  {
+    path: 'checkout',
+    today: '68/s saturated, 16 ms of stack CPU each',
+    target: '≤ 6 ms of stack CPU; ≥ 150/s on the 2 cores',
+    measure: (find) => {
+      const checkout = find('POST /api/carts/{id}/checkout with Idempotency-Key (saturated, 10 connections)');
+      if (!checkout?.cpuMsPerRequest) return undefined;
+      return {
+        now: `${checkout.requestsPerSecond}/s saturated, ${checkout.cpuMsPerRequest} ms of stack CPU each`,
+        reference: '–',
+        met: checkout.cpuMsPerRequest <= 6 && checkout.requestsPerSecond >= 150,
+      };
+    },
+  },
+  {
+    path: 'partner journey',
+    today: '51 ms of stack CPU per journey',
+    target: '≤ 25 ms',
+    measure: (_find, facts) => {
+      const perJourney = facts[FACTS.stackCpuMsPerJourney];
+      if (perJourney === undefined) return undefined;
+      return { now: `${perJourney.toFixed(1)} ms of stack CPU per journey`, reference: '–', met: perJourney <= 25 };
+    },
+  },
+  {
+    path: 'case list',
+    today: '368 req/s',
+    target: '≥ 1,000 req/s, p99 < 50 ms',
+    measure: (find) => {
+      const list = find('GET /api/financing_cases, page of 30 (saturated, 10 connections)');
+      if (!list) return undefined;
+      return { now: `${list.requestsPerSecond} req/s, p99 ${list.p99} ms (${list.cpuMsPerRequest} ms of stack CPU per page)`, reference: '–', met: list.requestsPerSecond >= 1000 && list.p99 < 50 };
+    },
+  },
+  {
+    path: 'webhook delivery',
+    today: '500/s, p99 lag 15–32 ms',
+    target: '≥ 2,000 deliveries/s with p99 lag < 100 ms, 50 endpoints',
+    measure: (find) => {
+      const paced = find('50 endpoints (5 partners × 10), 200 events/s for 10 s');
+      if (!paced) return undefined;
+      return { now: `${paced.requestsPerSecond} deliveries/s, p99 lag ${paced.p99} ms`, reference: '–', met: paced.requestsPerSecond >= 2000 && paced.p99 < 100 };
+    },
+  },
+  {
+    path: 'memory under the journey load',
+    today: '120 s observed, no growth',
+    target: 'peak RSS per process flat over 5 minutes',
+    measure: (_find, facts) => {
+      const seconds = facts[FACTS.journeySeconds];
+      const grew = facts[FACTS.processesThatGrew];
+      if (seconds === undefined || grew === undefined) return undefined;
+      return { now: `${seconds} s observed, ${grew} processes grew (Partner journey section)`, reference: '–', met: seconds >= 300 && grew === 0 };
+    },
+  },
+];
+
+/** The targets table: the figures of 2026-11-23, this run's, its references and whether each target holds. */
+export function targetsTable(rows: SummaryRow[], facts: Record<string, number>): string {
+  const find = (label: string) => rows.find((row) => row.label === label || row.label.startsWith(`${label} —`) || row.label.startsWith(`${label} (`));
+  const lines = [
+    '| path | today (2026-11-23) | this run | reference, same run | target | met |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const target of TARGETS) {
+    const figures = target.measure(find, facts);
+    lines.push(`| ${target.path} | ${target.today} | ${figures?.now ?? 'not measured (the benchmark failed)'} | ${figures?.reference ?? '–'} | ${target.target} | ${figures ? (figures.met ? 'yes' : 'no') : '–'} |`);
+  }
+  return lines.join('\n');
+}
