@@ -8,6 +8,7 @@ export type Cents = bigint;
 
 const AMOUNT = /^(-?)(\d{1,15})(?:\.(\d{1,2}))?$/;
 const PERCENTAGE = /^(\d{1,7})(?:\.(\d{1,3}))?$/;
+const MAX_EXACT_CENTS = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Whether a JSON number has at most `places` decimals (at two: 1.5, 10.25; not 0.001 or 1e-7). */
 export function hasAtMostDecimals(value: number, places: number): boolean {
@@ -28,6 +29,10 @@ export function decimalOfNumber(value: number, places: number): string {
 /** A JSON number with at most two decimals to cents, exactly; null and undefined count as 0. */
 export function centsOfAmount(value: number | null | undefined): Cents {
   if (value === null || value === undefined) return 0n;
+  // Fast path (a price is read per offer): a product that is a whole number below 2^52 lies within
+  // a quarter of a cent of the exact value × 100, so it is the cents toFixed(2) would give.
+  const scaled = value * 100;
+  if (Number.isInteger(scaled) && Math.abs(scaled) < 2 ** 52) return BigInt(scaled);
   const [whole, fraction = ''] = Math.abs(value).toFixed(2).split('.');
   const cents = BigInt(whole ?? '0') * 100n + BigInt(fraction.padEnd(2, '0'));
   return value < 0 ? -cents : cents;
@@ -58,7 +63,11 @@ export function decimalOfCents(cents: Cents | null): string | null {
 export function amountOfCents(cents: Cents): number;
 export function amountOfCents(cents: Cents | null): number | null;
 export function amountOfCents(cents: Cents | null): number | null {
-  return cents === null ? null : Number(decimalOfCents(cents));
+  if (cents === null) return null;
+  // Both an exact integer division and reading the decimal text round the same exact value to
+  // the nearest double, so below 2^53 cents the cheap one gives the same number.
+  if (cents <= MAX_EXACT_CENTS && cents >= -MAX_EXACT_CENTS) return Number(cents) / 100;
+  return Number(decimalOfCents(cents));
 }
 
 /** "1000.50" → 1000.5, the JSON number partners read; "" → null; anything else throws a RangeError. */
