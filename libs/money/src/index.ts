@@ -15,9 +15,21 @@ export function hasAtMostDecimals(value: number, places: number): boolean {
   return Number.isFinite(value) && Number(value.toFixed(places)) === value;
 }
 
+/**
+ * The whole number of cents nearest to value × 100 when the product lands within a quarter of
+ * one (so that integer is also the one toFixed(2) rounds the exact value to: below 2^50 the
+ * product is off by at most 1/16), else undefined. Saves the decimal text on every amount read.
+ */
+function nearCents(value: number): number | undefined {
+  const scaled = value * 100;
+  const nearest = Math.round(scaled);
+  return Math.abs(scaled) < 2 ** 50 && Math.abs(scaled - nearest) < 0.25 ? nearest : undefined;
+}
+
 /** Whether a JSON number has at most two decimals (1.5, 10.25; not 0.001 or 1e-7). */
 export function hasAtMostTwoDecimals(value: number): boolean {
-  return hasAtMostDecimals(value, 2);
+  const cents = nearCents(value);
+  return cents === undefined ? hasAtMostDecimals(value, 2) : cents / 100 === value;
 }
 
 /** A JSON number with at most `places` decimals as a decimal string with exactly that many (0.0089 at four → "0.0089"); more decimals throw a RangeError. */
@@ -29,10 +41,8 @@ export function decimalOfNumber(value: number, places: number): string {
 /** A JSON number with at most two decimals to cents, exactly; null and undefined count as 0. */
 export function centsOfAmount(value: number | null | undefined): Cents {
   if (value === null || value === undefined) return 0n;
-  // Fast path (a price is read per offer): a product that is a whole number below 2^52 lies within
-  // a quarter of a cent of the exact value × 100, so it is the cents toFixed(2) would give.
-  const scaled = value * 100;
-  if (Number.isInteger(scaled) && Math.abs(scaled) < 2 ** 52) return BigInt(scaled);
+  const near = nearCents(value);
+  if (near !== undefined) return BigInt(near);
   const [whole, fraction = ''] = Math.abs(value).toFixed(2).split('.');
   const cents = BigInt(whole ?? '0') * 100n + BigInt(fraction.padEnd(2, '0'));
   return value < 0 ? -cents : cents;
