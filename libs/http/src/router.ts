@@ -58,9 +58,14 @@ async function sendReply(res: Response, reply: Reply): Promise<void> {
     res.end();
     return;
   }
-  res.setHeader('Content-Type', `${reply.contentType ?? 'application/json'}; charset=utf-8`);
   // A problem a handler answers as a body (one kept from earlier, say) names this request too.
-  res.send(JSON.stringify(reply.contentType === PROBLEM_CONTENT_TYPE ? problemOfResponse(reply.body as ProblemDocument, res) : reply.body));
+  const json = JSON.stringify(reply.contentType === PROBLEM_CONTENT_TYPE ? problemOfResponse(reply.body as ProblemDocument, res) : reply.body);
+  res.setHeader('Content-Type', `${reply.contentType ?? 'application/json'}; charset=utf-8`);
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  // Written directly rather than with express's send, which parses the Content-Type again and
+  // checks validators these answers never carry (a measurable share of a small answer's CPU);
+  // node itself leaves the body out of HEAD, 204 and 304 answers.
+  res.end(json);
 }
 
 /**

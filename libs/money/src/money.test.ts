@@ -44,6 +44,21 @@ describe('amounts', () => {
     expect(amountOfCents(cents)).toBe(amount);
   });
 
+  it('when amounts are converted by the fast paths, then they equal the decimal text\'s conversions', () => {
+    const viaText = (value: number) => {
+      const [whole, fraction = ''] = Math.abs(value).toFixed(2).split('.');
+      const cents = BigInt(whole ?? '0') * 100n + BigInt(fraction.padEnd(2, '0'));
+      return value < 0 ? -cents : cents;
+    };
+    const edges = [0, 0.01, 0.07, 0.29, 0.57, 1.005, 1.15, 2.675, 10.1, 2499.99, 1e9, 1e9 + 0.01, 45_035_996_273_704.95, 9_007_199_254_740.99, -0.07, -1234.56];
+    const cents = Array.from({ length: 20_000 }, (_, index) => BigInt(index) * 7_919_993n % 100_000_000_000n);
+    const amounts = [...edges, ...cents.map((c) => Number(c) / 100)];
+    for (const value of amounts) expect(centsOfAmount(value)).toBe(viaText(value));
+    const notAmounts = [0.001, 0.125, 1.0051, 2.675 + 1e-9, 1e-7, 45_035_996_273_704.96, 1e21, Number.NaN, Number.POSITIVE_INFINITY, ...cents.map((c) => Number(c) / 1000)];
+    for (const value of [...amounts, ...notAmounts]) expect(hasAtMostTwoDecimals(value)).toBe(hasAtMostDecimals(value, 2));
+    for (const value of [...cents, 2n ** 53n - 1n, -(2n ** 53n - 1n), 2n ** 53n + 1n, 10n ** 20n + 1n]) expect(amountOfCents(value)).toBe(Number(decimalOfCents(value)));
+  });
+
   it('when an absent amount (null) is written, then it stays null', () => {
     expect(decimalOfCents(null)).toBeNull();
     expect(amountOfCents(null)).toBeNull();

@@ -1,6 +1,5 @@
 import type { Knex } from '@rental/db';
 import type { Category } from '../domain/categories';
-import type { CategoryReader } from '../domain/ports';
 
 interface CategoryRow {
   id: number;
@@ -24,21 +23,12 @@ function toCategory(row: CategoryRow): Category {
   };
 }
 
-export class CategoryRepository implements CategoryReader {
+/** The whole category catalog in id order (it is small; CachedCategoryReader searches it). */
+export class CategoryRepository {
   constructor(private readonly db: Knex) {}
 
-  async findCategories(ids: number[], slugs: string[]): Promise<Category[]> {
-    const rows: CategoryRow[] = await this.db('categories').whereIn('id', ids).orWhereIn('slug', slugs);
-    return rows.map(toCategory);
-  }
-
-  async findBySlug(slug: string): Promise<Category | undefined> {
-    const row: CategoryRow | undefined = await this.db('categories').where({ slug }).first();
-    return row ? toCategory(row) : undefined;
-  }
-
-  async listCategories(limit: number, offset: number): Promise<Category[]> {
-    const rows: CategoryRow[] = await this.db('categories').orderBy('id').limit(limit).offset(offset);
+  async allCategories(): Promise<Category[]> {
+    const rows: CategoryRow[] = await this.db('categories').orderBy('id');
     return rows.map(toCategory);
   }
 }

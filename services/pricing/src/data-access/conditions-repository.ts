@@ -9,11 +9,9 @@ interface FactorRow {
   factor_milli: number;
 }
 
-/** Partner conditions and the sector catalog; sectors change only with a seed, so they are cached briefly. */
+/** Partner conditions and the sector catalog, read from the database on every call (see CachedConditionsReader). */
 export class ConditionsRepository implements ConditionsReader {
-  private sectorCache?: { loadedAt: number; sectors: Promise<SectorRange[]> };
-
-  constructor(private readonly db: Knex, private readonly sectorCacheMs = 5_000) {}
+  constructor(private readonly db: Knex) {}
 
   async conditionsOf(partnerId: string): Promise<PartnerConditions | undefined> {
     const [partner, factors, residuals] = await Promise.all([
@@ -43,16 +41,9 @@ export class ConditionsRepository implements ConditionsReader {
     };
   }
 
-  sectors(): Promise<SectorRange[]> {
-    const now = Date.now();
-    if (!this.sectorCache || now - this.sectorCache.loadedAt > this.sectorCacheMs) {
-      const sectors = this.db('sectors').select('value', 'label', 'duration_min', 'duration_max').orderBy('value')
-        .then((rows: { value: string; label: string; duration_min: number; duration_max: number }[]) =>
-          rows.map((row) => ({ value: row.value, label: row.label, durationMin: row.duration_min, durationMax: row.duration_max })));
-      // A failed load must not be cached.
-      sectors.catch(() => { this.sectorCache = undefined; });
-      this.sectorCache = { loadedAt: now, sectors };
-    }
-    return this.sectorCache.sectors;
+  async sectors(): Promise<SectorRange[]> {
+    const rows: { value: string; label: string; duration_min: number; duration_max: number }[] = await this.db('sectors')
+      .select('value', 'label', 'duration_min', 'duration_max').orderBy('value');
+    return rows.map((row) => ({ value: row.value, label: row.label, durationMin: row.duration_min, durationMax: row.duration_max }));
   }
 }

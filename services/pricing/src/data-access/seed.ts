@@ -1,5 +1,6 @@
-import type { Knex } from '@rental/db';
+import { type Knex, transactionWithNotification } from '@rental/db';
 import { centsOfDecimal, decimalOfNumber, milliOfPercentage } from '@rental/money';
+import { CONDITIONS_CHANGED_CHANNEL } from './cached-readers';
 
 /** The parts of a seed file pricing owns (the shape of fixtures/seed.json). */
 export interface PricingSeed {
@@ -25,9 +26,12 @@ export interface PricingSeed {
 const centsOf = (amount: number) => Number(centsOfDecimal(decimalOfNumber(amount, 2)));
 const milliOf = (percent: number) => milliOfPercentage(decimalOfNumber(percent, 3));
 
-/** Loads catalog and partner conditions; idempotent (a second load changes no row). */
+/**
+ * Loads catalog and partner conditions; idempotent (a second load changes no row). Returns once
+ * the change was announced to every pricing process that listens (they drop what they cached).
+ */
 export async function seedPricing(db: Knex, seed: PricingSeed): Promise<void> {
-  await db.transaction(async (trx) => {
+  await transactionWithNotification(db, CONDITIONS_CHANGED_CHANNEL, async (trx) => {
     for (const sector of seed.sectors) {
       await trx('sectors')
         .insert({ value: sector.value, label: sector.label, duration_min: sector.durationRange[0], duration_max: sector.durationRange[1] })
