@@ -85,3 +85,58 @@ export async function pingDatabase(db: Knex): Promise<boolean> {
     return false;
   }
 }
+
+/** A statement a worker runs hundreds of times a second. */
+export interface HotStatement {
+  /**
+   * Named: each connection prepares it once and Postgres may settle on a generic plan after five
+   * runs; only for statements whose best plan does not depend on their values (no LIMIT taken
+   * from a value before a join). Unnamed: parsed and planned for its values at every run.
+   */
+  name?: string;
+  /** SQL with positional parameters ($1, $2, …); tables resolve through the connection's search path. */
+  text: string;
+  /**
+   * Planner settings for this statement only, where the planner misjudges it (unnamed only): set
+   * with SET LOCAL in the implicit transaction of one simple query, so the values go in as literals.
+   */
+  planner?: Record<string, 'on' | 'off'>;
+}
+
+/**
+ * `text` with its positional parameters ($1, $2, …) replaced by literals, for a simple query:
+ * strings, finite numbers, null and arrays of strings; anything else is refused.
+ */
+export function inlineValues(text: string, values: unknown[], escapeLiteral: (value: string) => string): string {
+  const literal = (value: unknown): string => {
+    if (value === null) return 'NULL';
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    if (typeof value === 'string') return escapeLiteral(value);
+    if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
+      return escapeLiteral(`{${value.map((item) => `"${item.replace(/["\\]/g, '\\$&')}"`).join(',')}}`);
+    }
+    throw new Error(`no SQL literal for ${value === undefined ? 'undefined' : typeof value}`);
+  };
+  return text.replace(/\$(\d+)/g, (_match, index: string) => literal(values[Number(index) - 1]));
+}
+
+/**
+ * Runs a statement directly on one of knex's pooled connections, skipping knex's query building;
+ * a named one also skips Postgres's parsing and planning. Only for hot statements; everything
+ * else stays with knex.
+ */
+export async function runHot<Row>(db: Knex, statement: HotStatement, values: unknown[]): Promise<Row[]> {
+  const connection = (await db.client.acquireConnection()) as Client;
+  try {
+    if (statement.planner) {
+      const settings = Object.entries(statement.planner).map(([name, setting]) => `SET LOCAL ${name} = ${setting};`).join(' ');
+      const text = inlineValues(statement.text, values, (value) => connection.escapeLiteral(value));
+      const results = (await connection.query(`${settings} ${text}`)) as unknown as { rows: Row[] }[];
+      return results[results.length - 1]!.rows;
+    }
+    const result = await connection.query(statement.name ? { name: statement.name, text: statement.text, values } : { text: statement.text, values });
+    return result.rows as Row[];
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
+}

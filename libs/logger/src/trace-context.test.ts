@@ -39,4 +39,11 @@ describe('W3C trace context', () => {
     expect(inside.headers).toEqual({ traceparent: inside.origin.traceparent });
     expect([currentOrigin(), traceHeaders()]).toEqual([{ traceparent: null, requestId: null }, {}]);
   });
+
+  it('when many spans start, then every trace and span id is new and well formed, also across refills of the random pool', () => {
+    const traces = Array.from({ length: 1000 }, () => continueTrace());
+    expect(new Set(traces.map((trace) => trace.traceId)).size).toBe(1000);
+    expect(new Set(traces.map((trace) => trace.spanId)).size).toBe(1000);
+    expect(traces.every((trace) => /^[0-9a-f]{32}$/.test(trace.traceId) && /^[0-9a-f]{16}$/.test(trace.spanId))).toBe(true);
+  });
 });

@@ -53,9 +53,10 @@ export function startNotifications(config: NotificationsConfig): Promise<Running
           inbox: deliveries,
           environment: config.API_ENVIRONMENT,
           log,
-          onStored: () => {
-            webhooks.wake();
-            mail.wake();
+          // A worker woken for nothing still runs its claim statement, once per event.
+          onStored: (queued) => {
+            if (queued.deliveries > 0) webhooks.wake();
+            if (queued.mails > 0) mail.wake();
           },
         });
       }

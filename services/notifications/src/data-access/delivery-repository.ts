@@ -1,4 +1,4 @@
-import type { Knex } from '@rental/db';
+import { type Knex, type HotStatement, runHot } from '@rental/db';
 import { currentOrigin } from '@rental/logger';
 import type { StatusChangedEvent } from '@rental/proto';
 import type { AttemptRecord, ClaimOptions, DeliveryJob, DeliveryNext, DeliveryStore } from '../domain/delivery';
@@ -32,42 +32,53 @@ interface ClaimedRow {
  * take every slot), the first due of every endpoint before the second of any. Endpoints already
  * at their share are skipped while scanning, and only the earliest due rows are ranked, so a
  * long backlog costs little. Claiming sets a lease instead of holding a lock, so no transaction
- * stays open while a partner's server thinks.
+ * stays open while a partner's server thinks. The picked rows are locked by their ctid (a lock
+ * follows a row updated meanwhile and checks it again) and updated by `id = ANY(ARRAY(…))`, so no
+ * plan can walk an index once per row: as joins, trusting statistics taken while the table was
+ * small, the planner walked the whole due index once per picked row.
  */
-const CLAIM_DUE = `
+// Planned at every run (a generic plan does not know the LIMITs), never as a bitmap scan: that
+// visits every entry completed deliveries left in the due index until vacuum, where an ordered
+// index scan stops at the LIMIT and marks the dead entries it passes.
+const CLAIM_DUE: HotStatement = {
+  planner: { enable_bitmapscan: 'off' },
+  text: `
 WITH candidates AS (
-  SELECT id, endpoint_id, next_attempt_at FROM deliveries
+  SELECT id, ctid, endpoint_id, next_attempt_at FROM deliveries
   WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
-    AND NOT (endpoint_id = ANY(CAST(:busy AS text[])))
+    AND NOT (endpoint_id = ANY(CAST($1 AS text[])))
   ORDER BY next_attempt_at, id
-  LIMIT :scan
+  LIMIT $2
 ), ranked AS (
-  SELECT id, endpoint_id, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS rank FROM candidates
+  SELECT id, ctid, endpoint_id, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS rank FROM candidates
 ), picked AS (
-  SELECT id FROM ranked
-  WHERE rank <= :perEndpoint - COALESCE((CAST(:inFlight AS jsonb) ->> endpoint_id)::int, 0)
+  SELECT ctid FROM ranked
+  WHERE rank <= $3 - COALESCE((CAST($4 AS jsonb) ->> endpoint_id)::int, 0)
   ORDER BY rank, id
-  LIMIT :limit
+  LIMIT $5
 ), locked AS (
-  SELECT d.id FROM deliveries d JOIN picked p ON p.id = d.id
-  WHERE d.status = 'pending' AND (d.lease_expires_at IS NULL OR d.lease_expires_at < now())
-  FOR UPDATE OF d SKIP LOCKED
+  SELECT id FROM deliveries
+  WHERE ctid = ANY(ARRAY(SELECT ctid FROM picked)) AND status = 'pending' AND (lease_expires_at IS NULL OR lease_expires_at < now())
+  FOR UPDATE SKIP LOCKED
 )
 UPDATE deliveries d
-SET lease_expires_at = now() + make_interval(secs => :leaseSeconds)
-FROM locked l, event_inbox e, webhook_endpoints w
-WHERE d.id = l.id AND e.id = d.event_id AND w.id = d.endpoint_id
+SET lease_expires_at = now() + make_interval(secs => $6)
+FROM event_inbox e, webhook_endpoints w
+WHERE d.id = ANY(ARRAY(SELECT id FROM locked)) AND e.id = d.event_id AND w.id = d.endpoint_id
 RETURNING d.id, d.event_id, d.attempts, d.attempts_before_redelivery, d.next_attempt_at, e.request_id, e.traceparent, e.body, e.occurred_at, w.id AS endpoint_id, w.url, w.secret,
-  CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret, w.active, w.deleted_at`;
+  CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret, w.active, w.deleted_at`,
+};
 
 /**
  * The event, one pending delivery per active endpoint of its partner and its queued mail, in
  * one statement (so one transaction and one round trip); a known event id inserts nothing.
  */
-const RECORD_EVENT = `
+const RECORD_EVENT: HotStatement = {
+  name: 'notifications_record_event',
+  text: `
 WITH inbox AS (
   INSERT INTO event_inbox (id, partner_id, environment, event, body, occurred_at, request_id, traceparent)
-  VALUES (:id, :partnerId, :environment, :event, :body, CAST(:occurredAt AS timestamptz), :requestId, :traceparent)
+  VALUES ($1, $2, $3, $4, $5, CAST($6 AS timestamptz), $7, $8)
   ON CONFLICT (id) DO NOTHING
   RETURNING id, partner_id
 ), fan_out AS (
@@ -77,15 +88,22 @@ WITH inbox AS (
   RETURNING 1
 ), mail AS (
   INSERT INTO mail_log (event_id, partner_id, recipient_role, status, next_attempt_at)
-  SELECT inbox.id, inbox.partner_id, role, 'pending', now() FROM inbox CROSS JOIN unnest(CAST(:roles AS text[])) AS role
+  SELECT inbox.id, inbox.partner_id, role, 'pending', now() FROM inbox CROSS JOIN unnest(CAST($9 AS text[])) AS role
   RETURNING 1
 )
-SELECT (SELECT count(*) FROM inbox)::int AS stored, (SELECT count(*) FROM fan_out)::int AS deliveries, (SELECT count(*) FROM mail)::int AS mails`;
+SELECT (SELECT count(*) FROM inbox)::int AS stored, (SELECT count(*) FROM fan_out)::int AS deliveries, (SELECT count(*) FROM mail)::int AS mails`,
+};
 
-/** Attempts and the deliveries' next states of a batch, in one statement: all or nothing. */
-const COMPLETE = `
+/**
+ * Attempts and the deliveries' next states of a batch, in one statement: all or nothing. The
+ * `id = ANY(ARRAY(…))` keeps the update on the primary key: a join with the input alone, guessed
+ * at 100 rows, was planned as a scan of the whole table.
+ */
+const COMPLETE: HotStatement = {
+  // Unnamed: a generic plan made while the table was small kept scanning it as it grew.
+  text: `
 WITH input AS (
-  SELECT * FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS x(
+  SELECT * FROM jsonb_to_recordset(CAST($1 AS jsonb)) AS x(
     delivery_id bigint, recorded boolean, attempt integer, started_at timestamptz, duration_ms integer, status_code integer,
     succeeded boolean, error text, status text, drop_reason text, next_attempt_at timestamptz)
 ), attempts AS (
@@ -103,7 +121,8 @@ SET status = CASE WHEN d.status = 'pending' OR i.status = 'succeeded' THEN i.sta
     lease_expires_at = NULL,
     attempts = d.attempts + (CASE WHEN i.recorded THEN 1 ELSE 0 END)
 FROM input i
-WHERE d.id = i.delivery_id`;
+WHERE d.id = ANY(ARRAY(SELECT delivery_id FROM input)) AND d.id = i.delivery_id`,
+};
 
 interface Completion {
   delivery_id: string;
@@ -137,38 +156,31 @@ interface HistoryRow {
 export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHistoryReader, RedeliveryStore {
   // Many attempts finish at once under load; recording them together saves a round trip each.
   private readonly completions = new WriteBatcher<Completion>(async (rows) => {
-    await this.db.raw(COMPLETE, { rows: JSON.stringify(rows) });
+    await runHot(this.db, COMPLETE, [JSON.stringify(rows)]);
   });
 
   constructor(private readonly db: Knex) {}
 
   async record(event: StatusChangedEvent, body: string, mailTo: RecipientRole[]): Promise<InboxResult> {
-    const result = await this.db.raw(RECORD_EVENT, {
-      id: event.id,
-      partnerId: event.partnerId,
-      environment: event.environment,
-      event: JSON.stringify(event),
-      body,
-      occurredAt: event.occurredAt,
-      roles: mailTo,
-      // The consumer handles the event in the trace of the request that caused it.
-      ...currentOrigin(),
-    });
-    const [row] = result.rows as { stored: number; deliveries: number }[];
+    // The consumer handles the event in the trace of the request that caused it.
+    const origin = currentOrigin();
+    const [row] = await runHot<{ stored: number; deliveries: number }>(this.db, RECORD_EVENT, [
+      event.id, event.partnerId, event.environment, JSON.stringify(event), body, event.occurredAt, origin.requestId, origin.traceparent, mailTo,
+    ]);
     return { stored: row!.stored > 0, deliveries: row!.deliveries };
   }
 
   async claimDue(options: ClaimOptions): Promise<DeliveryJob[]> {
     const busy = [...options.inFlight].filter(([, count]) => count >= options.perEndpoint).map(([endpointId]) => endpointId);
-    const result = await this.db.raw(CLAIM_DUE, {
+    const rows = await runHot<ClaimedRow>(this.db, CLAIM_DUE, [
       busy,
-      scan: Math.max(options.limit * 4, 200),
-      perEndpoint: options.perEndpoint,
-      inFlight: JSON.stringify(Object.fromEntries(options.inFlight)),
-      limit: options.limit,
-      leaseSeconds: options.leaseMs / 1000,
-    });
-    return (result.rows as ClaimedRow[]).map((row) => ({
+      Math.max(options.limit * 4, 200),
+      options.perEndpoint,
+      JSON.stringify(Object.fromEntries(options.inFlight)),
+      options.limit,
+      options.leaseMs / 1000,
+    ]);
+    return rows.map((row) => ({
       deliveryId: String(row.id),
       eventId: row.event_id,
       attempt: row.attempts + 1,

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { USER_AGENT, deliveryHeaders, standardWebhookSignature, webhookSignature } from './signature';
 
 const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
@@ -12,6 +13,24 @@ describe('delivery signatures', () => {
   it('when signed the Standard Webhooks way, then the key is the decoded secret and the content id.timestamp.body', () => {
     const expected = createHmac('sha256', Buffer.alloc(32, 7)).update(`evt_1.1700000000.${body}`).digest('base64');
     expect(standardWebhookSignature(secret, 'evt_1', 1_700_000_000, body)).toBe(`v1,${expected}`);
+  });
+
+  it('when signed, then the standardwebhooks package (the reference implementation) computes the same signature and verifies it', () => {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const unicodeBody = '{"id":"evt_2","data":{"note":"Grüße – ½ € 🚲"}}';
+    for (const [id, signed] of [['evt_1', body], ['msg_2KWPBgLlAfxdpx2AI54pPJ85f4W', unicodeBody]] as const) {
+      const signature = standardWebhookSignature(secret, id, timestamp, signed);
+      expect(signature).toBe(new Webhook(secret).sign(id, new Date(timestamp * 1000), signed));
+      expect(new Webhook(secret).verify(signed, { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature })).toEqual(JSON.parse(signed));
+    }
+  });
+
+  it('when a rotated secret is in its overlap, then the standardwebhooks package verifies the headers with either secret', () => {
+    const previous = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+    const headers = deliveryHeaders(secret, 'evt_1', body, new Date(), previous);
+    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(new Webhook(previous).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(body, headers)).toThrow('No matching signature found');
   });
 
   it('when headers are built for an attempt, then they carry the type, the user agent, both signatures, the id and the attempt time', () => {

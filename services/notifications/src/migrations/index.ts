@@ -3,10 +3,12 @@ import * as webhooks from './0001_webhooks';
 import * as mailRequests from './0006_customer17_mail_requests';
 import * as endpointTools from './0007_ops21_endpoint_tools';
 import * as traceContext from './0021_trace_context';
+import * as claimOrderIndex from './0022_perf18_claim_order_index';
 
 export const migrations: Record<string, Migration> = {
   '0001_webhooks': webhooks,
   '0006_customer17_mail_requests': mailRequests,
   '0007_ops21_endpoint_tools': endpointTools,
   '0021_trace_context': traceContext,
+  '0022_perf18_claim_order_index': claimOrderIndex,
 };

@@ -9,8 +9,8 @@ export interface StatusChangedConsumerOptions {
   inbox: EventInbox;
   environment: string;
   log: Logger;
-  /** Called after an event was committed, so the workers look at once. */
-  onStored(): void;
+  /** Called after an event was committed with what it queued, so the workers with work look at once. */
+  onStored(queued: { deliveries: number; mails: number }): void;
 }
 
 /**
@@ -42,7 +42,7 @@ export function consumeStatusChanges(options: StatusChangedConsumerOptions): voi
         return;
       case 'stored':
         log.debug({ seq: message.sequence, requestId: message.requestId, eventId: outcome.eventId, deliveries: outcome.deliveries, mails: outcome.mails }, 'event stored');
-        options.onStored();
+        options.onStored({ deliveries: outcome.deliveries, mails: outcome.mails });
     }
   };
   for (let puller = 0; puller < PULLERS; puller += 1) options.bus.consume<unknown>({ subject: STATUS_CHANGED_SUBJECT, batch: BATCH, handler });
