@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
+import { listOperation, partnerOperation, readOperation, ulid } from '@rental/http';
 import { DomainError, invalidInput, validationFailed, zodViolations } from '@rental/problem';
 import { cartBody, cartItem } from '../../domain/cart-item';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, checkoutBody } from '../../domain/checkout';
@@ -33,7 +33,7 @@ export const cartResponse = z.object({
   updatedAt: z.string(),
 }).meta({ id: 'CartFinancingResponse' });
 
-export const createCart = defineOperation({
+export const createCart = partnerOperation({
   operationId: 'createCart',
   method: 'post',
   path: '/api/carts',
@@ -41,27 +41,20 @@ export const createCart = defineOperation({
   description: 'A cart holds items of one article type only; mixed types give 422 with one MIXED_ARTICLE_TYPES violation per item, and nothing is stored.',
   tags: ['Carts'],
   body: { schema: cartBody, required: true },
-  responses: {
-    201: { description: 'The priced cart', schema: cartResponse, headers: { Location: { description: 'Path of the cart', schema: z.string() } } },
-    ...problemResponses(400, 401, 422, 503),
-  },
+  returns: { 201: { description: 'The priced cart', schema: cartResponse, headers: { Location: { description: 'Path of the cart', schema: z.string() } } } },
 });
 
-export const getCart = defineOperation({
+export const getCart = readOperation({
   operationId: 'getCart',
-  method: 'get',
   path: '/api/carts/{id}',
   summary: 'A cart with its status',
   description: 'Another partner\'s cart answers 404.',
   tags: ['Carts'],
   params: cartParams,
-  responses: {
-    200: { description: 'The cart', schema: cartResponse },
-    ...problemResponses(401, 404, 503),
-  },
+  returns: { description: 'The cart', schema: cartResponse },
 });
 
-export const replaceCart = defineOperation({
+export const replaceCart = partnerOperation({
   operationId: 'replaceCart',
   method: 'put',
   path: '/api/carts/{id}',
@@ -70,10 +63,7 @@ export const replaceCart = defineOperation({
   tags: ['Carts'],
   params: cartParams,
   body: { schema: cartBody, required: true },
-  responses: {
-    200: { description: 'The priced cart', schema: cartResponse },
-    ...problemResponses(400, 401, 404, 422, 503),
-  },
+  returns: { 200: { description: 'The priced cart', schema: cartResponse } },
 });
 
 const deprecationHeaderSpecs = {
@@ -100,7 +90,7 @@ function rejectCheckout(error: z.ZodError, input: unknown): DomainError {
   return validationFailed(violations);
 }
 
-export const checkoutCart = defineOperation({
+export const checkoutCart = partnerOperation({
   operationId: 'checkoutCart',
   method: 'post',
   path: '/api/carts/{id}/checkout',
@@ -112,10 +102,8 @@ export const checkoutCart = defineOperation({
     'Idempotency-Key': { description: `At most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters; the same key with a different body gives 422; kept at least 24 hours`, schema: z.string().max(IDEMPOTENCY_KEY_MAX_LENGTH) },
   },
   body: { schema: checkoutBody, required: true, reject: rejectCheckout },
-  responses: {
-    201: { description: 'The financing case was created', schema: checkoutResponse, headers: deprecationHeaderSpecs },
-    ...problemResponses(400, 401, 403, 404, 409, 422, 503),
-  },
+  returns: { 201: { description: 'The financing case was created', schema: checkoutResponse, headers: deprecationHeaderSpecs } },
+  problems: [403, 409],
 });
 
 const nullableText = z.string().nullable();
@@ -158,35 +146,26 @@ export const quoteRequestCreated = quoteRequestReadShape.extend({
   currentSolvencyStatus: z.enum(['not_checked']).describe('Solvency check of the customer: the API runs none when a quote request is filed, so it is not_checked; the lender\'s review of the quote shows in the quote\'s status'),
 }).meta({ id: 'QuoteRequestCreated' });
 
-export const listQuoteRequests = defineOperation({
+export const listQuoteRequests = listOperation({
   operationId: 'listQuoteRequests',
-  method: 'get',
   path: '/api/quote_requests',
   summary: 'Quote requests of the partner, newest first',
   description: 'The partner-facing read shape.',
   tags: ['Quotes'],
-  query: pageQuery,
-  responses: {
-    200: { description: 'The quote requests', schema: z.array(quoteRequestReadShape) },
-    ...problemResponses(400, 401, 503),
-  },
+  items: { description: 'The quote requests', schema: quoteRequestReadShape },
 });
 
-export const getQuoteRequest = defineOperation({
+export const getQuoteRequest = readOperation({
   operationId: 'getQuoteRequest',
-  method: 'get',
   path: '/api/quote_requests/{id}',
   summary: 'A quote request',
   description: 'Another partner\'s quote request answers 404.',
   tags: ['Quotes'],
   params: z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) }),
-  responses: {
-    200: { description: 'The quote request', schema: quoteRequestReadShape },
-    ...problemResponses(401, 404, 503),
-  },
+  returns: { description: 'The quote request', schema: quoteRequestReadShape },
 });
 
-export const createQuoteRequest = defineOperation({
+export const createQuoteRequest = partnerOperation({
   operationId: 'createQuoteRequest',
   method: 'post',
   path: '/api/quote_requests',
@@ -194,10 +173,7 @@ export const createQuoteRequest = defineOperation({
   description: 'Creates the quote request and its quote. duration and calculationType pick one offer of the calculation; with exactly one offer both may be omitted.',
   tags: ['Quotes'],
   body: { schema: quoteRequestBody, required: true },
-  responses: {
-    201: { description: 'The quote request', schema: quoteRequestCreated, headers: { Location: { description: 'Path of the quote request', schema: z.string() } } },
-    ...problemResponses(400, 401, 422, 503),
-  },
+  returns: { 201: { description: 'The quote request', schema: quoteRequestCreated, headers: { Location: { description: 'Path of the quote request', schema: z.string() } } } },
 });
 
 export const operations = [createCart, getCart, replaceCart, checkoutCart, listQuoteRequests, getQuoteRequest, createQuoteRequest];

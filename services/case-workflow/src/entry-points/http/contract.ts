@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
+import { defineOperation, listOperation, partnerOperation, problemResponses, readOperation, ulid } from '@rental/http';
 import { PAYMENT_INTERVALS } from '@rental/proto';
 import { CONTRACT_PLACES, ENVELOPE_STATES } from '../../domain/contract-machine';
 import { contractNumberBody } from '../../domain/contracts';
@@ -196,35 +196,26 @@ const deprecationHeaders = {
   Link: { description: 'The financing case, rel="successor-version"', schema: z.string(), required: true },
 };
 
-export const listFinancingCases = defineOperation({
+export const listFinancingCases = listOperation({
   operationId: 'listFinancingCases',
-  method: 'get',
   path: '/api/financing_cases',
   summary: 'Financing cases of the partner, newest first',
   description: 'Each case with its status (the status of its quote) and the requested items the documents service holds for it.',
   tags: ['Financing cases'],
-  query: pageQuery,
-  responses: {
-    200: { description: 'The financing cases', schema: z.array(financingCaseSchema) },
-    ...problemResponses(400, 401, 503),
-  },
+  items: { description: 'The financing cases', schema: financingCaseSchema },
 });
 
-export const getFinancingCase = defineOperation({
+export const getFinancingCase = readOperation({
   operationId: 'getFinancingCase',
-  method: 'get',
   path: '/api/financing_cases/{id}',
   summary: 'A financing case with its requested items',
   description: 'Another partner\'s case answers 404.',
   tags: ['Financing cases'],
   params: idParams,
-  responses: {
-    200: { description: 'The financing case', schema: financingCaseSchema },
-    ...problemResponses(401, 404, 503),
-  },
+  returns: { description: 'The financing case', schema: financingCaseSchema },
 });
 
-export const cancelFinancingCase = defineOperation({
+export const cancelFinancingCase = partnerOperation({
   operationId: 'cancelFinancingCase',
   method: 'post',
   path: '/api/financing_cases/{id}/cancel',
@@ -232,42 +223,32 @@ export const cancelFinancingCase = defineOperation({
   description: 'No body. Needs the api_user role. Refused (422) while the quote is in_progress, rejected_by_customer, finance_rejected or canceled, and once the contract is signed or later. The quote and, while it waits for signing, the contract move to canceled, with one status-change event each.',
   tags: ['Financing cases'],
   params: idParams,
-  responses: {
-    204: { description: 'Canceled' },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  returns: { 204: { description: 'Canceled' } },
+  problems: [400, 403, 422],
 });
 
-export const getQuote = defineOperation({
+export const getQuote = readOperation({
   operationId: 'getQuote',
-  method: 'get',
   path: '/api/quotes/{id}',
   summary: 'A quote (deprecated: use the financing case)',
   description: 'Superseded by /api/financing_cases/{id}; sunset 2027-02-01. Another partner\'s quote answers 404.',
   tags: ['Quotes'],
   deprecated: true,
   params: idParams,
-  responses: {
-    200: { description: 'The quote', schema: quoteSchema, headers: deprecationHeaders },
-    ...problemResponses(401, 404, 503),
-  },
+  returns: { description: 'The quote', schema: quoteSchema, headers: deprecationHeaders },
 });
 
-export const getContract = defineOperation({
+export const getContract = readOperation({
   operationId: 'getContract',
-  method: 'get',
   path: '/api/contracts/{id}',
   summary: 'A contract',
   description: 'Another partner\'s contract answers 404.',
   tags: ['Contracts'],
   params: idParams,
-  responses: {
-    200: { description: 'The contract', schema: contractSchema },
-    ...problemResponses(401, 404, 503),
-  },
+  returns: { description: 'The contract', schema: contractSchema },
 });
 
-export const editContractNumber = defineOperation({
+export const editContractNumber = partnerOperation({
   operationId: 'editContractNumber',
   method: 'patch',
   path: '/api/contracts/{id}/edit-contract-number',
@@ -276,13 +257,11 @@ export const editContractNumber = defineOperation({
   tags: ['Contracts'],
   params: idParams,
   body: { schema: contractNumberBody, required: true, reject: invalidBody },
-  responses: {
-    200: { description: 'The contract number', schema: contractNumberResponse },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  returns: { 200: { description: 'The contract number', schema: contractNumberResponse } },
+  problems: [403],
 });
 
-export const startEsignature = defineOperation({
+export const startEsignature = partnerOperation({
   operationId: 'startEsignature',
   method: 'post',
   path: '/api/financing-cases/{financingCaseId}/start-esignature',
@@ -291,13 +270,11 @@ export const startEsignature = defineOperation({
   tags: ['E-signature'],
   params: caseIdParams,
   body: { schema: startEsignatureBody, required: true, reject: invalidBody },
-  responses: {
-    200: { description: 'The signature was started', schema: startEsignatureResponse },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  returns: { 200: { description: 'The signature was started', schema: startEsignatureResponse } },
+  problems: [403],
 });
 
-export const sandboxFinanceDecision = defineOperation({
+export const sandboxFinanceDecision = partnerOperation({
   operationId: 'sandboxFinanceDecision',
   method: 'post',
   path: '/api/sandbox/financing_cases/{id}/finance-decision',
@@ -306,13 +283,11 @@ export const sandboxFinanceDecision = defineOperation({
   tags: ['Sandbox'],
   params: idParams,
   body: { schema: financeDecisionBody, required: true, reject: invalidBody },
-  responses: {
-    204: { description: 'Applied' },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  returns: { 204: { description: 'Applied' } },
+  problems: [403],
 });
 
-export const sandboxSimulate = defineOperation({
+export const sandboxSimulate = partnerOperation({
   operationId: 'sandboxSimulate',
   method: 'post',
   path: '/api/sandbox/financing_cases/{id}/simulate',
@@ -321,10 +296,8 @@ export const sandboxSimulate = defineOperation({
   tags: ['Sandbox'],
   params: idParams,
   body: { schema: simulateBody, required: true, reject: invalidBody },
-  responses: {
-    204: { description: 'Applied' },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  returns: { 204: { description: 'Applied' } },
+  problems: [403],
 });
 
 export const sendToCustomerResponse = z.object({

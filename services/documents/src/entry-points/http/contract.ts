@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
+import { defineOperation, listOperation, partnerOperation, problemResponses, readOperation, ulid } from '@rental/http';
 import { malformedBody, zodViolations } from '@rental/problem';
 import { DOCUMENT_CATEGORIES } from '@rental/proto';
 import { MAX_UPLOAD_BYTES } from '../../domain/file-type';
@@ -94,7 +94,7 @@ const downloadHeaders = {
   'Content-Disposition': { description: 'attachment with the original name: an ASCII filename and the exact name as filename* (RFC 5987)', schema: z.string(), required: true },
 };
 
-export const uploadDocument = defineOperation({
+export const uploadDocument = partnerOperation({
   operationId: 'uploadFinancingDocument',
   method: 'post',
   path: '/api/financing-cases/{financingCaseId}/documents',
@@ -107,53 +107,41 @@ export const uploadDocument = defineOperation({
   tags: ['Documents'],
   params: casePath,
   body: { schema: uploadForm, contentType: 'multipart/form-data', required: true },
-  responses: {
-    201: { description: 'The stored document', schema: documentSchema, headers: { Location: { description: 'Path of the document', schema: z.string(), required: true } } },
-    ...problemResponses(400, 401, 403, 404, 413, 422, 503),
-  },
+  returns: { 201: { description: 'The stored document', schema: documentSchema, headers: { Location: { description: 'Path of the document', schema: z.string(), required: true } } } },
+  problems: [403, 413],
 });
 
-export const listDocuments = defineOperation({
+export const listDocuments = listOperation({
   operationId: 'listFinancingDocuments',
-  method: 'get',
   path: '/api/financing-cases/{financingCaseId}/documents',
   summary: 'Documents of a financing case',
   description: 'Only the files the partner provided itself (superseded versions left out), the signed contract and the signed handover confirmation, oldest first.',
   tags: ['Documents'],
   params: casePath,
-  query: pageQuery,
-  responses: {
-    200: { description: 'The visible documents', schema: z.array(documentSchema) },
-    ...problemResponses(400, 401, 403, 404, 503),
-  },
+  items: { description: 'The visible documents', schema: documentSchema },
+  problems: [403],
 });
 
-export const getDocument = defineOperation({
+export const getDocument = readOperation({
   operationId: 'getFinancingDocument',
-  method: 'get',
   path: '/api/documents/{id}',
   summary: 'Metadata of a document',
   description: 'A document of another partner is 403; a document the visibility rule hides (customer-provided, operator-internal, superseded) is 404 like an unknown one.',
   tags: ['Documents'],
   params: documentPath,
-  responses: {
-    200: { description: 'The document', schema: documentSchema },
-    ...problemResponses(401, 403, 404, 503),
-  },
+  returns: { description: 'The document', schema: documentSchema },
+  problems: [403],
 });
 
-export const downloadDocument = defineOperation({
+export const downloadDocument = readOperation({
   operationId: 'downloadFinancingDocument',
-  method: 'get',
   path: '/api/documents/{id}/download',
   summary: 'Content of a document',
   description: 'Streamed with the document\'s own type (application/pdf, image/png or image/jpeg, as its mimeType says). Visibility as for the metadata.',
   tags: ['Documents'],
   params: documentPath,
-  responses: {
-    200: { description: 'The file', contentType: '*/*', headers: downloadHeaders },
-    ...problemResponses(401, 403, 404, 503),
-  },
+  returns: { description: 'The file', contentType: '*/*', headers: downloadHeaders },
+  problems: [403],
 });
 
 /**
@@ -176,40 +164,33 @@ export const deleteDocument = defineOperation({
   },
 });
 
-export const listDocumentRequests = defineOperation({
+export const listDocumentRequests = listOperation({
   operationId: 'listDocumentRequests',
-  method: 'get',
   path: '/api/financing-cases/{financingCaseId}/document-requests',
   summary: 'Requested documents, fill-and-return forms and information of a financing case',
   description: 'Items for the partner or the customer, oldest first; operator-internal items are left out.',
   tags: ['Document requests'],
   params: casePath,
-  query: pageQuery,
-  responses: {
-    200: { description: 'The visible requested items', schema: z.array(requestItemSchema) },
-    ...problemResponses(400, 401, 403, 404, 503),
-  },
+  items: { description: 'The visible requested items', schema: requestItemSchema },
+  problems: [403],
 });
 
-export const downloadTemplate = defineOperation({
+export const downloadTemplate = readOperation({
   operationId: 'downloadFillAndReturnTemplate',
-  method: 'get',
   path: '/api/financing-cases/{financingCaseId}/document-requests/fill-and-return-templates/{templateId}/download',
   summary: 'The form of a fill-and-return request',
   description: '`templateId` is the id of the fill-and-return request (its templateDownloadUrl).',
   tags: ['Document requests'],
   params: z.object({ financingCaseId: caseId, templateId: integerId('Id of the fill-and-return request') }),
-  responses: {
-    200: { description: 'The template (PDF)', contentType: 'application/pdf', headers: downloadHeaders },
-    ...problemResponses(401, 403, 404, 503),
-  },
+  returns: { description: 'The template (PDF)', contentType: 'application/pdf', headers: downloadHeaders },
+  problems: [403],
 });
 
 const respondBody = z.strictObject({
   response: z.string().max(10_000).nullable().describe('The answer; null answers without text'),
 });
 
-export const respondToInformation = defineOperation({
+export const respondToInformation = partnerOperation({
   operationId: 'respondToInformationRequest',
   method: 'post',
   path: '/api/financing-cases/{financingCaseId}/document-requests/information/{informationId}/respond',
@@ -219,13 +200,11 @@ export const respondToInformation = defineOperation({
   params: z.object({ financingCaseId: caseId, informationId: integerId('Id of the information request') }),
   // Every malformed body is 400 here (the specification lists no 422 for its shape).
   body: { schema: respondBody, required: true, reject: (error, input) => malformedBody(zodViolations(error, input)) },
-  responses: {
-    200: { description: 'The answered request', schema: requestItemSchema },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  returns: { 200: { description: 'The answered request', schema: requestItemSchema } },
+  problems: [403],
 });
 
-export const declareNotAvailable = defineOperation({
+export const declareNotAvailable = partnerOperation({
   operationId: 'declareDocumentRequestNotAvailable',
   method: 'post',
   path: '/api/financing-cases/{financingCaseId}/document-requests/{type}/{itemId}/not-available',
@@ -233,10 +212,8 @@ export const declareNotAvailable = defineOperation({
   description: 'Only for an optional, partner-visible, pending item of the case: a required or no longer pending item is 422; an unknown or operator-internal item, or an item of another type than {type}, is 404.',
   tags: ['Document requests'],
   params: z.object({ financingCaseId: caseId, type: z.enum(ITEM_TYPES).describe('Type of the item'), itemId: integerId('Id of the requested item') }),
-  responses: {
-    200: { description: 'The item, now not_available', schema: requestItemSchema },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  returns: { 200: { description: 'The item, now not_available', schema: requestItemSchema } },
+  problems: [400, 403, 422],
 });
 
 export const operations = [

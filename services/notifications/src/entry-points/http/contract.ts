@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
+import { listOperation, partnerOperation, readOperation, ulid } from '@rental/http';
 import { DEFAULT_ROTATION_OVERLAP_SECONDS, MAX_ROTATION_OVERLAP_SECONDS, WEBHOOK_TEST_EVENT } from '../../domain/endpoint-tools';
 
 export { WEBHOOK_TEST_EVENT };
@@ -34,21 +34,17 @@ export const updateEndpointBody = z.strictObject({
   active: z.boolean().describe('false pauses deliveries (pending ones are dropped, not replayed on resume); true resumes'),
 });
 
-export const listWebhookEndpoints = defineOperation({
+export const listWebhookEndpoints = listOperation({
   operationId: 'listWebhookEndpoints',
-  method: 'get',
   path: '/api/webhook_endpoints',
   summary: 'The partner\'s webhook endpoints',
   description: 'Oldest first. The secret is never listed.',
   tags: TAGS,
-  query: pageQuery,
-  responses: {
-    200: { description: 'The endpoints', schema: z.array(webhookEndpointSchema) },
-    ...problemResponses(400, 401, 403, 503),
-  },
+  items: { description: 'The endpoints', schema: webhookEndpointSchema },
+  problems: [403],
 });
 
-export const createWebhookEndpoint = defineOperation({
+export const createWebhookEndpoint = partnerOperation({
   operationId: 'createWebhookEndpoint',
   method: 'post',
   path: '/api/webhook_endpoints',
@@ -59,31 +55,28 @@ export const createWebhookEndpoint = defineOperation({
   ].join(' '),
   tags: TAGS,
   body: { schema: createEndpointBody, required: true },
-  responses: {
+  returns: {
     201: {
       description: 'The endpoint with its secret',
       schema: createdWebhookEndpointSchema,
       headers: { Location: { description: 'Path of the endpoint', schema: z.string() } },
     },
-    ...problemResponses(400, 401, 403, 409, 422, 503),
   },
+  problems: [403, 409],
 });
 
-export const getWebhookEndpoint = defineOperation({
+export const getWebhookEndpoint = readOperation({
   operationId: 'getWebhookEndpoint',
-  method: 'get',
   path: '/api/webhook_endpoints/{id}',
   summary: 'A webhook endpoint',
   description: 'Another partner\'s endpoint is 403; a deleted or an unknown endpoint is 404. The secret is never shown again.',
   tags: TAGS,
   params: endpointParams,
-  responses: {
-    200: { description: 'The endpoint', schema: webhookEndpointSchema },
-    ...problemResponses(401, 403, 404, 503),
-  },
+  returns: { description: 'The endpoint', schema: webhookEndpointSchema },
+  problems: [403],
 });
 
-export const updateWebhookEndpoint = defineOperation({
+export const updateWebhookEndpoint = partnerOperation({
   operationId: 'updateWebhookEndpoint',
   method: 'patch',
   path: '/api/webhook_endpoints/{id}',
@@ -92,13 +85,11 @@ export const updateWebhookEndpoint = defineOperation({
   tags: TAGS,
   params: endpointParams,
   body: { schema: updateEndpointBody, required: true },
-  responses: {
-    200: { description: 'The endpoint', schema: webhookEndpointSchema },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  returns: { 200: { description: 'The endpoint', schema: webhookEndpointSchema } },
+  problems: [403],
 });
 
-export const deleteWebhookEndpoint = defineOperation({
+export const deleteWebhookEndpoint = partnerOperation({
   operationId: 'deleteWebhookEndpoint',
   method: 'delete',
   path: '/api/webhook_endpoints/{id}',
@@ -106,10 +97,8 @@ export const deleteWebhookEndpoint = defineOperation({
   description: 'Deliveries still pending for it are dropped.',
   tags: TAGS,
   params: endpointParams,
-  responses: {
-    204: { description: 'Deleted' },
-    ...problemResponses(401, 403, 404, 503),
-  },
+  returns: { 204: { description: 'Deleted' } },
+  problems: [403],
 });
 
 export const deliveryAttemptSchema = z
@@ -139,19 +128,15 @@ export const deliverySchema = z
   })
   .meta({ id: 'WebhookDelivery' });
 
-export const listWebhookDeliveries = defineOperation({
+export const listWebhookDeliveries = listOperation({
   operationId: 'listWebhookDeliveries',
-  method: 'get',
   path: '/api/webhook_endpoints/{id}/deliveries',
   summary: 'Recent deliveries to a webhook endpoint',
   description: 'Newest first, each with every attempt (status code, duration, error). Deliveries are kept 30 days.',
   tags: TAGS,
   params: endpointParams,
-  query: pageQuery,
-  responses: {
-    200: { description: 'The deliveries', schema: z.array(deliverySchema) },
-    ...problemResponses(400, 401, 403, 404, 503),
-  },
+  items: { description: 'The deliveries', schema: deliverySchema },
+  problems: [403],
 });
 
 export const rotatedWebhookEndpointSchema = createdWebhookEndpointSchema
@@ -165,7 +150,7 @@ export const rotateSecretBody = z.strictObject({
     .describe(`How long the replaced secret keeps signing, in seconds (0 to ${MAX_ROTATION_OVERLAP_SECONDS}); 0 replaces it at once`),
 });
 
-export const rotateWebhookEndpointSecret = defineOperation({
+export const rotateWebhookEndpointSecret = partnerOperation({
   operationId: 'rotateWebhookEndpointSecret',
   method: 'post',
   path: '/api/webhook_endpoints/{id}/rotate-secret',
@@ -177,15 +162,13 @@ export const rotateWebhookEndpointSecret = defineOperation({
   tags: TAGS,
   params: endpointParams,
   body: { schema: rotateSecretBody, required: false },
-  responses: {
-    200: { description: 'The endpoint with its new secret', schema: rotatedWebhookEndpointSchema },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  returns: { 200: { description: 'The endpoint with its new secret', schema: rotatedWebhookEndpointSchema } },
+  problems: [403],
 });
 
 const deliveryParams = endpointParams.extend({ eventId: z.string().min(1).max(100).describe('The event id, as in the body and in webhook-id') });
 
-export const redeliverWebhookEvent = defineOperation({
+export const redeliverWebhookEvent = partnerOperation({
   operationId: 'redeliverWebhookEvent',
   method: 'post',
   path: '/api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver',
@@ -193,10 +176,8 @@ export const redeliverWebhookEvent = defineOperation({
   description: 'For a delivery that succeeded or was dropped: it is sent again like a new one (the same body and event id, first attempt now, the same retries after a failure); its attempts number on. A delivery still pending is 409 `webhook_delivery.pending`; a paused endpoint is 409 `webhook_endpoint.paused`; an event this endpoint never had is 404 `webhook_delivery.not_found`.',
   tags: TAGS,
   params: deliveryParams,
-  responses: {
-    202: { description: 'The delivery, pending again', schema: deliverySchema },
-    ...problemResponses(401, 403, 404, 409, 503),
-  },
+  returns: { 202: { description: 'The delivery, pending again', schema: deliverySchema } },
+  problems: [403, 409],
 });
 
 export const redeliverFailedBody = z.strictObject({
@@ -207,7 +188,7 @@ export const redeliveredSchema = z
   .object({ redelivered: z.number().int().describe('How many dropped deliveries were queued again') })
   .meta({ id: 'WebhookRedelivery' });
 
-export const redeliverFailedWebhookEvents = defineOperation({
+export const redeliverFailedWebhookEvents = partnerOperation({
   operationId: 'redeliverFailedWebhookEvents',
   method: 'post',
   path: '/api/webhook_endpoints/{id}/deliveries/redeliver',
@@ -216,10 +197,8 @@ export const redeliverFailedWebhookEvents = defineOperation({
   tags: TAGS,
   params: endpointParams,
   body: { schema: redeliverFailedBody, required: true },
-  responses: {
-    202: { description: 'How many deliveries were queued again', schema: redeliveredSchema },
-    ...problemResponses(400, 401, 403, 404, 409, 422, 503),
-  },
+  returns: { 202: { description: 'How many deliveries were queued again', schema: redeliveredSchema } },
+  problems: [403, 409],
 });
 
 export const webhookTestEventSchema = z
@@ -232,7 +211,7 @@ export const webhookTestEventSchema = z
   })
   .meta({ id: 'WebhookTestEvent' });
 
-export const sendWebhookTestEvent = defineOperation({
+export const sendWebhookTestEvent = partnerOperation({
   operationId: 'sendWebhookTestEvent',
   method: 'post',
   path: '/api/webhook_endpoints/{id}/test-event',
@@ -240,10 +219,8 @@ export const sendWebhookTestEvent = defineOperation({
   description: `Queues a \`${WEBHOOK_TEST_EVENT}\` event for this endpoint only, signed and retried like any delivery; it changes nothing and appears in the endpoint's deliveries. A paused endpoint is 409 \`webhook_endpoint.paused\`.`,
   tags: TAGS,
   params: endpointParams,
-  responses: {
-    202: { description: 'The delivery of the test event', schema: deliverySchema },
-    ...problemResponses(401, 403, 404, 409, 503),
-  },
+  returns: { 202: { description: 'The delivery of the test event', schema: deliverySchema } },
+  problems: [403, 409],
 });
 
 export const operations = [
