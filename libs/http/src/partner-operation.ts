@@ -64,3 +64,34 @@ export function listOperation<const S extends Omit<PartnerSpec, 'method' | 'retu
     returns: { 200: { description: items.description, schema: z.array(items.schema) } },
   }) as Built<S, { method: 'get'; query: typeof pageQuery }>;
 }
+
+/** What the operations on one kind of resource share. */
+interface Family {
+  tags: string[];
+  /** The path parameters that name the resource, for the operations that do not name their own. */
+  params?: z.ZodObject;
+  /** Problems of the resource's scope, for instance 403 where another partner's resource is refused rather than hidden. */
+  problems?: number[];
+}
+
+type ReadSpec = Omit<PartnerSpec, 'method' | 'returns'> & { params: z.ZodObject; returns: ResponseSpec };
+type ListSpec = Omit<PartnerSpec, 'method' | 'returns' | 'query'> & { items: { description: string; schema: z.ZodType } };
+/** A spec of the family: what the family states may be left out, and a spec's own value wins. */
+type OfFamily<Spec, F> = Omit<Spec, keyof F> & Partial<Spec>;
+type Joined<F, S> = Omit<F, keyof S | 'problems'> & S;
+
+function joined<S extends { problems?: number[] }>(family: Family, spec: S) {
+  return { ...family, ...spec, problems: [...(family.problems ?? []), ...(spec.problems ?? [])] };
+}
+
+/**
+ * The operations on one kind of resource, which state the tag, the path parameters and the
+ * problems of its scope once; each operation states what is its own.
+ */
+export function operationsOn<const F extends Family>(family: F) {
+  return {
+    operation: <const S extends OfFamily<PartnerSpec, F>>(spec: S) => build(joined(family, spec) as PartnerSpec) as Built<Joined<F, S>, object>,
+    read: <const S extends OfFamily<ReadSpec, F>>(spec: S) => readOperation(joined(family, spec) as ReadSpec) as unknown as Built<Joined<F, S>, { method: 'get' }>,
+    list: <const S extends OfFamily<ListSpec, F>>(spec: S) => listOperation(joined(family, spec) as ListSpec) as unknown as Built<Joined<F, S>, { method: 'get'; query: typeof pageQuery }>,
+  };
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, listOperation, partnerOperation, problemResponses, readOperation, ulid } from '@rental/http';
+import { defineOperation, listOperation, operationsOn, partnerOperation, problemResponses, readOperation, ulid } from '@rental/http';
 import { PAYMENT_INTERVALS } from '@rental/proto';
 import { CONTRACT_PLACES, ENVELOPE_STATES } from '../../domain/contract-machine';
 import { contractNumberBody } from '../../domain/contracts';
@@ -196,6 +196,10 @@ const deprecationHeaders = {
   Link: { description: 'The financing case, rel="successor-version"', schema: z.string(), required: true },
 };
 
+const financingCase = operationsOn({ tags: ['Financing cases'], params: idParams });
+const contract = operationsOn({ tags: ['Contracts'], params: idParams });
+const sandboxCase = operationsOn({ tags: ['Sandbox'], params: idParams, problems: [403] });
+
 export const listFinancingCases = listOperation({
   operationId: 'listFinancingCases',
   path: '/api/financing_cases',
@@ -205,24 +209,20 @@ export const listFinancingCases = listOperation({
   items: { description: 'The financing cases', schema: financingCaseSchema },
 });
 
-export const getFinancingCase = readOperation({
+export const getFinancingCase = financingCase.read({
   operationId: 'getFinancingCase',
   path: '/api/financing_cases/{id}',
   summary: 'A financing case with its requested items',
   description: 'Another partner\'s case answers 404.',
-  tags: ['Financing cases'],
-  params: idParams,
   returns: { description: 'The financing case', schema: financingCaseSchema },
 });
 
-export const cancelFinancingCase = partnerOperation({
+export const cancelFinancingCase = financingCase.operation({
   operationId: 'cancelFinancingCase',
   method: 'post',
   path: '/api/financing_cases/{id}/cancel',
   summary: 'Cancel a financing case',
   description: 'No body. Needs the api_user role. Refused (422) while the quote is in_progress, rejected_by_customer, finance_rejected or canceled, and once the contract is signed or later. The quote and, while it waits for signing, the contract move to canceled, with one status-change event each.',
-  tags: ['Financing cases'],
-  params: idParams,
   returns: { 204: { description: 'Canceled' } },
   problems: [400, 403, 422],
 });
@@ -238,24 +238,20 @@ export const getQuote = readOperation({
   returns: { description: 'The quote', schema: quoteSchema, headers: deprecationHeaders },
 });
 
-export const getContract = readOperation({
+export const getContract = contract.read({
   operationId: 'getContract',
   path: '/api/contracts/{id}',
   summary: 'A contract',
   description: 'Another partner\'s contract answers 404.',
-  tags: ['Contracts'],
-  params: idParams,
   returns: { description: 'The contract', schema: contractSchema },
 });
 
-export const editContractNumber = partnerOperation({
+export const editContractNumber = contract.operation({
   operationId: 'editContractNumber',
   method: 'patch',
   path: '/api/contracts/{id}/edit-contract-number',
   summary: 'Set the contract number',
   description: 'Unique among the partner\'s contracts (422 at contractNumber otherwise). Another partner\'s contract answers 403.',
-  tags: ['Contracts'],
-  params: idParams,
   body: { schema: contractNumberBody, required: true, reject: invalidBody },
   returns: { 200: { description: 'The contract number', schema: contractNumberResponse } },
   problems: [403],
@@ -274,30 +270,24 @@ export const startEsignature = partnerOperation({
   problems: [403],
 });
 
-export const sandboxFinanceDecision = partnerOperation({
+export const sandboxFinanceDecision = sandboxCase.operation({
   operationId: 'sandboxFinanceDecision',
   method: 'post',
   path: '/api/sandbox/financing_cases/{id}/finance-decision',
   summary: 'Sandbox: take the lender\'s decision',
   description: 'Sandbox only (404 elsewhere); needs the api_user role. Drives the quote from finance_review, manual_finance_review or finance_questions to finance_accepted or finance_rejected through the state machine, so webhooks and mails fire as for a real decision; any other state is 422.',
-  tags: ['Sandbox'],
-  params: idParams,
   body: { schema: financeDecisionBody, required: true, reject: invalidBody },
   returns: { 204: { description: 'Applied' } },
-  problems: [403],
 });
 
-export const sandboxSimulate = partnerOperation({
+export const sandboxSimulate = sandboxCase.operation({
   operationId: 'sandboxSimulate',
   method: 'post',
   path: '/api/sandbox/financing_cases/{id}/simulate',
   summary: 'Sandbox: drive a case into a scenario',
   description: 'Sandbox only (404 elsewhere); needs the api_user role. Quote scenarios follow the shortest path of the state machine (each change one event); an unreachable state is 422 naming the current and desired status. upload_rejected_type and upload_rejected_size answer 400 with the payload of a real rejected upload.',
-  tags: ['Sandbox'],
-  params: idParams,
   body: { schema: simulateBody, required: true, reject: invalidBody },
   returns: { 204: { description: 'Applied' } },
-  problems: [403],
 });
 
 export const sendToCustomerResponse = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, listOperation, partnerOperation, problemResponses, readOperation, ulid } from '@rental/http';
+import { defineOperation, operationsOn, problemResponses, ulid } from '@rental/http';
 import { malformedBody, zodViolations } from '@rental/problem';
 import { DOCUMENT_CATEGORIES } from '@rental/proto';
 import { MAX_UPLOAD_BYTES } from '../../domain/file-type';
@@ -94,7 +94,12 @@ const downloadHeaders = {
   'Content-Disposition': { description: 'attachment with the original name: an ASCII filename and the exact name as filename* (RFC 5987)', schema: z.string(), required: true },
 };
 
-export const uploadDocument = partnerOperation({
+// Another partner's case or document is refused (403), not hidden.
+const caseDocuments = operationsOn({ tags: ['Documents'], params: casePath, problems: [403] });
+const document = operationsOn({ tags: ['Documents'], params: documentPath, problems: [403] });
+const caseRequests = operationsOn({ tags: ['Document requests'], params: casePath, problems: [403] });
+
+export const uploadDocument = caseDocuments.operation({
   operationId: 'uploadFinancingDocument',
   method: 'post',
   path: '/api/financing-cases/{financingCaseId}/documents',
@@ -104,44 +109,33 @@ export const uploadDocument = partnerOperation({
     '`category` must be a document category (422); `signed_contract` and `handover_confirmation` are provided by the platform and refused for partner uploads (422 document.category_reserved). With `requestedDocumentId` the file answers that open request of the case: the request becomes provided and an earlier answer of it is superseded; an unknown or closed request is 404.',
     'A body that is not multipart/form-data is 400. Bodies larger than the gateway limit are refused with 413 before they reach the service.',
   ].join(' '),
-  tags: ['Documents'],
-  params: casePath,
   body: { schema: uploadForm, contentType: 'multipart/form-data', required: true },
   returns: { 201: { description: 'The stored document', schema: documentSchema, headers: { Location: { description: 'Path of the document', schema: z.string(), required: true } } } },
-  problems: [403, 413],
+  problems: [413],
 });
 
-export const listDocuments = listOperation({
+export const listDocuments = caseDocuments.list({
   operationId: 'listFinancingDocuments',
   path: '/api/financing-cases/{financingCaseId}/documents',
   summary: 'Documents of a financing case',
   description: 'Only the files the partner provided itself (superseded versions left out), the signed contract and the signed handover confirmation, oldest first.',
-  tags: ['Documents'],
-  params: casePath,
   items: { description: 'The visible documents', schema: documentSchema },
-  problems: [403],
 });
 
-export const getDocument = readOperation({
+export const getDocument = document.read({
   operationId: 'getFinancingDocument',
   path: '/api/documents/{id}',
   summary: 'Metadata of a document',
   description: 'A document of another partner is 403; a document the visibility rule hides (customer-provided, operator-internal, superseded) is 404 like an unknown one.',
-  tags: ['Documents'],
-  params: documentPath,
   returns: { description: 'The document', schema: documentSchema },
-  problems: [403],
 });
 
-export const downloadDocument = readOperation({
+export const downloadDocument = document.read({
   operationId: 'downloadFinancingDocument',
   path: '/api/documents/{id}/download',
   summary: 'Content of a document',
   description: 'Streamed with the document\'s own type (application/pdf, image/png or image/jpeg, as its mimeType says). Visibility as for the metadata.',
-  tags: ['Documents'],
-  params: documentPath,
   returns: { description: 'The file', contentType: '*/*', headers: downloadHeaders },
-  problems: [403],
 });
 
 /**
@@ -164,56 +158,48 @@ export const deleteDocument = defineOperation({
   },
 });
 
-export const listDocumentRequests = listOperation({
+export const listDocumentRequests = caseRequests.list({
   operationId: 'listDocumentRequests',
   path: '/api/financing-cases/{financingCaseId}/document-requests',
   summary: 'Requested documents, fill-and-return forms and information of a financing case',
   description: 'Items for the partner or the customer, oldest first; operator-internal items are left out.',
-  tags: ['Document requests'],
-  params: casePath,
   items: { description: 'The visible requested items', schema: requestItemSchema },
-  problems: [403],
 });
 
-export const downloadTemplate = readOperation({
+export const downloadTemplate = caseRequests.read({
   operationId: 'downloadFillAndReturnTemplate',
   path: '/api/financing-cases/{financingCaseId}/document-requests/fill-and-return-templates/{templateId}/download',
   summary: 'The form of a fill-and-return request',
   description: '`templateId` is the id of the fill-and-return request (its templateDownloadUrl).',
-  tags: ['Document requests'],
   params: z.object({ financingCaseId: caseId, templateId: integerId('Id of the fill-and-return request') }),
   returns: { description: 'The template (PDF)', contentType: 'application/pdf', headers: downloadHeaders },
-  problems: [403],
 });
 
 const respondBody = z.strictObject({
   response: z.string().max(10_000).nullable().describe('The answer; null answers without text'),
 });
 
-export const respondToInformation = partnerOperation({
+export const respondToInformation = caseRequests.operation({
   operationId: 'respondToInformationRequest',
   method: 'post',
   path: '/api/financing-cases/{financingCaseId}/document-requests/information/{informationId}/respond',
   summary: 'Answer an information request',
   description: 'A body without `response`, with another type, or with other fields is 400. The request must be a partner-visible information request of the case (else 404) and still pending (else 422); it becomes provided.',
-  tags: ['Document requests'],
   params: z.object({ financingCaseId: caseId, informationId: integerId('Id of the information request') }),
   // Every malformed body is 400 here (the specification lists no 422 for its shape).
   body: { schema: respondBody, required: true, reject: (error, input) => malformedBody(zodViolations(error, input)) },
   returns: { 200: { description: 'The answered request', schema: requestItemSchema } },
-  problems: [403],
 });
 
-export const declareNotAvailable = partnerOperation({
+export const declareNotAvailable = caseRequests.operation({
   operationId: 'declareDocumentRequestNotAvailable',
   method: 'post',
   path: '/api/financing-cases/{financingCaseId}/document-requests/{type}/{itemId}/not-available',
   summary: 'Declare a requested item not available',
   description: 'Only for an optional, partner-visible, pending item of the case: a required or no longer pending item is 422; an unknown or operator-internal item, or an item of another type than {type}, is 404.',
-  tags: ['Document requests'],
   params: z.object({ financingCaseId: caseId, type: z.enum(ITEM_TYPES).describe('Type of the item'), itemId: integerId('Id of the requested item') }),
   returns: { 200: { description: 'The item, now not_available', schema: requestItemSchema } },
-  problems: [400, 403, 422],
+  problems: [400, 422],
 });
 
 export const operations = [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listOperation, partnerOperation, readOperation, ulid } from '@rental/http';
+import { operationsOn, ulid } from '@rental/http';
 import { DEFAULT_ROTATION_OVERLAP_SECONDS, MAX_ROTATION_OVERLAP_SECONDS, WEBHOOK_TEST_EVENT } from '../../domain/endpoint-tools';
 
 export { WEBHOOK_TEST_EVENT };
@@ -34,17 +34,20 @@ export const updateEndpointBody = z.strictObject({
   active: z.boolean().describe('false pauses deliveries (pending ones are dropped, not replayed on resume); true resumes'),
 });
 
-export const listWebhookEndpoints = listOperation({
+// The specification lists 403 for every webhook endpoint operation: another partner's endpoint is
+// refused (403), not hidden.
+const endpointCollection = operationsOn({ tags: TAGS, problems: [403] });
+const endpoint = operationsOn({ tags: TAGS, params: endpointParams, problems: [403] });
+
+export const listWebhookEndpoints = endpointCollection.list({
   operationId: 'listWebhookEndpoints',
   path: '/api/webhook_endpoints',
   summary: 'The partner\'s webhook endpoints',
   description: 'Oldest first. The secret is never listed.',
-  tags: TAGS,
   items: { description: 'The endpoints', schema: webhookEndpointSchema },
-  problems: [403],
 });
 
-export const createWebhookEndpoint = partnerOperation({
+export const createWebhookEndpoint = endpointCollection.operation({
   operationId: 'createWebhookEndpoint',
   method: 'post',
   path: '/api/webhook_endpoints',
@@ -53,7 +56,6 @@ export const createWebhookEndpoint = partnerOperation({
     'The URL must use https and its host must resolve only to public addresses: loopback, private, link-local, carrier-grade NAT, multicast, unspecified, broadcast, reserved and IPv6 unique-local addresses (and IP literals in those ranges) are refused with 422 (`webhook.url_not_https`, `webhook.url_not_public`, `webhook.url_unresolvable`, `validation.format`).',
     'A URL the partner already registered (compared with lower-case scheme and host, without default port, trailing slash or fragment) is 409 `webhook.url_already_registered`; a 21st endpoint is 409 `webhook.endpoint_limit_reached`.',
   ].join(' '),
-  tags: TAGS,
   body: { schema: createEndpointBody, required: true },
   returns: {
     201: {
@@ -62,43 +64,34 @@ export const createWebhookEndpoint = partnerOperation({
       headers: { Location: { description: 'Path of the endpoint', schema: z.string() } },
     },
   },
-  problems: [403, 409],
+  problems: [409],
 });
 
-export const getWebhookEndpoint = readOperation({
+export const getWebhookEndpoint = endpoint.read({
   operationId: 'getWebhookEndpoint',
   path: '/api/webhook_endpoints/{id}',
   summary: 'A webhook endpoint',
   description: 'Another partner\'s endpoint is 403; a deleted or an unknown endpoint is 404. The secret is never shown again.',
-  tags: TAGS,
-  params: endpointParams,
   returns: { description: 'The endpoint', schema: webhookEndpointSchema },
-  problems: [403],
 });
 
-export const updateWebhookEndpoint = partnerOperation({
+export const updateWebhookEndpoint = endpoint.operation({
   operationId: 'updateWebhookEndpoint',
   method: 'patch',
   path: '/api/webhook_endpoints/{id}',
   summary: 'Pause or resume a webhook endpoint',
   description: 'Only `active` can change; the URL cannot (delete and register again), the secret is rotated with POST /api/webhook_endpoints/{id}/rotate-secret.',
-  tags: TAGS,
-  params: endpointParams,
   body: { schema: updateEndpointBody, required: true },
   returns: { 200: { description: 'The endpoint', schema: webhookEndpointSchema } },
-  problems: [403],
 });
 
-export const deleteWebhookEndpoint = partnerOperation({
+export const deleteWebhookEndpoint = endpoint.operation({
   operationId: 'deleteWebhookEndpoint',
   method: 'delete',
   path: '/api/webhook_endpoints/{id}',
   summary: 'Delete a webhook endpoint',
   description: 'Deliveries still pending for it are dropped.',
-  tags: TAGS,
-  params: endpointParams,
   returns: { 204: { description: 'Deleted' } },
-  problems: [403],
 });
 
 export const deliveryAttemptSchema = z
@@ -128,15 +121,12 @@ export const deliverySchema = z
   })
   .meta({ id: 'WebhookDelivery' });
 
-export const listWebhookDeliveries = listOperation({
+export const listWebhookDeliveries = endpoint.list({
   operationId: 'listWebhookDeliveries',
   path: '/api/webhook_endpoints/{id}/deliveries',
   summary: 'Recent deliveries to a webhook endpoint',
   description: 'Newest first, each with every attempt (status code, duration, error). Deliveries are kept 30 days.',
-  tags: TAGS,
-  params: endpointParams,
   items: { description: 'The deliveries', schema: deliverySchema },
-  problems: [403],
 });
 
 export const rotatedWebhookEndpointSchema = createdWebhookEndpointSchema
@@ -150,7 +140,7 @@ export const rotateSecretBody = z.strictObject({
     .describe(`How long the replaced secret keeps signing, in seconds (0 to ${MAX_ROTATION_OVERLAP_SECONDS}); 0 replaces it at once`),
 });
 
-export const rotateWebhookEndpointSecret = partnerOperation({
+export const rotateWebhookEndpointSecret = endpoint.operation({
   operationId: 'rotateWebhookEndpointSecret',
   method: 'post',
   path: '/api/webhook_endpoints/{id}/rotate-secret',
@@ -159,25 +149,21 @@ export const rotateWebhookEndpointSecret = partnerOperation({
     'Gives the endpoint a new secret, shown only in this response. During the overlap (`overlapSeconds`, default one day) every delivery is signed with both secrets: `webhook-signature` carries two `v1,` entries (new first), so a Standard Webhooks receiver holding either secret verifies it; `X-Webhook-Signature` holds one value and stays signed with the replaced secret until the overlap ends, then with the new one (a receiver checking it accepts either secret meanwhile).',
     'Rotating again during an overlap replaces the older secret at once: only the current and the new secret sign.',
   ].join(' '),
-  tags: TAGS,
-  params: endpointParams,
   body: { schema: rotateSecretBody, required: false },
   returns: { 200: { description: 'The endpoint with its new secret', schema: rotatedWebhookEndpointSchema } },
-  problems: [403],
 });
 
 const deliveryParams = endpointParams.extend({ eventId: z.string().min(1).max(100).describe('The event id, as in the body and in webhook-id') });
 
-export const redeliverWebhookEvent = partnerOperation({
+export const redeliverWebhookEvent = endpoint.operation({
   operationId: 'redeliverWebhookEvent',
   method: 'post',
   path: '/api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver',
   summary: 'Deliver one event to the endpoint again',
   description: 'For a delivery that succeeded or was dropped: it is sent again like a new one (the same body and event id, first attempt now, the same retries after a failure); its attempts number on. A delivery still pending is 409 `webhook_delivery.pending`; a paused endpoint is 409 `webhook_endpoint.paused`; an event this endpoint never had is 404 `webhook_delivery.not_found`.',
-  tags: TAGS,
   params: deliveryParams,
   returns: { 202: { description: 'The delivery, pending again', schema: deliverySchema } },
-  problems: [403, 409],
+  problems: [409],
 });
 
 export const redeliverFailedBody = z.strictObject({
@@ -188,17 +174,15 @@ export const redeliveredSchema = z
   .object({ redelivered: z.number().int().describe('How many dropped deliveries were queued again') })
   .meta({ id: 'WebhookRedelivery' });
 
-export const redeliverFailedWebhookEvents = partnerOperation({
+export const redeliverFailedWebhookEvents = endpoint.operation({
   operationId: 'redeliverFailedWebhookEvents',
   method: 'post',
   path: '/api/webhook_endpoints/{id}/deliveries/redeliver',
   summary: 'Deliver every failed event since a time again',
   description: 'Every delivery to this endpoint created at or after `since` whose status is `dropped` (retries exhausted, or dropped while the endpoint was paused or its address refused) is sent again like a new one. Deliveries kept 30 days can be redelivered. A paused endpoint is 409 `webhook_endpoint.paused`.',
-  tags: TAGS,
-  params: endpointParams,
   body: { schema: redeliverFailedBody, required: true },
   returns: { 202: { description: 'How many deliveries were queued again', schema: redeliveredSchema } },
-  problems: [403, 409],
+  problems: [409],
 });
 
 export const webhookTestEventSchema = z
@@ -211,16 +195,14 @@ export const webhookTestEventSchema = z
   })
   .meta({ id: 'WebhookTestEvent' });
 
-export const sendWebhookTestEvent = partnerOperation({
+export const sendWebhookTestEvent = endpoint.operation({
   operationId: 'sendWebhookTestEvent',
   method: 'post',
   path: '/api/webhook_endpoints/{id}/test-event',
   summary: 'Send a test event to a webhook endpoint',
   description: `Queues a \`${WEBHOOK_TEST_EVENT}\` event for this endpoint only, signed and retried like any delivery; it changes nothing and appears in the endpoint's deliveries. A paused endpoint is 409 \`webhook_endpoint.paused\`.`,
-  tags: TAGS,
-  params: endpointParams,
   returns: { 202: { description: 'The delivery of the test event', schema: deliverySchema } },
-  problems: [403, 409],
+  problems: [409],
 });
 
 export const operations = [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listOperation, partnerOperation, problemResponses, readOperation, ulid } from '@rental/http';
+import { operationsOn, problemResponses, ulid } from '@rental/http';
 import { calculationRequest } from '../../domain/calculation-request';
 
 
@@ -49,13 +49,15 @@ export const calculationSchema = z
 
 const calculationFailure = 'Sandbox only: sandboxScenario calculation_not_possible answers with the empty-calculation shape (zero offers) as problem+json';
 
-export const calculate = partnerOperation({
+const calculations = operationsOn({ tags: ['Calculation'] });
+const catalogs = operationsOn({ tags: ['Catalogs'], problems: [403] });
+
+export const calculate = calculations.operation({
   operationId: 'calculate',
   method: 'post',
   path: '/api/calculate',
   summary: 'Calculate offers and keep the calculation',
   description: 'Prices every requested calculation type and duration at the partner\'s preselected commission tier (or the one named) and stores the result; refer to it by its uri when filing a quote request.',
-  tags: ['Calculation'],
   body: { schema: calculationRequest, required: true },
   returns: {
     201: { description: 'The stored calculation', schema: calculationSchema, headers: { Location: { description: 'Path of the calculation', schema: z.string() } } },
@@ -63,13 +65,12 @@ export const calculate = partnerOperation({
   },
 });
 
-export const estimate = partnerOperation({
+export const estimate = calculations.operation({
   operationId: 'estimate',
   method: 'post',
   path: '/api/calculate/estimate',
   summary: 'Calculate offers without keeping them',
   description: 'The same pricing as calculate; nothing is stored.',
-  tags: ['Calculation'],
   body: { schema: calculationRequest, required: true },
   returns: {
     201: { description: 'The offers', schema: calculationResponseSchema },
@@ -98,23 +99,21 @@ export const bulkEstimateResult = z
   })
   .meta({ id: 'BulkEstimateResult' });
 
-export const bulkEstimate = partnerOperation({
+export const bulkEstimate = calculations.operation({
   operationId: 'bulkEstimate',
   method: 'post',
   path: '/api/calculate/estimate/bulk',
   summary: 'Estimate 2 to 50 calculation requests at once',
   description: 'Each item is priced on its own: a bad item gives success false with its violations and does not fail the others.',
-  tags: ['Calculation'],
   body: { schema: bulkEstimateRequest, required: true },
   returns: { 200: { description: 'One result per item, in request order', schema: bulkEstimateResult } },
 });
 
-export const getCalculation = readOperation({
+export const getCalculation = calculations.read({
   operationId: 'getCalculation',
   path: '/api/calculations/{id}',
   summary: 'A stored calculation',
   description: 'A calculation of the calling partner; another partner\'s calculation answers 404.',
-  tags: ['Calculation'],
   params: z.object({ id: ulid() }),
   returns: { description: 'The calculation', schema: calculationSchema },
 });
@@ -124,14 +123,12 @@ export const productSector = z.object({
   label: z.string().describe('Human-readable name'),
 });
 
-export const listProductSectors = listOperation({
+export const listProductSectors = catalogs.list({
   operationId: 'listProductSectors',
   path: '/api/product-sectors',
   summary: 'Product sectors the partner may use',
   description: 'The sectors allowed for the partner; a partner without an allowlist receives all.',
-  tags: ['Catalogs'],
   items: { description: 'The allowed sectors', schema: productSector },
-  problems: [403],
 });
 
 export const productCategory = z.object({
@@ -141,14 +138,12 @@ export const productCategory = z.object({
   hasPrintPlanCapability: z.boolean(),
 });
 
-export const listProductCategories = listOperation({
+export const listProductCategories = catalogs.list({
   operationId: 'listProductCategories',
   path: '/api/product-categories',
   summary: 'Product categories',
   description: 'Use slug as categorySlug for precise depreciation-range validation; Print-Plan financing needs categories with hasPrintPlanCapability.',
-  tags: ['Catalogs'],
   items: { description: 'The categories', schema: productCategory },
-  problems: [403],
 });
 
 export const slaFile = z.object({
@@ -156,14 +151,12 @@ export const slaFile = z.object({
   name: z.string(),
 });
 
-export const listSlaFiles = listOperation({
+export const listSlaFiles = catalogs.list({
   operationId: 'listSlaFiles',
   path: '/api/sla-files',
   summary: 'Custom SLA files of the partner\'s distribution hub',
   description: 'Soft-deleted files are left out. An empty list when the partner has no hub, the hub is not connected, or the hub does not answer in time.',
-  tags: ['Catalogs'],
   items: { description: 'The SLA files', schema: slaFile },
-  problems: [403],
 });
 
 export const operations = [calculate, estimate, bulkEstimate, getCalculation, listProductSectors, listProductCategories, listSlaFiles];
