@@ -1,2 +1,3 @@
 export * from './database';
 export * from './unavailable';
+export * from './trace-columns';
