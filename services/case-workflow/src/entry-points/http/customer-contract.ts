@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { defineOperation, problemResponses } from '@rental/http';
-import { PAYMENT_INTERVALS } from '@rental/proto';
+import { PAYMENT_INTERVALS, customerRequestedItemSchema, customerTokenParams } from '@rental/proto';
 import { customerFeedbackBody } from '../../domain/customer';
 import { QUOTE_STATES } from '../../domain/quote-machine';
 
 // The customer's API (/customer/v1, authenticated by the link token alone). Not part of the
 // partner API description; the same zod objects validate requests here.
-
-const tokenParams = z.object({ token: z.string().min(1).max(200) });
 
 const customerViewSchema = z.object({
   quoteNumber: z.string(),
@@ -21,15 +19,7 @@ const customerViewSchema = z.object({
   items: z.array(z.object({ position: z.number().int(), productNumber: z.string(), productName: z.string().nullable(), quantity: z.number().int() })),
   expiresAt: z.string().describe('When this link stops working'),
   actions: z.array(z.enum(['accept', 'request_changes', 'reject'])).describe('What the customer may do now; empty for a view-only link'),
-  requestedItems: z.array(z.object({
-    id: z.number().int(),
-    type: z.enum(['information', 'document', 'fill_and_return']),
-    label: z.string(),
-    status: z.string(),
-    category: z.string(),
-    optional: z.boolean(),
-    dueAt: z.string().nullable(),
-  })).describe('What the customer is asked for (customer audience only)'),
+  requestedItems: z.array(customerRequestedItemSchema).describe('What the customer is asked for (customer audience only)'),
 }).meta({ id: 'CustomerQuoteView' });
 
 const errors = problemResponses(404, 410, 422, 503);
@@ -40,7 +30,7 @@ export const getCustomerQuote = defineOperation({
   path: '/customer/v1/quotes/{token}',
   summary: 'The offer behind a customer link',
   tags: ['Customer'],
-  params: tokenParams,
+  params: customerTokenParams,
   responses: { 200: { description: 'The offer', schema: customerViewSchema }, ...errors },
 });
 
@@ -50,7 +40,7 @@ export const acceptCustomerQuote = defineOperation({
   path: '/customer/v1/quotes/{token}/accept',
   summary: 'Accept the offer: it goes to the lender',
   tags: ['Customer'],
-  params: tokenParams,
+  params: customerTokenParams,
   responses: { 200: { description: 'Accepted', schema: customerViewSchema }, ...problemResponses(403), ...errors },
 });
 
@@ -60,7 +50,7 @@ export const giveCustomerFeedback = defineOperation({
   path: '/customer/v1/quotes/{token}/feedback',
   summary: 'Ask for changes or reject the offer',
   tags: ['Customer'],
-  params: tokenParams,
+  params: customerTokenParams,
   body: { schema: customerFeedbackBody, required: true },
   responses: { 200: { description: 'Recorded', schema: customerViewSchema }, ...problemResponses(403), ...errors },
 });
@@ -71,7 +61,7 @@ export const downloadCustomerOffer = defineOperation({
   path: '/customer/v1/quotes/{token}/offer.pdf',
   summary: 'The offer as a PDF',
   tags: ['Customer'],
-  params: tokenParams,
+  params: customerTokenParams,
   responses: { 200: { description: 'The offer', contentType: 'application/pdf' }, ...errors },
 });
 
