@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type OperationSpec, type ResponseSpec, defineOperation } from './operation';
+import { type HttpMethod, type OperationSpec, type ResponseSpec, defineOperation } from './operation';
 import { pageQuery } from './paging';
 import { problemResponses } from './problem-schemas';
 
@@ -10,7 +10,23 @@ type PartnerSpec = Omit<OperationSpec, 'responses'> & {
   problems?: number[];
 };
 
-type Built<S, Fixed> = Omit<S, 'returns' | 'problems' | 'items' | keyof Fixed> & Fixed & { responses: Record<number, ResponseSpec> };
+/** What the operations on one kind of resource share. */
+interface Family {
+  tags: string[];
+  /** The path parameters that name the resource, for the operations that do not name their own. */
+  params?: z.ZodObject;
+  /** Problems of the resource's scope, for instance 403 where another partner's resource is refused rather than hidden. */
+  problems?: number[];
+}
+
+type CommandSpec = Omit<PartnerSpec, 'method'>;
+type ReadSpec = Omit<PartnerSpec, 'method' | 'returns'> & { params: z.ZodObject; returns: ResponseSpec };
+type ListSpec = Omit<PartnerSpec, 'method' | 'returns' | 'query'> & { items: { description: string; schema: z.ZodType } };
+
+/** A spec of the family: what the family states may be left out, and a spec's own value wins. */
+type OfFamily<Spec, F> = Omit<Spec, keyof F> & Partial<Spec>;
+/** The operation a family builds: the family's and the spec's own facts, as the router and the description read them. */
+type Built<F, S, Fixed> = Omit<F, keyof S | 'problems'> & Omit<S, 'returns' | 'problems' | 'items'> & Fixed & { responses: Record<number, ResponseSpec> };
 
 /**
  * The problems every partner operation can answer because of its inputs alone: a missing or
@@ -27,6 +43,10 @@ function inputProblems(spec: Omit<OperationSpec, 'responses'>): number[] {
   ];
 }
 
+/**
+ * The operation with the problems its inputs bring and the ones it names. A success that shares
+ * a status with a problem (a 500 with its own description) replaces it.
+ */
 function build(spec: PartnerSpec): OperationSpec {
   const { returns, problems = [], ...operation } = spec;
   return defineOperation({
@@ -35,63 +55,39 @@ function build(spec: PartnerSpec): OperationSpec {
   });
 }
 
-/**
- * A partner operation whose problems follow from its inputs (see inputProblems) plus the ones
- * it names. A success that shares a status with a problem (a 500 with its own description)
- * replaces it.
- */
-export function partnerOperation<const S extends PartnerSpec>(spec: S): Built<S, object> {
-  return build(spec) as Built<S, object>;
-}
-
-/** GET of one resource named by its path: 200 with `returns`. */
-export function readOperation<const S extends Omit<PartnerSpec, 'method' | 'returns'> & { params: z.ZodObject; returns: ResponseSpec }>(
-  spec: S,
-): Built<S, { method: 'get' }> {
-  const { returns, ...operation } = spec;
-  return build({ ...operation, method: 'get', returns: { 200: returns } }) as Built<S, { method: 'get' }>;
-}
-
-/** GET of one page of a collection (`page`, PAGE_SIZE items): 200 with an array of `items`. */
-export function listOperation<const S extends Omit<PartnerSpec, 'method' | 'returns' | 'query'> & { items: { description: string; schema: z.ZodType } }>(
-  spec: S,
-): Built<S, { method: 'get'; query: typeof pageQuery }> {
-  const { items, ...operation } = spec;
-  return build({
-    ...operation,
-    method: 'get',
-    query: pageQuery,
-    returns: { 200: { description: items.description, schema: z.array(items.schema) } },
-  }) as Built<S, { method: 'get'; query: typeof pageQuery }>;
-}
-
-/** What the operations on one kind of resource share. */
-interface Family {
-  tags: string[];
-  /** The path parameters that name the resource, for the operations that do not name their own. */
-  params?: z.ZodObject;
-  /** Problems of the resource's scope, for instance 403 where another partner's resource is refused rather than hidden. */
-  problems?: number[];
-}
-
-type ReadSpec = Omit<PartnerSpec, 'method' | 'returns'> & { params: z.ZodObject; returns: ResponseSpec };
-type ListSpec = Omit<PartnerSpec, 'method' | 'returns' | 'query'> & { items: { description: string; schema: z.ZodType } };
-/** A spec of the family: what the family states may be left out, and a spec's own value wins. */
-type OfFamily<Spec, F> = Omit<Spec, keyof F> & Partial<Spec>;
-type Joined<F, S> = Omit<F, keyof S | 'problems'> & S;
-
-function joined<S extends { problems?: number[] }>(family: Family, spec: S) {
+function joined(family: Family, spec: { problems?: number[] }) {
   return { ...family, ...spec, problems: [...(family.problems ?? []), ...(spec.problems ?? [])] };
 }
 
+function command<const F extends Family, const M extends HttpMethod>(family: F, method: M) {
+  return <const S extends OfFamily<CommandSpec, F>>(spec: S) =>
+    build({ ...joined(family, spec), method } as PartnerSpec) as unknown as Built<F, S, { method: M }>;
+}
+
 /**
- * The operations on one kind of resource, which state the tag, the path parameters and the
- * problems of its scope once; each operation states what is its own.
+ * The partner operations on one kind of resource, which state the tag, the path parameters and
+ * the problems of its scope once; each operation states what is its own.
  */
 export function operationsOn<const F extends Family>(family: F) {
   return {
-    operation: <const S extends OfFamily<PartnerSpec, F>>(spec: S) => build(joined(family, spec) as PartnerSpec) as Built<Joined<F, S>, object>,
-    read: <const S extends OfFamily<ReadSpec, F>>(spec: S) => readOperation(joined(family, spec) as ReadSpec) as unknown as Built<Joined<F, S>, { method: 'get' }>,
-    list: <const S extends OfFamily<ListSpec, F>>(spec: S) => listOperation(joined(family, spec) as ListSpec) as unknown as Built<Joined<F, S>, { method: 'get'; query: typeof pageQuery }>,
+    /** GET of one resource named by its path: 200 with `returns`. */
+    read: <const S extends OfFamily<ReadSpec, F>>(spec: S) => {
+      const { returns, ...operation } = joined(family, spec) as ReadSpec;
+      return build({ ...operation, method: 'get', returns: { 200: returns } }) as unknown as Built<F, S, { method: 'get' }>;
+    },
+    /** GET of one page of a collection (`page`, PAGE_SIZE items): 200 with an array of `items`. */
+    list: <const S extends OfFamily<ListSpec, F>>(spec: S) => {
+      const { items, ...operation } = joined(family, spec) as ListSpec;
+      return build({
+        ...operation,
+        method: 'get',
+        query: pageQuery,
+        returns: { 200: { description: items.description, schema: z.array(items.schema) } },
+      }) as unknown as Built<F, S, { method: 'get'; query: typeof pageQuery }>;
+    },
+    post: command(family, 'post'),
+    put: command(family, 'put'),
+    patch: command(family, 'patch'),
+    delete: command(family, 'delete'),
   };
 }

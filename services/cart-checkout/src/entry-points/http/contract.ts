@@ -37,13 +37,12 @@ const carts = operationsOn({ tags: ['Carts'] });
 const cart = operationsOn({ tags: ['Carts'], params: cartParams });
 const quoteRequests = operationsOn({ tags: ['Quotes'] });
 
-export const createCart = carts.operation({
+export const createCart = carts.post({
   operationId: 'createCart',
-  method: 'post',
   path: '/api/carts',
   summary: 'Create a cart and price it',
   description: 'A cart holds items of one article type only; mixed types give 422 with one MIXED_ARTICLE_TYPES violation per item, and nothing is stored.',
-  body: { schema: cartBody, required: true },
+  body: { schema: cartBody },
   returns: { 201: { description: 'The priced cart', schema: cartResponse, headers: { Location: { description: 'Path of the cart', schema: z.string() } } } },
 });
 
@@ -55,13 +54,12 @@ export const getCart = cart.read({
   returns: { description: 'The cart', schema: cartResponse },
 });
 
-export const replaceCart = cart.operation({
+export const replaceCart = cart.put({
   operationId: 'replaceCart',
-  method: 'put',
   path: '/api/carts/{id}',
   summary: 'Replace the items of a cart',
   description: 'Prices the new items; the article-type rule applies as on create. A checked-out cart cannot be changed (422).',
-  body: { schema: cartBody, required: true },
+  body: { schema: cartBody },
   returns: { 200: { description: 'The priced cart', schema: cartResponse } },
 });
 
@@ -89,16 +87,15 @@ function rejectCheckout(error: z.ZodError, input: unknown): DomainError {
   return validationFailed(violations);
 }
 
-export const checkoutCart = cart.operation({
+export const checkoutCart = cart.post({
   operationId: 'checkoutCart',
-  method: 'post',
   path: '/api/carts/{id}/checkout',
   summary: 'Check a cart out into a quote and financing case',
   description: 'Send an Idempotency-Key (a UUID v4 is recommended): a retry with the same key and body returns the original response and creates no second quote. The header becomes required on 2027-02-01; until then a request without it is the deprecated form: every answer to it, errors (4xx) included, carries Deprecation: true, Sunset, Link rel="deprecation" (to this documentation) and a Warning 299.',
   headers: {
     'Idempotency-Key': { description: `At most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters; the same key with a different body gives 422; kept at least 24 hours`, schema: z.string().max(IDEMPOTENCY_KEY_MAX_LENGTH) },
   },
-  body: { schema: checkoutBody, required: true, reject: rejectCheckout },
+  body: { schema: checkoutBody, reject: rejectCheckout },
   returns: { 201: { description: 'The financing case was created', schema: checkoutResponse, headers: deprecationHeaderSpecs } },
   problems: [403, 409],
 });
@@ -160,13 +157,12 @@ export const getQuoteRequest = quoteRequests.read({
   returns: { description: 'The quote request', schema: quoteRequestReadShape },
 });
 
-export const createQuoteRequest = quoteRequests.operation({
+export const createQuoteRequest = quoteRequests.post({
   operationId: 'createQuoteRequest',
-  method: 'post',
   path: '/api/quote_requests',
   summary: 'File a quote request from a stored calculation',
   description: 'Creates the quote request and its quote. duration and calculationType pick one offer of the calculation; with exactly one offer both may be omitted.',
-  body: { schema: quoteRequestBody, required: true },
+  body: { schema: quoteRequestBody },
   returns: { 201: { description: 'The quote request', schema: quoteRequestCreated, headers: { Location: { description: 'Path of the quote request', schema: z.string() } } } },
 });
 

@@ -99,9 +99,8 @@ const caseDocuments = operationsOn({ tags: ['Documents'], params: casePath, prob
 const document = operationsOn({ tags: ['Documents'], params: documentPath, problems: [403] });
 const caseRequests = operationsOn({ tags: ['Document requests'], params: casePath, problems: [403] });
 
-export const uploadDocument = caseDocuments.operation({
+export const uploadDocument = caseDocuments.post({
   operationId: 'uploadFinancingDocument',
-  method: 'post',
   path: '/api/financing-cases/{financingCaseId}/documents',
   summary: 'Upload a document to a financing case',
   description: [
@@ -109,7 +108,7 @@ export const uploadDocument = caseDocuments.operation({
     '`category` must be a document category (422); `signed_contract` and `handover_confirmation` are provided by the platform and refused for partner uploads (422 document.category_reserved). With `requestedDocumentId` the file answers that open request of the case: the request becomes provided and an earlier answer of it is superseded; an unknown or closed request is 404.',
     'A body that is not multipart/form-data is 400. Bodies larger than the gateway limit are refused with 413 before they reach the service.',
   ].join(' '),
-  body: { schema: uploadForm, contentType: 'multipart/form-data', required: true },
+  body: { schema: uploadForm, contentType: 'multipart/form-data' },
   returns: { 201: { description: 'The stored document', schema: documentSchema, headers: { Location: { description: 'Path of the document', schema: z.string(), required: true } } } },
   problems: [413],
 });
@@ -179,21 +178,19 @@ const respondBody = z.strictObject({
   response: z.string().max(10_000).nullable().describe('The answer; null answers without text'),
 });
 
-export const respondToInformation = caseRequests.operation({
+export const respondToInformation = caseRequests.post({
   operationId: 'respondToInformationRequest',
-  method: 'post',
   path: '/api/financing-cases/{financingCaseId}/document-requests/information/{informationId}/respond',
   summary: 'Answer an information request',
   description: 'A body without `response`, with another type, or with other fields is 400. The request must be a partner-visible information request of the case (else 404) and still pending (else 422); it becomes provided.',
   params: z.object({ financingCaseId: caseId, informationId: integerId('Id of the information request') }),
   // Every malformed body is 400 here (the specification lists no 422 for its shape).
-  body: { schema: respondBody, required: true, reject: (error, input) => malformedBody(zodViolations(error, input)) },
+  body: { schema: respondBody, reject: (error, input) => malformedBody(zodViolations(error, input)) },
   returns: { 200: { description: 'The answered request', schema: requestItemSchema } },
 });
 
-export const declareNotAvailable = caseRequests.operation({
+export const declareNotAvailable = caseRequests.post({
   operationId: 'declareDocumentRequestNotAvailable',
-  method: 'post',
   path: '/api/financing-cases/{financingCaseId}/document-requests/{type}/{itemId}/not-available',
   summary: 'Declare a requested item not available',
   description: 'Only for an optional, partner-visible, pending item of the case: a required or no longer pending item is 422; an unknown or operator-internal item, or an item of another type than {type}, is 404.',

@@ -47,16 +47,15 @@ export const listWebhookEndpoints = endpointCollection.list({
   items: { description: 'The endpoints', schema: webhookEndpointSchema },
 });
 
-export const createWebhookEndpoint = endpointCollection.operation({
+export const createWebhookEndpoint = endpointCollection.post({
   operationId: 'createWebhookEndpoint',
-  method: 'post',
   path: '/api/webhook_endpoints',
   summary: 'Register a webhook endpoint',
   description: [
     'The URL must use https and its host must resolve only to public addresses: loopback, private, link-local, carrier-grade NAT, multicast, unspecified, broadcast, reserved and IPv6 unique-local addresses (and IP literals in those ranges) are refused with 422 (`webhook.url_not_https`, `webhook.url_not_public`, `webhook.url_unresolvable`, `validation.format`).',
     'A URL the partner already registered (compared with lower-case scheme and host, without default port, trailing slash or fragment) is 409 `webhook.url_already_registered`; a 21st endpoint is 409 `webhook.endpoint_limit_reached`.',
   ].join(' '),
-  body: { schema: createEndpointBody, required: true },
+  body: { schema: createEndpointBody },
   returns: {
     201: {
       description: 'The endpoint with its secret',
@@ -75,19 +74,17 @@ export const getWebhookEndpoint = endpoint.read({
   returns: { description: 'The endpoint', schema: webhookEndpointSchema },
 });
 
-export const updateWebhookEndpoint = endpoint.operation({
+export const updateWebhookEndpoint = endpoint.patch({
   operationId: 'updateWebhookEndpoint',
-  method: 'patch',
   path: '/api/webhook_endpoints/{id}',
   summary: 'Pause or resume a webhook endpoint',
   description: 'Only `active` can change; the URL cannot (delete and register again), the secret is rotated with POST /api/webhook_endpoints/{id}/rotate-secret.',
-  body: { schema: updateEndpointBody, required: true },
+  body: { schema: updateEndpointBody },
   returns: { 200: { description: 'The endpoint', schema: webhookEndpointSchema } },
 });
 
-export const deleteWebhookEndpoint = endpoint.operation({
+export const deleteWebhookEndpoint = endpoint.delete({
   operationId: 'deleteWebhookEndpoint',
-  method: 'delete',
   path: '/api/webhook_endpoints/{id}',
   summary: 'Delete a webhook endpoint',
   description: 'Deliveries still pending for it are dropped.',
@@ -140,9 +137,8 @@ export const rotateSecretBody = z.strictObject({
     .describe(`How long the replaced secret keeps signing, in seconds (0 to ${MAX_ROTATION_OVERLAP_SECONDS}); 0 replaces it at once`),
 });
 
-export const rotateWebhookEndpointSecret = endpoint.operation({
+export const rotateWebhookEndpointSecret = endpoint.post({
   operationId: 'rotateWebhookEndpointSecret',
-  method: 'post',
   path: '/api/webhook_endpoints/{id}/rotate-secret',
   summary: 'Rotate the signing secret of a webhook endpoint',
   description: [
@@ -155,9 +151,8 @@ export const rotateWebhookEndpointSecret = endpoint.operation({
 
 const deliveryParams = endpointParams.extend({ eventId: z.string().min(1).max(100).describe('The event id, as in the body and in webhook-id') });
 
-export const redeliverWebhookEvent = endpoint.operation({
+export const redeliverWebhookEvent = endpoint.post({
   operationId: 'redeliverWebhookEvent',
-  method: 'post',
   path: '/api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver',
   summary: 'Deliver one event to the endpoint again',
   description: 'For a delivery that succeeded or was dropped: it is sent again like a new one (the same body and event id, first attempt now, the same retries after a failure); its attempts number on. A delivery still pending is 409 `webhook_delivery.pending`; a paused endpoint is 409 `webhook_endpoint.paused`; an event this endpoint never had is 404 `webhook_delivery.not_found`.',
@@ -174,13 +169,12 @@ export const redeliveredSchema = z
   .object({ redelivered: z.number().int().describe('How many dropped deliveries were queued again') })
   .meta({ id: 'WebhookRedelivery' });
 
-export const redeliverFailedWebhookEvents = endpoint.operation({
+export const redeliverFailedWebhookEvents = endpoint.post({
   operationId: 'redeliverFailedWebhookEvents',
-  method: 'post',
   path: '/api/webhook_endpoints/{id}/deliveries/redeliver',
   summary: 'Deliver every failed event since a time again',
   description: 'Every delivery to this endpoint created at or after `since` whose status is `dropped` (retries exhausted, or dropped while the endpoint was paused or its address refused) is sent again like a new one. Deliveries kept 30 days can be redelivered. A paused endpoint is 409 `webhook_endpoint.paused`.',
-  body: { schema: redeliverFailedBody, required: true },
+  body: { schema: redeliverFailedBody },
   returns: { 202: { description: 'How many deliveries were queued again', schema: redeliveredSchema } },
   problems: [409],
 });
@@ -195,9 +189,8 @@ export const webhookTestEventSchema = z
   })
   .meta({ id: 'WebhookTestEvent' });
 
-export const sendWebhookTestEvent = endpoint.operation({
+export const sendWebhookTestEvent = endpoint.post({
   operationId: 'sendWebhookTestEvent',
-  method: 'post',
   path: '/api/webhook_endpoints/{id}/test-event',
   summary: 'Send a test event to a webhook endpoint',
   description: `Queues a \`${WEBHOOK_TEST_EVENT}\` event for this endpoint only, signed and retried like any delivery; it changes nothing and appears in the endpoint's deliveries. A paused endpoint is 409 \`webhook_endpoint.paused\`.`,

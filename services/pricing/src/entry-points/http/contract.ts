@@ -52,26 +52,24 @@ const calculationFailure = 'Sandbox only: sandboxScenario calculation_not_possib
 const calculations = operationsOn({ tags: ['Calculation'] });
 const catalogs = operationsOn({ tags: ['Catalogs'], problems: [403] });
 
-export const calculate = calculations.operation({
+export const calculate = calculations.post({
   operationId: 'calculate',
-  method: 'post',
   path: '/api/calculate',
   summary: 'Calculate offers and keep the calculation',
   description: 'Prices every requested calculation type and duration at the partner\'s preselected commission tier (or the one named) and stores the result; refer to it by its uri when filing a quote request.',
-  body: { schema: calculationRequest, required: true },
+  body: { schema: calculationRequest },
   returns: {
     201: { description: 'The stored calculation', schema: calculationSchema, headers: { Location: { description: 'Path of the calculation', schema: z.string() } } },
     500: { ...problemResponses(500)[500], description: calculationFailure },
   },
 });
 
-export const estimate = calculations.operation({
+export const estimate = calculations.post({
   operationId: 'estimate',
-  method: 'post',
   path: '/api/calculate/estimate',
   summary: 'Calculate offers without keeping them',
   description: 'The same pricing as calculate; nothing is stored.',
-  body: { schema: calculationRequest, required: true },
+  body: { schema: calculationRequest },
   returns: {
     201: { description: 'The offers', schema: calculationResponseSchema },
     500: { ...problemResponses(500)[500], description: calculationFailure },
@@ -99,13 +97,12 @@ export const bulkEstimateResult = z
   })
   .meta({ id: 'BulkEstimateResult' });
 
-export const bulkEstimate = calculations.operation({
+export const bulkEstimate = calculations.post({
   operationId: 'bulkEstimate',
-  method: 'post',
   path: '/api/calculate/estimate/bulk',
   summary: 'Estimate 2 to 50 calculation requests at once',
   description: 'Each item is priced on its own: a bad item gives success false with its violations and does not fail the others.',
-  body: { schema: bulkEstimateRequest, required: true },
+  body: { schema: bulkEstimateRequest },
   returns: { 200: { description: 'One result per item, in request order', schema: bulkEstimateResult } },
 });
 
