@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, problemResponses } from '@rental/http';
-import { PAYMENT_INTERVALS, customerRequestedItemSchema, customerTokenParams } from '@rental/proto';
+import { PAYMENT_INTERVALS, customerOperation, customerRequestedItemSchema } from '@rental/proto';
 import { customerFeedbackBody } from '../../domain/customer';
 import { QUOTE_STATES } from '../../domain/quote-machine';
 
@@ -22,46 +21,38 @@ const customerViewSchema = z.object({
   requestedItems: z.array(customerRequestedItemSchema).describe('What the customer is asked for (customer audience only)'),
 }).meta({ id: 'CustomerQuoteView' });
 
-const errors = problemResponses(404, 410, 422, 503);
-
-export const getCustomerQuote = defineOperation({
+export const getCustomerQuote = customerOperation({
   operationId: 'getCustomerQuote',
   method: 'get',
   path: '/customer/v1/quotes/{token}',
   summary: 'The offer behind a customer link',
-  tags: ['Customer'],
-  params: customerTokenParams,
-  responses: { 200: { description: 'The offer', schema: customerViewSchema }, ...errors },
+  returns: { 200: { description: 'The offer', schema: customerViewSchema } },
 });
 
-export const acceptCustomerQuote = defineOperation({
+export const acceptCustomerQuote = customerOperation({
   operationId: 'acceptCustomerQuote',
   method: 'post',
   path: '/customer/v1/quotes/{token}/accept',
   summary: 'Accept the offer: it goes to the lender',
-  tags: ['Customer'],
-  params: customerTokenParams,
-  responses: { 200: { description: 'Accepted', schema: customerViewSchema }, ...problemResponses(403), ...errors },
+  returns: { 200: { description: 'Accepted', schema: customerViewSchema } },
+  problems: [403],
 });
 
-export const giveCustomerFeedback = defineOperation({
+export const giveCustomerFeedback = customerOperation({
   operationId: 'giveCustomerFeedback',
   method: 'post',
   path: '/customer/v1/quotes/{token}/feedback',
   summary: 'Ask for changes or reject the offer',
-  tags: ['Customer'],
-  params: customerTokenParams,
   body: { schema: customerFeedbackBody, required: true },
-  responses: { 200: { description: 'Recorded', schema: customerViewSchema }, ...problemResponses(403), ...errors },
+  returns: { 200: { description: 'Recorded', schema: customerViewSchema } },
+  problems: [403],
 });
 
-export const downloadCustomerOffer = defineOperation({
+export const downloadCustomerOffer = customerOperation({
   operationId: 'downloadCustomerOffer',
   method: 'get',
   path: '/customer/v1/quotes/{token}/offer.pdf',
   summary: 'The offer as a PDF',
-  tags: ['Customer'],
-  params: customerTokenParams,
-  responses: { 200: { description: 'The offer', contentType: 'application/pdf' }, ...errors },
+  returns: { 200: { description: 'The offer', contentType: 'application/pdf' } },
 });
 

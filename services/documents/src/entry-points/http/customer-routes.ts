@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { OperationRouter, defineOperation, problemResponses } from '@rental/http';
+import { OperationRouter, defineOperation } from '@rental/http';
 import { isDomainError } from '@rental/problem';
-import { customerRequestedItemSchema, customerTokenParams } from '@rental/proto';
+import { customerOperation, customerRequestedItemSchema, customerTokenParams } from '@rental/proto';
 import { listCustomerItems, openCustomerLink, respondAsCustomer, uploadCustomerDocument } from '../../domain/customer';
 import type { DocumentsDependencies } from '../../domain/documents';
 import type { FinancingDocument, RequestItem } from '../../domain/model';
@@ -21,26 +21,24 @@ const customerDocumentSchema = z.object({
 
 const customerRespondBody = z.object({ response: z.string().trim().min(1).max(10_000) });
 
-const uploadCustomerDocumentOperation = defineOperation({
+const uploadCustomerDocumentOperation = customerOperation({
   operationId: 'uploadCustomerDocument',
   method: 'post',
   path: '/customer/v1/quotes/{token}/documents',
   summary: 'Upload a document the customer was asked for',
-  tags: ['Customer'],
-  params: customerTokenParams,
   body: { schema: z.object({ file: z.string(), requestedDocumentId: z.string(), category: z.string().optional(), description: z.string().optional() }), contentType: 'multipart/form-data', required: true },
-  responses: { 201: { description: 'Stored', schema: customerDocumentSchema }, ...problemResponses(400, 404, 410, 413, 415, 422, 503) },
+  returns: { 201: { description: 'Stored', schema: customerDocumentSchema } },
+  problems: [400, 413, 415],
 });
 
-const respondAsCustomerOperation = defineOperation({
+const respondAsCustomerOperation = customerOperation({
   operationId: 'respondToCustomerInformationRequest',
   method: 'post',
   path: '/customer/v1/quotes/{token}/information/{informationId}/respond',
   summary: 'Answer a question the customer was asked',
-  tags: ['Customer'],
   params: customerTokenParams.extend({ informationId: z.coerce.number().int().positive().max(2_147_483_647) }),
   body: { schema: customerRespondBody, required: true },
-  responses: { 200: { description: 'Answered', schema: customerRequestedItemSchema }, ...problemResponses(404, 410, 422, 503) },
+  returns: { 200: { description: 'Answered', schema: customerRequestedItemSchema } },
 });
 
 const uploadOnPage = defineOperation({ operationId: 'customerPageUpload', method: 'post', path: '/c/{token}/documents', summary: 'Upload from the customer page', tags: ['Customer page'], params: customerTokenParams, responses: {} });
