@@ -8,6 +8,7 @@ export * from './events';
 export * from './financing';
 export * from './document-categories';
 export * from './problems';
+export * from './customer';
 
 /** The folder that holds rental/<service>/v1/*.proto, next to src/ and dist/. */
 export const PROTO_ROOT = path.resolve(__dirname, '..');

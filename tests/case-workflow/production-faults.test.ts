@@ -1,4 +1,4 @@
-import { PrivateNats, Stack, bootStack, findFreePortBase, shutdownStack, waitFor } from '@rental/testkit';
+import { PrivateNats, Stack, bootStack, shutdownStack, waitFor } from '@rental/testkit';
 import { createCaseViaGrpc } from '../support/cases';
 import { EventListener, Owner, eventsOf, expectApplied, expectProblem, newCase, newPartner, query } from './support/kit';
 
@@ -8,8 +8,7 @@ let stack: Stack;
 let owner: Owner;
 
 beforeAll(async () => {
-  nats = new PrivateNats((await findFreePortBase()) + 26);
-  await nats.start();
+  nats = await PrivateNats.launch();
   stack = await bootStack({ environment: 'production', env: { NATS_URL: nats.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' } });
   owner = await newPartner(stack);
 }, 120_000);

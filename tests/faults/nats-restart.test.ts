@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiClient, PrivateNats, Stack, TestPartner, WebhookReceiver, bootStack, createTestPartner, findFreePortBase, shutdownStack, waitFor } from '@rental/testkit';
+import { ApiClient, PrivateNats, Stack, TestPartner, WebhookReceiver, bootStack, createTestPartner, shutdownStack, waitFor } from '@rental/testkit';
 import { registerEndpoint } from '../notifications/support';
 import { deliveredAgainstOutbox, outboxOfPartner, rows, waitForEveryEvent } from './support/traffic';
 
@@ -18,8 +18,7 @@ let receiver: WebhookReceiver;
 const recoveries: { scenario: string; deliveredMs: number; events: number }[] = [];
 
 beforeAll(async () => {
-  nats = new PrivateNats((await findFreePortBase()) + 26);
-  await nats.start();
+  nats = await PrivateNats.launch();
   stack = await bootStack({ env: { NATS_URL: nats.url } });
   partner = await createTestPartner(stack, { like: 'acme' });
   api = new ApiClient(stack.gatewayUrl, partner.key);

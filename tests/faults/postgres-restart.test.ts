@@ -1,12 +1,11 @@
 import { defaultAdminPort } from '@rental/config';
-import { ApiClient, PrivatePostgres, Stack, bootStack, findFreePortBase, fixturePartnerKey, waitFor } from '@rental/testkit';
+import { ApiClient, PrivatePostgres, Stack, bootStack, fixturePartnerKey, waitFor } from '@rental/testkit';
 
 let postgres: PrivatePostgres;
 let stack: Stack;
 
 beforeAll(async () => {
-  postgres = new PrivatePostgres((await findFreePortBase()) + 25);
-  await postgres.create();
+  postgres = await PrivatePostgres.launch();
   stack = await bootStack({ postgresUrl: postgres.url });
 }, 120_000);
 

@@ -1,4 +1,4 @@
-import { ApiClient, PrivatePostgres, Stack, WebhookReceiver, createTestPartner, findFreePortBase } from '@rental/testkit';
+import { ApiClient, PrivatePostgres, Stack, WebhookReceiver, createTestPartner } from '@rental/testkit';
 import { EventPublisher, bootOwnStack, registerEndpoint, requestsFor, sleep, waitForRequests } from './support';
 
 // Stops Postgres, so it runs on a stack (and a Postgres server) of its own.
@@ -8,8 +8,7 @@ let publisher: EventPublisher;
 let hook: WebhookReceiver;
 
 beforeAll(async () => {
-  postgres = new PrivatePostgres((await findFreePortBase()) + 25);
-  await postgres.create();
+  postgres = await PrivatePostgres.launch();
   stack = await bootOwnStack({ postgresUrl: postgres.url });
   publisher = await EventPublisher.connect(stack);
   hook = await WebhookReceiver.start();

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { defaultAdminPort } from '@rental/config';
-import { ApiClient, ApiResponse, PrivatePostgres, ProcessName, ReceivedMail, Replicas, Stack, WebhookReceiver, bootReplicas, bootStack, findFreePortBase, shutdownStack, waitFor } from '@rental/testkit';
+import { ApiClient, ApiResponse, PrivatePostgres, ProcessName, ReceivedMail, Replicas, Stack, WebhookReceiver, bootReplicas, bootStack, shutdownStack, waitFor } from '@rental/testkit';
 import type { StatusChangedEvent } from '@rental/proto';
 import { EventListener, Owner, eventsOf, newPartner, query } from '../case-workflow/support/kit';
 import { customerEmail, mailOf, tokenOf } from '../customer/support/customer-kit';
@@ -160,8 +160,7 @@ beforeAll(async () => {
   signing = await OutsideParty.start(SIGNING_SECRET, (request) => ({ status: 200, body: { providerEnvelopeId: `PE-${String(request.body?.data?.envelopeId)}` } }));
   hook = await WebhookReceiver.start();
   // A Postgres of its own: the machine's (max_connections 100) is shared with other stacks.
-  postgres = new PrivatePostgres((await findFreePortBase()) + 29, MAX_CONNECTIONS);
-  await postgres.create();
+  postgres = await PrivatePostgres.launch(MAX_CONNECTIONS);
   stack = await bootStack({
     postgresUrl: postgres.url,
     environment: 'production',

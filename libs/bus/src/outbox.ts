@@ -1,4 +1,4 @@
-import type { Knex } from '@rental/db';
+import { type Knex, addTraceColumns } from '@rental/db';
 import { type Logger, currentOrigin } from '@rental/logger';
 import { outboxBacklog, outboxOldestAge, outboxPublished } from '@rental/metrics';
 import type { Bus } from './bus';
@@ -28,16 +28,12 @@ export async function createOutboxTable(db: Knex): Promise<void> {
 
 /** Migration step: the request id that caused a message, carried to its consumers. */
 export async function addOutboxRequestId(db: Knex): Promise<void> {
-  await db.schema.alterTable('outbox', (table) => {
-    table.string('request_id', 128);
-  });
+  await addTraceColumns(db, 'outbox', ['request_id']);
 }
 
 /** Migration step: the W3C traceparent of the work that wrote a message, carried to its consumers. */
 export async function addOutboxTraceparent(db: Knex): Promise<void> {
-  await db.schema.alterTable('outbox', (table) => {
-    table.string('traceparent', 55);
-  });
+  await addTraceColumns(db, 'outbox', ['traceparent']);
 }
 
 /**

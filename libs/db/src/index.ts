@@ -1,3 +1,4 @@
 export * from './database';
 export * from './unavailable';
 export * from './notifications';
+export * from './trace-columns';

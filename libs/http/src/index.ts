@@ -13,3 +13,4 @@ export * from './admin';
 export * from './identity';
 export * from './text-integrity';
 export * from './identifiers';
+export * from './partner-operation';

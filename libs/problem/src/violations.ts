@@ -15,6 +15,15 @@ export function tooLongMessage(max: number): string {
   return `This value is too long; at most ${max} characters.`;
 }
 
+/** A value outside the allowed ones (`validation.choice`), naming them. */
+export function choiceMessage(allowed: readonly unknown[]): string {
+  return `The value you selected is not a valid choice. Allowed values: ${allowed.map(String).join(', ')}.`;
+}
+
+export function choiceViolation(propertyPath: string, allowed: readonly unknown[]): Violation {
+  return { propertyPath, code: 'validation.choice', message: choiceMessage(allowed) };
+}
+
 /** A missing field, with the generic message unless the field says what it needs. */
 export function requiredViolation(propertyPath: string, message = REQUIRED_MESSAGE): Violation {
   return { propertyPath, code: 'validation.required', message };

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { Violation } from './domain-error';
-import { requiredViolation } from './violations';
+import { choiceViolation, requiredViolation } from './violations';
 
 /** `items[0].price` from zod's path `['items', 0, 'price']`, the propertyPath partners see. */
 export function propertyPath(path: readonly PropertyKey[], prefix = ''): string {
@@ -37,11 +37,7 @@ export function zodViolations(error: z.ZodError, input: unknown, prefix = ''): V
           message: isDefaultMessage(issue.message) ? `This value should be of type ${describeExpected(issue)}.` : issue.message,
         }];
       case 'invalid_value':
-        return [{
-          propertyPath: path,
-          code: 'validation.choice',
-          message: `The value you selected is not a valid choice. Allowed values: ${issue.values.map(String).join(', ')}.`,
-        }];
+        return [choiceViolation(path, issue.values)];
       case 'unrecognized_keys':
         return issue.keys.map((key) => ({
           propertyPath: propertyPath([...issue.path, key], prefix),

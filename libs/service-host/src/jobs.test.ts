@@ -1,6 +1,6 @@
 import { createLogger } from '@rental/logger';
 import { registry } from '@rental/metrics';
-import { JobLease, periodicJob, queueWorker } from './jobs';
+import { JobLease, PeriodicJobOptions, periodicJob, queueWorker } from './jobs';
 
 const log = createLogger('jobs-test', 'silent');
 /** A long poll: every run in these tests is started by the loop itself or by wake(), never by a timer. */
@@ -122,26 +122,33 @@ describe('queueWorker', () => {
   });
 });
 
+/** A periodic job that waits for wake() between rounds and counts them; `round` gets the round's number. */
+function countedJob(name: string, round: (count: number) => boolean | void, options: Partial<PeriodicJobOptions> = {}) {
+  const counted = { rounds: 0 };
+  const job = periodicJob({
+    name,
+    everyMs: NEVER_MS,
+    log,
+    ...options,
+    run: async () => {
+      counted.rounds += 1;
+      return round(counted.rounds);
+    },
+  });
+  return { job, counted };
+}
+
 describe('periodicJob', () => {
   it('when started, then the first round runs at once, rounds that report more follow at once, and wake() starts the next', async () => {
-    let rounds = 0;
-    const job = periodicJob({
-      name: 'test-periodic',
-      everyMs: NEVER_MS,
-      log,
-      run: async () => {
-        rounds += 1;
-        return rounds < 3;
-      },
-    });
+    const { job, counted } = countedJob('test-periodic', (count) => count < 3);
 
     job.start();
-    await until(() => rounds === 3);
+    await until(() => counted.rounds === 3);
     job.wake();
-    await until(() => rounds === 4);
+    await until(() => counted.rounds === 4);
     await job.stop();
 
-    expect(rounds).toBe(4);
+    expect(counted.rounds).toBe(4);
     expect(await runs('test-periodic')).toEqual({ succeeded: 4 });
   });
 
@@ -155,14 +162,13 @@ describe('periodicJob', () => {
       },
       release: async () => { calls.push('release'); },
     };
-    let rounds = 0;
-    const job = periodicJob({ name: 'test-singleton', everyMs: NEVER_MS, singleton: lease, log, run: async () => { rounds += 1; } });
+    const { job, counted } = countedJob('test-singleton', () => undefined, { singleton: lease });
 
     job.start();
     await until(() => calls.length === 1);
     free = true;
     job.wake();
-    await until(() => rounds === 1 && calls.length === 3);
+    await until(() => counted.rounds === 1 && calls.length === 3);
     await job.stop();
 
     expect(calls).toEqual(['acquire ahead', 'acquire ahead', 'release']);
@@ -170,21 +176,14 @@ describe('periodicJob', () => {
   });
 
   it('when a round throws, then it counts as failed and the next round still runs', async () => {
-    let rounds = 0;
-    const job = periodicJob({
-      name: 'test-periodic-failing',
-      everyMs: NEVER_MS,
-      log,
-      run: async () => {
-        rounds += 1;
-        if (rounds === 1) throw new Error('database away');
-      },
+    const { job, counted } = countedJob('test-periodic-failing', (count) => {
+      if (count === 1) throw new Error('database away');
     });
 
     job.start();
-    await until(() => rounds === 1);
+    await until(() => counted.rounds === 1);
     job.wake();
-    await until(() => rounds === 2);
+    await until(() => counted.rounds === 2);
     await job.stop();
 
     expect(await runs('test-periodic-failing')).toEqual({ failed: 1, succeeded: 1 });

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from '@rental/db';
 import type { Logger } from '@rental/logger';
-import { Counter, Histogram, registry } from '@rental/metrics';
+import { counter, histogram } from '@rental/metrics';
 
 /**
  * The one way a service runs work in the background. Two shapes share their lifecycle, waking,
@@ -19,19 +19,17 @@ export interface BackgroundWorker {
   stop(): Promise<void>;
 }
 
-const jobRuns = new Counter({
+const jobRuns = counter({
   name: 'background_job_runs_total',
   help: 'Runs of background jobs (one queue item, or one round of a periodic job), by job and outcome: succeeded, failed, or skipped (another replica holds a singleton job)',
   labelNames: ['job', 'outcome'] as const,
-  registers: [registry],
 });
 
-const jobDuration = new Histogram({
+const jobDuration = histogram({
   name: 'background_job_duration_seconds',
   help: 'Time one run of a background job took, by job',
   labelNames: ['job'] as const,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-  registers: [registry],
 });
 
 /** The metric children of one job, bound once: a queue worker records thousands of runs a second. */

@@ -109,6 +109,39 @@ function json(res: http.ServerResponse, status: number, body?: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 }
 
+type Later = (ms: number, callback: () => void) => void;
+
+/**
+ * An outside party's simulator: answers GET /readyz, hands every other request to `handle`,
+ * answers 503 when it throws, and on close drops the callbacks `later` still holds.
+ */
+async function startSimulator(
+  name: string,
+  options: { port: number; host?: string; report?: (message: string) => void },
+  handle: (req: http.IncomingMessage, res: http.ServerResponse, later: Later) => Promise<void>,
+): Promise<RunningSimulator> {
+  const timers = new Set<NodeJS.Timeout>();
+  const later: Later = (ms, callback) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      callback();
+    }, ms);
+    timers.add(timer);
+  };
+  const server = http.createServer(async (req, res) => {
+    try {
+      if (req.method === 'GET' && req.url === '/readyz') return json(res, 200, { status: 'ready' });
+      await handle(req, res, later);
+    } catch (error) {
+      options.report?.(`${name}: ${(error as Error).message}`);
+      if (!res.headersSent) json(res, 503, { error: 'simulator failed' });
+    }
+    return undefined;
+  });
+  const running = await listen(server, options.port, options.host ?? '127.0.0.1');
+  return { url: running.url, close: async () => { timers.forEach(clearTimeout); await running.close(); } };
+}
+
 export interface LenderSimulatorOptions {
   /** A lender's secret as the seed command loaded it (case-workflow's lenders); undefined: unknown lender. */
   secretOf(lenderId: string): Promise<string | undefined>;
@@ -127,43 +160,31 @@ export interface LenderSimulatorOptions {
  */
 export async function startLenderSimulator(options: LenderSimulatorOptions): Promise<RunningSimulator> {
   const decided = new Set<string>();
-  const timers = new Set<NodeJS.Timeout>();
   const report = options.report ?? (() => undefined);
-  const server = http.createServer(async (req, res) => {
-    try {
-      if (req.method === 'GET' && req.url === '/readyz') return json(res, 200, { status: 'ready' });
-      const match = /^\/lenders\/([^/]+)\/applications(?:\/([^/]+)\/attachments)?$/.exec(req.url ?? '');
-      if (req.method !== 'POST' || !match) return json(res, 404, { error: 'not found' });
-      const secret = await options.secretOf(decodeURIComponent(match[1] as string));
-      if (!secret) return json(res, 404, { error: 'unknown lender' });
-      const body = await readBody(req);
-      const message = verified(secret, body, req);
-      if (!message) return json(res, 401, { error: 'invalid signature' });
-      if (match[2]) return json(res, 204);
-      const data = message.data as { applicationId: string; financingCaseId: string; financedAmount: number | null; callbackUrl: string };
-      const reference = `SIM-${data.applicationId}`;
-      json(res, 200, { reference });
-      if (decided.has(data.applicationId)) return undefined;
-      decided.add(data.applicationId);
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        const amount = data.financedAmount ?? 0;
-        const decision = amount <= ACCEPT_UP_TO
-          ? { type: 'application.accepted', data: { financingCaseId: data.financingCaseId, reference, signingStatement: null } }
-          : amount <= QUESTIONS_UP_TO
-            ? { type: 'application.questions', data: { financingCaseId: data.financingCaseId, reference, items: [{ type: 'document', label: 'Annual financial statement', category: 'annual_financial_statement', optional: false }] } }
-            : { type: 'application.rejected', data: { financingCaseId: data.financingCaseId, reference, reason: `The financed amount ${amount} is above this lender's limit of ${QUESTIONS_UP_TO}.` } };
-        void deliver(data.callbackUrl, secret, decision.type, decision.data, report);
-      }, options.delayMs);
-      timers.add(timer);
-    } catch (error) {
-      report(`lender simulator: ${(error as Error).message}`);
-      if (!res.headersSent) json(res, 503, { error: 'simulator failed' });
-    }
-    return undefined;
+  return startSimulator('lender simulator', options, async (req, res, later) => {
+    const match = /^\/lenders\/([^/]+)\/applications(?:\/([^/]+)\/attachments)?$/.exec(req.url ?? '');
+    if (req.method !== 'POST' || !match) return json(res, 404, { error: 'not found' });
+    const secret = await options.secretOf(decodeURIComponent(match[1] as string));
+    if (!secret) return json(res, 404, { error: 'unknown lender' });
+    const body = await readBody(req);
+    const message = verified(secret, body, req);
+    if (!message) return json(res, 401, { error: 'invalid signature' });
+    if (match[2]) return json(res, 204);
+    const data = message.data as { applicationId: string; financingCaseId: string; financedAmount: number | null; callbackUrl: string };
+    const reference = `SIM-${data.applicationId}`;
+    json(res, 200, { reference });
+    if (decided.has(data.applicationId)) return undefined;
+    decided.add(data.applicationId);
+    later(options.delayMs, () => {
+      const amount = data.financedAmount ?? 0;
+      const decision = amount <= ACCEPT_UP_TO
+        ? { type: 'application.accepted', data: { financingCaseId: data.financingCaseId, reference, signingStatement: null } }
+        : amount <= QUESTIONS_UP_TO
+          ? { type: 'application.questions', data: { financingCaseId: data.financingCaseId, reference, items: [{ type: 'document', label: 'Annual financial statement', category: 'annual_financial_statement', optional: false }] } }
+          : { type: 'application.rejected', data: { financingCaseId: data.financingCaseId, reference, reason: `The financed amount ${amount} is above this lender's limit of ${QUESTIONS_UP_TO}.` } };
+      void deliver(data.callbackUrl, secret, decision.type, decision.data, report);
+    });
   });
-  const running = await listen(server, options.port, options.host ?? '127.0.0.1');
-  return { url: running.url, close: async () => { timers.forEach(clearTimeout); await running.close(); } };
 }
 
 export interface SigningSimulatorOptions {
@@ -194,40 +215,28 @@ async function signedCopy(original: Buffer, signers: { firstName: string; lastNa
  * the delay, to the envelope's callbackUrl.
  */
 export async function startSigningSimulator(options: SigningSimulatorOptions): Promise<RunningSimulator> {
-  const timers = new Set<NodeJS.Timeout>();
   const report = options.report ?? (() => undefined);
-  const server = http.createServer(async (req, res) => {
-    try {
-      if (req.method === 'GET' && req.url === '/readyz') return json(res, 200, { status: 'ready' });
-      if (req.method !== 'POST' || req.url !== '/envelopes') return json(res, 404, { error: 'not found' });
-      const message = verified(options.secret, await readBody(req), req);
-      if (!message) return json(res, 401, { error: 'invalid signature' });
-      const data = message.data as { envelopeId: string; signers: { firstName: string; lastName: string; email: string }[]; document: { fileName: string; contentBase64: string }; callbackUrl: string };
-      const providerEnvelopeId = `SIMENV-${data.envelopeId}`;
-      json(res, 200, { providerEnvelopeId });
-      void deliver(data.callbackUrl, options.secret, 'envelope.sent', { envelopeId: data.envelopeId, providerEnvelopeId }, report);
-      const timer = setTimeout(async () => {
-        timers.delete(timer);
-        try {
-          const signed = await signedCopy(Buffer.from(data.document.contentBase64, 'base64'), data.signers);
-          await deliver(data.callbackUrl, options.secret, 'envelope.signed', {
-            envelopeId: data.envelopeId,
-            providerEnvelopeId,
-            signedDocument: { fileName: data.document.fileName.replace(/\.pdf$/i, '') + '-signed.pdf', contentBase64: signed.toString('base64') },
-          }, report);
-        } catch (error) {
-          report(`signing simulator: ${(error as Error).message}`);
-        }
-      }, options.delayMs);
-      timers.add(timer);
-    } catch (error) {
-      report(`signing simulator: ${(error as Error).message}`);
-      if (!res.headersSent) json(res, 503, { error: 'simulator failed' });
-    }
-    return undefined;
+  return startSimulator('signing simulator', options, async (req, res, later) => {
+    if (req.method !== 'POST' || req.url !== '/envelopes') return json(res, 404, { error: 'not found' });
+    const message = verified(options.secret, await readBody(req), req);
+    if (!message) return json(res, 401, { error: 'invalid signature' });
+    const data = message.data as { envelopeId: string; signers: { firstName: string; lastName: string; email: string }[]; document: { fileName: string; contentBase64: string }; callbackUrl: string };
+    const providerEnvelopeId = `SIMENV-${data.envelopeId}`;
+    json(res, 200, { providerEnvelopeId });
+    void deliver(data.callbackUrl, options.secret, 'envelope.sent', { envelopeId: data.envelopeId, providerEnvelopeId }, report);
+    later(options.delayMs, async () => {
+      try {
+        const signed = await signedCopy(Buffer.from(data.document.contentBase64, 'base64'), data.signers);
+        await deliver(data.callbackUrl, options.secret, 'envelope.signed', {
+          envelopeId: data.envelopeId,
+          providerEnvelopeId,
+          signedDocument: { fileName: data.document.fileName.replace(/\.pdf$/i, '') + '-signed.pdf', contentBase64: signed.toString('base64') },
+        }, report);
+      } catch (error) {
+        report(`signing simulator: ${(error as Error).message}`);
+      }
+    });
   });
-  const running = await listen(server, options.port, options.host ?? '127.0.0.1');
-  return { url: running.url, close: async () => { timers.forEach(clearTimeout); await running.close(); } };
 }
 
 /**
@@ -236,8 +245,7 @@ export async function startSigningSimulator(options: SigningSimulatorOptions): P
  * same customer always gets the same score.
  */
 export async function startCreditBureauSimulator(options: { port: number; host?: string }): Promise<RunningSimulator> {
-  const server = http.createServer(async (req, res) => {
-    if (req.method === 'GET' && req.url === '/readyz') return json(res, 200, { status: 'ready' });
+  return startSimulator('credit bureau simulator', options, async (req, res) => {
     if (req.method !== 'POST' || req.url !== '/checks') return json(res, 404, { error: 'not found' });
     let customer: { company?: string | null; vatId?: string | null } = {};
     try {
@@ -248,5 +256,4 @@ export async function startCreditBureauSimulator(options: { port: number; host?:
     const digest = createHash('sha256').update(`${customer.company ?? ''}|${customer.vatId ?? ''}`).digest();
     return json(res, 200, { provider: 'credit-bureau-simulator', reference: `CB-${randomUUID()}`, outcome: 'pass', score: 600 + (digest.readUInt16BE(0) % 300), checkedAt: new Date().toISOString() });
   });
-  return listen(server, options.port, options.host ?? '127.0.0.1');
 }

@@ -30,3 +30,12 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * A port for a server a test stops and starts again itself (a private Postgres or NATS): the first
+ * of a free range below the ephemeral ports, so no outgoing connection takes it while the server
+ * is down (freePort's could be).
+ */
+export async function restartablePort(): Promise<number> {
+  return findFreePortBase();
+}

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { restartablePort } from './ports';
 
 const NATS_SERVER = process.env.NATS_SERVER_BINARY ?? '/usr/sbin/nats-server';
 
@@ -27,6 +28,13 @@ export class PrivateNats {
   private readonly storeDirectory = path.join(os.tmpdir(), 'rental-nats', randomBytes(4).toString('hex'));
 
   constructor(readonly port: number) {}
+
+  /** A new server on a port of its own, running. */
+  static async launch(): Promise<PrivateNats> {
+    const server = new PrivateNats(await restartablePort());
+    await server.start();
+    return server;
+  }
 
   get url(): string {
     return `nats://127.0.0.1:${this.port}`;

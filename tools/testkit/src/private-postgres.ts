@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { restartablePort } from './ports';
 
 const BIN = process.env.POSTGRES_BIN ?? `/usr/lib/postgresql/${fs.existsSync('/etc/postgresql') ? fs.readdirSync('/etc/postgresql')[0] : '15'}/bin`;
 
@@ -23,6 +24,13 @@ export class PrivatePostgres {
 
   /** `maxConnections`: Postgres's max_connections (a stack with replicas needs more than the default). */
   constructor(readonly port: number, private readonly maxConnections = 60) {}
+
+  /** A new server on a port of its own, created and running. */
+  static async launch(maxConnections?: number): Promise<PrivatePostgres> {
+    const server = new PrivatePostgres(await restartablePort(), maxConnections);
+    await server.create();
+    return server;
+  }
 
   get url(): string {
     return `postgres://postgres@127.0.0.1:${this.port}`;

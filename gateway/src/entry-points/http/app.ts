@@ -110,6 +110,13 @@ interface CallOutcome {
   service: string;
 }
 
+/** Answers 413 when the declared body is larger than the gateway takes, before it is read or forwarded. */
+function refusedAsTooLarge(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): boolean {
+  const tooLarge = Number(req.headers['content-length'] ?? 0) > maxBodyBytes;
+  if (tooLarge) problem(res, new DomainError('payload_too_large', 'request.too_large', `The request body is larger than ${maxBodyBytes} bytes.`));
+  return tooLarge;
+}
+
 async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: string, route: ServiceRoute | undefined, options: GatewayOptions, outcome: CallOutcome): Promise<void> {
   const apiKey = req.headers['x-api-key'] as string | undefined;
   const partner = await options.authenticator.authenticate(apiKey);
@@ -130,10 +137,7 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
     tooManyRequests(res, byKey.retryAfterSeconds, 'API key');
     return;
   }
-  if (Number(req.headers['content-length'] ?? 0) > options.maxBodyBytes) {
-    problem(res, new DomainError('payload_too_large', 'request.too_large', `The request body is larger than ${options.maxBodyBytes} bytes.`));
-    return;
-  }
+  if (refusedAsTooLarge(req, res, options.maxBodyBytes)) return;
   if (!route) {
     problem(res, new DomainError('not_found', 'route.not_found', `No endpoint exists at ${req.method} ${path}.`));
     return;
@@ -156,10 +160,7 @@ async function forwardKeylessCall(req: IncomingMessage, res: ServerResponse, ser
     tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
     return;
   }
-  if (Number(req.headers['content-length'] ?? 0) > options.maxBodyBytes) {
-    problem(res, new DomainError('payload_too_large', 'request.too_large', `The request body is larger than ${options.maxBodyBytes} bytes.`));
-    return;
-  }
+  if (refusedAsTooLarge(req, res, options.maxBodyBytes)) return;
   delete req.headers['x-api-key'];
   outcome.service = service;
   options.proxies[service](req, res);

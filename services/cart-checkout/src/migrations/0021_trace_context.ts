@@ -1,5 +1,5 @@
 import { addOutboxTraceparent } from '@rental/bus';
-import type { Knex } from '@rental/db';
+import { type Knex, dropTraceColumns } from '@rental/db';
 
 /** The W3C traceparent of the work that wrote an event, so its consumers log under the same trace. */
 export async function up(db: Knex): Promise<void> {
@@ -7,5 +7,5 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  await db.schema.alterTable('outbox', (table) => table.dropColumn('traceparent'));
+  await dropTraceColumns(db, 'outbox', ['traceparent']);
 }

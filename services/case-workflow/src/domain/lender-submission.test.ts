@@ -23,48 +23,58 @@ class MemoryQueue implements LenderSubmissionQueue {
   }
 }
 
+/**
+ * Submission `id` queued, a lender that fails its first `failures` calls ("lender down") and
+ * then answers REF-<id>, and a clock the test moves.
+ */
+function queued(id: number, failures: number, maxAttempts?: number) {
+  const queue = new MemoryQueue();
+  queue.add(id);
+  const lender = {
+    calls: 0,
+    async submit(submission: LenderSubmission): Promise<{ reference: string }> {
+      lender.calls += 1;
+      if (lender.calls <= failures) throw new Error('lender down');
+      return { reference: `REF-${submission.id}` };
+    },
+    sendAttachments: async () => undefined,
+  };
+  const clock = { ms: 0 };
+  return { queue, lender, clock, deps: { queue, lender, now: () => new Date(clock.ms), maxAttempts } };
+}
+
 describe('lender submissions', () => {
   it('when the lender accepts, then the submission becomes submitted with its reference', async () => {
-    const queue = new MemoryQueue();
-    queue.add(1);
-    const round = await submitDueSubmissions({ queue, lender: { submit: async (s) => ({ reference: `REF-${s.id}` }), sendAttachments: async () => undefined }, now: () => new Date(1000) });
+    const { queue, clock, deps } = queued(1, 0);
+    clock.ms = 1000;
+    const round = await submitDueSubmissions(deps);
     expect(round).toEqual({ submitted: 1, failed: 0 });
     expect(queue.rows.get(1)).toMatchObject({ status: 'submitted', reference: 'REF-1', attempts: 1 });
   });
 
   it('when the lender fails, then the submission is failed, waits, and is retried until it goes through', async () => {
-    const queue = new MemoryQueue();
-    queue.add(7);
-    let calls = 0;
-    const lender = { submit: async () => { calls += 1; if (calls < 3) throw new Error('lender down'); return { reference: 'REF-7' }; }, sendAttachments: async () => undefined };
-    let clock = 0;
-    const deps = { queue, lender, now: () => new Date(clock) };
+    const { queue, clock, deps } = queued(7, 2);
 
     expect(await submitDueSubmissions(deps)).toEqual({ submitted: 0, failed: 1 });
     expect(queue.rows.get(7)).toMatchObject({ status: 'failed', error: 'lender down', retryAt: 2000 });
     expect(await submitDueSubmissions(deps)).toEqual({ submitted: 0, failed: 0 });
-    clock = 2000;
+    clock.ms = 2000;
     expect(await submitDueSubmissions(deps)).toEqual({ submitted: 0, failed: 1 });
     expect(queue.rows.get(7)).toMatchObject({ status: 'failed', retryAt: 6000 });
-    clock = 6000;
+    clock.ms = 6000;
     expect(await submitDueSubmissions(deps)).toEqual({ submitted: 1, failed: 0 });
     expect(queue.rows.get(7)).toMatchObject({ status: 'submitted', attempts: 3 });
   });
 
   it('when the attempts run out, then the submission stays failed and is not tried again', async () => {
-    const queue = new MemoryQueue();
-    queue.add(3);
-    let calls = 0;
-    const lender = { submit: async (): Promise<{ reference: string }> => { calls += 1; throw new Error('lender down'); }, sendAttachments: async () => undefined };
-    let clock = 0;
-    const deps = { queue, lender, now: () => new Date(clock), maxAttempts: 2 };
+    const { queue, lender, clock, deps } = queued(3, Infinity, 2);
     expect(await submitDueSubmissions(deps)).toEqual({ submitted: 0, failed: 1 });
-    clock = 2000;
+    clock.ms = 2000;
     expect(await submitDueSubmissions(deps)).toEqual({ submitted: 0, failed: 1 });
     expect(queue.rows.get(3)).toMatchObject({ status: 'given_up', attempts: 2 });
-    clock = 10_000_000;
+    clock.ms = 10_000_000;
     expect(await submitDueSubmissions(deps)).toEqual({ submitted: 0, failed: 0 });
-    expect(calls).toBe(2);
+    expect(lender.calls).toBe(2);
   });
 
   it('when failures repeat, then the wait doubles up to five minutes', () => {

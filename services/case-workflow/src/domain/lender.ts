@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { amountOfCents } from '@rental/money';
-import { DomainError, REQUIRED_MESSAGE, badGateway, boundedText, conflict, emailAddress, notFound, ruleViolation } from '@rental/problem';
+import { badGateway, boundedText, choiceMessage, conflict, DomainError, emailAddress, notFound, REQUIRED_MESSAGE, ruleViolation } from '@rental/problem';
 import { FINANCING_STAGE_CATEGORIES } from '@rental/proto';
 import type { Actor } from './model';
 import type {
@@ -86,7 +86,7 @@ const question = z.object({
     if (!item.label?.trim()) context.addIssue({ code: 'custom', path: ['label'], message: REQUIRED_MESSAGE, params: { code: 'validation.required' } });
     if (item.category === undefined) context.addIssue({ code: 'custom', path: ['category'], message: REQUIRED_MESSAGE, params: { code: 'validation.required' } });
     else if (!(FINANCING_STAGE_CATEGORIES as readonly string[]).includes(item.category)) {
-      context.addIssue({ code: 'custom', path: ['category'], message: `The value you selected is not a valid choice. Allowed values: ${FINANCING_STAGE_CATEGORIES.join(', ')}.`, params: { code: 'validation.choice' } });
+      context.addIssue({ code: 'custom', path: ['category'], message: choiceMessage(FINANCING_STAGE_CATEGORIES), params: { code: 'validation.choice' } });
     }
   } else if (!item.question?.trim()) {
     context.addIssue({ code: 'custom', path: ['question'], message: REQUIRED_MESSAGE, params: { code: 'validation.required' } });
@@ -115,7 +115,7 @@ export const lenderEvent = z.discriminatedUnion('type', [
     timestamp,
     data: z.object({ financingCaseId, reference, items: z.array(question).min(1).max(50) }),
   }),
-], { message: 'The value you selected is not a valid choice. Allowed values: application.accepted, application.rejected, application.questions.' });
+], { message: choiceMessage(['application.accepted', 'application.rejected', 'application.questions']) });
 
 export type LenderEvent = z.infer<typeof lenderEvent>;
 

@@ -1,4 +1,4 @@
-import { invalidInput, notFound, ruleViolation } from '@rental/problem';
+import { choiceMessage, invalidInput, notFound, ruleViolation } from '@rental/problem';
 import { caseNotFound } from './access';
 import { applyApprovalTeamCancel } from './cancel';
 import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from './contract-machine';
@@ -132,7 +132,7 @@ const FORWARD_PLACES: readonly ContractPlace[] = CONTRACT_PLACES.slice(1, 6);
  */
 export async function moveContractForward(deps: OperatorDependencies, input: { contractId: string; to: string; reason: string | null; actor: Actor }): Promise<OpsCaseView> {
   if (!isContractPlace(input.to) || !FORWARD_PLACES.includes(input.to)) {
-    throw rule('validation.choice', `The value you selected is not a valid choice. Allowed values: ${FORWARD_PLACES.join(', ')}.`, 'to');
+    throw rule('validation.choice', choiceMessage(FORWARD_PLACES), 'to');
   }
   const target = input.to;
   const financingCaseId = await deps.reads.caseOfContract(input.contractId);

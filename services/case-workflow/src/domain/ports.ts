@@ -1,4 +1,5 @@
 import type { ProblemDocument } from '@rental/problem';
+import type { TraceOrigin } from '@rental/logger';
 import type { ContractMove, ContractPlace, EnvelopeStatus } from './contract-machine';
 import type { Address, AuditContext, AuthorizedPerson, Contract, ContractDetails, Customer, EnvelopeRecipient, FinancingCase, HistoryEntry, Quote, QuoteDetails, QuoteFeedbackAction, QuoteItem, QuoteTermsInput, RequestedItem, SignatureEnvelope } from './model';
 import type { MoveFlags, QuoteMove, QuoteStatus } from './quote-machine';
@@ -211,7 +212,7 @@ export interface OverdueItem {
   targetAudience: string;
 }
 
-export interface LenderSubmission {
+export interface LenderSubmission extends TraceOrigin {
   id: number;
   /** The application's id towards the lender: the webhook-id of every attempt. */
   applicationId: string;
@@ -220,9 +221,6 @@ export interface LenderSubmission {
   partnerId: string;
   lenderId: string | null;
   attempts: number;
-  /** The request that queued it and its W3C traceparent, when known: its attempts log under them. */
-  requestId?: string | null;
-  traceparent?: string | null;
 }
 
 /** The lender's intake; a failure throws and the submission is retried later. */

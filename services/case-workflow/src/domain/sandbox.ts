@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainError, ProblemDocument, Violation, boundedText, notFound, requiredViolation, ruleViolation, validationFailed } from '@rental/problem';
+import { boundedText, choiceViolation, DomainError, notFound, ProblemDocument, requiredViolation, ruleViolation, validationFailed, Violation } from '@rental/problem';
 import { FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES } from '@rental/proto';
 import { caseNotFound, changeableCase, requireApiUser } from './access';
 import { applyPartnerCancel } from './cancel';
@@ -123,12 +123,6 @@ async function driveEnvelope(transaction: CaseTransaction, target: EnvelopeStatu
 const optionalText = (max: number) => z.string().max(max, `This value is too long; at most ${max} characters.`).nullable().optional();
 const documentId = z.number().int().min(1).max(2_147_483_647);
 
-const choice = (propertyPath: string, allowed: readonly string[]): Violation => ({
-  propertyPath,
-  code: 'validation.choice',
-  message: `The value you selected is not a valid choice. Allowed values: ${allowed.join(', ')}.`,
-});
-
 type NewItem = { label: string; category: string; question: string; optional: boolean };
 
 function informationItems(data: Record<string, unknown>): NewItem[] {
@@ -148,7 +142,7 @@ function documentItems(data: Record<string, unknown>, allowed: readonly string[]
   const entries = input.items ? input.items.map((entry, index) => ({ entry, at: `data.items[${index}]` })) : [{ entry: input, at: 'data' }];
   const violations = entries.flatMap(({ entry, at }): Violation[] => [
     ...(entry.label === undefined ? [requiredViolation(`${at}.label`)] : []),
-    ...(entry.category === undefined ? [requiredViolation(`${at}.category`)] : allowed.includes(entry.category) ? [] : [choice(`${at}.category`, allowed)]),
+    ...(entry.category === undefined ? [requiredViolation(`${at}.category`)] : allowed.includes(entry.category) ? [] : [choiceViolation(`${at}.category`, allowed)]),
   ]);
   if (violations.length > 0) throw validationFailed(violations);
   return entries.map(({ entry }) => ({ label: entry.label as string, category: entry.category as string, question: '', optional: entry.optional ?? input.optional ?? false }));
@@ -157,7 +151,7 @@ function documentItems(data: Record<string, unknown>, allowed: readonly string[]
 function resetTarget(data: Record<string, unknown>): ResetTarget {
   const input = data.targetStatus;
   if (input === undefined || input === null) throw validationFailed([requiredViolation('data.targetStatus')]);
-  if (typeof input !== 'string' || !(RESET_TARGETS as readonly string[]).includes(input)) throw validationFailed([choice('data.targetStatus', RESET_TARGETS)]);
+  if (typeof input !== 'string' || !(RESET_TARGETS as readonly string[]).includes(input)) throw validationFailed([choiceViolation('data.targetStatus', RESET_TARGETS)]);
   return input as ResetTarget;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NOT_BLANK_MESSAGE, boundedText, conflict, notFound } from '@rental/problem';
+import { boundedText, choiceMessage, conflict, NOT_BLANK_MESSAGE, notFound } from '@rental/problem';
 import { invalidSignature } from './lender';
 import type { Actor } from './model';
 import type { CaseStore, CaseTransaction, DocumentsPort, SignedMessages, SigningStatement, SigningStatementSource } from './ports';
@@ -23,7 +23,7 @@ const signingEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('envelope.sent'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255) }) }),
   z.object({ type: z.literal('envelope.signed'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255).optional(), signedDocument }) }),
   z.object({ type: z.literal('envelope.declined'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255).optional(), reason: z.string().max(1000).nullable().optional() }) }),
-], { message: 'The value you selected is not a valid choice. Allowed values: envelope.sent, envelope.signed, envelope.declined.' });
+], { message: choiceMessage(['envelope.sent', 'envelope.signed', 'envelope.declined']) });
 
 export type SigningEvent = z.infer<typeof signingEvent>;
 

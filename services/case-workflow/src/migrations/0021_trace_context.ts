@@ -1,5 +1,5 @@
 import { addOutboxTraceparent } from '@rental/bus';
-import type { Knex } from '@rental/db';
+import { type Knex, addTraceColumns, dropTraceColumns } from '@rental/db';
 
 /**
  * The W3C traceparent (and request id) of the work that wrote an event or queued a lender
@@ -7,16 +7,10 @@ import type { Knex } from '@rental/db';
  */
 export async function up(db: Knex): Promise<void> {
   await addOutboxTraceparent(db);
-  await db.schema.alterTable('lender_submissions', (table) => {
-    table.string('request_id', 128);
-    table.string('traceparent', 55);
-  });
+  await addTraceColumns(db, 'lender_submissions');
 }
 
 export async function down(db: Knex): Promise<void> {
-  await db.schema.alterTable('lender_submissions', (table) => {
-    table.dropColumn('request_id');
-    table.dropColumn('traceparent');
-  });
-  await db.schema.alterTable('outbox', (table) => table.dropColumn('traceparent'));
+  await dropTraceColumns(db, 'lender_submissions');
+  await dropTraceColumns(db, 'outbox', ['traceparent']);
 }

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Violation, forbidden, notFound, requiredViolation, validationFailed } from '@rental/problem';
+import { choiceViolation, forbidden, notFound, requiredViolation, validationFailed, Violation } from '@rental/problem';
 import { DOCUMENT_CATEGORIES, isDocumentCategory } from '@rental/proto';
 import { PLATFORM_CATEGORIES } from './categories';
 import { requireCaseOfPartner } from './case-scope';
@@ -41,7 +41,7 @@ function formViolations(form: UploadForm): Violation[] {
   if (form.category === undefined || form.category === '') {
     violations.push(requiredViolation('category'));
   } else if (!isDocumentCategory(form.category)) {
-    violations.push({ propertyPath: 'category', code: 'validation.choice', message: `The value you selected is not a valid choice. Allowed values: ${DOCUMENT_CATEGORIES.join(', ')}.` });
+    violations.push(choiceViolation('category', DOCUMENT_CATEGORIES));
   } else if (PLATFORM_CATEGORIES.includes(form.category)) {
     violations.push({ propertyPath: 'category', code: 'document.category_reserved', message: `${form.category} documents are provided by the platform; partners cannot upload them.` });
   }

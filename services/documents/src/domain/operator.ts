@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Violation, invalidInput, notFound, ruleViolation, validationFailed } from '@rental/problem';
+import { choiceViolation, invalidInput, notFound, ruleViolation, validationFailed, Violation } from '@rental/problem';
 import { requireCase } from './case-scope';
 import type { DocumentsDependencies } from './documents';
 import { FinancingDocument, ITEM_TYPES, ItemType, RequestItem, itemState } from './model';
@@ -74,7 +74,7 @@ export interface ReviewOutcome {
  */
 export async function reviewDocument(deps: OperatorDependencies, input: { documentId: number; status: string; reason: string | null }): Promise<ReviewOutcome> {
   if (!(REVIEW_OUTCOMES as readonly string[]).includes(input.status)) {
-    throw validationFailed([{ propertyPath: 'status', code: 'validation.choice', message: `The value you selected is not a valid choice. Allowed values: ${REVIEW_OUTCOMES.join(', ')}.` }]);
+    throw validationFailed([choiceViolation('status', REVIEW_OUTCOMES)]);
   }
   const document = await deps.documents.find(input.documentId);
   if (!document) throw notFound('document.not_found', `No document ${input.documentId}.`);
@@ -118,7 +118,7 @@ async function referencedItems(deps: OperatorDependencies, financingCaseId: stri
   const violations: Violation[] = [];
   const found = references.map((reference, index) => {
     const item = items.find((candidate) => candidate.id === reference.id && candidate.itemType === reference.type);
-    if (!(ITEM_TYPES as readonly string[]).includes(reference.type)) violations.push({ propertyPath: `items[${index}].type`, code: 'validation.choice', message: `The value you selected is not a valid choice. Allowed values: ${ITEM_TYPES.join(', ')}.` });
+    if (!(ITEM_TYPES as readonly string[]).includes(reference.type)) violations.push(choiceViolation(`items[${index}].type`, ITEM_TYPES));
     else if (!item) violations.push({ propertyPath: `items[${index}].id`, code: 'document_request.not_found', message: `No ${reference.type} request ${reference.id} on this financing case.` });
     return item;
   });

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { Violation, invalidInput, notFound, requiredViolation, ruleViolation, validationFailed } from '@rental/problem';
+import { choiceViolation, invalidInput, notFound, requiredViolation, ruleViolation, validationFailed, Violation } from '@rental/problem';
 import { DOCUMENT_CATEGORIES, DocumentCategory, FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES, isDocumentCategory } from '@rental/proto';
 import { INFORMATION_CATEGORY } from './categories';
 import { requireCase, requireCaseOfPartner } from './case-scope';
@@ -34,12 +34,6 @@ export interface NewItemInput {
   template?: { content: Buffer; fileName: string };
 }
 
-const choice = (propertyPath: string, allowed: readonly string[]): Violation => ({
-  propertyPath,
-  code: 'validation.choice',
-  message: `The value you selected is not a valid choice. Allowed values: ${allowed.join(', ')}.`,
-});
-
 const ALLOWED_CATEGORIES: Record<Exclude<ItemType, 'information'>, readonly DocumentCategory[]> = {
   document: FINANCING_STAGE_CATEGORIES,
   fill_and_return: FILL_AND_RETURN_CATEGORIES,
@@ -51,18 +45,18 @@ function itemViolations(defaultType: string, items: NewItemInput[]): Violation[]
     const at = (field: string) => `items[${index}].${field}`;
     const violations: Violation[] = [];
     const itemType = (item.itemType || defaultType) as ItemType;
-    if (!(ITEM_TYPES as readonly string[]).includes(itemType)) return [choice(at('type'), ITEM_TYPES)];
+    if (!(ITEM_TYPES as readonly string[]).includes(itemType)) return [choiceViolation(at('type'), ITEM_TYPES)];
     if (itemType === 'information') {
       if (!item.question.trim()) violations.push(requiredViolation(at('question')));
       else if (item.question.length > MAX_TEXT_LENGTH) violations.push({ propertyPath: at('question'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_TEXT_LENGTH} characters.` });
-      if (item.category && !isDocumentCategory(item.category)) violations.push(choice(at('category'), DOCUMENT_CATEGORIES));
+      if (item.category && !isDocumentCategory(item.category)) violations.push(choiceViolation(at('category'), DOCUMENT_CATEGORIES));
     } else {
       if (!item.label.trim()) violations.push(requiredViolation(at('label')));
       if (!item.category) violations.push(requiredViolation(at('category')));
-      else if (!ALLOWED_CATEGORIES[itemType].includes(item.category as DocumentCategory)) violations.push(choice(at('category'), ALLOWED_CATEGORIES[itemType]));
+      else if (!ALLOWED_CATEGORIES[itemType].includes(item.category as DocumentCategory)) violations.push(choiceViolation(at('category'), ALLOWED_CATEGORIES[itemType]));
     }
     if (item.label.length > MAX_LABEL_LENGTH) violations.push({ propertyPath: at('label'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_LABEL_LENGTH} characters.` });
-    if (item.targetAudience && !(TARGET_AUDIENCES as readonly string[]).includes(item.targetAudience)) violations.push(choice(at('targetAudience'), TARGET_AUDIENCES));
+    if (item.targetAudience && !(TARGET_AUDIENCES as readonly string[]).includes(item.targetAudience)) violations.push(choiceViolation(at('targetAudience'), TARGET_AUDIENCES));
     if (item.template && (itemType !== 'fill_and_return' || !detectFileType(item.template.content) || item.template.content.length > MAX_UPLOAD_BYTES)) {
       violations.push({ propertyPath: at('template'), code: 'validation.file_type', message: 'A template is a PDF, PNG or JPEG file of at most 10 MB, and only for fill_and_return items.' });
     }

@@ -47,6 +47,35 @@ export async function describeUploadRejection(deps: Pick<DocumentsDependencies, 
   return JSON.stringify(toProblem(uploadRejected(input.reason, 'invalid_input')));
 }
 
+/**
+ * Stores a signed-contract PDF and records it as the case's signed_contract, verified and
+ * uploaded by the system; when the case has one already, the first is kept and returned.
+ */
+async function recordSignedContract(deps: DocumentsDependencies, input: { financingCaseId: string; partnerId: string; pdf: Buffer; originalName: string; description: string; simulated: boolean; now: Date }): Promise<{ document: FinancingDocument; created: boolean }> {
+  const { pdf } = input;
+  const key = deps.objectKey('signed-contracts', input.financingCaseId);
+  const result = await storeThenRecord(deps, [{ key, source: { size: pdf.length, mimeType: 'application/pdf', open: () => Readable.from([pdf]) } }], async () => {
+    const inserted = await deps.documents.insertSignedContract({
+      financingCaseId: input.financingCaseId,
+      partnerId: input.partnerId,
+      originalName: input.originalName,
+      mimeType: 'application/pdf',
+      fileSize: pdf.length,
+      category: 'signed_contract',
+      description: input.description,
+      uploadedAt: input.now.toISOString(),
+      uploadedBy: 'system',
+      reviewStatus: 'VERIFIED',
+      objectKey: key,
+      requestedItemId: null,
+      simulated: input.simulated,
+      signed: true,
+    });
+    return { outcome: inserted.created ? 'stored' : 'existing', ...inserted };
+  });
+  return { document: result.document, created: result.created };
+}
+
 /** signed: the signed-contract PDF of the case, attached once; a repeat returns the first. */
 export async function attachSignedContract(deps: DocumentsDependencies, input: { financingCaseId: string; contractId: string; context: CallerContext }): Promise<{ document: FinancingDocument; created: boolean }> {
   const existing = await deps.documents.findSimulatedSignedContract(input.financingCaseId);
@@ -64,27 +93,15 @@ export async function attachSignedContract(deps: DocumentsDependencies, input: {
       'Sandbox document: simulated signature, not legally binding.',
     ],
   });
-  const key = deps.objectKey('signed-contracts', input.financingCaseId);
-  const result = await storeThenRecord(deps, [{ key, source: { size: pdf.length, mimeType: 'application/pdf', open: () => Readable.from([pdf]) } }], async () => {
-    const inserted = await deps.documents.insertSignedContract({
-      financingCaseId: input.financingCaseId,
-      partnerId: access.partnerId,
-      originalName: `signed-contract-${input.contractId || input.financingCaseId}.pdf`,
-      mimeType: 'application/pdf',
-      fileSize: pdf.length,
-      category: 'signed_contract',
-      description: 'Signed rental contract (sandbox simulation)',
-      uploadedAt: now.toISOString(),
-      uploadedBy: 'system',
-      reviewStatus: 'VERIFIED',
-      objectKey: key,
-      requestedItemId: null,
-      simulated: true,
-      signed: true,
-    });
-    return { outcome: inserted.created ? 'stored' : 'existing', ...inserted };
+  return recordSignedContract(deps, {
+    financingCaseId: input.financingCaseId,
+    partnerId: access.partnerId,
+    pdf,
+    originalName: `signed-contract-${input.contractId || input.financingCaseId}.pdf`,
+    description: 'Signed rental contract (sandbox simulation)',
+    simulated: true,
+    now,
   });
-  return { document: result.document, created: result.created };
 }
 
 /**
@@ -96,29 +113,15 @@ export async function storeSignedContract(deps: DocumentsDependencies, input: { 
   if (existing) return { document: existing, created: false };
   if (!input.content.subarray(0, 5).equals(Buffer.from('%PDF-'))) throw invalidInput('document.not_pdf', 'The signed contract is not a PDF document.');
   const access = await caseOfOwnerCall(deps, input.financingCaseId, input.context);
-  const now = deps.now();
-  const pdf = input.content;
-  const key = deps.objectKey('signed-contracts', input.financingCaseId);
-  const result = await storeThenRecord(deps, [{ key, source: { size: pdf.length, mimeType: 'application/pdf', open: () => Readable.from([pdf]) } }], async () => {
-    const inserted = await deps.documents.insertSignedContract({
-      financingCaseId: input.financingCaseId,
-      partnerId: access.partnerId,
-      originalName: input.fileName || `signed-contract-${input.contractId}.pdf`,
-      mimeType: 'application/pdf',
-      fileSize: pdf.length,
-      category: 'signed_contract',
-      description: 'Signed rental contract',
-      uploadedAt: now.toISOString(),
-      uploadedBy: 'system',
-      reviewStatus: 'VERIFIED',
-      objectKey: key,
-      requestedItemId: null,
-      simulated: false,
-      signed: true,
-    });
-    return { outcome: inserted.created ? 'stored' : 'existing', ...inserted };
+  return recordSignedContract(deps, {
+    financingCaseId: input.financingCaseId,
+    partnerId: access.partnerId,
+    pdf: input.content,
+    originalName: input.fileName || `signed-contract-${input.contractId}.pdf`,
+    description: 'Signed rental contract',
+    simulated: false,
+    now: deps.now(),
   });
-  return { document: result.document, created: result.created };
 }
 
 /**

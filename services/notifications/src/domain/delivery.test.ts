@@ -41,6 +41,21 @@ function deps(answer: TransportResult, resolver = resolverAnswering('93.184.216.
   return { completed, requests, deps: { store, transport, resolver, policy, timeoutMs: 5000, now: () => NOW } };
 }
 
+/** What each of four failed attempts in a row leads to: the next 2, 4 and 8 s later, then the delivery is dropped. */
+const SCHEDULE_AFTER_FAILURES: DeliveryNext[] = [
+  { status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 2000) },
+  { status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 4000) },
+  { status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 8000) },
+  { status: 'dropped', reason: 'retries_exhausted' },
+];
+
+/** The next step after each of the jobs' attempts when the endpoint answers 500. */
+async function nextsAfterFailing(jobs: DeliveryJob[]): Promise<DeliveryNext[]> {
+  const nexts: DeliveryNext[] = [];
+  for (const failing of jobs) nexts.push((await attemptDelivery(failing, deps({ statusCode: 500, durationMs: 3 }).deps)).next);
+  return nexts;
+}
+
 describe('judgeResponse', () => {
   it('when the answer is 2xx, then it succeeded; 3xx, 4xx and 5xx failed, a redirect named as such', () => {
     expect([200, 204, 299].map((status) => judgeResponse(status).succeeded)).toEqual([true, true, true]);
@@ -60,31 +75,11 @@ describe('attemptDelivery', () => {
   });
 
   it('when attempts fail, then the next is due 2, 4 and 8 s after the failure and the fourth failure drops the delivery', async () => {
-    const nexts: DeliveryNext[] = [];
-    for (const attempt of [1, 2, 3, 4]) {
-      const { deps: d } = deps({ statusCode: 500, durationMs: 3 });
-      nexts.push((await attemptDelivery(job({ attempt }), d)).next);
-    }
-    expect(nexts).toEqual([
-      { status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 2000) },
-      { status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 4000) },
-      { status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 8000) },
-      { status: 'dropped', reason: 'retries_exhausted' },
-    ]);
+    expect(await nextsAfterFailing([1, 2, 3, 4].map((attempt) => job({ attempt })))).toEqual(SCHEDULE_AFTER_FAILURES);
   });
 
   it('when a redelivery of a delivery with four attempts fails, then its retries follow the schedule again from its fifth attempt on', async () => {
-    const nexts: DeliveryNext[] = [];
-    for (const attempt of [5, 6, 7, 8]) {
-      const { deps: d } = deps({ statusCode: 500, durationMs: 3 });
-      nexts.push((await attemptDelivery(job({ attempt, attemptsBeforeRedelivery: 4 }), d)).next);
-    }
-    expect(nexts).toEqual([
-      { status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 2000) },
-      { status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 4000) },
-      { status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 8000) },
-      { status: 'dropped', reason: 'retries_exhausted' },
-    ]);
+    expect(await nextsAfterFailing([5, 6, 7, 8].map((attempt) => job({ attempt, attemptsBeforeRedelivery: 4 })))).toEqual(SCHEDULE_AFTER_FAILURES);
   });
 
   it('when the answer is a redirect or no answer came, then it is a failed attempt with the reason', async () => {

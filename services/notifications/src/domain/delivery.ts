@@ -1,4 +1,5 @@
 import { isDomainError } from '@rental/problem';
+import type { TraceOrigin } from '@rental/logger';
 import type { AddressPolicy } from './address-policy';
 import { RETRY_SCHEDULE, RetrySchedule, retryDelayMs } from './retry-schedule';
 import { deliveryHeaders } from './signature';
@@ -9,7 +10,7 @@ import { parseWebhookUrl } from './webhook-url';
 export type DropReason = 'retries_exhausted' | 'endpoint_paused' | 'endpoint_deleted';
 
 /** One due delivery, claimed by this process for the length of one attempt. */
-export interface DeliveryJob {
+export interface DeliveryJob extends TraceOrigin {
   deliveryId: string;
   eventId: string;
   /** Number of the attempt about to be made, from 1; redeliveries number on. */
@@ -18,9 +19,6 @@ export interface DeliveryJob {
   attemptsBeforeRedelivery: number;
   /** The exact bytes to send. */
   body: string;
-  /** The request that caused the event and its W3C traceparent, when known: the attempt continues that trace. */
-  requestId?: string | null;
-  traceparent?: string | null;
   /** When this attempt fell due: the start of the scheduler's lag. */
   dueAt: Date;
   /** When the status change happened: the start of the delivery lag. */

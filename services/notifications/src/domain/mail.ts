@@ -1,4 +1,5 @@
 import type { StatusChangedEvent } from '@rental/proto';
+import type { TraceOrigin } from '@rental/logger';
 import { isDomainError } from '@rental/problem';
 import { RetrySchedule, retryDelayMs } from './retry-schedule';
 import type { MailStore, Mailer, PartnerDirectory } from './ports';
@@ -68,16 +69,13 @@ export function composeMail(role: RecipientRole, event: StatusChangedEvent, cont
 /** Mail waits longer than webhooks between tries: an SMTP server or pricing may be down for a while. */
 export const MAIL_RETRY_SCHEDULE: RetrySchedule = { maxRetries: 10, firstDelayMs: 5000, maxDelayMs: 10 * 60 * 1000 };
 
-export interface MailJob {
+export interface MailJob extends TraceOrigin {
   id: string;
   partnerId: string;
   role: RecipientRole;
   /** Number of the attempt about to be made, from 1. */
   attempt: number;
   event: StatusChangedEvent;
-  /** The request that caused the event and its W3C traceparent, when known: the attempt continues that trace. */
-  requestId?: string | null;
-  traceparent?: string | null;
 }
 
 export type MailNext =

@@ -1,9 +1,10 @@
 import { mailRequestedEvent } from '@rental/proto';
+import type { TraceOrigin } from '@rental/logger';
 import { MailNext, attemptMail } from './mail';
 import type { Mailer, PartnerDirectory, RequestedMailStore } from './ports';
 
 /** A mail another service asked for (mail.requested), as stored. */
-export interface RequestedMailJob {
+export interface RequestedMailJob extends TraceOrigin {
   id: string;
   kind: string;
   recipient: { partnerId: string } | { email: string };
@@ -11,9 +12,6 @@ export interface RequestedMailJob {
   text: string;
   /** Number of the attempt about to be made, from 1. */
   attempt: number;
-  /** The request that asked for the mail and its W3C traceparent, when known: the attempt continues that trace. */
-  requestId?: string | null;
-  traceparent?: string | null;
 }
 
 export type ReceivedMailRequest =

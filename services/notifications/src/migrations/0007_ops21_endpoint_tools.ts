@@ -1,4 +1,4 @@
-import type { Knex } from '@rental/db';
+import { type Knex, addTraceColumns, dropTraceColumns } from '@rental/db';
 
 export async function up(db: Knex): Promise<void> {
   await db.schema.alterTable('webhook_endpoints', (table) => {
@@ -10,14 +10,12 @@ export async function up(db: Knex): Promise<void> {
     // Attempts made before the latest redelivery request; the retry schedule counts from there.
     table.integer('attempts_before_redelivery').notNullable().defaultTo(0);
   });
-  await db.schema.alterTable('event_inbox', (table) => {
-    // The request that caused the event, so the log lines of its deliveries carry its id.
-    table.string('request_id', 128);
-  });
+  // The request that caused the event, so the log lines of its deliveries carry its id.
+  await addTraceColumns(db, 'event_inbox', ['request_id']);
 }
 
 export async function down(db: Knex): Promise<void> {
-  await db.schema.alterTable('event_inbox', (table) => table.dropColumn('request_id'));
+  await dropTraceColumns(db, 'event_inbox', ['request_id']);
   await db.schema.alterTable('deliveries', (table) => table.dropColumn('attempts_before_redelivery'));
   await db.schema.alterTable('webhook_endpoints', (table) => {
     table.dropColumn('previous_secret');

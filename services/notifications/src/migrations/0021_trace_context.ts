@@ -1,23 +1,15 @@
-import type { Knex } from '@rental/db';
+import { type Knex, addTraceColumns, dropTraceColumns } from '@rental/db';
 
 /**
  * The W3C traceparent of the work that caused an event (its deliveries and mails log under it and
  * a webhook carries it), and the request id and traceparent of a requested mail.
  */
 export async function up(db: Knex): Promise<void> {
-  await db.schema.alterTable('event_inbox', (table) => {
-    table.string('traceparent', 55);
-  });
-  await db.schema.alterTable('mail_requests', (table) => {
-    table.string('request_id', 128);
-    table.string('traceparent', 55);
-  });
+  await addTraceColumns(db, 'event_inbox', ['traceparent']);
+  await addTraceColumns(db, 'mail_requests');
 }
 
 export async function down(db: Knex): Promise<void> {
-  await db.schema.alterTable('mail_requests', (table) => {
-    table.dropColumn('request_id');
-    table.dropColumn('traceparent');
-  });
-  await db.schema.alterTable('event_inbox', (table) => table.dropColumn('traceparent'));
+  await dropTraceColumns(db, 'mail_requests');
+  await dropTraceColumns(db, 'event_inbox', ['traceparent']);
 }

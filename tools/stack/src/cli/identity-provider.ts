@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { loadConfig, platformVariables, portVariable, urlVariable } from '@rental/config';
 import { connectDatabase } from '@rental/db';
+import { runUntilSignal } from '@rental/http';
 import { IDENTITY_SCHEMA, startIdentityProvider } from '../identity-provider';
 
 /**
  * The dev identity provider as its own process (the stack starts it when OPERATOR_ISSUER_URL is
  * unset; docker-compose runs it too): operators loaded by `npm run seed` sign in here.
  */
-async function main(): Promise<void> {
+runUntilSignal('identity provider', async () => {
   const config = loadConfig({
     DATABASE_URL: platformVariables.DATABASE_URL,
     IDENTITY_PROVIDER_PORT: portVariable(8080),
@@ -29,12 +30,5 @@ async function main(): Promise<void> {
     rolesClaim: config.OPERATOR_ROLES_CLAIM,
   });
   process.stdout.write(`identity provider listening at ${provider.issuer}\n`);
-  const stop = () => provider.close().then(() => db.destroy()).then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
-
-main().catch((error: Error) => {
-  process.stderr.write(`identity provider failed: ${error.message}\n`);
-  process.exit(1);
+  return { stop: () => provider.close().then(() => db.destroy()) };
 });

@@ -1,11 +1,12 @@
 import { loadConfig } from '@rental/config';
 import { connectDatabase } from '@rental/db';
+import { runUntilSignal } from '@rental/http';
 import { HUB_STUB_SCHEMA } from '../hub-stub';
 import { simulatorProcessVariables, startCreditBureauSimulator, startLenderSimulator, startSigningSimulator } from '../simulators';
 import { lenderSecret } from '../stack';
 
 /** The lender, signing and credit bureau simulators on their own, for docker compose's dev profile. */
-async function main(): Promise<void> {
+runUntilSignal('simulators', async () => {
   const config = loadConfig(simulatorProcessVariables);
   const db = connectDatabase({ url: config.DATABASE_URL, schema: HUB_STUB_SCHEMA });
   const report = (message: string) => process.stderr.write(`${message}\n`);
@@ -15,12 +16,5 @@ async function main(): Promise<void> {
     await startCreditBureauSimulator({ port: config.CREDIT_BUREAU_SIMULATOR_PORT, host: config.HOST }),
   ];
   process.stdout.write(`simulators listening at ${running.map((simulator) => simulator.url).join(', ')}\n`);
-  const stop = () => Promise.all(running.map((simulator) => simulator.close())).then(() => db.destroy()).then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
-
-main().catch((error: Error) => {
-  process.stderr.write(`simulators failed: ${error.message}\n`);
-  process.exit(1);
+  return { stop: () => Promise.all(running.map((simulator) => simulator.close())).then(() => db.destroy()) };
 });

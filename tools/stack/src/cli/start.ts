@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { booleanVariable, loadConfig, platformVariables, portVariable } from '@rental/config';
+import { runUntilSignal } from '@rental/http';
 import { createLogger } from '@rental/logger';
 import { DEMO_SEED_FILE, readSeedFile } from '../fixture';
 import { deploymentIsEmpty } from '../seed';
 import { startStack } from '../stack';
 
 /** `npm start`: the whole stack on this machine, seeded with the demo fixture when empty. */
-async function main(): Promise<void> {
+runUntilSignal('The stack', async () => {
   const config = loadConfig({ ...platformVariables, PORT: portVariable(8080), SEED_DEMO: booleanVariable(true) });
   const log = createLogger('stack', 'warn');
   const stateDirectory = path.resolve(__dirname, '..', '..', '..', '..', '.stack', `${config.API_ENVIRONMENT}-${new URL(config.DATABASE_URL).pathname.slice(1)}`);
@@ -27,18 +28,10 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`Partner Rental API (${config.API_ENVIRONMENT}) listening at ${stack.gatewayUrl}\n`);
   process.stdout.write(`Logs: ${stack.logDirectory}. Stop with Ctrl-C.\n`);
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write('Stopping…\n');
-    stack.stop().then(() => process.exit(0), () => process.exit(1));
+  return {
+    stop: () => {
+      process.stdout.write('Stopping…\n');
+      return stack.stop();
+    },
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-}
-
-main().catch((error: Error) => {
-  process.stderr.write(`The stack did not start: ${error.message}\n`);
-  process.exit(1);
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedText, nonBlankText } from '@rental/problem';
-import { OperationSpec, defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
+import { OperationSpec, ResponseSpec, defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
 import type { OperatorRole } from '../../domain/roles';
 
 const MAX_INTEGER_ID = 2_147_483_647;
@@ -180,116 +180,130 @@ const noteSchema = z.object({ financingCaseId: z.string(), text: z.string(), cre
 const authFailures = problemResponses(401, 403);
 const caseAnswer = { 200: { description: 'The changed case', schema: caseDetailSchema } };
 
-export const queueOperation = defineOperation({
-  operationId: 'ops_list_cases', method: 'get', path: '/ops/v1/cases', tags: [TAG],
+/**
+ * An approval-team operation: the token and role failures of every operation (401, 403), the
+ * problems its inputs bring (404 for a path id, 400 for a query, 422 for a body) and the ones it
+ * names itself.
+ */
+function opsOperation<const S extends Omit<OperationSpec, 'tags' | 'responses'> & { returns: Record<number, ResponseSpec>; problems?: number[] }>(spec: S) {
+  const { returns, problems = [], ...operation } = spec;
+  const inputs = [...(operation.params ? [404] : []), ...(operation.query ? [400] : []), ...(operation.body ? [422] : [])];
+  return defineOperation({ ...operation, tags: [TAG], responses: { ...returns, ...authFailures, ...problemResponses(...inputs, ...problems) } });
+}
+
+export const queueOperation = opsOperation({
+  operationId: 'ops_list_cases', method: 'get', path: '/ops/v1/cases',
   summary: 'The queue: cases of every partner, longest waiting first',
   description: 'Role viewer. Longest waiting = oldest status change first. `status` takes a comma list; `overdue=true` keeps cases with a required partner or customer item pending after its dueAt.',
   query: queueQuery,
-  responses: { 200: { description: 'A page of the queue', schema: z.array(queueEntrySchema) }, ...authFailures, ...problemResponses(400) },
+  returns: { 200: { description: 'A page of the queue', schema: z.array(queueEntrySchema) } },
 });
 
-export const caseOperation = defineOperation({
-  operationId: 'ops_get_case', method: 'get', path: '/ops/v1/cases/{id}', tags: [TAG],
+export const caseOperation = opsOperation({
+  operationId: 'ops_get_case', method: 'get', path: '/ops/v1/cases/{id}',
   summary: 'A case with quote, contract, envelope, lender submissions, every item and document, and its history',
   description: 'Role viewer. Items of every audience (partner, customer, operator) with dueAt; documents with their review status and who uploaded them; history of every change with actor, action, statuses and reason.',
   params: casePath,
-  responses: { 200: { description: 'The case', schema: caseDetailSchema }, ...authFailures, ...problemResponses(404) },
+  returns: { 200: { description: 'The case', schema: caseDetailSchema } },
 });
 
-export const transitionOperation = defineOperation({
-  operationId: 'ops_transition_case', method: 'post', path: '/ops/v1/cases/{id}/transitions', tags: [TAG],
+export const transitionOperation = opsOperation({
+  operationId: 'ops_transition_case', method: 'post', path: '/ops/v1/cases/{id}/transitions',
   summary: 'A move of the quote table from the current status',
   description: 'Role reviewer; finance_* moves and start_manual_finance_review need the approver role, every other move the reviewer role. cancel has its own route; finance_accept out of finance_rejected is the override (422 ops.override_required). request_finance_review(_direct) submits the case to the lender.',
   params: casePath, body: { schema: transitionBody },
-  responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422) },
+  returns: caseAnswer,
 });
 
-export const overrideOperation = defineOperation({
-  operationId: 'ops_override_case', method: 'post', path: '/ops/v1/cases/{id}/override', tags: [TAG],
+export const overrideOperation = opsOperation({
+  operationId: 'ops_override_case', method: 'post', path: '/ops/v1/cases/{id}/override',
   summary: 'finance_rejected → finance_accepted (financeRejectedOverride), with the reason',
   description: 'Role approver. Only from finance_rejected (else 422); the reason is kept in the history.',
   params: casePath, body: { schema: reasonBody },
-  responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422) },
+  returns: caseAnswer,
 });
 
-export const cancelOperation = defineOperation({
-  operationId: 'ops_cancel_case', method: 'post', path: '/ops/v1/cases/{id}/cancel', tags: [TAG],
+export const cancelOperation = opsOperation({
+  operationId: 'ops_cancel_case', method: 'post', path: '/ops/v1/cases/{id}/cancel',
   summary: 'The approval team\'s cancel from any other status, with every effect of the partner cancel',
   description: "Role approver. From any status but canceled (422), without the partner's restrictions; a contract waiting for signing is canceled with it, a signed or later one stays active; open callback requests close.",
   params: casePath, body: { schema: reasonBody },
-  responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422) },
+  returns: caseAnswer,
 });
 
-export const requestsOperation = defineOperation({
-  operationId: 'ops_request_items', method: 'post', path: '/ops/v1/cases/{id}/requests', tags: [TAG],
+export const requestsOperation = opsOperation({
+  operationId: 'ops_request_items', method: 'post', path: '/ops/v1/cases/{id}/requests',
   summary: 'Requested documents, fill-and-return forms and information, for the partner, the customer or the approval team',
   description: 'Role reviewer. All items or none: a bad item is a 422 naming it. dueAt defaults to now + DOCUMENT_DUE_AFTER.',
   params: casePath, body: { schema: requestsBody },
-  responses: { 201: { description: 'The created items', schema: z.array(opsItemSchema) }, ...authFailures, ...problemResponses(404, 422) },
+  returns: { 201: { description: 'The created items', schema: z.array(opsItemSchema) } },
 });
 
-export const reviewOperation = defineOperation({
-  operationId: 'ops_review_document', method: 'post', path: '/ops/v1/documents/{id}/review', tags: [TAG],
+export const reviewOperation = opsOperation({
+  operationId: 'ops_review_document', method: 'post', path: '/ops/v1/documents/{id}/review',
   summary: 'VERIFIED accepts the document\'s request; REJECTED reopens it for the partner',
   description: 'Role reviewer. Only a PENDING_REVIEW document (else 422 at status). A rejection is mailed to the partner.',
   params: integerPath('Document id'), body: { schema: reviewBody },
-  responses: { 200: { description: 'The case of the document', schema: caseDetailSchema }, ...authFailures, ...problemResponses(404, 422) },
+  returns: { 200: { description: 'The case of the document', schema: caseDetailSchema } },
 });
 
-export const downloadOperation = defineOperation({
-  operationId: 'ops_download_document', method: 'get', path: '/ops/v1/documents/{id}/download', tags: [TAG],
+export const downloadOperation = opsOperation({
+  operationId: 'ops_download_document', method: 'get', path: '/ops/v1/documents/{id}/download',
   summary: 'Any document of any case, bytes as stored',
   description: 'Role viewer. The bytes as stored, with their content type.',
   params: integerPath('Document id'),
-  responses: { 200: { description: 'The file', contentType: 'application/octet-stream' }, ...authFailures, ...problemResponses(404) },
+  returns: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
 });
 
-export const transmitOperation = defineOperation({
-  operationId: 'ops_transmit_items', method: 'post', path: '/ops/v1/cases/{id}/transmit', tags: [TAG],
+export const transmitOperation = opsOperation({
+  operationId: 'ops_transmit_items', method: 'post', path: '/ops/v1/cases/{id}/transmit',
   summary: 'Sends verified documents and given answers of the items to the lender',
   description: 'Role reviewer. Each item needs a verified document or a given answer (422 naming it); a case without a lender reference is 422. Items become sent with transmittedToLenderAt once the lender took them; a lender that fails is 502 and nothing changes.',
   params: casePath, body: { schema: itemsBody },
-  responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422, 502, 503) },
+  returns: caseAnswer,
+  problems: [502, 503],
 });
 
-export const resubmitOperation = defineOperation({
-  operationId: 'ops_resubmit_case', method: 'post', path: '/ops/v1/cases/{id}/resubmit', tags: [TAG],
+export const resubmitOperation = opsOperation({
+  operationId: 'ops_resubmit_case', method: 'post', path: '/ops/v1/cases/{id}/resubmit',
   summary: 'A new lender submission when the last one failed',
   description: 'Role reviewer. Only when the last submission is failed (else 422).',
   params: casePath,
-  responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422, 503) },
+  returns: caseAnswer,
+  problems: [422, 503],
 });
 
-export const callbackOperation = defineOperation({
-  operationId: 'ops_create_callback_request', method: 'post', path: '/ops/v1/cases/{id}/callback-requests', tags: [TAG],
+export const callbackOperation = opsOperation({
+  operationId: 'ops_create_callback_request', method: 'post', path: '/ops/v1/cases/{id}/callback-requests',
   summary: 'Links items to a new open callback request',
   description: "Role reviewer. The partner's list shows callbackRequestId and callbackStatus on the items; any cancel closes it.",
   params: casePath, body: { schema: callbackBody },
-  responses: { 201: { description: 'The callback request', schema: callbackSchema }, ...authFailures, ...problemResponses(404, 422) },
+  returns: { 201: { description: 'The callback request', schema: callbackSchema } },
 });
 
-export const closeCallbackOperation = defineOperation({
-  operationId: 'ops_close_callback_request', method: 'post', path: '/ops/v1/callback-requests/{id}/close', tags: [TAG],
+export const closeCallbackOperation = opsOperation({
+  operationId: 'ops_close_callback_request', method: 'post', path: '/ops/v1/callback-requests/{id}/close',
   summary: 'Closes an open callback request',
   description: 'Role reviewer. An open callback request only (else 422).',
   params: integerPath('Callback request id'),
-  responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422) },
+  returns: caseAnswer,
+  problems: [422],
 });
 
-export const noteOperation = defineOperation({
-  operationId: 'ops_add_note', method: 'post', path: '/ops/v1/cases/{id}/notes', tags: [TAG],
+export const noteOperation = opsOperation({
+  operationId: 'ops_add_note', method: 'post', path: '/ops/v1/cases/{id}/notes',
   summary: 'An internal note in the case\'s history',
   description: "Role reviewer. Kept in the case's history (action note).",
   params: casePath, body: { schema: noteBody },
-  responses: { 201: { description: 'The note', schema: noteSchema }, ...authFailures, ...problemResponses(404, 422) },
+  returns: { 201: { description: 'The note', schema: noteSchema } },
 });
 
-export const contractTransitionOperation = defineOperation({
-  operationId: 'ops_transition_contract', method: 'post', path: '/ops/v1/contracts/{id}/transitions', tags: [TAG],
+export const contractTransitionOperation = opsOperation({
+  operationId: 'ops_transition_contract', method: 'post', path: '/ops/v1/contracts/{id}/transitions',
   summary: 'Moves a contract forward (signed → post_processing_required → delivery_approved → invoice_checked → completed)',
   description: 'Role reviewer. Steps may be skipped, never back. completed needs a contract number; a completed contract completes its finance_accepted quote.',
   params: contractPath, body: { schema: contractTransitionBody },
-  responses: { ...caseAnswer, ...authFailures, ...problemResponses(404, 422) },
+  returns: caseAnswer,
 });
 
 /** Every operation with the least role it needs, checked before the body is read. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
+import { operationsOn, ulid } from '@rental/http';
 import { DomainError, invalidInput, validationFailed, zodViolations } from '@rental/problem';
 import { cartBody, cartItem } from '../../domain/cart-item';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, checkoutBody } from '../../domain/checkout';
@@ -33,47 +33,34 @@ export const cartResponse = z.object({
   updatedAt: z.string(),
 }).meta({ id: 'CartFinancingResponse' });
 
-export const createCart = defineOperation({
+const carts = operationsOn({ tags: ['Carts'] });
+const cart = operationsOn({ tags: ['Carts'], params: cartParams });
+const quoteRequests = operationsOn({ tags: ['Quotes'] });
+
+export const createCart = carts.post({
   operationId: 'createCart',
-  method: 'post',
   path: '/api/carts',
   summary: 'Create a cart and price it',
   description: 'A cart holds items of one article type only; mixed types give 422 with one MIXED_ARTICLE_TYPES violation per item, and nothing is stored.',
-  tags: ['Carts'],
-  body: { schema: cartBody, required: true },
-  responses: {
-    201: { description: 'The priced cart', schema: cartResponse, headers: { Location: { description: 'Path of the cart', schema: z.string() } } },
-    ...problemResponses(400, 401, 422, 503),
-  },
+  body: { schema: cartBody },
+  returns: { 201: { description: 'The priced cart', schema: cartResponse, headers: { Location: { description: 'Path of the cart', schema: z.string() } } } },
 });
 
-export const getCart = defineOperation({
+export const getCart = cart.read({
   operationId: 'getCart',
-  method: 'get',
   path: '/api/carts/{id}',
   summary: 'A cart with its status',
   description: 'Another partner\'s cart answers 404.',
-  tags: ['Carts'],
-  params: cartParams,
-  responses: {
-    200: { description: 'The cart', schema: cartResponse },
-    ...problemResponses(401, 404, 503),
-  },
+  returns: { description: 'The cart', schema: cartResponse },
 });
 
-export const replaceCart = defineOperation({
+export const replaceCart = cart.put({
   operationId: 'replaceCart',
-  method: 'put',
   path: '/api/carts/{id}',
   summary: 'Replace the items of a cart',
   description: 'Prices the new items; the article-type rule applies as on create. A checked-out cart cannot be changed (422).',
-  tags: ['Carts'],
-  params: cartParams,
-  body: { schema: cartBody, required: true },
-  responses: {
-    200: { description: 'The priced cart', schema: cartResponse },
-    ...problemResponses(400, 401, 404, 422, 503),
-  },
+  body: { schema: cartBody },
+  returns: { 200: { description: 'The priced cart', schema: cartResponse } },
 });
 
 const deprecationHeaderSpecs = {
@@ -100,22 +87,17 @@ function rejectCheckout(error: z.ZodError, input: unknown): DomainError {
   return validationFailed(violations);
 }
 
-export const checkoutCart = defineOperation({
+export const checkoutCart = cart.post({
   operationId: 'checkoutCart',
-  method: 'post',
   path: '/api/carts/{id}/checkout',
   summary: 'Check a cart out into a quote and financing case',
   description: 'Send an Idempotency-Key (a UUID v4 is recommended): a retry with the same key and body returns the original response and creates no second quote. The header becomes required on 2027-02-01; until then a request without it is the deprecated form: every answer to it, errors (4xx) included, carries Deprecation: true, Sunset, Link rel="deprecation" (to this documentation) and a Warning 299.',
-  tags: ['Carts'],
-  params: cartParams,
   headers: {
     'Idempotency-Key': { description: `At most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters; the same key with a different body gives 422; kept at least 24 hours`, schema: z.string().max(IDEMPOTENCY_KEY_MAX_LENGTH) },
   },
-  body: { schema: checkoutBody, required: true, reject: rejectCheckout },
-  responses: {
-    201: { description: 'The financing case was created', schema: checkoutResponse, headers: deprecationHeaderSpecs },
-    ...problemResponses(400, 401, 403, 404, 409, 422, 503),
-  },
+  body: { schema: checkoutBody, reject: rejectCheckout },
+  returns: { 201: { description: 'The financing case was created', schema: checkoutResponse, headers: deprecationHeaderSpecs } },
+  problems: [403, 409],
 });
 
 const nullableText = z.string().nullable();
@@ -158,46 +140,30 @@ export const quoteRequestCreated = quoteRequestReadShape.extend({
   currentSolvencyStatus: z.enum(['not_checked']).describe('Solvency check of the customer: the API runs none when a quote request is filed, so it is not_checked; the lender\'s review of the quote shows in the quote\'s status'),
 }).meta({ id: 'QuoteRequestCreated' });
 
-export const listQuoteRequests = defineOperation({
+export const listQuoteRequests = quoteRequests.list({
   operationId: 'listQuoteRequests',
-  method: 'get',
   path: '/api/quote_requests',
   summary: 'Quote requests of the partner, newest first',
   description: 'The partner-facing read shape.',
-  tags: ['Quotes'],
-  query: pageQuery,
-  responses: {
-    200: { description: 'The quote requests', schema: z.array(quoteRequestReadShape) },
-    ...problemResponses(400, 401, 503),
-  },
+  items: { description: 'The quote requests', schema: quoteRequestReadShape },
 });
 
-export const getQuoteRequest = defineOperation({
+export const getQuoteRequest = quoteRequests.read({
   operationId: 'getQuoteRequest',
-  method: 'get',
   path: '/api/quote_requests/{id}',
   summary: 'A quote request',
   description: 'Another partner\'s quote request answers 404.',
-  tags: ['Quotes'],
   params: z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) }),
-  responses: {
-    200: { description: 'The quote request', schema: quoteRequestReadShape },
-    ...problemResponses(401, 404, 503),
-  },
+  returns: { description: 'The quote request', schema: quoteRequestReadShape },
 });
 
-export const createQuoteRequest = defineOperation({
+export const createQuoteRequest = quoteRequests.post({
   operationId: 'createQuoteRequest',
-  method: 'post',
   path: '/api/quote_requests',
   summary: 'File a quote request from a stored calculation',
   description: 'Creates the quote request and its quote. duration and calculationType pick one offer of the calculation; with exactly one offer both may be omitted.',
-  tags: ['Quotes'],
-  body: { schema: quoteRequestBody, required: true },
-  responses: {
-    201: { description: 'The quote request', schema: quoteRequestCreated, headers: { Location: { description: 'Path of the quote request', schema: z.string() } } },
-    ...problemResponses(400, 401, 422, 503),
-  },
+  body: { schema: quoteRequestBody },
+  returns: { 201: { description: 'The quote request', schema: quoteRequestCreated, headers: { Location: { description: 'Path of the quote request', schema: z.string() } } } },
 });
 
 export const operations = [createCart, getCart, replaceCart, checkoutCart, listQuoteRequests, getQuoteRequest, createQuoteRequest];

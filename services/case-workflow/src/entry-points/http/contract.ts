@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
+import { defineOperation, operationsOn, problemResponses, ulid } from '@rental/http';
 import { PAYMENT_INTERVALS } from '@rental/proto';
 import { CONTRACT_PLACES, ENVELOPE_STATES } from '../../domain/contract-machine';
 import { contractNumberBody } from '../../domain/contracts';
@@ -196,135 +196,91 @@ const deprecationHeaders = {
   Link: { description: 'The financing case, rel="successor-version"', schema: z.string(), required: true },
 };
 
-export const listFinancingCases = defineOperation({
+const financingCases = operationsOn({ tags: ['Financing cases'] });
+const financingCase = operationsOn({ tags: ['Financing cases'], params: idParams });
+const quote = operationsOn({ tags: ['Quotes'], params: idParams });
+const contract = operationsOn({ tags: ['Contracts'], params: idParams });
+const esignature = operationsOn({ tags: ['E-signature'], params: caseIdParams });
+const sandboxCase = operationsOn({ tags: ['Sandbox'], params: idParams, problems: [403] });
+
+export const listFinancingCases = financingCases.list({
   operationId: 'listFinancingCases',
-  method: 'get',
   path: '/api/financing_cases',
   summary: 'Financing cases of the partner, newest first',
   description: 'Each case with its status (the status of its quote) and the requested items the documents service holds for it.',
-  tags: ['Financing cases'],
-  query: pageQuery,
-  responses: {
-    200: { description: 'The financing cases', schema: z.array(financingCaseSchema) },
-    ...problemResponses(400, 401, 503),
-  },
+  items: { description: 'The financing cases', schema: financingCaseSchema },
 });
 
-export const getFinancingCase = defineOperation({
+export const getFinancingCase = financingCase.read({
   operationId: 'getFinancingCase',
-  method: 'get',
   path: '/api/financing_cases/{id}',
   summary: 'A financing case with its requested items',
   description: 'Another partner\'s case answers 404.',
-  tags: ['Financing cases'],
-  params: idParams,
-  responses: {
-    200: { description: 'The financing case', schema: financingCaseSchema },
-    ...problemResponses(401, 404, 503),
-  },
+  returns: { description: 'The financing case', schema: financingCaseSchema },
 });
 
-export const cancelFinancingCase = defineOperation({
+export const cancelFinancingCase = financingCase.post({
   operationId: 'cancelFinancingCase',
-  method: 'post',
   path: '/api/financing_cases/{id}/cancel',
   summary: 'Cancel a financing case',
   description: 'No body. Needs the api_user role. Refused (422) while the quote is in_progress, rejected_by_customer, finance_rejected or canceled, and once the contract is signed or later. The quote and, while it waits for signing, the contract move to canceled, with one status-change event each.',
-  tags: ['Financing cases'],
-  params: idParams,
-  responses: {
-    204: { description: 'Canceled' },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  returns: { 204: { description: 'Canceled' } },
+  problems: [400, 403, 422],
 });
 
-export const getQuote = defineOperation({
+export const getQuote = quote.read({
   operationId: 'getQuote',
-  method: 'get',
   path: '/api/quotes/{id}',
   summary: 'A quote (deprecated: use the financing case)',
   description: 'Superseded by /api/financing_cases/{id}; sunset 2027-02-01. Another partner\'s quote answers 404.',
-  tags: ['Quotes'],
   deprecated: true,
-  params: idParams,
-  responses: {
-    200: { description: 'The quote', schema: quoteSchema, headers: deprecationHeaders },
-    ...problemResponses(401, 404, 503),
-  },
+  returns: { description: 'The quote', schema: quoteSchema, headers: deprecationHeaders },
 });
 
-export const getContract = defineOperation({
+export const getContract = contract.read({
   operationId: 'getContract',
-  method: 'get',
   path: '/api/contracts/{id}',
   summary: 'A contract',
   description: 'Another partner\'s contract answers 404.',
-  tags: ['Contracts'],
-  params: idParams,
-  responses: {
-    200: { description: 'The contract', schema: contractSchema },
-    ...problemResponses(401, 404, 503),
-  },
+  returns: { description: 'The contract', schema: contractSchema },
 });
 
-export const editContractNumber = defineOperation({
+export const editContractNumber = contract.patch({
   operationId: 'editContractNumber',
-  method: 'patch',
   path: '/api/contracts/{id}/edit-contract-number',
   summary: 'Set the contract number',
   description: 'Unique among the partner\'s contracts (422 at contractNumber otherwise). Another partner\'s contract answers 403.',
-  tags: ['Contracts'],
-  params: idParams,
-  body: { schema: contractNumberBody, required: true, reject: invalidBody },
-  responses: {
-    200: { description: 'The contract number', schema: contractNumberResponse },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  body: { schema: contractNumberBody, reject: invalidBody },
+  returns: { 200: { description: 'The contract number', schema: contractNumberResponse } },
+  problems: [403],
 });
 
-export const startEsignature = defineOperation({
+export const startEsignature = esignature.post({
   operationId: 'startEsignature',
-  method: 'post',
   path: '/api/financing-cases/{financingCaseId}/start-esignature',
   summary: 'Start the electronic signature of the contract',
   description: 'The quote must be finance_accepted. Shared mailboxes (info@, office@, …) are refused; a single person needs soloSigneePermitted, otherwise at least two persons are needed; where the lender stated who may sign, every person must be on that statement. The persons become the quote\'s authorized persons, the contract is created at wait_for_signing when missing, and a signature envelope is sent to them.',
-  tags: ['E-signature'],
-  params: caseIdParams,
-  body: { schema: startEsignatureBody, required: true, reject: invalidBody },
-  responses: {
-    200: { description: 'The signature was started', schema: startEsignatureResponse },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  body: { schema: startEsignatureBody, reject: invalidBody },
+  returns: { 200: { description: 'The signature was started', schema: startEsignatureResponse } },
+  problems: [403],
 });
 
-export const sandboxFinanceDecision = defineOperation({
+export const sandboxFinanceDecision = sandboxCase.post({
   operationId: 'sandboxFinanceDecision',
-  method: 'post',
   path: '/api/sandbox/financing_cases/{id}/finance-decision',
   summary: 'Sandbox: take the lender\'s decision',
   description: 'Sandbox only (404 elsewhere); needs the api_user role. Drives the quote from finance_review, manual_finance_review or finance_questions to finance_accepted or finance_rejected through the state machine, so webhooks and mails fire as for a real decision; any other state is 422.',
-  tags: ['Sandbox'],
-  params: idParams,
-  body: { schema: financeDecisionBody, required: true, reject: invalidBody },
-  responses: {
-    204: { description: 'Applied' },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  body: { schema: financeDecisionBody, reject: invalidBody },
+  returns: { 204: { description: 'Applied' } },
 });
 
-export const sandboxSimulate = defineOperation({
+export const sandboxSimulate = sandboxCase.post({
   operationId: 'sandboxSimulate',
-  method: 'post',
   path: '/api/sandbox/financing_cases/{id}/simulate',
   summary: 'Sandbox: drive a case into a scenario',
   description: 'Sandbox only (404 elsewhere); needs the api_user role. Quote scenarios follow the shortest path of the state machine (each change one event); an unreachable state is 422 naming the current and desired status. upload_rejected_type and upload_rejected_size answer 400 with the payload of a real rejected upload.',
-  tags: ['Sandbox'],
-  params: idParams,
-  body: { schema: simulateBody, required: true, reject: invalidBody },
-  responses: {
-    204: { description: 'Applied' },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  body: { schema: simulateBody, reject: invalidBody },
+  returns: { 204: { description: 'Applied' } },
 });
 
 export const sendToCustomerResponse = z.object({

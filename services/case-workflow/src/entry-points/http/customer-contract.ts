@@ -1,13 +1,10 @@
 import { z } from 'zod';
-import { defineOperation, problemResponses } from '@rental/http';
-import { PAYMENT_INTERVALS } from '@rental/proto';
+import { PAYMENT_INTERVALS, customerOperation, customerRequestedItemSchema } from '@rental/proto';
 import { customerFeedbackBody } from '../../domain/customer';
 import { QUOTE_STATES } from '../../domain/quote-machine';
 
 // The customer's API (/customer/v1, authenticated by the link token alone). Not part of the
 // partner API description; the same zod objects validate requests here.
-
-const tokenParams = z.object({ token: z.string().min(1).max(200) });
 
 const customerViewSchema = z.object({
   quoteNumber: z.string(),
@@ -21,57 +18,41 @@ const customerViewSchema = z.object({
   items: z.array(z.object({ position: z.number().int(), productNumber: z.string(), productName: z.string().nullable(), quantity: z.number().int() })),
   expiresAt: z.string().describe('When this link stops working'),
   actions: z.array(z.enum(['accept', 'request_changes', 'reject'])).describe('What the customer may do now; empty for a view-only link'),
-  requestedItems: z.array(z.object({
-    id: z.number().int(),
-    type: z.enum(['information', 'document', 'fill_and_return']),
-    label: z.string(),
-    status: z.string(),
-    category: z.string(),
-    optional: z.boolean(),
-    dueAt: z.string().nullable(),
-  })).describe('What the customer is asked for (customer audience only)'),
+  requestedItems: z.array(customerRequestedItemSchema).describe('What the customer is asked for (customer audience only)'),
 }).meta({ id: 'CustomerQuoteView' });
 
-const errors = problemResponses(404, 410, 422, 503);
-
-export const getCustomerQuote = defineOperation({
+export const getCustomerQuote = customerOperation({
   operationId: 'getCustomerQuote',
   method: 'get',
   path: '/customer/v1/quotes/{token}',
   summary: 'The offer behind a customer link',
-  tags: ['Customer'],
-  params: tokenParams,
-  responses: { 200: { description: 'The offer', schema: customerViewSchema }, ...errors },
+  returns: { 200: { description: 'The offer', schema: customerViewSchema } },
 });
 
-export const acceptCustomerQuote = defineOperation({
+export const acceptCustomerQuote = customerOperation({
   operationId: 'acceptCustomerQuote',
   method: 'post',
   path: '/customer/v1/quotes/{token}/accept',
   summary: 'Accept the offer: it goes to the lender',
-  tags: ['Customer'],
-  params: tokenParams,
-  responses: { 200: { description: 'Accepted', schema: customerViewSchema }, ...problemResponses(403), ...errors },
+  returns: { 200: { description: 'Accepted', schema: customerViewSchema } },
+  problems: [403],
 });
 
-export const giveCustomerFeedback = defineOperation({
+export const giveCustomerFeedback = customerOperation({
   operationId: 'giveCustomerFeedback',
   method: 'post',
   path: '/customer/v1/quotes/{token}/feedback',
   summary: 'Ask for changes or reject the offer',
-  tags: ['Customer'],
-  params: tokenParams,
   body: { schema: customerFeedbackBody, required: true },
-  responses: { 200: { description: 'Recorded', schema: customerViewSchema }, ...problemResponses(403), ...errors },
+  returns: { 200: { description: 'Recorded', schema: customerViewSchema } },
+  problems: [403],
 });
 
-export const downloadCustomerOffer = defineOperation({
+export const downloadCustomerOffer = customerOperation({
   operationId: 'downloadCustomerOffer',
   method: 'get',
   path: '/customer/v1/quotes/{token}/offer.pdf',
   summary: 'The offer as a PDF',
-  tags: ['Customer'],
-  params: tokenParams,
-  responses: { 200: { description: 'The offer', contentType: 'application/pdf' }, ...errors },
+  returns: { 200: { description: 'The offer', contentType: 'application/pdf' } },
 });
 

@@ -1,13 +1,12 @@
 import { type Logger, inTraceOf } from '@rental/logger';
-import { Counter, registry } from '@rental/metrics';
+import { counter } from '@rental/metrics';
 import { JobLease, PeriodicJob, periodicJob } from '@rental/service-host';
 import { ClockDependencies, runClockTick } from '../../domain/clock';
 
-const tickEffects = new Counter({
+const tickEffects = counter({
   name: 'scheduler_effects_total',
   help: 'What the clock did, by kind (reminder, expiry, overdue_notice, overdue_cancel)',
   labelNames: ['kind'] as const,
-  registers: [registry],
 });
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
+import { defineOperation, operationsOn, problemResponses, ulid } from '@rental/http';
 import { malformedBody, zodViolations } from '@rental/problem';
 import { DOCUMENT_CATEGORIES } from '@rental/proto';
 import { MAX_UPLOAD_BYTES } from '../../domain/file-type';
@@ -94,9 +94,13 @@ const downloadHeaders = {
   'Content-Disposition': { description: 'attachment with the original name: an ASCII filename and the exact name as filename* (RFC 5987)', schema: z.string(), required: true },
 };
 
-export const uploadDocument = defineOperation({
+// Another partner's case or document is refused (403), not hidden.
+const caseDocuments = operationsOn({ tags: ['Documents'], params: casePath, problems: [403] });
+const document = operationsOn({ tags: ['Documents'], params: documentPath, problems: [403] });
+const caseRequests = operationsOn({ tags: ['Document requests'], params: casePath, problems: [403] });
+
+export const uploadDocument = caseDocuments.post({
   operationId: 'uploadFinancingDocument',
-  method: 'post',
   path: '/api/financing-cases/{financingCaseId}/documents',
   summary: 'Upload a document to a financing case',
   description: [
@@ -104,56 +108,33 @@ export const uploadDocument = defineOperation({
     '`category` must be a document category (422); `signed_contract` and `handover_confirmation` are provided by the platform and refused for partner uploads (422 document.category_reserved). With `requestedDocumentId` the file answers that open request of the case: the request becomes provided and an earlier answer of it is superseded; an unknown or closed request is 404.',
     'A body that is not multipart/form-data is 400. Bodies larger than the gateway limit are refused with 413 before they reach the service.',
   ].join(' '),
-  tags: ['Documents'],
-  params: casePath,
-  body: { schema: uploadForm, contentType: 'multipart/form-data', required: true },
-  responses: {
-    201: { description: 'The stored document', schema: documentSchema, headers: { Location: { description: 'Path of the document', schema: z.string(), required: true } } },
-    ...problemResponses(400, 401, 403, 404, 413, 422, 503),
-  },
+  body: { schema: uploadForm, contentType: 'multipart/form-data' },
+  returns: { 201: { description: 'The stored document', schema: documentSchema, headers: { Location: { description: 'Path of the document', schema: z.string(), required: true } } } },
+  problems: [413],
 });
 
-export const listDocuments = defineOperation({
+export const listDocuments = caseDocuments.list({
   operationId: 'listFinancingDocuments',
-  method: 'get',
   path: '/api/financing-cases/{financingCaseId}/documents',
   summary: 'Documents of a financing case',
   description: 'Only the files the partner provided itself (superseded versions left out), the signed contract and the signed handover confirmation, oldest first.',
-  tags: ['Documents'],
-  params: casePath,
-  query: pageQuery,
-  responses: {
-    200: { description: 'The visible documents', schema: z.array(documentSchema) },
-    ...problemResponses(400, 401, 403, 404, 503),
-  },
+  items: { description: 'The visible documents', schema: documentSchema },
 });
 
-export const getDocument = defineOperation({
+export const getDocument = document.read({
   operationId: 'getFinancingDocument',
-  method: 'get',
   path: '/api/documents/{id}',
   summary: 'Metadata of a document',
   description: 'A document of another partner is 403; a document the visibility rule hides (customer-provided, operator-internal, superseded) is 404 like an unknown one.',
-  tags: ['Documents'],
-  params: documentPath,
-  responses: {
-    200: { description: 'The document', schema: documentSchema },
-    ...problemResponses(401, 403, 404, 503),
-  },
+  returns: { description: 'The document', schema: documentSchema },
 });
 
-export const downloadDocument = defineOperation({
+export const downloadDocument = document.read({
   operationId: 'downloadFinancingDocument',
-  method: 'get',
   path: '/api/documents/{id}/download',
   summary: 'Content of a document',
   description: 'Streamed with the document\'s own type (application/pdf, image/png or image/jpeg, as its mimeType says). Visibility as for the metadata.',
-  tags: ['Documents'],
-  params: documentPath,
-  responses: {
-    200: { description: 'The file', contentType: '*/*', headers: downloadHeaders },
-    ...problemResponses(401, 403, 404, 503),
-  },
+  returns: { description: 'The file', contentType: '*/*', headers: downloadHeaders },
 });
 
 /**
@@ -176,67 +157,46 @@ export const deleteDocument = defineOperation({
   },
 });
 
-export const listDocumentRequests = defineOperation({
+export const listDocumentRequests = caseRequests.list({
   operationId: 'listDocumentRequests',
-  method: 'get',
   path: '/api/financing-cases/{financingCaseId}/document-requests',
   summary: 'Requested documents, fill-and-return forms and information of a financing case',
   description: 'Items for the partner or the customer, oldest first; operator-internal items are left out.',
-  tags: ['Document requests'],
-  params: casePath,
-  query: pageQuery,
-  responses: {
-    200: { description: 'The visible requested items', schema: z.array(requestItemSchema) },
-    ...problemResponses(400, 401, 403, 404, 503),
-  },
+  items: { description: 'The visible requested items', schema: requestItemSchema },
 });
 
-export const downloadTemplate = defineOperation({
+export const downloadTemplate = caseRequests.read({
   operationId: 'downloadFillAndReturnTemplate',
-  method: 'get',
   path: '/api/financing-cases/{financingCaseId}/document-requests/fill-and-return-templates/{templateId}/download',
   summary: 'The form of a fill-and-return request',
   description: '`templateId` is the id of the fill-and-return request (its templateDownloadUrl).',
-  tags: ['Document requests'],
   params: z.object({ financingCaseId: caseId, templateId: integerId('Id of the fill-and-return request') }),
-  responses: {
-    200: { description: 'The template (PDF)', contentType: 'application/pdf', headers: downloadHeaders },
-    ...problemResponses(401, 403, 404, 503),
-  },
+  returns: { description: 'The template (PDF)', contentType: 'application/pdf', headers: downloadHeaders },
 });
 
 const respondBody = z.strictObject({
   response: z.string().max(10_000).nullable().describe('The answer; null answers without text'),
 });
 
-export const respondToInformation = defineOperation({
+export const respondToInformation = caseRequests.post({
   operationId: 'respondToInformationRequest',
-  method: 'post',
   path: '/api/financing-cases/{financingCaseId}/document-requests/information/{informationId}/respond',
   summary: 'Answer an information request',
   description: 'A body without `response`, with another type, or with other fields is 400. The request must be a partner-visible information request of the case (else 404) and still pending (else 422); it becomes provided.',
-  tags: ['Document requests'],
   params: z.object({ financingCaseId: caseId, informationId: integerId('Id of the information request') }),
   // Every malformed body is 400 here (the specification lists no 422 for its shape).
-  body: { schema: respondBody, required: true, reject: (error, input) => malformedBody(zodViolations(error, input)) },
-  responses: {
-    200: { description: 'The answered request', schema: requestItemSchema },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  body: { schema: respondBody, reject: (error, input) => malformedBody(zodViolations(error, input)) },
+  returns: { 200: { description: 'The answered request', schema: requestItemSchema } },
 });
 
-export const declareNotAvailable = defineOperation({
+export const declareNotAvailable = caseRequests.post({
   operationId: 'declareDocumentRequestNotAvailable',
-  method: 'post',
   path: '/api/financing-cases/{financingCaseId}/document-requests/{type}/{itemId}/not-available',
   summary: 'Declare a requested item not available',
   description: 'Only for an optional, partner-visible, pending item of the case: a required or no longer pending item is 422; an unknown or operator-internal item, or an item of another type than {type}, is 404.',
-  tags: ['Document requests'],
   params: z.object({ financingCaseId: caseId, type: z.enum(ITEM_TYPES).describe('Type of the item'), itemId: integerId('Id of the requested item') }),
-  responses: {
-    200: { description: 'The item, now not_available', schema: requestItemSchema },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  returns: { 200: { description: 'The item, now not_available', schema: requestItemSchema } },
+  problems: [400, 422],
 });
 
 export const operations = [

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { OperationRouter, defineOperation, problemResponses } from '@rental/http';
+import { OperationRouter, defineOperation } from '@rental/http';
 import { isDomainError } from '@rental/problem';
+import { customerOperation, customerRequestedItemSchema, customerTokenParams } from '@rental/proto';
 import { listCustomerItems, openCustomerLink, respondAsCustomer, uploadCustomerDocument } from '../../domain/customer';
 import type { DocumentsDependencies } from '../../domain/documents';
 import type { FinancingDocument, RequestItem } from '../../domain/model';
@@ -8,8 +9,6 @@ import { MultipartOptions, receiveUpload } from './multipart';
 
 // The customer's uploads and answers (/customer/v1, the link token is the credential) and the
 // upload form of the customer's page (/c/{token}/documents). Not part of the partner API.
-
-const tokenParams = z.object({ token: z.string().min(1).max(200) });
 
 const customerDocumentSchema = z.object({
   id: z.number().int(),
@@ -20,41 +19,29 @@ const customerDocumentSchema = z.object({
   uploadedAt: z.string(),
 }).meta({ id: 'CustomerDocument' });
 
-const customerItemSchema = z.object({
-  id: z.number().int(),
-  type: z.enum(['information', 'document', 'fill_and_return']),
-  label: z.string(),
-  status: z.string(),
-  category: z.string(),
-  optional: z.boolean(),
-  dueAt: z.string().nullable(),
-}).meta({ id: 'CustomerRequestedItem' });
-
 const customerRespondBody = z.object({ response: z.string().trim().min(1).max(10_000) });
 
-const uploadCustomerDocumentOperation = defineOperation({
+const uploadCustomerDocumentOperation = customerOperation({
   operationId: 'uploadCustomerDocument',
   method: 'post',
   path: '/customer/v1/quotes/{token}/documents',
   summary: 'Upload a document the customer was asked for',
-  tags: ['Customer'],
-  params: tokenParams,
   body: { schema: z.object({ file: z.string(), requestedDocumentId: z.string(), category: z.string().optional(), description: z.string().optional() }), contentType: 'multipart/form-data', required: true },
-  responses: { 201: { description: 'Stored', schema: customerDocumentSchema }, ...problemResponses(400, 404, 410, 413, 415, 422, 503) },
+  returns: { 201: { description: 'Stored', schema: customerDocumentSchema } },
+  problems: [400, 413, 415],
 });
 
-const respondAsCustomerOperation = defineOperation({
+const respondAsCustomerOperation = customerOperation({
   operationId: 'respondToCustomerInformationRequest',
   method: 'post',
   path: '/customer/v1/quotes/{token}/information/{informationId}/respond',
   summary: 'Answer a question the customer was asked',
-  tags: ['Customer'],
-  params: tokenParams.extend({ informationId: z.coerce.number().int().positive().max(2_147_483_647) }),
+  params: customerTokenParams.extend({ informationId: z.coerce.number().int().positive().max(2_147_483_647) }),
   body: { schema: customerRespondBody, required: true },
-  responses: { 200: { description: 'Answered', schema: customerItemSchema }, ...problemResponses(404, 410, 422, 503) },
+  returns: { 200: { description: 'Answered', schema: customerRequestedItemSchema } },
 });
 
-const uploadOnPage = defineOperation({ operationId: 'customerPageUpload', method: 'post', path: '/c/{token}/documents', summary: 'Upload from the customer page', tags: ['Customer page'], params: tokenParams, responses: {} });
+const uploadOnPage = defineOperation({ operationId: 'customerPageUpload', method: 'post', path: '/c/{token}/documents', summary: 'Upload from the customer page', tags: ['Customer page'], params: customerTokenParams, responses: {} });
 
 
 const presentCustomerDocument = (document: FinancingDocument) => ({

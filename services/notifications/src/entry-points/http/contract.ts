@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
+import { operationsOn, ulid } from '@rental/http';
 import { DEFAULT_ROTATION_OVERLAP_SECONDS, MAX_ROTATION_OVERLAP_SECONDS, WEBHOOK_TEST_EVENT } from '../../domain/endpoint-tools';
 
 export { WEBHOOK_TEST_EVENT };
@@ -34,82 +34,61 @@ export const updateEndpointBody = z.strictObject({
   active: z.boolean().describe('false pauses deliveries (pending ones are dropped, not replayed on resume); true resumes'),
 });
 
-export const listWebhookEndpoints = defineOperation({
+// The specification lists 403 for every webhook endpoint operation: another partner's endpoint is
+// refused (403), not hidden.
+const endpointCollection = operationsOn({ tags: TAGS, problems: [403] });
+const endpoint = operationsOn({ tags: TAGS, params: endpointParams, problems: [403] });
+
+export const listWebhookEndpoints = endpointCollection.list({
   operationId: 'listWebhookEndpoints',
-  method: 'get',
   path: '/api/webhook_endpoints',
   summary: 'The partner\'s webhook endpoints',
   description: 'Oldest first. The secret is never listed.',
-  tags: TAGS,
-  query: pageQuery,
-  responses: {
-    200: { description: 'The endpoints', schema: z.array(webhookEndpointSchema) },
-    ...problemResponses(400, 401, 403, 503),
-  },
+  items: { description: 'The endpoints', schema: webhookEndpointSchema },
 });
 
-export const createWebhookEndpoint = defineOperation({
+export const createWebhookEndpoint = endpointCollection.post({
   operationId: 'createWebhookEndpoint',
-  method: 'post',
   path: '/api/webhook_endpoints',
   summary: 'Register a webhook endpoint',
   description: [
     'The URL must use https and its host must resolve only to public addresses: loopback, private, link-local, carrier-grade NAT, multicast, unspecified, broadcast, reserved and IPv6 unique-local addresses (and IP literals in those ranges) are refused with 422 (`webhook.url_not_https`, `webhook.url_not_public`, `webhook.url_unresolvable`, `validation.format`).',
     'A URL the partner already registered (compared with lower-case scheme and host, without default port, trailing slash or fragment) is 409 `webhook.url_already_registered`; a 21st endpoint is 409 `webhook.endpoint_limit_reached`.',
   ].join(' '),
-  tags: TAGS,
-  body: { schema: createEndpointBody, required: true },
-  responses: {
+  body: { schema: createEndpointBody },
+  returns: {
     201: {
       description: 'The endpoint with its secret',
       schema: createdWebhookEndpointSchema,
       headers: { Location: { description: 'Path of the endpoint', schema: z.string() } },
     },
-    ...problemResponses(400, 401, 403, 409, 422, 503),
   },
+  problems: [409],
 });
 
-export const getWebhookEndpoint = defineOperation({
+export const getWebhookEndpoint = endpoint.read({
   operationId: 'getWebhookEndpoint',
-  method: 'get',
   path: '/api/webhook_endpoints/{id}',
   summary: 'A webhook endpoint',
   description: 'Another partner\'s endpoint is 403; a deleted or an unknown endpoint is 404. The secret is never shown again.',
-  tags: TAGS,
-  params: endpointParams,
-  responses: {
-    200: { description: 'The endpoint', schema: webhookEndpointSchema },
-    ...problemResponses(401, 403, 404, 503),
-  },
+  returns: { description: 'The endpoint', schema: webhookEndpointSchema },
 });
 
-export const updateWebhookEndpoint = defineOperation({
+export const updateWebhookEndpoint = endpoint.patch({
   operationId: 'updateWebhookEndpoint',
-  method: 'patch',
   path: '/api/webhook_endpoints/{id}',
   summary: 'Pause or resume a webhook endpoint',
   description: 'Only `active` can change; the URL cannot (delete and register again), the secret is rotated with POST /api/webhook_endpoints/{id}/rotate-secret.',
-  tags: TAGS,
-  params: endpointParams,
-  body: { schema: updateEndpointBody, required: true },
-  responses: {
-    200: { description: 'The endpoint', schema: webhookEndpointSchema },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  body: { schema: updateEndpointBody },
+  returns: { 200: { description: 'The endpoint', schema: webhookEndpointSchema } },
 });
 
-export const deleteWebhookEndpoint = defineOperation({
+export const deleteWebhookEndpoint = endpoint.delete({
   operationId: 'deleteWebhookEndpoint',
-  method: 'delete',
   path: '/api/webhook_endpoints/{id}',
   summary: 'Delete a webhook endpoint',
   description: 'Deliveries still pending for it are dropped.',
-  tags: TAGS,
-  params: endpointParams,
-  responses: {
-    204: { description: 'Deleted' },
-    ...problemResponses(401, 403, 404, 503),
-  },
+  returns: { 204: { description: 'Deleted' } },
 });
 
 export const deliveryAttemptSchema = z
@@ -139,19 +118,12 @@ export const deliverySchema = z
   })
   .meta({ id: 'WebhookDelivery' });
 
-export const listWebhookDeliveries = defineOperation({
+export const listWebhookDeliveries = endpoint.list({
   operationId: 'listWebhookDeliveries',
-  method: 'get',
   path: '/api/webhook_endpoints/{id}/deliveries',
   summary: 'Recent deliveries to a webhook endpoint',
   description: 'Newest first, each with every attempt (status code, duration, error). Deliveries are kept 30 days.',
-  tags: TAGS,
-  params: endpointParams,
-  query: pageQuery,
-  responses: {
-    200: { description: 'The deliveries', schema: z.array(deliverySchema) },
-    ...problemResponses(400, 401, 403, 404, 503),
-  },
+  items: { description: 'The deliveries', schema: deliverySchema },
 });
 
 export const rotatedWebhookEndpointSchema = createdWebhookEndpointSchema
@@ -165,38 +137,28 @@ export const rotateSecretBody = z.strictObject({
     .describe(`How long the replaced secret keeps signing, in seconds (0 to ${MAX_ROTATION_OVERLAP_SECONDS}); 0 replaces it at once`),
 });
 
-export const rotateWebhookEndpointSecret = defineOperation({
+export const rotateWebhookEndpointSecret = endpoint.post({
   operationId: 'rotateWebhookEndpointSecret',
-  method: 'post',
   path: '/api/webhook_endpoints/{id}/rotate-secret',
   summary: 'Rotate the signing secret of a webhook endpoint',
   description: [
     'Gives the endpoint a new secret, shown only in this response. During the overlap (`overlapSeconds`, default one day) every delivery is signed with both secrets: `webhook-signature` carries two `v1,` entries (new first), so a Standard Webhooks receiver holding either secret verifies it; `X-Webhook-Signature` holds one value and stays signed with the replaced secret until the overlap ends, then with the new one (a receiver checking it accepts either secret meanwhile).',
     'Rotating again during an overlap replaces the older secret at once: only the current and the new secret sign.',
   ].join(' '),
-  tags: TAGS,
-  params: endpointParams,
   body: { schema: rotateSecretBody, required: false },
-  responses: {
-    200: { description: 'The endpoint with its new secret', schema: rotatedWebhookEndpointSchema },
-    ...problemResponses(400, 401, 403, 404, 422, 503),
-  },
+  returns: { 200: { description: 'The endpoint with its new secret', schema: rotatedWebhookEndpointSchema } },
 });
 
 const deliveryParams = endpointParams.extend({ eventId: z.string().min(1).max(100).describe('The event id, as in the body and in webhook-id') });
 
-export const redeliverWebhookEvent = defineOperation({
+export const redeliverWebhookEvent = endpoint.post({
   operationId: 'redeliverWebhookEvent',
-  method: 'post',
   path: '/api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver',
   summary: 'Deliver one event to the endpoint again',
   description: 'For a delivery that succeeded or was dropped: it is sent again like a new one (the same body and event id, first attempt now, the same retries after a failure); its attempts number on. A delivery still pending is 409 `webhook_delivery.pending`; a paused endpoint is 409 `webhook_endpoint.paused`; an event this endpoint never had is 404 `webhook_delivery.not_found`.',
-  tags: TAGS,
   params: deliveryParams,
-  responses: {
-    202: { description: 'The delivery, pending again', schema: deliverySchema },
-    ...problemResponses(401, 403, 404, 409, 503),
-  },
+  returns: { 202: { description: 'The delivery, pending again', schema: deliverySchema } },
+  problems: [409],
 });
 
 export const redeliverFailedBody = z.strictObject({
@@ -207,19 +169,14 @@ export const redeliveredSchema = z
   .object({ redelivered: z.number().int().describe('How many dropped deliveries were queued again') })
   .meta({ id: 'WebhookRedelivery' });
 
-export const redeliverFailedWebhookEvents = defineOperation({
+export const redeliverFailedWebhookEvents = endpoint.post({
   operationId: 'redeliverFailedWebhookEvents',
-  method: 'post',
   path: '/api/webhook_endpoints/{id}/deliveries/redeliver',
   summary: 'Deliver every failed event since a time again',
   description: 'Every delivery to this endpoint created at or after `since` whose status is `dropped` (retries exhausted, or dropped while the endpoint was paused or its address refused) is sent again like a new one. Deliveries kept 30 days can be redelivered. A paused endpoint is 409 `webhook_endpoint.paused`.',
-  tags: TAGS,
-  params: endpointParams,
-  body: { schema: redeliverFailedBody, required: true },
-  responses: {
-    202: { description: 'How many deliveries were queued again', schema: redeliveredSchema },
-    ...problemResponses(400, 401, 403, 404, 409, 422, 503),
-  },
+  body: { schema: redeliverFailedBody },
+  returns: { 202: { description: 'How many deliveries were queued again', schema: redeliveredSchema } },
+  problems: [409],
 });
 
 export const webhookTestEventSchema = z
@@ -232,18 +189,13 @@ export const webhookTestEventSchema = z
   })
   .meta({ id: 'WebhookTestEvent' });
 
-export const sendWebhookTestEvent = defineOperation({
+export const sendWebhookTestEvent = endpoint.post({
   operationId: 'sendWebhookTestEvent',
-  method: 'post',
   path: '/api/webhook_endpoints/{id}/test-event',
   summary: 'Send a test event to a webhook endpoint',
   description: `Queues a \`${WEBHOOK_TEST_EVENT}\` event for this endpoint only, signed and retried like any delivery; it changes nothing and appears in the endpoint's deliveries. A paused endpoint is 409 \`webhook_endpoint.paused\`.`,
-  tags: TAGS,
-  params: endpointParams,
-  responses: {
-    202: { description: 'The delivery of the test event', schema: deliverySchema },
-    ...problemResponses(401, 403, 404, 409, 503),
-  },
+  returns: { 202: { description: 'The delivery of the test event', schema: deliverySchema } },
+  problems: [409],
 });
 
 export const operations = [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
+import { operationsOn, problemResponses, ulid } from '@rental/http';
 import { calculationRequest } from '../../domain/calculation-request';
 
 
@@ -49,32 +49,29 @@ export const calculationSchema = z
 
 const calculationFailure = 'Sandbox only: sandboxScenario calculation_not_possible answers with the empty-calculation shape (zero offers) as problem+json';
 
-export const calculate = defineOperation({
+const calculations = operationsOn({ tags: ['Calculation'] });
+const catalogs = operationsOn({ tags: ['Catalogs'], problems: [403] });
+
+export const calculate = calculations.post({
   operationId: 'calculate',
-  method: 'post',
   path: '/api/calculate',
   summary: 'Calculate offers and keep the calculation',
   description: 'Prices every requested calculation type and duration at the partner\'s preselected commission tier (or the one named) and stores the result; refer to it by its uri when filing a quote request.',
-  tags: ['Calculation'],
-  body: { schema: calculationRequest, required: true },
-  responses: {
+  body: { schema: calculationRequest },
+  returns: {
     201: { description: 'The stored calculation', schema: calculationSchema, headers: { Location: { description: 'Path of the calculation', schema: z.string() } } },
-    ...problemResponses(400, 401, 422, 503),
     500: { ...problemResponses(500)[500], description: calculationFailure },
   },
 });
 
-export const estimate = defineOperation({
+export const estimate = calculations.post({
   operationId: 'estimate',
-  method: 'post',
   path: '/api/calculate/estimate',
   summary: 'Calculate offers without keeping them',
   description: 'The same pricing as calculate; nothing is stored.',
-  tags: ['Calculation'],
-  body: { schema: calculationRequest, required: true },
-  responses: {
+  body: { schema: calculationRequest },
+  returns: {
     201: { description: 'The offers', schema: calculationResponseSchema },
-    ...problemResponses(400, 401, 422, 503),
     500: { ...problemResponses(500)[500], description: calculationFailure },
   },
 });
@@ -100,32 +97,22 @@ export const bulkEstimateResult = z
   })
   .meta({ id: 'BulkEstimateResult' });
 
-export const bulkEstimate = defineOperation({
+export const bulkEstimate = calculations.post({
   operationId: 'bulkEstimate',
-  method: 'post',
   path: '/api/calculate/estimate/bulk',
   summary: 'Estimate 2 to 50 calculation requests at once',
   description: 'Each item is priced on its own: a bad item gives success false with its violations and does not fail the others.',
-  tags: ['Calculation'],
-  body: { schema: bulkEstimateRequest, required: true },
-  responses: {
-    200: { description: 'One result per item, in request order', schema: bulkEstimateResult },
-    ...problemResponses(400, 401, 422, 503),
-  },
+  body: { schema: bulkEstimateRequest },
+  returns: { 200: { description: 'One result per item, in request order', schema: bulkEstimateResult } },
 });
 
-export const getCalculation = defineOperation({
+export const getCalculation = calculations.read({
   operationId: 'getCalculation',
-  method: 'get',
   path: '/api/calculations/{id}',
   summary: 'A stored calculation',
   description: 'A calculation of the calling partner; another partner\'s calculation answers 404.',
-  tags: ['Calculation'],
   params: z.object({ id: ulid() }),
-  responses: {
-    200: { description: 'The calculation', schema: calculationSchema },
-    ...problemResponses(401, 404, 503),
-  },
+  returns: { description: 'The calculation', schema: calculationSchema },
 });
 
 export const productSector = z.object({
@@ -133,18 +120,12 @@ export const productSector = z.object({
   label: z.string().describe('Human-readable name'),
 });
 
-export const listProductSectors = defineOperation({
+export const listProductSectors = catalogs.list({
   operationId: 'listProductSectors',
-  method: 'get',
   path: '/api/product-sectors',
   summary: 'Product sectors the partner may use',
   description: 'The sectors allowed for the partner; a partner without an allowlist receives all.',
-  tags: ['Catalogs'],
-  query: pageQuery,
-  responses: {
-    200: { description: 'The allowed sectors', schema: z.array(productSector) },
-    ...problemResponses(400, 401, 403, 503),
-  },
+  items: { description: 'The allowed sectors', schema: productSector },
 });
 
 export const productCategory = z.object({
@@ -154,18 +135,12 @@ export const productCategory = z.object({
   hasPrintPlanCapability: z.boolean(),
 });
 
-export const listProductCategories = defineOperation({
+export const listProductCategories = catalogs.list({
   operationId: 'listProductCategories',
-  method: 'get',
   path: '/api/product-categories',
   summary: 'Product categories',
   description: 'Use slug as categorySlug for precise depreciation-range validation; Print-Plan financing needs categories with hasPrintPlanCapability.',
-  tags: ['Catalogs'],
-  query: pageQuery,
-  responses: {
-    200: { description: 'The categories', schema: z.array(productCategory) },
-    ...problemResponses(400, 401, 403, 503),
-  },
+  items: { description: 'The categories', schema: productCategory },
 });
 
 export const slaFile = z.object({
@@ -173,18 +148,12 @@ export const slaFile = z.object({
   name: z.string(),
 });
 
-export const listSlaFiles = defineOperation({
+export const listSlaFiles = catalogs.list({
   operationId: 'listSlaFiles',
-  method: 'get',
   path: '/api/sla-files',
   summary: 'Custom SLA files of the partner\'s distribution hub',
   description: 'Soft-deleted files are left out. An empty list when the partner has no hub, the hub is not connected, or the hub does not answer in time.',
-  tags: ['Catalogs'],
-  query: pageQuery,
-  responses: {
-    200: { description: 'The SLA files', schema: z.array(slaFile) },
-    ...problemResponses(400, 401, 403, 503),
-  },
+  items: { description: 'The SLA files', schema: slaFile },
 });
 
 export const operations = [calculate, estimate, bulkEstimate, getCalculation, listProductSectors, listProductCategories, listSlaFiles];

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { type HttpMethod, type OperationSpec, type ResponseSpec, defineOperation } from './operation';
+import { pageQuery } from './paging';
+import { problemResponses } from './problem-schemas';
+
+/** What a partner operation states itself: its successes, and the problems its own rules add. */
+type PartnerSpec = Omit<OperationSpec, 'responses'> & {
+  returns: Record<number, ResponseSpec>;
+  /** Problems of the operation's own rules (403, 409, …), beyond those its inputs bring. */
+  problems?: number[];
+};
+
+/** What the operations on one kind of resource share. */
+interface Family {
+  tags: string[];
+  /** The path parameters that name the resource, for the operations that do not name their own. */
+  params?: z.ZodObject;
+  /** Problems of the resource's scope, for instance 403 where another partner's resource is refused rather than hidden. */
+  problems?: number[];
+}
+
+type CommandSpec = Omit<PartnerSpec, 'method'>;
+type ReadSpec = Omit<PartnerSpec, 'method' | 'returns'> & { params: z.ZodObject; returns: ResponseSpec };
+type ListSpec = Omit<PartnerSpec, 'method' | 'returns' | 'query'> & { items: { description: string; schema: z.ZodType } };
+
+/** A spec of the family: what the family states may be left out, and a spec's own value wins. */
+type OfFamily<Spec, F> = Omit<Spec, keyof F> & Partial<Spec>;
+/** The operation a family builds: the family's and the spec's own facts, as the router and the description read them. */
+type Built<F, S, Fixed> = Omit<F, keyof S | 'problems'> & Omit<S, 'returns' | 'problems' | 'items'> & Fixed & { responses: Record<number, ResponseSpec> };
+
+/**
+ * The problems every partner operation can answer because of its inputs alone: a missing or
+ * invalid API key (401) and a dependency that is down (503) always; a path id that cannot exist
+ * (the router answers 404), a malformed query (400), a body that is not well-formed (400) or
+ * breaks its schema (422).
+ */
+function inputProblems(spec: Omit<OperationSpec, 'responses'>): number[] {
+  return [
+    401, 503,
+    ...(spec.params ? [404] : []),
+    ...(spec.query ? [400] : []),
+    ...(spec.body ? [400, 422] : []),
+  ];
+}
+
+/**
+ * The operation with the problems its inputs bring and the ones it names. A success that shares
+ * a status with a problem (a 500 with its own description) replaces it.
+ */
+function build(spec: PartnerSpec): OperationSpec {
+  const { returns, problems = [], ...operation } = spec;
+  return defineOperation({
+    ...operation,
+    responses: { ...problemResponses(...new Set([...inputProblems(operation), ...problems])), ...returns },
+  });
+}
+
+function joined(family: Family, spec: { problems?: number[] }) {
+  return { ...family, ...spec, problems: [...(family.problems ?? []), ...(spec.problems ?? [])] };
+}
+
+function command<const F extends Family, const M extends HttpMethod>(family: F, method: M) {
+  return <const S extends OfFamily<CommandSpec, F>>(spec: S) =>
+    build({ ...joined(family, spec), method } as PartnerSpec) as unknown as Built<F, S, { method: M }>;
+}
+
+/**
+ * The partner operations on one kind of resource, which state the tag, the path parameters and
+ * the problems of its scope once; each operation states what is its own.
+ */
+export function operationsOn<const F extends Family>(family: F) {
+  return {
+    /** GET of one resource named by its path: 200 with `returns`. */
+    read: <const S extends OfFamily<ReadSpec, F>>(spec: S) => {
+      const { returns, ...operation } = joined(family, spec) as ReadSpec;
+      return build({ ...operation, method: 'get', returns: { 200: returns } }) as unknown as Built<F, S, { method: 'get' }>;
+    },
+    /** GET of one page of a collection (`page`, PAGE_SIZE items): 200 with an array of `items`. */
+    list: <const S extends OfFamily<ListSpec, F>>(spec: S) => {
+      const { items, ...operation } = joined(family, spec) as ListSpec;
+      return build({
+        ...operation,
+        method: 'get',
+        query: pageQuery,
+        returns: { 200: { description: items.description, schema: z.array(items.schema) } },
+      }) as unknown as Built<F, S, { method: 'get'; query: typeof pageQuery }>;
+    },
+    post: command(family, 'post'),
+    put: command(family, 'put'),
+    patch: command(family, 'patch'),
+    delete: command(family, 'delete'),
+  };
+}
