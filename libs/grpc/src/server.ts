@@ -50,13 +50,15 @@ export function unaryHandler<Request, Response>(
     const started = process.hrtime.bigint();
     const requestId = firstValue(call.metadata, METADATA_KEYS.requestId);
     const trace = continueTrace({ traceparent: firstValue(call.metadata, METADATA_KEYS.traceparent), requestId });
-    let callLog = log.child({ requestId, traceId: trace.traceId, rpc: method });
+    const bindings = { requestId, traceId: trace.traceId, rpc: method };
+    // One child logger per call, made once the caller is known (a child costs a serialisation).
+    let callLog: Logger | undefined;
     let partnerId = '';
     const finish = (code: grpc.status) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       grpcServerDuration.observe({ method, code: grpc.status[code] }, seconds);
       // The access line of a call, as the HTTP apps write one per request.
-      callLog.info({ code: grpc.status[code], ms: Math.round(seconds * 1e4) / 10, partnerId }, 'rpc');
+      (callLog ?? log.child(bindings)).info({ code: grpc.status[code], ms: Math.round(seconds * 1e4) / 10, partnerId }, 'rpc');
     };
     const serve = async () => {
       let identity: Identity;
@@ -69,7 +71,7 @@ export function unaryHandler<Request, Response>(
         return;
       }
       partnerId = identity.partnerId ?? '';
-      callLog = callLog.child({ caller: identity.caller });
+      callLog = log.child({ ...bindings, caller: identity.caller });
       const context: CallContext = { partnerId, caller: identity.caller, requestId, log: callLog };
       try {
         const response = await handler(call.request, context);

@@ -35,13 +35,24 @@ const claimsSchema = z.object({
   sub: z.string().min(1).optional(),
   roles: z.array(z.string()).default([]),
   rid: z.string().optional(),
+  exp: z.number(),
 });
 
 export class IdentityRefused extends Error {}
 
+/**
+ * One request makes several calls for the same identity (checkout: three gRPC calls), so a token
+ * signed for it is reused while it has most of its life left, and a token verified once is
+ * believed again until it expires. Both caches are bounded: past CACHE_ENTRIES they start over.
+ */
+const REUSE_SIGNED_MS = 10_000;
+const CACHE_ENTRIES = 10_000;
+
 /** Signs and verifies identities with the deployment's shared secret (the key object is made once). */
 export class IdentityKeys {
   private readonly key: KeyObject;
+  private readonly signed = new Map<string, { token: Promise<string>; until: number }>();
+  private readonly verified = new Map<string, { identity: Identity; until: number }>();
 
   constructor(secret: string) {
     if (secret.length < MIN_SECRET_LENGTH) throw new Error(`the internal identity secret must be at least ${MIN_SECRET_LENGTH} characters`);
@@ -49,16 +60,24 @@ export class IdentityKeys {
   }
 
   sign(identity: Identity): Promise<string> {
+    const cacheKey = JSON.stringify([identity.caller, identity.partnerId, identity.roles, identity.requestId]);
+    const now = Date.now();
+    const cached = this.signed.get(cacheKey);
+    if (cached && cached.until > now) return cached.token;
     const claims: Record<string, unknown> = { roles: identity.roles };
     if (identity.requestId) claims.rid = identity.requestId;
     const jws = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer(identity.caller).setIssuedAt().setExpirationTime(`${IDENTITY_TTL_SECONDS}s`);
     if (identity.partnerId) jws.setSubject(identity.partnerId);
-    return jws.sign(this.key);
+    const token = jws.sign(this.key);
+    remember(this.signed, cacheKey, { token, until: now + REUSE_SIGNED_MS });
+    return token;
   }
 
   /** The identity a token vouches for; IdentityRefused when it is missing, expired, altered or signed with another key. */
   async verify(token: unknown): Promise<Identity> {
     if (typeof token !== 'string' || !token) throw new IdentityRefused('no signed identity');
+    const cached = this.verified.get(token);
+    if (cached && cached.until > Date.now()) return cached.identity;
     let payload: unknown;
     try {
       ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['iss', 'exp'], clockTolerance: CLOCK_TOLERANCE_SECONDS }));
@@ -67,6 +86,14 @@ export class IdentityKeys {
     }
     const claims = claimsSchema.safeParse(payload);
     if (!claims.success) throw new IdentityRefused('signed identity has malformed claims');
-    return { caller: claims.data.iss, partnerId: claims.data.sub, roles: claims.data.roles, requestId: claims.data.rid };
+    const identity = { caller: claims.data.iss, partnerId: claims.data.sub, roles: claims.data.roles, requestId: claims.data.rid };
+    // Believed again until the expiry jwtVerify itself would still accept.
+    remember(this.verified, token, { identity, until: (claims.data.exp + CLOCK_TOLERANCE_SECONDS) * 1000 });
+    return identity;
   }
+}
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size >= CACHE_ENTRIES) cache.clear();
+  cache.set(key, value);
 }

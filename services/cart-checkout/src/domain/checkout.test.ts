@@ -23,7 +23,7 @@ function fakeDependencies(createCase: () => Promise<CreatedCase>) {
       insert: async () => undefined,
       find: async () => cart,
       replaceItems: async () => true,
-      claim: async () => 'claimed',
+      claim: async () => ({ ...cart, status: 'checking_out' }),
       release: async (id) => void calls.released.push(id),
     },
     idempotency: {

@@ -156,8 +156,11 @@ export interface IdempotencyStore {
 }
 
 export interface CheckoutCarts extends CartStore {
-  /** Claims an active cart (or one whose claim went stale) for one checkout. */
-  claim(id: string, leaseMs: number): Promise<'claimed' | 'checked_out' | 'running'>;
+  /**
+   * Claims an active cart (or one whose claim went stale) for one checkout: the cart as claimed
+   * (its items can no longer change), else why not.
+   */
+  claim(id: string, leaseMs: number): Promise<Cart | 'checked_out' | 'running'>;
   release(id: string): Promise<void>;
 }
 
