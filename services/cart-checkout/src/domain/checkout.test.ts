@@ -35,7 +35,6 @@ function fakeDependencies(createCase: () => Promise<CreatedCase>) {
       complete: async (cartId, outcome, key) => void calls.completed.push({ cartId, outcome, key }),
     },
     pricing: {
-      resolveCategories: async () => [],
       priceCart: async () => ({}) as Cart['pricing'],
       freezeCheckoutTerms: async () => ({}) as FrozenTerms,
       findCalculation: async () => undefined,

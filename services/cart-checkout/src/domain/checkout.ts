@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { hasAtMostTwoDecimals } from '@rental/money';
 import { DomainError, conflict, emailAddress, forbidden, nonBlankText, notFound, ruleViolation } from '@rental/problem';
 import { CHECKOUT_FINANCING_TYPES, PAYMENT_INTERVALS, PRINT_PLAN_TYPES } from '@rental/proto';
-import { type Cart, checkArticleTypes } from './cart';
+import type { Cart } from './cart';
 import type { CallContext, CaseWorkflowPort, CheckoutCarts, CheckoutLedger, IdempotencyStore, PricingPort } from './ports';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
@@ -115,7 +115,6 @@ export function checkoutRequestHash(cartId: string, body: unknown): string {
 
 async function checkOutClaimedCart(cart: Cart, request: CheckoutRequest, deps: CheckoutDependencies, context: CallContext): Promise<CheckoutOutcome> {
   const cartId = cart.id;
-  await checkArticleTypes(cart.items, deps.pricing, context);
   const printPlan = PRINT_PLAN_TYPES.has(request.financingType);
   const terms = await deps.pricing.freezeCheckoutTerms(cart.items, {
     financingType: request.financingType,

@@ -7,13 +7,6 @@ import type { CaseStatusChange, QuoteRequest } from './quote-request';
  * What checkout needs from pricing (served over gRPC); amounts are decimal strings. Checkout never
  * computes a rate: baseRate and monthlyRateAllIn mean what pricing's rule (its domain/rates.ts) says.
  */
-export interface ResolvedCategory {
-  found: boolean;
-  productSector: string;
-  articleType: string;
-  hasPrintPlanCapability: boolean;
-}
-
 export interface FinancingOption {
   financingType: string;
   duration: number;
@@ -82,7 +75,7 @@ export interface CallContext {
 }
 
 export interface PricingPort {
-  resolveCategories(items: CartItem[], context: CallContext): Promise<ResolvedCategory[]>;
+  /** Also refuses a cart that mixes article types (422, one MIXED_ARTICLE_TYPES violation per item), as freezeCheckoutTerms does. */
   priceCart(items: CartItem[], context: CallContext): Promise<CartPricing>;
   freezeCheckoutTerms(items: CartItem[], terms: CheckoutTermsInput, context: CallContext): Promise<FrozenTerms>;
   /** undefined when the partner has no such calculation */
