@@ -92,11 +92,8 @@ export class KnexCaseTransaction implements CaseTransaction {
     await this.emit(at, 'quote', from, to, transition, { status: to, status_updated_at: at, ...review });
   }
 
-  private async invalidateCustomerLinks(reason: 'canceled' | 'expired' | 'replaced'): Promise<void> {
-    await this.customerLinksInvalidation(reason);
-  }
-
-  private customerLinksInvalidation(reason: 'canceled' | 'expired' | 'replaced'): Knex.QueryBuilder {
+  /** A statement: awaited on its own, or sent along with another one (see issueCustomerLink). */
+  private invalidateCustomerLinks(reason: 'canceled' | 'expired' | 'replaced'): Knex.QueryBuilder {
     return this.trx('customer_links').where({ financing_case_id: this.caseRow.id }).whereNull('invalidated_at')
       .update({ invalidated_at: this.settings.now(), invalidated_reason: reason });
   }
@@ -105,7 +102,7 @@ export class KnexCaseTransaction implements CaseTransaction {
     const token = newCustomerToken();
     // Replacing: the earlier links end in the same statement (one round trip); the WITH does not
     // see the row the statement inserts, so the new link stays valid.
-    const statement: Knex.QueryBuilder = link.replace ? this.trx.queryBuilder().with('replaced_links', this.customerLinksInvalidation('replaced')).from('customer_links') : this.trx('customer_links');
+    const statement: Knex.QueryBuilder = link.replace ? this.trx.queryBuilder().with('replaced_links', this.invalidateCustomerLinks('replaced')).from('customer_links') : this.trx('customer_links');
     await statement.insert({
       financing_case_id: this.caseRow.id,
       quote_id: this.quoteRow.id,
@@ -343,11 +340,8 @@ export class KnexCaseTransaction implements CaseTransaction {
     await this.insertHistory({ at: this.settings.now(), action, reason: entry.reason ?? this.audit.reason ?? null, details: entry.details ?? null });
   }
 
-  private async insertHistory(entry: HistoryEntry): Promise<void> {
-    await this.historyInsert(entry);
-  }
-
-  private historyInsert(entry: HistoryEntry): Knex.QueryBuilder {
+  /** A statement: awaited on its own, or sent along with another one (see emit). */
+  private insertHistory(entry: HistoryEntry): Knex.QueryBuilder {
     const { actor } = this.audit;
     return this.trx('case_history').insert({
       financing_case_id: this.caseRow.id,
@@ -402,7 +396,7 @@ export class KnexCaseTransaction implements CaseTransaction {
     const statement = this.trx.queryBuilder()
       // The outbox keys messages by UUID; a ULID is 128 bits too, so the event id maps onto one.
       .with('event_outbox', outboxInsert(this.trx, { messageId: ulidToUUID(id), subject: this.settings.subject, payload: event }))
-      .with('event_history', this.historyInsert({ at: occurredAt, action: transition, resourceType, fromStatus, toStatus, reason: this.audit.reason ?? null }));
+      .with('event_history', this.insertHistory({ at: occurredAt, action: transition, resourceType, fromStatus, toStatus, reason: this.audit.reason ?? null }));
     if (quoteChanges) await this.updateQuote(quoteChanges, statement.with('event_case', this.trx('financing_cases').where({ id: this.caseRow.id }).update(caseChanges)));
     else await statement.from('financing_cases').where({ id: this.caseRow.id }).update(caseChanges);
     this.caseRow = { ...this.caseRow, ...caseChanges };
