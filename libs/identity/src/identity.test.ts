@@ -11,6 +11,27 @@ describe('signed identity', () => {
     await expect(keys.verify(token)).resolves.toEqual({ caller: 'gateway', partnerId: 'acme', roles: ['api_user'], requestId: 'req-1' });
   });
 
+  it('when one request signs the same identity for several calls, then they share one token, and another request gets its own', async () => {
+    const first = await keys.sign({ caller: 'cart-checkout', partnerId: 'acme', roles: [], requestId: 'req-reuse' });
+    const again = await keys.sign({ caller: 'cart-checkout', partnerId: 'acme', roles: [], requestId: 'req-reuse' });
+    const other = await keys.sign({ caller: 'cart-checkout', partnerId: 'acme', roles: [], requestId: 'req-other' });
+
+    expect([again === first, other === first]).toEqual([true, false]);
+  });
+
+  it('when a token verified once has expired, then verifying it again refuses it', async () => {
+    jest.useFakeTimers({ now: new Date('2030-01-01T00:00:00Z') });
+    try {
+      const token = await keys.sign({ caller: 'gateway', partnerId: 'acme', roles: [], requestId: 'req-expiring' });
+      await expect(keys.verify(token)).resolves.toEqual({ caller: 'gateway', partnerId: 'acme', roles: [], requestId: 'req-expiring' });
+      jest.setSystemTime(new Date('2030-01-01T00:01:06Z'));
+
+      await expect(keys.verify(token)).rejects.toBeInstanceOf(IdentityRefused);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('when no partner is asserted, then the identity carries none', async () => {
     const token = await keys.sign({ caller: 'gateway', roles: [] });
     await expect(keys.verify(token)).resolves.toEqual({ caller: 'gateway', partnerId: undefined, roles: [], requestId: undefined });
