@@ -41,9 +41,17 @@ export async function addOutboxTraceparent(db: Knex): Promise<void> {
  * (the relay in this process wakes at once; others find it on their next poll).
  */
 export async function enqueueOutbox(trx: Knex.Transaction, message: OutboxMessage): Promise<void> {
+  await outboxInsert(trx, message);
+}
+
+/**
+ * enqueueOutbox's insert, not yet run, for a caller that sends it along with other writes in one
+ * statement (a data-modifying WITH) to save round trips; it must run in `trx`.
+ */
+export function outboxInsert(trx: Knex.Transaction, message: OutboxMessage): Knex.QueryBuilder {
   const origin = currentOrigin();
-  await trx('outbox').insert({ message_id: message.messageId, subject: message.subject, payload: JSON.stringify(message.payload), request_id: origin.requestId, traceparent: origin.traceparent });
   trx.executionPromise.then(() => commitListeners.forEach((listener) => listener()), () => undefined);
+  return trx('outbox').insert({ message_id: message.messageId, subject: message.subject, payload: JSON.stringify(message.payload), request_id: origin.requestId, traceparent: origin.traceparent });
 }
 
 /** Calls `listener` after every commit that wrote outbox rows in this process; returns the unsubscribe. */

@@ -54,14 +54,15 @@ export class CartRepository implements CheckoutCarts {
     return updated === 1;
   }
 
-  async claim(id: string, leaseMs: number): Promise<'claimed' | 'checked_out' | 'running'> {
-    const claimed = await this.db('carts')
+  async claim(id: string, leaseMs: number): Promise<Cart | 'checked_out' | 'running'> {
+    const [claimed]: CartRow[] = await this.db('carts')
       .where({ id })
       .andWhere((query) => query
         .where({ status: 'active' })
         .orWhere((stale) => stale.where({ status: 'checking_out' }).andWhere('claimed_at', '<', new Date(Date.now() - leaseMs))))
-      .update({ status: 'checking_out', claimed_at: new Date() });
-    if (claimed === 1) return 'claimed';
+      .update({ status: 'checking_out', claimed_at: new Date() })
+      .returning('*');
+    if (claimed) return toCart(claimed);
     const row = await this.db('carts').select('status').where({ id }).first();
     return row?.status === 'checked_out' ? 'checked_out' : 'running';
   }

@@ -20,13 +20,17 @@ export class IdempotencyRepository implements IdempotencyStore {
   constructor(private readonly db: Knex, private readonly retentionHours: number) {}
 
   async begin(partnerId: string, key: string, requestHash: string, leaseMs: number): Promise<IdempotencyStart> {
+    // A new key (nearly every request) is one statement on its own; only a key seen before needs
+    // the transaction that reads and takes it over under a row lock.
+    const inserted = await this.db('idempotency_keys')
+      .insert({ partner_id: partnerId, key, request_hash: requestHash, state: 'running', started_at: new Date(), expires_at: keyExpiry(this.retentionHours) })
+      .onConflict(['partner_id', 'key']).ignore()
+      .returning('key');
+    if (inserted.length) return { outcome: 'started' };
     return this.db.transaction(async (trx) => {
-      const inserted = await trx('idempotency_keys')
-        .insert({ partner_id: partnerId, key, request_hash: requestHash, state: 'running', started_at: new Date(), expires_at: keyExpiry(this.retentionHours) })
-        .onConflict(['partner_id', 'key']).ignore()
-        .returning('key');
-      if (inserted.length) return { outcome: 'started' as const };
-      const row: KeyRow = await trx('idempotency_keys').where({ partner_id: partnerId, key }).forUpdate().first();
+      const row: KeyRow | undefined = await trx('idempotency_keys').where({ partner_id: partnerId, key }).forUpdate().first();
+      // Abandoned (deleted) between the insert and this read: the next request starts afresh.
+      if (!row) return { outcome: 'running' as const };
       const now = Date.now();
       if (row.expires_at.getTime() < now) {
         await trx('idempotency_keys').where({ partner_id: partnerId, key })

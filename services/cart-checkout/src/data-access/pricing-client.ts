@@ -4,7 +4,7 @@ import { loadPricingPackage } from '@rental/proto';
 import type { pricing } from '@rental/proto';
 import { isDomainError } from '@rental/problem';
 import type { CartItem } from '../domain/cart-item';
-import type { CallContext, CartPricing, CheckoutTermsInput, FinancingOption, FrozenTerms, PricingPort, ResolvedCategory, StoredCalculation } from '../domain/ports';
+import type { CallContext, CartPricing, CheckoutTermsInput, FinancingOption, FrozenTerms, PricingPort, StoredCalculation } from '../domain/ports';
 
 const decimal = (value: number | undefined, places: number) => (value === undefined ? '' : decimalOfNumber(value, places));
 const amount = (value: number) => decimalOfCents(centsOfAmount(value));
@@ -46,11 +46,6 @@ export class PricingClient implements PricingPort {
 
   constructor(address: string, deadlineMs: number) {
     this.client = new TypedClient(createGrpcClient(loadPricingPackage().PricingService, address), deadlineMs);
-  }
-
-  async resolveCategories(items: CartItem[], context: CallContext): Promise<ResolvedCategory[]> {
-    const response = await this.client.call('ResolveCategories', { items: items.map((item) => ({ categoryId: item.categoryId ?? 0, categorySlug: item.categorySlug ?? '' })) }, context);
-    return response.items.map((item) => ({ found: item.found, productSector: item.productSector, articleType: item.articleType, hasPrintPlanCapability: item.hasPrintPlanCapability }));
   }
 
   async priceCart(items: CartItem[], context: CallContext): Promise<CartPricing> {

@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import { Violation, notFound, ruleViolation, validationFailed } from '@rental/problem';
+import { notFound, ruleViolation } from '@rental/problem';
 import type { CartItem } from './cart-item';
 import type { CallContext, CartPricing, CartStore, PricingPort } from './ports';
 
@@ -17,32 +17,8 @@ export interface Cart {
   updatedAt: string;
 }
 
-/**
- * A cart holds one article type. When its items mix types, every item gets one violation naming
- * its product number and type. Items whose category is unknown take no part; checkout refuses them.
- */
-export async function checkArticleTypes(items: CartItem[], pricing: PricingPort, context: CallContext): Promise<void> {
-  const resolved = await pricing.resolveCategories(items, context);
-  const types = new Set(resolved.filter((category) => category.found).map((category) => category.articleType));
-  if (types.size <= 1) return;
-  const violations: Violation[] = items.map((item, index) => {
-    const articleType = resolved[index]?.found ? resolved[index].articleType : 'unknown';
-    return {
-      propertyPath: `items[${index}]`,
-      code: 'MIXED_ARTICLE_TYPES',
-      message: `Product ${item.productNumber} has article type ${articleType}; a cart holds items of one article type only (found ${[...types].sort().join(', ')}).`,
-    };
-  });
-  throw validationFailed(violations, 'The cart mixes article types; a cart holds items of one article type only.');
-}
-
-async function checkAndPrice(items: CartItem[], pricing: PricingPort, context: CallContext): Promise<CartPricing> {
-  await checkArticleTypes(items, pricing, context);
-  return pricing.priceCart(items, context);
-}
-
 export async function createCart(items: CartItem[], store: CartStore, pricing: PricingPort, context: CallContext): Promise<Cart> {
-  const priced = await checkAndPrice(items, pricing, context);
+  const priced = await pricing.priceCart(items, context);
   const now = new Date().toISOString();
   const cart: Cart = { id: ulid(), partnerId: context.partnerId, status: 'active', items, pricing: priced, financingCaseId: null, quoteId: null, createdAt: now, updatedAt: now };
   await store.insert(cart);
@@ -59,7 +35,7 @@ export async function ownCart(store: CartStore, id: string, partnerId: string): 
 export async function replaceCart(id: string, items: CartItem[], store: CartStore, pricing: PricingPort, context: CallContext): Promise<Cart> {
   const cart = await ownCart(store, id, context.partnerId);
   if (cart.status !== 'active') throw alreadyCheckedOut();
-  const priced = await checkAndPrice(items, pricing, context);
+  const priced = await pricing.priceCart(items, context);
   if (!(await store.replaceItems(id, context.partnerId, items, priced))) throw alreadyCheckedOut();
   return ownCart(store, id, context.partnerId);
 }

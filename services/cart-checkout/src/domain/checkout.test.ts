@@ -23,7 +23,7 @@ function fakeDependencies(createCase: () => Promise<CreatedCase>) {
       insert: async () => undefined,
       find: async () => cart,
       replaceItems: async () => true,
-      claim: async () => 'claimed',
+      claim: async () => ({ ...cart, status: 'checking_out' }),
       release: async (id) => void calls.released.push(id),
     },
     idempotency: {
@@ -35,7 +35,6 @@ function fakeDependencies(createCase: () => Promise<CreatedCase>) {
       complete: async (cartId, outcome, key) => void calls.completed.push({ cartId, outcome, key }),
     },
     pricing: {
-      resolveCategories: async () => [],
       priceCart: async () => ({}) as Cart['pricing'],
       freezeCheckoutTerms: async () => ({}) as FrozenTerms,
       findCalculation: async () => undefined,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { hasAtMostTwoDecimals } from '@rental/money';
 import { DomainError, conflict, emailAddress, forbidden, nonBlankText, notFound, ruleViolation } from '@rental/problem';
 import { CHECKOUT_FINANCING_TYPES, PAYMENT_INTERVALS, PRINT_PLAN_TYPES } from '@rental/proto';
-import { checkArticleTypes } from './cart';
+import type { Cart } from './cart';
 import type { CallContext, CaseWorkflowPort, CheckoutCarts, CheckoutLedger, IdempotencyStore, PricingPort } from './ports';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
@@ -113,10 +113,8 @@ export function checkoutRequestHash(cartId: string, body: unknown): string {
   return createHash('sha256').update(cartId).update('\n').update(canonicalJson(body)).digest('hex');
 }
 
-async function checkOutClaimedCart(cartId: string, request: CheckoutRequest, deps: CheckoutDependencies, context: CallContext): Promise<CheckoutOutcome> {
-  const cart = await deps.carts.find(cartId);
-  if (!cart) throw notFound('cart.not_found', `No cart ${cartId}.`);
-  await checkArticleTypes(cart.items, deps.pricing, context);
+async function checkOutClaimedCart(cart: Cart, request: CheckoutRequest, deps: CheckoutDependencies, context: CallContext): Promise<CheckoutOutcome> {
+  const cartId = cart.id;
   const printPlan = PRINT_PLAN_TYPES.has(request.financingType);
   const terms = await deps.pricing.freezeCheckoutTerms(cart.items, {
     financingType: request.financingType,
@@ -174,13 +172,13 @@ export async function checkOut(cartId: string, request: CheckoutRequest, request
   let claimed = false;
   try {
     return await keepingLeases(() => deps.ledger.renew(claimed ? cartId : undefined, key), async () => {
-      const claim = await deps.carts.claim(cartId, CHECKOUT_LEASE_MS);
-      if (claim === 'checked_out') throw conflict('cart.already_checked_out', 'This cart has already been checked out.');
-      if (claim === 'running') throw conflict('checkout.running', 'A checkout of this cart is still running.');
+      const claimedCart = await deps.carts.claim(cartId, CHECKOUT_LEASE_MS);
+      if (claimedCart === 'checked_out') throw conflict('cart.already_checked_out', 'This cart has already been checked out.');
+      if (claimedCart === 'running') throw conflict('checkout.running', 'A checkout of this cart is still running.');
       claimed = true;
       let outcome: CheckoutOutcome;
       try {
-        outcome = await checkOutClaimedCart(cartId, request, deps, context);
+        outcome = await checkOutClaimedCart(claimedCart, request, deps, context);
       } catch (error) {
         await deps.carts.release(cartId);
         throw error;

@@ -7,13 +7,6 @@ import type { CaseStatusChange, QuoteRequest } from './quote-request';
  * What checkout needs from pricing (served over gRPC); amounts are decimal strings. Checkout never
  * computes a rate: baseRate and monthlyRateAllIn mean what pricing's rule (its domain/rates.ts) says.
  */
-export interface ResolvedCategory {
-  found: boolean;
-  productSector: string;
-  articleType: string;
-  hasPrintPlanCapability: boolean;
-}
-
 export interface FinancingOption {
   financingType: string;
   duration: number;
@@ -82,7 +75,7 @@ export interface CallContext {
 }
 
 export interface PricingPort {
-  resolveCategories(items: CartItem[], context: CallContext): Promise<ResolvedCategory[]>;
+  /** Also refuses a cart that mixes article types (422, one MIXED_ARTICLE_TYPES violation per item), as freezeCheckoutTerms does. */
   priceCart(items: CartItem[], context: CallContext): Promise<CartPricing>;
   freezeCheckoutTerms(items: CartItem[], terms: CheckoutTermsInput, context: CallContext): Promise<FrozenTerms>;
   /** undefined when the partner has no such calculation */
@@ -156,8 +149,11 @@ export interface IdempotencyStore {
 }
 
 export interface CheckoutCarts extends CartStore {
-  /** Claims an active cart (or one whose claim went stale) for one checkout. */
-  claim(id: string, leaseMs: number): Promise<'claimed' | 'checked_out' | 'running'>;
+  /**
+   * Claims an active cart (or one whose claim went stale) for one checkout: the cart as claimed
+   * (its items can no longer change), else why not.
+   */
+  claim(id: string, leaseMs: number): Promise<Cart | 'checked_out' | 'running'>;
   release(id: string): Promise<void>;
 }
 

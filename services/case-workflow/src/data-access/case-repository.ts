@@ -13,11 +13,12 @@ const SOURCE_CONSTRAINTS = ['financing_cases_partner_cart_unique', 'financing_ca
 const QUOTE_NUMBER_CONSTRAINT = 'quotes_partner_quote_number_unique';
 
 const cents = (value: bigint | null) => (value === null ? null : value.toString());
-const padded = (value: string | number) => String(value).padStart(6, '0');
-
-async function nextValue(trx: Knex.Transaction, sequence: string): Promise<string> {
-  const result = await trx.raw('SELECT nextval(?::regclass) AS value', [sequence]);
-  return String(result.rows[0].value);
+/**
+ * `<prefix>-<year>-<next value of the sequence>`, the value zero-padded to at least six digits,
+ * as SQL, so the number is drawn in the statement that uses it (no round trip of its own).
+ */
+function numberFromSequence(trx: Knex.Transaction, prefix: string, year: number, sequence: string): Knex.Raw {
+  return trx.raw("(SELECT ?::text || '-' || ?::text || '-' || lpad(v, greatest(6, length(v)), '0') FROM (SELECT nextval(?::regclass)::text AS v) AS next_value)", [prefix, year, sequence]);
 }
 
 export class CaseRepository implements CaseStore {
@@ -87,7 +88,7 @@ export class CaseRepository implements CaseStore {
         const [caseRow] = await trx('financing_cases').insert({
           id: caseId,
           partner_id: newCase.partnerId,
-          case_number: `FC-${year}-${padded(await nextValue(trx, 'case_number_seq'))}`,
+          case_number: numberFromSequence(trx, 'FC', year, 'case_number_seq'),
           type: 'financing',
           financing_request: newCase.financingRequest,
           rejection_reason: null,
@@ -167,9 +168,9 @@ export class CaseRepository implements CaseStore {
   /** Q-<year>-<counter>, skipping numbers a partner already chose for a quote of its own. */
   private async generatedQuoteNumber(trx: Knex.Transaction, partnerId: string, year: number): Promise<string> {
     for (;;) {
-      const candidate = `Q-${year}-${padded(await nextValue(trx, 'quote_number_seq'))}`;
-      const taken = await trx('quotes').where({ partner_id: partnerId, quote_number: candidate }).first('id');
-      if (!taken) return candidate;
+      // The next number and whether the partner took it already, in one statement.
+      const { rows: [candidate] } = await trx.raw('SELECT n AS number, EXISTS (SELECT 1 FROM quotes WHERE partner_id = ? AND quote_number = n) AS taken FROM (SELECT ? AS n) AS candidate', [partnerId, numberFromSequence(trx, 'Q', year, 'quote_number_seq')]) as { rows: { number: string; taken: boolean }[] };
+      if (candidate && !candidate.taken) return candidate.number;
     }
   }
 

@@ -1,5 +1,5 @@
 import { ulid, ulidToUUID } from 'ulid';
-import { enqueueOutbox } from '@rental/bus';
+import { enqueueOutbox, outboxInsert } from '@rental/bus';
 import { statusChangedEventOf } from '@rental/proto';
 import { Knex, isUniqueViolation } from '@rental/db';
 import { currentOrigin } from '@rental/logger';
@@ -10,6 +10,16 @@ import { hashCustomerToken, newCustomerToken } from '../domain/customer-token';
 import type { CaseTransaction, IssuedCustomerLink, MailRequest, NewAuthorizedPerson, NewCustomerLink, SigningStatement } from '../domain/ports';
 import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote-machine';
 import { CaseRow, ContractRow, EnvelopeRow, PersonRow, QuoteRow, toCase, toContract, toEnvelope, toPerson, toQuote } from './rows';
+
+interface HistoryEntry {
+  at: Date;
+  action: string;
+  resourceType?: string;
+  fromStatus?: string;
+  toStatus?: string;
+  reason: string | null;
+  details?: Record<string, unknown> | null;
+}
 
 export interface EventSettings {
   environment: string;
@@ -54,11 +64,12 @@ export class KnexCaseTransaction implements CaseTransaction {
     return this.envelopeRow ? toEnvelope(this.envelopeRow) : null;
   }
 
-  /** The quote was just created: its creation is the case's first event. */
+  /**
+   * The quote was just created: its creation is the case's first event, at the quote's
+   * statusUpdatedAt (the case has no earlier event to follow).
+   */
   async recordQuoteCreated(): Promise<void> {
-    const at = this.nextEventTime();
-    await this.updateQuote({ status_updated_at: at });
-    await this.emit(at, 'quote', 'new', this.quoteRow.status, 'create');
+    await this.emit(this.quoteRow.status_updated_at, 'quote', 'new', this.quoteRow.status, 'create');
   }
 
   async moveQuote(move: QuoteMove, flags: MoveFlags = {}): Promise<void> {
@@ -76,21 +87,23 @@ export class KnexCaseTransaction implements CaseTransaction {
     const at = this.nextEventTime();
     // Each entry into in_review is a new review: its reminders count from the entry (or the link mail).
     const review = to === 'in_review' ? { in_review_since: at, reminder_count: 0, last_reminder_at: null, review_mailed_at: at } : { in_review_since: null };
-    await this.updateQuote({ status: to, status_updated_at: at, ...review });
     // A canceled case or an expired review ends what the customer's links open ("document tokens are invalidated").
     if (to === 'canceled' || to === 'review_expired') await this.invalidateCustomerLinks(to === 'canceled' ? 'canceled' : 'expired');
-    await this.emit(at, 'quote', from, to, transition);
+    await this.emit(at, 'quote', from, to, transition, { status: to, status_updated_at: at, ...review });
   }
 
-  private async invalidateCustomerLinks(reason: 'canceled' | 'expired' | 'replaced'): Promise<void> {
-    await this.trx('customer_links').where({ financing_case_id: this.caseRow.id }).whereNull('invalidated_at')
+  /** A statement: awaited on its own, or sent along with another one (see issueCustomerLink). */
+  private invalidateCustomerLinks(reason: 'canceled' | 'expired' | 'replaced'): Knex.QueryBuilder {
+    return this.trx('customer_links').where({ financing_case_id: this.caseRow.id }).whereNull('invalidated_at')
       .update({ invalidated_at: this.settings.now(), invalidated_reason: reason });
   }
 
   async issueCustomerLink(link: NewCustomerLink): Promise<IssuedCustomerLink> {
-    if (link.replace) await this.invalidateCustomerLinks('replaced');
     const token = newCustomerToken();
-    await this.trx('customer_links').insert({
+    // Replacing: the earlier links end in the same statement (one round trip); the WITH does not
+    // see the row the statement inserts, so the new link stays valid.
+    const statement: Knex.QueryBuilder = link.replace ? this.trx.queryBuilder().with('replaced_links', this.invalidateCustomerLinks('replaced')).from('customer_links') : this.trx('customer_links');
+    await statement.insert({
       financing_case_id: this.caseRow.id,
       quote_id: this.quoteRow.id,
       token_hash: hashCustomerToken(token),
@@ -266,7 +279,7 @@ export class KnexCaseTransaction implements CaseTransaction {
     const now = this.settings.now();
     // The worker submits it under the trace of the request that queued it.
     const origin = currentOrigin();
-    await this.trx('lender_submissions').insert({
+    const submission = this.trx('lender_submissions').insert({
       application_id: ulid(),
       quote_id: this.quoteRow.id,
       financing_case_id: this.caseRow.id,
@@ -279,7 +292,7 @@ export class KnexCaseTransaction implements CaseTransaction {
       request_id: origin.requestId,
       traceparent: origin.traceparent,
     });
-    await this.updateQuote({ lender_submission_status: 'pending' });
+    await this.updateQuote({ lender_submission_status: 'pending' }, this.trx.queryBuilder().with('submission', submission));
     const wake = this.settings.onLenderSubmissionQueued;
     if (wake) this.trx.executionPromise.then(wake, () => undefined);
   }
@@ -327,9 +340,10 @@ export class KnexCaseTransaction implements CaseTransaction {
     await this.insertHistory({ at: this.settings.now(), action, reason: entry.reason ?? this.audit.reason ?? null, details: entry.details ?? null });
   }
 
-  private async insertHistory(entry: { at: Date; action: string; resourceType?: string; fromStatus?: string; toStatus?: string; reason: string | null; details?: Record<string, unknown> | null }): Promise<void> {
+  /** A statement: awaited on its own, or sent along with another one (see emit). */
+  private insertHistory(entry: HistoryEntry): Knex.QueryBuilder {
     const { actor } = this.audit;
-    await this.trx('case_history').insert({
+    return this.trx('case_history').insert({
       financing_case_id: this.caseRow.id,
       at: entry.at,
       actor_type: actor.type,
@@ -349,8 +363,10 @@ export class KnexCaseTransaction implements CaseTransaction {
     return this.contractRow;
   }
 
-  private async updateQuote(changes: Record<string, unknown>): Promise<void> {
-    const [row] = await this.trx('quotes').where({ id: this.quoteRow.id }).update({ ...changes, updated_at: this.settings.now() }).returning('*') as QuoteRow[];
+  /** `withWrites`, other writes of this transaction as WITH clauses, go in the same statement (one round trip). */
+  private async updateQuote(changes: Record<string, unknown>, withWrites?: Knex.QueryBuilder): Promise<void> {
+    const statement: Knex.QueryBuilder = withWrites ? withWrites.from('quotes') : this.trx('quotes');
+    const [row] = await statement.where({ id: this.quoteRow.id }).update({ ...changes, updated_at: this.settings.now() }).returning('*') as QuoteRow[];
     this.quoteRow = row as QuoteRow;
   }
 
@@ -358,7 +374,8 @@ export class KnexCaseTransaction implements CaseTransaction {
     return nextOccurredAt(this.settings.now(), this.caseRow.last_event_at);
   }
 
-  private async emit(occurredAt: Date, resourceType: ResourceType, fromStatus: string, toStatus: string, transition: string): Promise<void> {
+  /** `quoteChanges`: the quote's new status (and what goes with it), written in the same statement. */
+  private async emit(occurredAt: Date, resourceType: ResourceType, fromStatus: string, toStatus: string, transition: string, quoteChanges?: Record<string, unknown> & { status: string }): Promise<void> {
     const id = ulid(occurredAt.getTime());
     const event = statusChangedEventOf({
       id,
@@ -370,13 +387,18 @@ export class KnexCaseTransaction implements CaseTransaction {
       resourceType,
       fromStatus,
       toStatus,
-      caseStatus: this.quoteRow.status,
+      caseStatus: quoteChanges?.status ?? this.quoteRow.status,
       transition,
     });
-    // The outbox keys messages by UUID; a ULID is 128 bits too, so the event id maps onto one.
-    await enqueueOutbox(this.trx, { messageId: ulidToUUID(id), subject: this.settings.subject, payload: event });
-    await this.insertHistory({ at: occurredAt, action: transition, resourceType, fromStatus, toStatus, reason: this.audit.reason ?? null });
-    const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ last_event_at: occurredAt, updated_at: this.settings.now() }).returning('*') as CaseRow[];
-    this.caseRow = row as CaseRow;
+    // The event, its history line and the case's last event time go in one statement (one round
+    // trip); the case row is brought up to date here, with exactly the two values written.
+    const caseChanges = { last_event_at: occurredAt, updated_at: this.settings.now() };
+    const statement = this.trx.queryBuilder()
+      // The outbox keys messages by UUID; a ULID is 128 bits too, so the event id maps onto one.
+      .with('event_outbox', outboxInsert(this.trx, { messageId: ulidToUUID(id), subject: this.settings.subject, payload: event }))
+      .with('event_history', this.insertHistory({ at: occurredAt, action: transition, resourceType, fromStatus, toStatus, reason: this.audit.reason ?? null }));
+    if (quoteChanges) await this.updateQuote(quoteChanges, statement.with('event_case', this.trx('financing_cases').where({ id: this.caseRow.id }).update(caseChanges)));
+    else await statement.from('financing_cases').where({ id: this.caseRow.id }).update(caseChanges);
+    this.caseRow = { ...this.caseRow, ...caseChanges };
   }
 }

@@ -52,25 +52,36 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
   }
 
   async markSubmitted(id: number, reference: string, at: Date): Promise<void> {
-    await this.db.transaction(async (trx) => {
-      await lockCaseOf(trx, id);
-      const [row] = await trx('lender_submissions').where({ id })
-        .update({ status: 'submitted', reference, submitted_at: at, lease_until: null, last_error: null }).returning(['quote_id', 'financing_case_id', 'attempts', 'lender_id']) as HistorySource[];
-      if (!row) return;
-      await trx('quotes').where({ id: row.quote_id }).update({ lender_submission_status: 'submitted', last_lender_submission_at: at, financing_number: reference, updated_at: at });
-      await recordAttempt(trx, row, at, { outcome: 'submitted', reference });
+    await this.recordOutcome(id, at, {
+      submission: { status: 'submitted', reference, submitted_at: at, lease_until: null, last_error: null },
+      quote: { lender_submission_status: 'submitted', last_lender_submission_at: at, financing_number: reference, updated_at: at },
+      details: { outcome: 'submitted', reference },
     });
   }
 
   async markFailed(id: number, error: string, retryAt: Date | null, at: Date): Promise<void> {
+    await this.recordOutcome(id, at, {
+      submission: { status: 'failed', last_error: error.slice(0, 2000), next_attempt_at: retryAt ?? at, lease_until: null, ...(retryAt ? {} : { attempts: this.maxAttempts }) },
+      quote: { lender_submission_status: 'failed', last_lender_submission_at: at, updated_at: at },
+      details: { outcome: 'failed', error: error.slice(0, 500), retryAt: retryAt?.toISOString() ?? null },
+    });
+  }
+
+  /**
+   * The submission's outcome, the quote's lenderSubmissionStatus and the attempt in the case's
+   * history, written in one statement after the case's lock; nothing when the submission is gone.
+   */
+  private async recordOutcome(id: number, at: Date, outcome: { submission: Record<string, unknown>; quote: Record<string, unknown>; details: Record<string, unknown> }): Promise<void> {
     await this.db.transaction(async (trx) => {
       await lockCaseOf(trx, id);
-      const [row] = await trx('lender_submissions').where({ id })
-        .update({ status: 'failed', last_error: error.slice(0, 2000), next_attempt_at: retryAt ?? at, lease_until: null, ...(retryAt ? {} : { attempts: this.maxAttempts }) })
-        .returning(['quote_id', 'financing_case_id', 'attempts', 'lender_id']) as HistorySource[];
-      if (!row) return;
-      await trx('quotes').where({ id: row.quote_id }).update({ lender_submission_status: 'failed', last_lender_submission_at: at, updated_at: at });
-      await recordAttempt(trx, row, at, { outcome: 'failed', error: error.slice(0, 500), retryAt: retryAt?.toISOString() ?? null });
+      const submission = trx('lender_submissions').where({ id }).update(outcome.submission).returning(['quote_id', 'financing_case_id', 'attempts', 'lender_id']);
+      const quote = trx('quotes').whereIn('id', trx('outcome').select('quote_id')).update(outcome.quote);
+      // One attempt in the case's history, by the system (the worker acts for nobody in particular).
+      await trx.raw(`
+        WITH outcome AS (?), quote_outcome AS (?)
+        INSERT INTO case_history (financing_case_id, at, actor_type, actor_id, actor_name, action, resource_type, from_status, to_status, reason, details)
+        SELECT financing_case_id, ?, 'system', NULL, NULL, 'lender_submission', 'quote', NULL, NULL, NULL, jsonb_build_object('lenderId', lender_id, 'attempt', attempts) || ?::jsonb
+        FROM outcome`, [submission, quote, at, JSON.stringify(outcome.details)]);
     });
   }
 
@@ -104,30 +115,6 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
  */
 async function lockCaseOf(trx: Knex.Transaction, submissionId: number): Promise<void> {
   await trx.raw('SELECT 1 FROM financing_cases WHERE id = (SELECT financing_case_id FROM lender_submissions WHERE id = ?) FOR UPDATE', [submissionId]);
-}
-
-interface HistorySource {
-  quote_id: string;
-  financing_case_id: string;
-  attempts: number;
-  lender_id: string | null;
-}
-
-/** One attempt in the case's history, by the system (the worker acts for nobody in particular). */
-async function recordAttempt(trx: Knex.Transaction, row: HistorySource, at: Date, details: Record<string, unknown>): Promise<void> {
-  await trx('case_history').insert({
-    financing_case_id: row.financing_case_id,
-    at,
-    actor_type: 'system',
-    actor_id: null,
-    actor_name: null,
-    action: 'lender_submission',
-    resource_type: 'quote',
-    from_status: null,
-    to_status: null,
-    reason: null,
-    details: JSON.stringify({ lenderId: row.lender_id, attempt: row.attempts, ...details }),
-  });
 }
 
 /** Loads the fixture's lenders (seed command): intake URL and secret, never logged. */

@@ -3,6 +3,7 @@ import { DomainError, Violation, invalidInput, unavailable, validationFailed } f
 import { CHECKOUT_FINANCING_TYPES, PRINT_PLAN_TYPES } from '@rental/proto';
 import type { ArticleType } from './article-type';
 import { Category, resolveCategories } from './categories';
+import { articleTypesFirst, checkArticleTypes } from './cart-article-types';
 import type { CategoryReader, ConditionsReader, HubClient } from './ports';
 import { PartnerConditions, durationRange, factorListOf, isSectorAllowed, preselectedTier } from './conditions';
 import { requireConditions } from './calculation';
@@ -79,11 +80,12 @@ export function recurringServiceFee(items: PricedItemInput[]): Cents | null {
 
 /** Financing options of a whole cart and of each item at the partner's preselected tiers (monthly). */
 export async function priceCart(items: PricedItemInput[], partnerId: string, deps: CartPricingDependencies): Promise<CartPricing> {
+  const resolving = resolveCategories(deps.categories, items).then((resolved) => checkArticleTypes(items, resolved));
   const [conditions, sectors, resolutions] = await Promise.all([
     requireConditions(deps.conditions, partnerId),
     deps.conditions.sectors(),
-    resolveCategories(deps.categories, items),
-  ]);
+    resolving,
+  ]).catch(articleTypesFirst(resolving));
   const categories = resolutions.map((resolution) => (resolution.found ? resolution.category : undefined));
   const known = categories.filter((category): category is Category => category !== undefined);
   const printPlanPossible = items.length > 0 && categories.every((category) => category?.hasPrintPlanCapability === true);
@@ -160,12 +162,13 @@ async function requireValidSla(name: string | undefined, profile: PartnerProfile
  * frozen on the quote.
  */
 export async function freezeCheckoutTerms(request: CheckoutTermsRequest, partnerId: string, deps: CheckoutTermsDependencies): Promise<FrozenTerms> {
+  const resolving = resolveCategories(deps.categories, request.items).then((resolved) => checkArticleTypes(request.items, resolved));
   const [conditions, sectors, resolutions, profile] = await Promise.all([
     requireConditions(deps.conditions, partnerId),
     deps.conditions.sectors(),
-    resolveCategories(deps.categories, request.items),
+    resolving,
     deps.profileOf(partnerId),
-  ]);
+  ]).catch(articleTypesFirst(resolving));
   const categories: Category[] = [];
   resolutions.forEach((resolution, index) => {
     if (!resolution.found) {
