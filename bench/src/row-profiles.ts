@@ -65,6 +65,8 @@ async function cut(pids: [string, number][]): Promise<Map<string, string>> {
 export async function profileRow<T>(label: string, pids: ProcessPids, run: () => Promise<T>): Promise<T> {
   if (!profiled) return run();
   const stackPids = profiledPids(pids);
+  // The profiler makes the directory when it first writes, which may not have happened yet.
+  fs.mkdirSync(directory!, { recursive: true });
   // What ran before the row (boot, earlier rows) is not the row's.
   for (const file of (await cut(stackPids)).values()) fs.rmSync(path.join(directory!, file), { force: true });
   try {
