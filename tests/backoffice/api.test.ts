@@ -203,12 +203,14 @@ describe('back office API', () => {
         await owner.api.patch(`/api/contracts/${contractId}/edit-contract-number`, { contractNumber: `CN-HOOK-${Date.now()}` });
         await reviewer().post(`/ops/v1/contracts/${contractId}/transitions`, { to: 'completed' });
 
+        // Webhooks may arrive out of order (spec: the latest occurredAt carries the state): wait for every one.
+        const expected = ['quote:finance_reject', 'quote:finance_accept', 'contract:check_invoice', 'contract:complete', 'quote:complete'];
         const transitions = await waitFor(() => {
           const seen = hook.bodies().filter((body) => body.data.financingCaseId === caseId).map((body) => `${body.data.resourceType}:${body.data.transition}`);
-          return seen.includes('quote:complete') ? seen : undefined;
-        }, { what: 'the complete webhook', timeoutMs: 20_000 });
+          return expected.every((transition) => seen.includes(transition)) ? seen : undefined;
+        }, { what: 'every status change webhook', timeoutMs: 20_000 });
 
-        expect(transitions).toEqual(expect.arrayContaining(['quote:finance_reject', 'quote:finance_accept', 'contract:check_invoice', 'contract:complete', 'quote:complete']));
+        expect(transitions).toEqual(expect.arrayContaining(expected));
       } finally {
         await hook.close();
       }
@@ -358,6 +360,8 @@ describe('back office API', () => {
 
     it('when a reviewer adds a note, then 201 and the history keeps it with its author; a blank note is 422', async () => {
       const { caseId } = await partnerCase();
+      // The checkout's lender submission is recorded by a worker: wait for it, so the note is the latest entry.
+      await waitFor(async () => ((await historyOf(caseId)).some((entry) => entry.action === 'lender_submission') ? true : undefined), { timeoutMs: 15_000, what: 'the lender submission in the history' });
 
       const note = await reviewer().post(`/ops/v1/cases/${caseId}/notes`, { text: 'Customer called, documents follow Monday' });
 
