@@ -24,15 +24,22 @@ const ratio = (row: SummaryRow, direct: SummaryRow) => row.requestsPerSecond / d
 const times = (value: number) => `${value.toFixed(2)}×`;
 const perRequest = (row: SummaryRow, process: string) => (row.cpuMs?.[process] ?? 0) / Math.max(1, row.requests);
 
+/** The saturated rows of one route: direct, through the gateway, and nginx for reference. */
+function proxiedRows(find: (label: string) => SummaryRow | undefined, route: string, direct: string) {
+  return {
+    direct: find(`${route}, ${direct} (saturated)`),
+    gateway: find(`${route}, through the gateway (saturated)`),
+    nginx: find(`${route}, nginx for reference (saturated)`),
+  };
+}
+
 const TARGETS: Target[] = [
   {
     path: 'gateway, trivial route, saturated',
     today: '0.66× of direct (8,787 vs 13,399 req/s), p50 +182 µs',
     target: '≥ 0.85× of direct, p50 added < 0.3 ms',
     measure: (find, facts) => {
-      const direct = find('trivial route, direct (saturated)');
-      const gateway = find('trivial route, through the gateway (saturated)');
-      const nginx = find('trivial route, nginx for reference (saturated)');
+      const { direct, gateway, nginx } = proxiedRows(find, 'trivial route', 'direct');
       if (!direct || !gateway) return undefined;
       const added = facts[FACTS.gatewayAddedP50Micros] ?? Number.NaN;
       return {
@@ -47,9 +54,7 @@ const TARGETS: Target[] = [
     today: '0.65× of pricing direct',
     target: '≥ 0.85×',
     measure: (find) => {
-      const direct = find('GET /api/product-sectors, pricing direct (saturated)');
-      const gateway = find('GET /api/product-sectors, through the gateway (saturated)');
-      const nginx = find('GET /api/product-sectors, nginx for reference (saturated)');
+      const { direct, gateway, nginx } = proxiedRows(find, 'GET /api/product-sectors', 'pricing direct');
       if (!direct || !gateway) return undefined;
       return {
         now: `${times(ratio(gateway, direct))} (${gateway.requestsPerSecond} vs ${direct.requestsPerSecond} req/s)`,

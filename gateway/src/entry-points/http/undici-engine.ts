@@ -52,17 +52,18 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 }
 
-/** One undici Pool per service origin, shared by the proxies of every service. */
+/** One undici Pool per service target, shared by the proxies of every service. */
 export class UndiciEngine {
   private readonly pools = new Map<string, Pool>();
 
   constructor(private readonly options: EngineOptions) {}
 
-  private poolOf(origin: string): Pool {
-    let pool = this.pools.get(origin);
+  /** The pool of a proxy's target, found by the target as configured: no URL is parsed per request. */
+  private poolOf(target: string): Pool {
+    let pool = this.pools.get(target);
     if (!pool) {
-      pool = new Pool(origin, { connections: this.options.connectionsPerService, keepAliveTimeout: this.options.keepAliveMs, pipelining: 1 });
-      this.pools.set(origin, pool);
+      pool = new Pool(new URL(target).origin, { connections: this.options.connectionsPerService, keepAliveTimeout: this.options.keepAliveMs, pipelining: 1 });
+      this.pools.set(target, pool);
     }
     return pool;
   }
@@ -70,7 +71,6 @@ export class UndiciEngine {
   /** The http-proxy-middleware plugin that puts this engine behind the middleware. */
   readonly plugin: Plugin = (proxyServer) => {
     const forward = (req: IncomingMessage, res: ServerResponse, options: ForwardOptions = {}) => {
-      const target = new URL(String(options.target));
       const headers = withoutHopByHop(req.headers);
       if (options.xfwd) addForwardedHeaders(req, headers);
       // A client that goes away stops the service's answer too.
@@ -78,7 +78,7 @@ export class UndiciEngine {
       res.once('close', () => {
         if (!res.writableFinished) abandoned.abort();
       });
-      this.poolOf(target.origin).stream(
+      this.poolOf(String(options.target)).stream(
         {
           path: req.url ?? '/',
           method: req.method as 'GET',
