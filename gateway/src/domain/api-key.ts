@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ExpiringMap } from '@rental/expiring-map';
 import type { ApiKeyStore, AuthenticatedPartner } from './ports';
 
 export function hashApiKey(key: string): string {
@@ -8,34 +9,40 @@ export function hashApiKey(key: string): string {
 // Keys are printable ASCII without spaces; anything else cannot be a key and is not looked up.
 const PLAUSIBLE_KEY = /^[\x21-\x7e]{16,200}$/;
 
+/** A partner whose key was accepted, with the key's hash: what the key's own limits are counted by. */
+export interface AuthenticatedKey {
+  partner: AuthenticatedPartner;
+  keyHash: string;
+}
+
 /**
  * Resolves an API key to its partner. Successful lookups are cached for a short time, so the
  * hot path does not touch Postgres; unknown keys are never cached, so a newly loaded key
  * works at once.
  */
 export class ApiKeyAuthenticator {
-  private readonly cache = new Map<string, { partner: AuthenticatedPartner; expiresAt: number }>();
+  private readonly cache: ExpiringMap<string, AuthenticatedPartner>;
 
   constructor(
     private readonly store: ApiKeyStore,
     private readonly environment: string,
-    private readonly cacheMs: number,
-    private readonly maxCacheEntries = 10_000,
-  ) {}
+    cacheMs: number,
+    maxCacheEntries = 10_000,
+  ) {
+    this.cache = new ExpiringMap({ ttlMs: cacheMs, maxEntries: maxCacheEntries });
+  }
 
-  async authenticate(key: string | undefined): Promise<AuthenticatedPartner | undefined> {
+  async authenticate(key: string | undefined): Promise<AuthenticatedKey | undefined> {
     if (!key || !PLAUSIBLE_KEY.test(key)) return undefined;
-    const hash = hashApiKey(key);
-    const now = Date.now();
-    const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > now) return cached.partner;
-    const partner = await this.store.findActiveKey(hash, this.environment);
+    const keyHash = hashApiKey(key);
+    const cached = this.cache.get(keyHash);
+    if (cached) return { partner: cached, keyHash };
+    const partner = await this.store.findActiveKey(keyHash, this.environment);
     if (!partner) {
-      this.cache.delete(hash);
+      this.cache.delete(keyHash);
       return undefined;
     }
-    if (this.cache.size >= this.maxCacheEntries) this.cache.clear();
-    this.cache.set(hash, { partner, expiresAt: now + this.cacheMs });
-    return partner;
+    this.cache.set(keyHash, partner);
+    return { partner, keyHash };
   }
 }

@@ -98,13 +98,23 @@ describe('ApiKeyAuthenticator', () => {
     return store;
   }
 
-  it('when a known key is used twice, then the store is asked once', async () => {
+  it('when a known key is used twice, then the store is asked once and both times the partner comes with the key\'s hash', async () => {
     const key = 'sbx_acme_0123456789abcdef';
     const store = storeWith({ [hashApiKey(key)]: 'acme' });
     const authenticator = new ApiKeyAuthenticator(store, 'sandbox', 30_000);
-    expect(await authenticator.authenticate(key)).toEqual({ partnerId: 'acme', environment: 'sandbox', roles: ['api_user'] });
-    await authenticator.authenticate(key);
+    const accepted = { partner: { partnerId: 'acme', environment: 'sandbox', roles: ['api_user'] }, keyHash: hashApiKey(key) };
+    expect(await authenticator.authenticate(key)).toEqual(accepted);
+    expect(await authenticator.authenticate(key)).toEqual(accepted);
     expect(store.lookups).toBe(1);
+  });
+
+  it('when the cache time has passed, then the store is asked again', async () => {
+    const key = 'sbx_acme_0123456789abcdef';
+    const store = storeWith({ [hashApiKey(key)]: 'acme' });
+    const authenticator = new ApiKeyAuthenticator(store, 'sandbox', 0);
+    await authenticator.authenticate(key);
+    await authenticator.authenticate(key);
+    expect(store.lookups).toBe(2);
   });
 
   it('when a key is unknown, then it is asked for again next time (never cached), and implausible keys are not looked up', async () => {

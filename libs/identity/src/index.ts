@@ -1,5 +1,6 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+import { ExpiringMap, loadThrough } from '@rental/expiring-map';
 import { z } from 'zod';
 
 /**
@@ -52,35 +53,34 @@ export class IdentityRefused extends Error {}
  */
 export class IdentityKeys {
   private readonly key: KeyObject;
-  private readonly signed = new Map<string, { token: Promise<string>; reuseUntil: number }>();
-  private readonly verified = new Map<string, { identity: Identity; expiresAt: number }>();
+  /** Unbounded: the key space (callers × partners × roles) is small. */
+  private readonly signed: ExpiringMap<string, Promise<string>>;
+  /** Each verified token is believed until its own expiry. */
+  private readonly verified: ExpiringMap<string, Identity>;
 
   constructor(secret: string, private readonly now: () => number = Date.now) {
     if (secret.length < MIN_SECRET_LENGTH) throw new Error(`the internal identity secret must be at least ${MIN_SECRET_LENGTH} characters`);
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+    this.signed = new ExpiringMap({ ttlMs: REUSE_SIGNED_MS, now });
+    this.verified = new ExpiringMap({ ttlMs: IDENTITY_TTL_SECONDS * 1000, maxEntries: MOST_VERIFIED_KEPT, now });
   }
 
   sign(identity: Identity): Promise<string> {
     const cacheKey = JSON.stringify([identity.caller, identity.partnerId ?? null, identity.roles]);
-    const now = this.now();
-    const kept = this.signed.get(cacheKey);
-    if (kept && kept.reuseUntil > now) return kept.token;
-    const issuedAt = Math.floor(now / 1000);
-    const jws = new SignJWT({ roles: identity.roles }).setProtectedHeader({ alg: 'HS256' }).setIssuer(identity.caller)
-      .setIssuedAt(issuedAt).setExpirationTime(issuedAt + IDENTITY_TTL_SECONDS);
-    if (identity.partnerId) jws.setSubject(identity.partnerId);
-    const token = jws.sign(this.key);
-    // Stale entries are replaced on their next use; the key space (callers × partners × roles) is small.
-    this.signed.set(cacheKey, { token, reuseUntil: now + REUSE_SIGNED_MS });
-    token.catch(() => this.signed.delete(cacheKey));
-    return token;
+    return loadThrough(this.signed, cacheKey, () => {
+      const issuedAt = Math.floor(this.now() / 1000);
+      const jws = new SignJWT({ roles: identity.roles }).setProtectedHeader({ alg: 'HS256' }).setIssuer(identity.caller)
+        .setIssuedAt(issuedAt).setExpirationTime(issuedAt + IDENTITY_TTL_SECONDS);
+      if (identity.partnerId) jws.setSubject(identity.partnerId);
+      return jws.sign(this.key);
+    });
   }
 
   /** The identity a token vouches for; IdentityRefused when it is missing, expired, altered or signed with another key. */
   async verify(token: unknown): Promise<Identity> {
     if (typeof token !== 'string' || !token) throw new IdentityRefused('no signed identity');
     const kept = this.verified.get(token);
-    if (kept && kept.expiresAt > this.now()) return kept.identity;
+    if (kept) return kept;
     let payload: unknown;
     try {
       ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['iss', 'exp'], clockTolerance: CLOCK_TOLERANCE_SECONDS, currentDate: new Date(this.now()) }));
@@ -92,8 +92,7 @@ export class IdentityKeys {
     // Frozen: the same object answers every call that carries this token.
     const identity: Identity = Object.freeze({ caller: claims.data.iss, partnerId: claims.data.sub, roles: Object.freeze(claims.data.roles) as string[] });
     // Believed until its own expiry, without the clock tolerance jose grants a fresh check.
-    if (this.verified.size >= MOST_VERIFIED_KEPT) this.verified.clear();
-    this.verified.set(token, { identity, expiresAt: claims.data.exp * 1000 });
+    this.verified.set(token, identity, claims.data.exp * 1000);
     return identity;
   }
 }

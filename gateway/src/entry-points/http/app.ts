@@ -8,7 +8,7 @@ import { REQUEST_ID_HEADER, isValidRequestId, keylessCheckoutHeaders, problemFor
 import { type Logger, TRACEPARENT_HEADER, continueTrace, traceparentOf, withTrace } from '@rental/logger';
 import { httpRequestDuration } from '@rental/metrics';
 import { DomainError, PROBLEM_TYPE_PATH, type ProblemCatalogue, toProblem } from '@rental/problem';
-import { type ApiKeyAuthenticator, hashApiKey } from '../../domain/api-key';
+import type { ApiKeyAuthenticator } from '../../domain/api-key';
 import type { RateLimiter } from '../../domain/ports';
 import { type ServiceRoute, isKeylessCheckout, isPartnerApiPath, routeOf } from '../../domain/route-table';
 import type { ClientAddress } from './client-address';
@@ -119,8 +119,8 @@ function refusedAsTooLarge(req: IncomingMessage, res: ServerResponse, maxBodyByt
 
 async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: string, route: ServiceRoute | undefined, options: GatewayOptions, outcome: CallOutcome): Promise<void> {
   const apiKey = req.headers['x-api-key'] as string | undefined;
-  const partner = await options.authenticator.authenticate(apiKey);
-  if (!partner) {
+  const authenticated = await options.authenticator.authenticate(apiKey);
+  if (!authenticated) {
     // Only attempts without a valid key count against the client's address: behind a load
     // balancer many partners may share one, and a flood of guesses must not lock them out.
     const byAddress = await options.limits.perAddress.take(options.clientAddress(req));
@@ -131,8 +131,9 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
     problem(res, new DomainError('unauthenticated', 'auth.invalid_api_key', 'A valid X-Api-Key header is required.'), { 'WWW-Authenticate': 'ApiKey header="X-Api-Key"' });
     return;
   }
+  const { partner, keyHash } = authenticated;
   outcome.partnerId = partner.partnerId;
-  const byKey = await options.limits.perKey.take(hashApiKey(apiKey as string));
+  const byKey = await options.limits.perKey.take(keyHash);
   if (!byKey.allowed) {
     tooManyRequests(res, byKey.retryAfterSeconds, 'API key');
     return;

@@ -1,3 +1,4 @@
+import { ExpiringMap, loadThrough } from '@rental/expiring-map';
 import type { Category } from '../domain/categories';
 import type { PartnerConditions, SectorRange } from '../domain/conditions';
 import type { PartnerProfile } from '../domain/partner-profile';
@@ -16,10 +17,12 @@ export const CONDITIONS_CHANGED_CHANNEL = 'pricing_conditions_changed';
  * Values are shared between requests and must not be mutated.
  */
 export class ReadThroughCache {
-  private readonly entries = new Map<string, { expiresAt: number; value: Promise<unknown> }>();
+  private readonly entries: ExpiringMap<string, Promise<unknown>>;
   private serving = false;
 
-  constructor(private readonly ttlMs: number, private readonly now: () => number = Date.now) {}
+  constructor(ttlMs: number, now: () => number = Date.now) {
+    this.entries = new ExpiringMap({ ttlMs, now });
+  }
 
   /** Announcements are heard (again); what was kept before may have missed one, so it starts empty. */
   resume(): void {
@@ -40,16 +43,7 @@ export class ReadThroughCache {
 
   read<T>(key: string, load: () => Promise<T>): Promise<T> {
     if (!this.serving) return load();
-    const now = this.now();
-    const kept = this.entries.get(key);
-    if (kept && kept.expiresAt > now) return kept.value as Promise<T>;
-    // The promise is kept at once, so concurrent misses share one load.
-    const value = load();
-    this.entries.set(key, { expiresAt: now + this.ttlMs, value });
-    value.catch(() => {
-      if (this.entries.get(key)?.value === value) this.entries.delete(key);
-    });
-    return value;
+    return loadThrough(this.entries, key, load) as Promise<T>;
   }
 }
 
