@@ -9,6 +9,7 @@ export * from './financing';
 export * from './document-categories';
 export * from './problems';
 export * from './customer';
+export * from './ops-queue';
 
 /** The folder that holds rental/<service>/v1/*.proto, next to src/ and dist/. */
 export const PROTO_ROOT = path.resolve(__dirname, '..');

@@ -1,7 +1,7 @@
 import { TypedClient, createGrpcClient } from '@rental/grpc';
-import { loadCaseWorkflowPackage } from '@rental/proto';
-import type { caseWorkflow } from '@rental/proto';
-import type { Actor, CaseRecord, CaseWorkflowPort, LenderChannel, PartnerMail, QueueEntry, QueueFilters, QuoteMoveRequest, TransmissionItem } from '../domain/ports';
+import { loadCaseWorkflowPackage, opsQueueRequestOf } from '@rental/proto';
+import type { OpsQueueFilters, caseWorkflow } from '@rental/proto';
+import type { Actor, CaseRecord, CaseWorkflowPort, LenderChannel, PartnerMail, QueueEntry, QuoteMoveRequest, TransmissionItem } from '../domain/ports';
 
 type CaseWorkflowClient = InstanceType<ReturnType<typeof loadCaseWorkflowPackage>['CaseWorkflowService']>;
 
@@ -19,17 +19,8 @@ export class GrpcCaseWorkflow implements CaseWorkflowPort, LenderChannel {
     this.client = new TypedClient(createGrpcClient(loadCaseWorkflowPackage().CaseWorkflowService, address), deadlineMs);
   }
 
-  async queue(filters: QueueFilters): Promise<QueueEntry[]> {
-    const answer = await this.client.call('ListOpsQueue', {
-      statuses: filters.statuses,
-      partnerId: filters.partnerId ?? '',
-      lenderSubmissionStatus: filters.lenderSubmissionStatus ?? '',
-      query: filters.query ?? '',
-      onlyListedCases: filters.onlyCases !== null,
-      financingCaseIds: filters.onlyCases ?? [],
-      limit: filters.limit,
-      offset: filters.offset,
-    }, {});
+  async queue(filters: OpsQueueFilters): Promise<QueueEntry[]> {
+    const answer = await this.client.call('ListOpsQueue', opsQueueRequestOf(filters), {});
     return answer.entries.map((entry) => ({
       id: entry.id,
       caseNumber: entry.caseNumber,

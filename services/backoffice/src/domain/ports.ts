@@ -1,3 +1,4 @@
+import type { OpsQueueFilters } from '@rental/proto';
 import type { Operator } from './roles';
 
 /** Who made a change, as case-workflow records it. */
@@ -5,16 +6,6 @@ export interface Actor {
   type: 'operator';
   id: string;
   name: string;
-}
-
-export interface QueueFilters {
-  statuses: string[];
-  partnerId: string | null;
-  lenderSubmissionStatus: string | null;
-  query: string | null;
-  onlyCases: string[] | null;
-  limit: number;
-  offset: number;
 }
 
 export interface QueueEntry {
@@ -45,7 +36,7 @@ export type QuoteMoveRequest = { kind: 'transition'; transition: string } | { ki
 
 /** What case-workflow does for the approval team; it checks the rules of its tables. */
 export interface CaseWorkflowPort {
-  queue(filters: QueueFilters): Promise<QueueEntry[]>;
+  queue(filters: OpsQueueFilters): Promise<QueueEntry[]>;
   caseRecord(financingCaseId: string): Promise<CaseRecord>;
   moveQuote(financingCaseId: string, move: QuoteMoveRequest, reason: string | null, actor: Actor): Promise<CaseRecord>;
   moveContract(contractId: string, to: string, reason: string | null, actor: Actor): Promise<CaseRecord>;

@@ -1,6 +1,7 @@
 import type { Knex } from '@rental/db';
 import type { ContractPlace } from '../domain/contract-machine';
-import type { LenderSubmissionView, OpsQueueEntry, OpsQueueFilters } from '../domain/operator';
+import type { OpsQueueFilters } from '@rental/proto';
+import type { LenderSubmissionView, OpsQueueEntry } from '../domain/operator';
 import type { OpsReads } from '../domain/ports';
 import type { QuoteStatus } from '../domain/quote-machine';
 

@@ -1,4 +1,5 @@
 import { choiceMessage, invalidInput, notFound, ruleViolation } from '@rental/problem';
+import type { OpsQueueFilters } from '@rental/proto';
 import { caseNotFound } from './access';
 import { applyApprovalTeamCancel } from './cancel';
 import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from './contract-machine';
@@ -11,17 +12,6 @@ import { QUOTE_MOVES, QuoteMove, QuoteStatus, isQuoteStatus } from './quote-mach
  * the moves of quotes and contracts. The back office checks the operator's roles before it
  * calls; the rules of the tables are checked here, next to the data.
  */
-
-export interface OpsQueueFilters {
-  statuses: QuoteStatus[];
-  partnerId: string | null;
-  lenderSubmissionStatus: string | null;
-  query: string | null;
-  /** Only these cases (the ones documents names as overdue), when set. */
-  onlyCases: string[] | null;
-  limit: number;
-  offset: number;
-}
 
 export interface OpsQueueEntry {
   id: string;
@@ -67,7 +57,13 @@ export async function opsQueue(deps: OperatorDependencies, filters: OpsQueueFilt
   const unknown = filters.statuses.find((status) => !isQuoteStatus(status));
   if (unknown) throw invalidInput('ops.unknown_status', `${unknown} is not a status of the quote table.`);
   if (filters.onlyCases && filters.onlyCases.length === 0) return [];
-  return deps.reads.listQueue(filters);
+  // A page holds 1 to 100 entries; blanks around the search words do not count.
+  return deps.reads.listQueue({
+    ...filters,
+    query: filters.query?.trim() || null,
+    limit: Math.min(Math.max(filters.limit, 1), 100),
+    offset: Math.max(filters.offset, 0),
+  });
 }
 
 export async function opsCase(deps: OperatorDependencies, financingCaseId: string): Promise<OpsCaseView> {

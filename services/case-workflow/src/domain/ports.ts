@@ -3,7 +3,8 @@ import type { TraceOrigin } from '@rental/logger';
 import type { ContractMove, ContractPlace, EnvelopeStatus } from './contract-machine';
 import type { Address, AuditContext, AuthorizedPerson, Contract, ContractDetails, Customer, EnvelopeRecipient, FinancingCase, HistoryEntry, Quote, QuoteDetails, QuoteFeedbackAction, QuoteItem, QuoteTermsInput, RequestedItem, SignatureEnvelope } from './model';
 import type { MoveFlags, QuoteMove, QuoteStatus } from './quote-machine';
-import type { LenderSubmissionView, OpsQueueEntry, OpsQueueFilters } from './operator';
+import type { OpsQueueFilters } from '@rental/proto';
+import type { LenderSubmissionView, OpsQueueEntry } from './operator';
 
 export interface CallContext {
   partnerId: string;

@@ -1,11 +1,10 @@
 import { unaryHandler } from '@rental/grpc';
 import type { Logger } from '@rental/logger';
 import { invalidInput } from '@rental/problem';
-import type { caseWorkflow } from '@rental/proto';
+import { type caseWorkflow, opsQueueFiltersOf } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import type { Actor, ActorType } from '../../domain/model';
 import { OperatorDependencies, OperatorMove, OpsCaseView, applyOperatorMove, moveContractForward, opsCase, opsQueue, recordOperatorHistory } from '../../domain/operator';
-import type { QuoteStatus } from '../../domain/quote-machine';
 import { presentContract, presentQuote } from '../http/presenters';
 
 const ACTOR_TYPES: readonly ActorType[] = ['partner', 'customer', 'lender', 'signing', 'operator', 'system'];
@@ -71,15 +70,7 @@ export function operatorHandlers(deps: OperatorDependencies, log: Logger): Pick<
   const mappers = [mapDatabaseError];
   return {
     ListOpsQueue: unaryHandler<caseWorkflow.ListOpsQueueRequest__Output, caseWorkflow.OpsQueue>('ListOpsQueue', log, mappers, async (request) => {
-      const entries = await opsQueue(deps, {
-        statuses: request.statuses as QuoteStatus[],
-        partnerId: text(request.partnerId),
-        lenderSubmissionStatus: text(request.lenderSubmissionStatus),
-        query: text(request.query.trim()),
-        onlyCases: request.onlyListedCases ? request.financingCaseIds : null,
-        limit: Math.min(Math.max(request.limit, 1), 100),
-        offset: Math.max(request.offset, 0),
-      });
+      const entries = await opsQueue(deps, opsQueueFiltersOf(request));
       return {
         entries: entries.map((entry) => ({
           ...entry,
