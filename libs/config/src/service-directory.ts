@@ -18,6 +18,11 @@ const offsets: Record<ServiceName, number> = {
 /** Ports of the local helpers the development stack starts beside the services. */
 export const LOCAL_HELPER_OFFSETS = { hubStub: 21, smtpSink: 22, objectStorage: 23, stackControl: 24, identityProvider: 25 } as const;
 
+/** Every service owns one Postgres schema, named after it: case-workflow's is case_workflow. */
+export function schemaOf(name: ServiceName): string {
+  return name.replace(/-/g, '_');
+}
+
 export function variablePrefix(name: ServiceName): string {
   return name.toUpperCase().replace(/-/g, '_');
 }

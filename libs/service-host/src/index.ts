@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Bus } from '@rental/bus';
-import { ServiceName, databaseNameOf, defaultAdminPort, defaultGrpcPort, defaultHttpPort, platformVariables, portVariable, positiveIntegerVariable } from '@rental/config';
+import { ServiceName, databaseNameOf, schemaOf, defaultAdminPort, defaultGrpcPort, defaultHttpPort, platformVariables, portVariable, positiveIntegerVariable } from '@rental/config';
 import { Knex, Migration, mapDatabaseError, openDatabase, pingDatabase } from '@rental/db';
 import { RunningGrpcServer, ServiceBinding, grpcTlsVariables, startGrpcServer, useGrpcTls, useInternalIdentity } from '@rental/grpc';
 import { ErrorMapper, HttpAppOptions, OperationRouter, createAdminApp, createHttpApp, startHttpServer } from '@rental/http';
@@ -38,16 +38,16 @@ export interface ServiceParts {
   close?: () => Promise<void>;
 }
 
-export interface ServiceHostOptions {
+export interface ServiceHostOptions<UsesBus extends boolean> {
+  /** Also names the service's Postgres schema (schemaOf). */
   name: ServiceName;
-  schema: string;
   migrations: Record<string, Migration>;
   config: ServiceConfig;
-  /** Whether the service publishes or consumes on NATS; readiness then includes it. */
-  usesBus: boolean;
+  /** Whether the service publishes or consumes on NATS; readiness then includes it, and build gets the bus. */
+  usesBus: UsesBus;
   /** Every problem code by its title and page (PROBLEM_CATALOGUE of @rental/proto): problems answered carry its titles. */
   problems: ProblemCatalogue;
-  build(context: { db: Knex; bus?: Bus; log: Logger }): Promise<ServiceParts>;
+  build(context: { db: Knex; bus: UsesBus extends true ? Bus : undefined; log: Logger }): Promise<ServiceParts>;
 }
 
 export interface RunningService {
@@ -57,7 +57,7 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export async function startServiceHost(options: ServiceHostOptions): Promise<RunningService> {
+export async function startServiceHost<UsesBus extends boolean>(options: ServiceHostOptions<UsesBus>): Promise<RunningService> {
   const { config, name } = options;
   const log = createLogger(name, config.LOG_LEVEL);
   enableProcessMetrics(name);
@@ -65,14 +65,15 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Run
   const identity = new IdentityKeys(config.INTERNAL_IDENTITY_SECRET);
   useInternalIdentity(name, identity);
   useGrpcTls(config);
-  const db = await openDatabase({ url: config.DATABASE_URL, schema: options.schema, migrations: options.migrations, log, poolMax: config.DB_POOL_MAX });
+  const db = await openDatabase({ url: config.DATABASE_URL, schema: schemaOf(name), migrations: options.migrations, log, poolMax: config.DB_POOL_MAX });
   let bus: Bus | undefined;
   if (options.usesBus) {
     bus = new Bus({ url: config.NATS_URL, environment: config.API_ENVIRONMENT, databaseName: databaseNameOf(config.DATABASE_URL), serviceName: name, log });
     // Connecting goes on in the background: while NATS is down the service runs and reports not ready.
     bus.start().catch((error) => log.error({ err: error }, 'nats connection failed'));
   }
-  const parts = await options.build({ db, bus, log });
+  // usesBus decides whether bus is set, which is what the context's type says.
+  const parts = await options.build({ db, bus, log } as Parameters<ServiceHostOptions<UsesBus>['build']>[0]);
   const errorMappers: ErrorMapper[] = [mapDatabaseError];
   const app = createHttpApp({
     log,

@@ -1,3 +1,3 @@
-export { startBackoffice, operatorIssuerOf, BACKOFFICE_SCHEMA } from './service';
+export { startBackoffice, operatorIssuerOf } from './service';
 export { loadBackofficeConfig, backofficeVariables } from './config';
 export { backofficeApiDescription } from './entry-points/http/api-description';

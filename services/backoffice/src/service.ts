@@ -13,8 +13,6 @@ import { ROLE_OF_OPERATION } from './entry-points/http/contract';
 import { backofficeRoutes } from './entry-points/http/routes';
 import { migrations } from './migrations';
 
-export const BACKOFFICE_SCHEMA = 'backoffice';
-
 /** The issuer of operators' tokens: OPERATOR_ISSUER_URL, else the local stack's dev identity provider. */
 export function operatorIssuerOf(config: Pick<BackofficeConfig, 'OPERATOR_ISSUER_URL' | 'SERVICE_PORT_BASE'>): string {
   return (config.OPERATOR_ISSUER_URL ?? `http://127.0.0.1:${config.SERVICE_PORT_BASE + 25}`).replace(/\/$/, '');
@@ -23,7 +21,6 @@ export function operatorIssuerOf(config: Pick<BackofficeConfig, 'OPERATOR_ISSUER
 export function startBackoffice(config: BackofficeConfig): Promise<RunningService> {
   return startServiceHost({
     name: 'backoffice',
-    schema: BACKOFFICE_SCHEMA,
     migrations,
     config,
     usesBus: false,

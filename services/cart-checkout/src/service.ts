@@ -12,19 +12,16 @@ import { consumeCaseStatusChanges } from './entry-points/bus/case-status-changed
 import { cartCheckoutRoutes } from './entry-points/http/routes';
 import { migrations } from './migrations';
 
-export const CART_CHECKOUT_SCHEMA = 'cart_checkout';
 const PURGE_INTERVAL_MS = 3_600_000;
 
 export function startCartCheckout(config: CartCheckoutConfig): Promise<RunningService> {
   return startServiceHost({
     name: 'cart-checkout',
-    schema: CART_CHECKOUT_SCHEMA,
     migrations,
     config,
     usesBus: true,
     problems: PROBLEM_CATALOGUE,
     build: async ({ db, bus, log }) => {
-      if (!bus) throw new Error('cart-checkout publishes quote request status events and needs the bus');
       const pricing = new PricingClient(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const caseWorkflow = new CaseWorkflowClient(grpcAddressOf('case-workflow', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const idempotency = new IdempotencyRepository(db, config.IDEMPOTENCY_RETENTION_HOURS);

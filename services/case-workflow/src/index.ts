@@ -1,13 +1,13 @@
+import { schemaOf } from '@rental/config';
 import { Knex, openDatabase } from '@rental/db';
 import type { Logger } from '@rental/logger';
 import { migrations } from './migrations';
-import { CASE_WORKFLOW_SCHEMA } from './service';
 
-export { startCaseWorkflow, CASE_WORKFLOW_SCHEMA } from './service';
+export { startCaseWorkflow } from './service';
 export { loadCaseWorkflowConfig, caseWorkflowVariables } from './config';
 export { seedLenders } from './data-access/lender-submission-repository';
 
 /** The case-workflow schema, migrated; for the seed command (lenders). */
 export function openCaseWorkflowDatabase(url: string, log: Logger): Promise<Knex> {
-  return openDatabase({ url, schema: CASE_WORKFLOW_SCHEMA, migrations, log });
+  return openDatabase({ url, schema: schemaOf('case-workflow'), migrations, log });
 }

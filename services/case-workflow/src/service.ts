@@ -24,18 +24,14 @@ import { clockJob } from './entry-points/workers/clock-job';
 import { lenderSubmissionJob } from './entry-points/workers/lender-submission-job';
 import { migrations } from './migrations';
 
-export const CASE_WORKFLOW_SCHEMA = 'case_workflow';
-
 export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningService> {
   return startServiceHost({
     name: 'case-workflow',
-    schema: CASE_WORKFLOW_SCHEMA,
     migrations,
     config,
     usesBus: true,
     problems: PROBLEM_CATALOGUE,
     build: async ({ db, bus, log }) => {
-      if (!bus) throw new Error('case-workflow publishes status events and needs the bus');
       const production = config.API_ENVIRONMENT === 'production';
       const now = () => new Date();
       const submissions = new LenderSubmissionRepository(db, config.LENDER_MAX_ATTEMPTS);

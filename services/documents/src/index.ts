@@ -1,2 +1,2 @@
-export { startDocuments, bucketOf, DOCUMENTS_SCHEMA } from './service';
+export { startDocuments, bucketOf } from './service';
 export { loadDocumentsConfig, documentsVariables } from './config';

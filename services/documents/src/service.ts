@@ -22,8 +22,6 @@ import { documentsRoutes } from './entry-points/http/routes';
 import { objectSweeper } from './entry-points/workers/object-sweeper';
 import { migrations } from './migrations';
 
-export const DOCUMENTS_SCHEMA = 'documents';
-
 const STORAGE_TIMEOUT_MS = 30_000;
 const SWEEP_INTERVAL_MS = 60_000;
 const STALE_SPOOL_MS = 60 * 60 * 1000;
@@ -56,7 +54,6 @@ function prepareSpoolDirectory(log: Logger): string {
 export function startDocuments(config: DocumentsConfig): Promise<RunningService> {
   return startServiceHost({
     name: 'documents',
-    schema: DOCUMENTS_SCHEMA,
     migrations,
     config,
     usesBus: true,
@@ -86,7 +83,7 @@ export function startDocuments(config: DocumentsConfig): Promise<RunningService>
         now: () => new Date(),
         objectKey: (kind, financingCaseId) => `${kind}/${financingCaseId}/${ulid()}`,
       };
-      if (bus) consumeStatusChanges(bus, { cleanup, now: deps.now }, log);
+      consumeStatusChanges(bus, { cleanup, now: deps.now }, log);
       return {
         router: documentsRoutes(deps, { spoolDirectory: prepareSpoolDirectory(log), maxFileBytes: MAX_UPLOAD_BYTES, drainLimitBytes: 16 * 1024 * 1024 }),
         grpc: [documentsGrpcService({ ...deps, cleanup, operator: new OperatorRepository(db) }, log)],

@@ -1,2 +1,2 @@
-export { startNotifications, NOTIFICATIONS_SCHEMA } from './service';
+export { startNotifications } from './service';
 export { loadNotificationsConfig, notificationsVariables } from './config';

@@ -19,12 +19,9 @@ import { mailWorker } from './entry-points/workers/mail-worker';
 import { requestedMailWorker } from './entry-points/workers/requested-mail-worker';
 import { migrations } from './migrations';
 
-export const NOTIFICATIONS_SCHEMA = 'notifications';
-
 export function startNotifications(config: NotificationsConfig): Promise<RunningService> {
   return startServiceHost({
     name: 'notifications',
-    schema: NOTIFICATIONS_SCHEMA,
     migrations,
     config,
     usesBus: true,
@@ -46,20 +43,18 @@ export function startNotifications(config: NotificationsConfig): Promise<Running
       const mail = mailWorker({ store: new MailRepository(db), directory, mailer }, { log });
       const requestedMails = new RequestedMailRepository(db);
       const requestedMail = requestedMailWorker({ store: requestedMails, directory, mailer }, { log });
-      if (bus) {
-        consumeMailRequests({ bus, store: requestedMails, environment: config.API_ENVIRONMENT, log, onStored: () => requestedMail.wake() });
-        consumeStatusChanges({
-          bus,
-          inbox: deliveries,
-          environment: config.API_ENVIRONMENT,
-          log,
-          // A worker woken for nothing still runs its claim statement, once per event.
-          onStored: (queued) => {
-            if (queued.deliveries > 0) webhooks.wake();
-            if (queued.mails > 0) mail.wake();
-          },
-        });
-      }
+      consumeMailRequests({ bus, store: requestedMails, environment: config.API_ENVIRONMENT, log, onStored: () => requestedMail.wake() });
+      consumeStatusChanges({
+        bus,
+        inbox: deliveries,
+        environment: config.API_ENVIRONMENT,
+        log,
+        // A worker woken for nothing still runs its claim statement, once per event.
+        onStored: (queued) => {
+          if (queued.deliveries > 0) webhooks.wake();
+          if (queued.mails > 0) mail.wake();
+        },
+      });
       return {
         router: notificationsRoutes({
           store: endpoints,

@@ -14,12 +14,9 @@ import { pricingGrpcService } from './entry-points/grpc/server';
 import { pricingRoutes } from './entry-points/http/routes';
 import { migrations } from './migrations';
 
-export const PRICING_SCHEMA = 'pricing';
-
 export function startPricing(config: PricingConfig): Promise<RunningService> {
   return startServiceHost({
     name: 'pricing',
-    schema: PRICING_SCHEMA,
     migrations,
     config,
     usesBus: false,
