@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { amountOfCents } from '@rental/money';
-import { badGateway, boundedText, choiceMessage, conflict, DomainError, emailAddress, notFound, REQUIRED_MESSAGE, ruleViolation } from '@rental/problem';
+import { badGateway, boundedText, choiceMessage, conflict, emailAddress, notFound, REQUIRED_MESSAGE, ruleViolation } from '@rental/problem';
 import { FINANCING_STAGE_CATEGORIES } from '@rental/proto';
 import type { Actor } from './model';
 import type {
-  ApplicationSource, CaseStore, CaseTransaction, CreditBureau, DocumentsPort, LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission, NewRequestItem, PartnerNames, SignedMessages,
+  ApplicationSource, CaseStore, CaseTransaction, CreditBureau, LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission, NewRequestItem, PartnerNames,
 } from './ports';
 import type { QuoteStatus } from './quote-machine';
-import { parseOrFail } from './validation';
+import { SignedCallbackDependencies, signedEvent } from './signed-callback';
 
 /** Quote states a lender decision can be taken in (as the sandbox's finance-decision). */
 const UNDER_REVIEW: readonly QuoteStatus[] = ['finance_review', 'manual_finance_review', 'finance_questions'];
@@ -119,11 +119,8 @@ export const lenderEvent = z.discriminatedUnion('type', [
 
 export type LenderEvent = z.infer<typeof lenderEvent>;
 
-export interface LenderCallbackDependencies {
-  store: CaseStore;
+export interface LenderCallbackDependencies extends SignedCallbackDependencies {
   lenders: LenderDirectory;
-  signed: SignedMessages;
-  documents: DocumentsPort;
   /** API_ENVIRONMENT is production: only there do lenders call us. */
   production: boolean;
   /** DOCUMENT_DUE_AFTER in milliseconds. */
@@ -131,23 +128,7 @@ export interface LenderCallbackDependencies {
   now(): Date;
 }
 
-export const invalidSignature = () => new DomainError('unauthenticated', 'webhook.invalid_signature', 'The webhook-signature is missing or wrong, or webhook-timestamp is more than 5 minutes away.');
-
 const notApplicable = (event: LenderEvent, status: QuoteStatus) => conflict('lender.decision_not_applicable', `The case's quote is ${status}; ${event.type} cannot be applied to it.`);
-
-function parseJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The signature first: nothing about the lender's case is told to a caller that cannot sign. */
-function verified(deps: { signed: SignedMessages }, secret: string, raw: string, headers: Record<string, string | undefined>): string {
-  if (!deps.signed.verify(secret, raw, headers)) throw invalidSignature();
-  return headers['webhook-id'] as string;
-}
 
 /**
  * POST /lender/v1/{lenderId}/events: a lender's decision on an application. Applied at most
@@ -158,9 +139,8 @@ export async function receiveLenderEvent(deps: LenderCallbackDependencies, lende
   if (!deps.production) throw notFound('route.not_found', 'Lender callbacks exist only in the production environment.');
   const lender = await deps.lenders.findLender(lenderId);
   if (!lender) throw notFound('lender.not_found', `No lender ${lenderId}.`);
-  const webhookId = verified(deps, lender.webhookSecret, raw, headers);
+  const { webhookId, event } = signedEvent(deps.signed, lender.webhookSecret, raw, headers, lenderEvent);
   const sender = `lender:${lender.id}`;
-  const event = parseOrFail(lenderEvent, parseJson(raw) ?? raw);
   const caseId = event.data.financingCaseId;
   const unknownCase = () => notFound('financing_case.not_found', `No case ${caseId} financed by ${lender.id}.`);
   const found = await deps.store.findCase(caseId);

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { boundedText, choiceMessage, conflict, NOT_BLANK_MESSAGE, notFound } from '@rental/problem';
-import { invalidSignature } from './lender';
 import type { Actor } from './model';
-import type { CaseStore, CaseTransaction, DocumentsPort, SignedMessages, SigningStatement, SigningStatementSource } from './ports';
+import type { CaseStore, CaseTransaction, SigningStatement, SigningStatementSource } from './ports';
 import type { FinancingCase } from './model';
-import { parseOrFail } from './validation';
+import { SignedCallbackDependencies, signedEvent } from './signed-callback';
 
 const SIGNING_ACTOR: Actor = { type: 'signing', id: 'signing-provider', name: 'Signing provider' };
 const SENDER = 'signing';
@@ -27,20 +26,9 @@ const signingEvent = z.discriminatedUnion('type', [
 
 export type SigningEvent = z.infer<typeof signingEvent>;
 
-export interface SigningCallbackDependencies {
-  store: CaseStore;
-  documents: DocumentsPort;
-  signed: SignedMessages;
+export interface SigningCallbackDependencies extends SignedCallbackDependencies {
   /** SIGNING_WEBHOOK_SECRET; undefined outside production, where the provider never calls. */
   secret: string | undefined;
-}
-
-function parseJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
 }
 
 /**
@@ -50,9 +38,7 @@ function parseJson(raw: string): unknown {
  */
 export async function receiveSigningEvent(deps: SigningCallbackDependencies, raw: string, headers: Record<string, string | undefined>): Promise<void> {
   if (!deps.secret) throw notFound('route.not_found', 'Signing callbacks exist only in the production environment.');
-  if (!deps.signed.verify(deps.secret, raw, headers)) throw invalidSignature();
-  const webhookId = headers['webhook-id'] as string;
-  const event = parseOrFail(signingEvent, parseJson(raw));
+  const { webhookId, event } = signedEvent(deps.signed, deps.secret, raw, headers, signingEvent);
   const { envelopeId } = event.data;
   const unknownEnvelope = () => notFound('signature_envelope.not_found', `No signature envelope ${envelopeId}.`);
   const known = await deps.store.findProviderEnvelope(envelopeId);
