@@ -10,6 +10,7 @@ export * from './document-categories';
 export * from './problems';
 export * from './customer';
 export * from './ops-queue';
+export * from './requested-items';
 
 /** The folder that holds rental/<service>/v1/*.proto, next to src/ and dist/. */
 export const PROTO_ROOT = path.resolve(__dirname, '..');

@@ -1,27 +1,10 @@
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { ProblemDocument, isDomainError, unavailable } from '@rental/problem';
-import { loadDocumentsPackage } from '@rental/proto';
-import type { documents } from '@rental/proto';
+import { listedRequestItemOf, loadDocumentsPackage, requestedItemTypeOf } from '@rental/proto';
 import type { RequestedItem } from '../domain/model';
 import type { CallContext, DocumentsPort, NewRequestItem, OverdueItem, OverdueStage } from '../domain/ports';
 
 type DocumentsServiceClient = InstanceType<ReturnType<typeof loadDocumentsPackage>['DocumentsService']>;
-
-const ITEM_TYPES: readonly RequestedItem['type'][] = ['information', 'document', 'fill_and_return'];
-
-const toItem = (item: documents.RequestItem__Output): RequestedItem => ({
-  id: item.id,
-  type: ITEM_TYPES.includes(item.type as RequestedItem['type']) ? item.type as RequestedItem['type'] : 'document',
-  label: item.label,
-  status: item.status,
-  category: item.category,
-  templateDownloadUrl: item.templateDownloadUrl || null,
-  callbackRequestId: item.callbackRequestId || null,
-  callbackStatus: item.callbackStatus,
-  requestedAt: item.requestedAt,
-  dueAt: item.dueAt || null,
-  optional: item.optional,
-});
 
 /**
  * The documents service's gRPC calls behind the domain's port. Its domain errors (404, 422, …)
@@ -50,7 +33,7 @@ export class DocumentsClient implements DocumentsPort {
     const byCase = new Map<string, RequestedItem[]>(financingCaseIds.map((id) => [id, []]));
     if (financingCaseIds.length === 0) return byCase;
     const response = await this.client.call('ListRequestItemsOfCases', { financingCaseIds }, context);
-    for (const entry of response.cases) byCase.set(entry.financingCaseId, entry.items.map(toItem));
+    for (const entry of response.cases) byCase.set(entry.financingCaseId, entry.items.map(listedRequestItemOf));
     return byCase;
   }
 
@@ -62,7 +45,7 @@ export class DocumentsClient implements DocumentsPort {
         label: item.label, category: item.category, question: item.question, optional: item.optional, targetAudience: item.targetAudience ?? 'partner', dueAt: item.dueAt?.toISOString() ?? '',
       })),
     }, context);
-    return response.items.map(toItem);
+    return response.items.map(listedRequestItemOf);
   }
 
   async rejectDocument(financingCaseId: string, documentId: number, reason: string, context: CallContext): Promise<void> {
@@ -92,14 +75,14 @@ export class DocumentsClient implements DocumentsPort {
 
   async listCustomerRequestItems(financingCaseId: string, context: CallContext): Promise<RequestedItem[]> {
     const response = await this.client.call('ListCustomerRequestItems', { financingCaseId }, context);
-    return response.items.map(toItem);
+    return response.items.map(listedRequestItemOf);
   }
 
   async listOverdueItems(dueBefore: Date, stage: OverdueStage, limit: number): Promise<OverdueItem[]> {
     const response = await this.client.call('ListOverdueItems', { dueBefore: dueBefore.toISOString(), stage, limit }, { requestId: `clock-${stage}-${dueBefore.getTime()}` });
     return response.items.map((item) => ({
       id: item.id,
-      type: ITEM_TYPES.includes(item.type as RequestedItem['type']) ? item.type as RequestedItem['type'] : 'document',
+      type: requestedItemTypeOf(item.type),
       financingCaseId: item.financingCaseId,
       partnerId: item.partnerId,
       label: item.label,

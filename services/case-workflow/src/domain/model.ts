@@ -1,4 +1,5 @@
 import type { Cents } from '@rental/money';
+import type { ListedRequestItem } from '@rental/proto';
 import type { ContractPlace, EnvelopeStatus } from './contract-machine';
 import type { QuoteStatus } from './quote-machine';
 
@@ -178,19 +179,7 @@ export interface ContractDetails {
 }
 
 /** A requested item of the case as the documents service lists it. */
-export interface RequestedItem {
-  id: number;
-  type: 'information' | 'document' | 'fill_and_return';
-  label: string;
-  status: string;
-  category: string;
-  templateDownloadUrl: string | null;
-  callbackRequestId: number | null;
-  callbackStatus: string;
-  requestedAt: string;
-  dueAt: string | null;
-  optional: boolean;
-}
+export type RequestedItem = ListedRequestItem;
 
 /** Who made a change of a case, as the history shows it. */
 export type ActorType = 'partner' | 'customer' | 'lender' | 'signing' | 'operator' | 'system';

@@ -1,7 +1,7 @@
 import type { ServiceBinding } from '@rental/grpc';
 import { unaryHandler } from '@rental/grpc';
 import type { Logger } from '@rental/logger';
-import { loadDocumentsPackage } from '@rental/proto';
+import { loadDocumentsPackage, requestItemMessageOf } from '@rental/proto';
 import type { documents } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import type { DocumentsDependencies } from '../../domain/documents';
@@ -13,22 +13,10 @@ import { listCustomerItems } from '../../domain/customer';
 import { presentItem } from '../http/presenters';
 import { operatorHandlers } from './operator-handlers';
 
-/** The list-item shape as a message: empty string and 0 stand for absent. */
+/** The list-item shape as a message (the partner's list leaves callbackRequestId out where there is none). */
 function itemMessage(view: RequestItemView): documents.RequestItem {
   const item = presentItem(view);
-  return {
-    id: item.id,
-    type: item.type,
-    label: item.label,
-    status: item.status,
-    category: item.category,
-    templateDownloadUrl: item.templateDownloadUrl ?? '',
-    callbackRequestId: item.callbackRequestId ?? 0,
-    callbackStatus: item.callbackStatus,
-    requestedAt: item.requestedAt,
-    optional: item.optional,
-    dueAt: item.dueAt ?? '',
-  };
+  return requestItemMessageOf({ ...item, callbackRequestId: item.callbackRequestId ?? null });
 }
 
 function overdueStage(stage: string): OverdueStage {
