@@ -73,7 +73,7 @@ export class InspectorSession {
    * one, every Buffer that died in it (all the chunks that passed since the last) still counts.
    */
   async liveMemory(): Promise<number> {
-    const { result } = await this.send<{ result: { value: string } }>('Runtime.evaluate', {
+    const { result, exceptionDetails } = await this.send<{ result: { value: string }; exceptionDetails?: { exception?: { description?: string } } }>('Runtime.evaluate', {
       expression: `(() => {
         let usage;
         for (let collections = 0; collections < 10; collections += 1) {
@@ -86,6 +86,7 @@ export class InspectorSession {
       })()`,
       returnByValue: true,
     });
+    if (exceptionDetails) throw new Error(`reading memory failed (is the process running with --expose-gc?): ${exceptionDetails.exception?.description ?? 'unknown error'}`);
     const usage = JSON.parse(result.value) as NodeJS.MemoryUsage;
     return usage.heapUsed + usage.external;
   }
