@@ -1,19 +1,11 @@
 import { z } from 'zod';
-import { defineOperation, operationsOn, problemResponses, ulid } from '@rental/http';
+import { defineOperation, integerId, operationsOn, problemResponses, ulid } from '@rental/http';
 import { malformedBody, zodViolations } from '@rental/problem';
 import { DOCUMENT_CATEGORIES } from '@rental/proto';
 import { MAX_UPLOAD_BYTES } from '../../domain/file-type';
 import { ITEM_STATUSES, ITEM_TYPES, REVIEW_STATUSES, TARGET_AUDIENCES } from '../../domain/model';
 
-const MAX_INTEGER_ID = 2_147_483_647;
-
 const caseId = ulid().describe('financeCaseId of the checkout');
-const integerId = (description: string) => z
-  .string()
-  .regex(/^[1-9][0-9]{0,9}$/)
-  .transform(Number)
-  .refine((value) => value <= MAX_INTEGER_ID)
-  .describe(description);
 
 const casePath = z.object({ financingCaseId: caseId });
 const documentPath = z.object({ id: integerId('Document id') });
