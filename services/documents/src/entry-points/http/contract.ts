@@ -166,6 +166,9 @@ export const downloadTemplate = caseRequests.read({
   returns: { description: 'The template (PDF)', contentType: 'application/pdf', headers: downloadHeaders },
 });
 
+/** What a partner's answer on a requested item gets back: the item as it now stands. */
+const itemAnswer = (description: string) => ({ 200: { description, schema: requestItemSchema } });
+
 const respondBody = z.strictObject({
   response: z.string().max(10_000).nullable().describe('The answer; null answers without text'),
 });
@@ -178,7 +181,7 @@ export const respondToInformation = caseRequests.post({
   params: z.object({ financingCaseId: caseId, informationId: integerId('Id of the information request') }),
   // Every malformed body is 400 here (the specification lists no 422 for its shape).
   body: { schema: respondBody, reject: (error, input) => malformedBody(zodViolations(error, input)) },
-  returns: { 200: { description: 'The answered request', schema: requestItemSchema } },
+  returns: itemAnswer('The answered request'),
 });
 
 export const declareNotAvailable = caseRequests.post({
@@ -187,7 +190,7 @@ export const declareNotAvailable = caseRequests.post({
   summary: 'Declare a requested item not available',
   description: 'Only for an optional, partner-visible, pending item of the case: a required or no longer pending item is 422; an unknown or operator-internal item, or an item of another type than {type}, is 404.',
   params: z.object({ financingCaseId: caseId, type: z.enum(ITEM_TYPES).describe('Type of the item'), itemId: integerId('Id of the requested item') }),
-  returns: { 200: { description: 'The item, now not_available', schema: requestItemSchema } },
+  returns: itemAnswer('The item, now not_available'),
   problems: [400, 422],
 });
 
