@@ -193,6 +193,74 @@ describe('resubmission to the lender', () => {
     expect(reference).toBe(referenceFor(resubmitted!));
     expect((await reviewer.get(`/ops/v1/cases/${caseId}`)).json.quote).toMatchObject({ lenderSubmissionStatus: 'submitted', financingNumber: reference });
   });
+
+  it('when the last retry is still on its way to the lender, then resubmit is 422 and the lender gets no second application; once that retry failed, resubmit sends exactly one', async () => {
+    let answerRetry!: () => void;
+    const retryAnswered = new Promise<void>((resolve) => { answerRetry = resolve; });
+    // The first attempt fails at once; the lender holds its answer to the retry (a failure too) until the reviewer has tried.
+    lender.answerWith((request) => (applicationsFor(request.body?.data?.financingCaseId).length === 1 ? { status: 500 } : { status: 500, heldUntil: retryAnswered }));
+    const owner = await partnerOfTestLender();
+    const { caseId } = await newCase(owner, {}, stack);
+    try {
+      await waitFor(() => (applicationsFor(caseId).length === MAX_ATTEMPTS ? true : undefined), { timeoutMs: 30_000, what: 'the retry at the lender' });
+      // What the reviewer sees meanwhile: the claim counted the retry and the status is still the first attempt's.
+      expect((await reviewer.get(`/ops/v1/cases/${caseId}`)).json.lenderSubmissions.map((row: { status: string; attempts: number }) => [row.status, row.attempts])).toEqual([['failed', MAX_ATTEMPTS]]);
+
+      const refused = await reviewer.post(`/ops/v1/cases/${caseId}/resubmit`);
+
+      expectProblem(refused, 422, 'ops.resubmit_not_applicable', stack);
+      const detail = "An attempt of the case's latest lender submission is on its way to the lender; wait for its outcome before submitting again.";
+      expect([refused.json.detail, refused.json.violations]).toEqual([detail, [{ propertyPath: '', code: 'ops.resubmit_not_applicable', message: detail }]]);
+    } finally {
+      answerRetry();
+    }
+    await waitFor(async () => {
+      const [row] = await query<{ status: string; attempts: number; lease_until: Date | null }>('SELECT status, attempts, lease_until FROM lender_submissions WHERE financing_case_id = $1', [caseId], stack);
+      return row?.status === 'failed' && row.attempts === MAX_ATTEMPTS && row.lease_until === null ? true : undefined;
+    }, { timeoutMs: 20_000, what: 'the held retry to fail' });
+    const attempts = applicationsFor(caseId);
+    const firstId = attempts[0]!.body.data.applicationId as string;
+    expect(attempts.map((request) => request.body.data.applicationId)).toEqual([firstId, firstId]);
+    expect((await historyOf(caseId)).filter((entry) => entry.action === 'lender_resubmission')).toEqual([]);
+    lenderTakesAll();
+
+    const response = await reviewer.post(`/ops/v1/cases/${caseId}/resubmit`);
+
+    expect([response.status, response.json.id]).toEqual([200, caseId]);
+    await waitFor(async () => ((await submission(caseId)).lender_submission_status === 'submitted' ? true : undefined), { timeoutMs: 20_000, what: 'the new submission' });
+    const [resubmitted, ...more] = applicationsFor(caseId).slice(MAX_ATTEMPTS);
+    expect(more).toEqual([]);
+    expect(resubmitted!.body.data.applicationId).not.toBe(firstId);
+  });
+
+  it('when a reviewer resubmits while the failed submission waits for its retry, then that retry never reaches the lender', async () => {
+    lender.answerWith(() => ({ status: 500 }));
+    const owner = await partnerOfTestLender();
+    const { caseId } = await newCase(owner, {}, stack);
+    // After its first failure the submission waits 2 s for the retry; it is moved to minutes away (as later waits are) so the reviewer is surely first.
+    const [waiting] = await waitFor(async () => {
+      const rows = await query<{ id: number }>(
+        "UPDATE lender_submissions SET next_attempt_at = now() + interval '5 minutes' WHERE financing_case_id = $1 AND status = 'failed' AND attempts = 1 AND lease_until IS NULL RETURNING id", [caseId], stack);
+      return rows.length === 1 ? rows : undefined;
+    }, { timeoutMs: 20_000, what: 'the first failed attempt' });
+    lenderTakesAll();
+
+    const response = await reviewer.post(`/ops/v1/cases/${caseId}/resubmit`);
+
+    expect([response.status, response.json.id]).toEqual([200, caseId]);
+    await waitFor(async () => ((await submission(caseId)).lender_submission_status === 'submitted' ? true : undefined), { timeoutMs: 20_000, what: 'the new submission' });
+    // The old retry comes due; a later case's submission then shows the worker has claimed past it (claims go oldest first).
+    // The later case is the same partner's: a new partner's seed would point lender-a at the simulator for a moment.
+    await query('UPDATE lender_submissions SET next_attempt_at = now() WHERE id = $1', [waiting!.id], stack);
+    const later = await newCase(owner, {}, stack);
+    await waitFor(async () => ((await submission(later.caseId)).lender_submission_status === 'submitted' ? true : undefined), { timeoutMs: 20_000, what: 'a later case\'s submission' });
+    const [first, resubmitted, ...more] = applicationsFor(caseId);
+    expect(more).toEqual([]);
+    expect(resubmitted!.body.data.applicationId).not.toBe(first!.body.data.applicationId);
+    const [old] = await query<{ status: string; attempts: number }>('SELECT status, attempts FROM lender_submissions WHERE id = $1', [waiting!.id], stack);
+    expect(old).toEqual({ status: 'failed', attempts: 1 });
+    expect((await submission(caseId)).financing_number).toBe(referenceFor(resubmitted!));
+  });
 });
 
 describe('document review mail', () => {

@@ -14,7 +14,8 @@ export interface SignedRequest {
   verified: boolean;
 }
 
-export type Answer = { status: number; body?: unknown; delayMs?: number };
+/** `heldUntil`: the party keeps the answer until the test settles this promise (then waits `delayMs`). */
+export type Answer = { status: number; body?: unknown; delayMs?: number; heldUntil?: Promise<unknown> };
 
 /**
  * An outside party as a real HTTP server on loopback (a lender's intake, a signing provider):
@@ -52,11 +53,13 @@ export class OutsideParty {
         const request: SignedRequest = { path: req.url ?? '', headers: req.headers, rawBody, body, verified };
         party.requests.push(request);
         const answer = party.answer(request);
-        setTimeout(() => {
+        const reply = () => setTimeout(() => {
           if (res.destroyed) return;
           if (answer.body === undefined) res.writeHead(answer.status).end();
           else res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer.body));
         }, answer.delayMs ?? 0);
+        if (answer.heldUntil) void answer.heldUntil.then(reply);
+        else reply();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

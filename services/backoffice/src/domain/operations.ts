@@ -1,4 +1,4 @@
-import { ruleViolation } from '@rental/problem';
+import { isDomainError, ruleViolation } from '@rental/problem';
 import type { BackofficeDependencies, CaseRecord, ItemReference, NewRequest, PartnerMail, QueueEntry } from './ports';
 import { Operator, actorOf, requireRole } from './roles';
 
@@ -127,12 +127,18 @@ export async function transmit(deps: BackofficeDependencies, operator: Operator,
   return showCase(deps, input.financingCaseId);
 }
 
-/** POST /ops/v1/cases/{id}/resubmit: only when the last lender submission failed. */
+/** POST /ops/v1/cases/{id}/resubmit: only when the last lender submission failed and no retry of it is on its way to the lender. */
 export async function resubmit(deps: BackofficeDependencies, operator: Operator, financingCaseId: string): Promise<Record<string, unknown>> {
   const record = await deps.cases.caseRecord(financingCaseId);
   const last = record.view.lenderSubmissions.at(-1);
   if (!last || last.status !== 'failed') throw rule('ops.resubmit_not_applicable', `The last lender submission is ${last?.status ?? 'missing'}; only a failed one can be resubmitted.`);
-  await deps.lender.resubmit(financingCaseId, actorOf(operator));
+  try {
+    await deps.lender.resubmit(financingCaseId, actorOf(operator));
+  } catch (error) {
+    // case-workflow decides under the case's lock: a failed submission whose retry is on its way to the lender is not resubmittable either.
+    if (isDomainError(error) && error.code === 'lender.not_failed') throw rule('ops.resubmit_not_applicable', error.detail);
+    throw error;
+  }
   return showCase(deps, financingCaseId);
 }
 

@@ -7,7 +7,7 @@ import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextCont
 import { ResourceType, nextOccurredAt } from '../domain/events';
 import type { AuditContext, AuthorizedPerson, Contract, EnvelopeRecipient, FinancingCase, Quote, QuoteFeedbackAction, SignatureEnvelope } from '../domain/model';
 import { hashCustomerToken, newCustomerToken } from '../domain/customer-token';
-import type { CaseTransaction, IssuedCustomerLink, MailRequest, NewAuthorizedPerson, NewCustomerLink, SigningStatement } from '../domain/ports';
+import type { CaseTransaction, IssuedCustomerLink, LockedLenderSubmission, MailRequest, NewAuthorizedPerson, NewCustomerLink, SigningStatement } from '../domain/ports';
 import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote-machine';
 import { CaseRow, ContractRow, EnvelopeRow, PersonRow, QuoteRow, toCase, toContract, toEnvelope, toPerson, toQuote } from './rows';
 
@@ -277,6 +277,9 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   async queueLenderSubmission(): Promise<void> {
     const now = this.settings.now();
+    // One case, one live submission: an earlier one still waiting for a retry would otherwise
+    // send the lender a second application for the case.
+    await this.trx('lender_submissions').where({ financing_case_id: this.caseRow.id }).whereNull('superseded_at').update({ superseded_at: now });
     // The worker submits it under the trace of the request that queued it.
     const origin = currentOrigin();
     const submission = this.trx('lender_submissions').insert({
@@ -295,6 +298,14 @@ export class KnexCaseTransaction implements CaseTransaction {
     await this.updateQuote({ lender_submission_status: 'pending' }, this.trx.queryBuilder().with('submission', submission));
     const wake = this.settings.onLenderSubmissionQueued;
     if (wake) this.trx.executionPromise.then(wake, () => undefined);
+  }
+
+  async lockLatestLenderSubmission(): Promise<LockedLenderSubmission | undefined> {
+    const row: { application_id: string; status: LockedLenderSubmission['status']; lease_until: Date | null } | undefined = await this.trx('lender_submissions')
+      .where({ financing_case_id: this.caseRow.id }).orderBy('id', 'desc').forUpdate().first('application_id', 'status', 'lease_until');
+    if (!row) return undefined;
+    // The claim leases the row and counts the attempt but keeps the previous outcome's status until this one's is recorded.
+    return { applicationId: row.application_id, status: row.status, inFlight: row.lease_until !== null && row.lease_until > this.settings.now() };
   }
 
   async setSigningStatement(statement: SigningStatement | null): Promise<void> {

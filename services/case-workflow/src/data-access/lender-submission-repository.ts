@@ -44,7 +44,7 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
       UPDATE lender_submissions SET lease_until = ?::timestamptz + make_interval(secs => ?), attempts = attempts + 1
       WHERE id IN (
         SELECT id FROM lender_submissions
-        WHERE status IN ('pending', 'failed') AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?) AND attempts < ?
+        WHERE status IN ('pending', 'failed') AND superseded_at IS NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?) AND attempts < ?
         ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
       )
       RETURNING id, application_id, quote_id, financing_case_id, partner_id, lender_id, attempts, request_id, traceparent`, [now, LEASE_SECONDS, now, now, this.maxAttempts, limit]);
@@ -74,8 +74,9 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
   private async recordOutcome(id: number, at: Date, outcome: { submission: Record<string, unknown>; quote: Record<string, unknown>; details: Record<string, unknown> }): Promise<void> {
     await this.db.transaction(async (trx) => {
       await lockCaseOf(trx, id);
-      const submission = trx('lender_submissions').where({ id }).update(outcome.submission).returning(['quote_id', 'financing_case_id', 'attempts', 'lender_id']);
-      const quote = trx('quotes').whereIn('id', trx('outcome').select('quote_id')).update(outcome.quote);
+      const submission = trx('lender_submissions').where({ id }).update(outcome.submission).returning(['quote_id', 'financing_case_id', 'attempts', 'lender_id', 'superseded_at']);
+      // The quote shows its latest submission: a superseded one's late outcome only joins the history.
+      const quote = trx('quotes').whereIn('id', trx('outcome').whereNull('superseded_at').select('quote_id')).update(outcome.quote);
       // One attempt in the case's history, by the system (the worker acts for nobody in particular).
       await trx.raw(`
         WITH outcome AS (?), quote_outcome AS (?)

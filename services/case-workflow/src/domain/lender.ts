@@ -231,13 +231,21 @@ export async function sendLenderAttachments(deps: LenderOperationsDependencies, 
   return { reference: latest.reference };
 }
 
-/** A new submission (new application id) of a case whose latest submission failed for good or for now. */
-export async function resubmitToLender(deps: { store: CaseStore; applications: ApplicationSource }, financingCaseId: string, actor: Actor): Promise<void> {
+/**
+ * A new submission (new application id) of a case whose latest submission failed for good or for
+ * now, which it supersedes. Refused while an attempt of that submission is on its way to the
+ * lender (its status still reads failed from the attempt before): the lender would get the case
+ * twice. The latest submission is locked, so the worker cannot claim its retry meanwhile.
+ */
+export async function resubmitToLender(deps: { store: CaseStore }, financingCaseId: string, actor: Actor): Promise<void> {
   if (!(await deps.store.findCase(financingCaseId))) throw notFound('financing_case.not_found', `No case ${financingCaseId}.`);
   const outcome = await deps.store.inCase(financingCaseId, async (transaction) => {
-    const latest = await deps.applications.latestSubmission(financingCaseId);
+    const latest = await transaction.lockLatestLenderSubmission();
     if (latest?.status !== 'failed') {
       throw ruleViolation('lender.not_failed', `The case's latest lender submission is ${latest?.status ?? 'missing'}; only a failed one can be submitted again.`);
+    }
+    if (latest.inFlight) {
+      throw ruleViolation('lender.not_failed', "An attempt of the case's latest lender submission is on its way to the lender; wait for its outcome before submitting again.");
     }
     await transaction.queueLenderSubmission();
     await transaction.recordHistory('lender_resubmission', { details: { previousApplicationId: latest.applicationId } });

@@ -69,8 +69,10 @@ export interface CaseTransaction {
   deactivateFinancingResponses(): Promise<void>;
   /** The case becomes a financing request (the customer accepted the offer). */
   markFinancingRequest(): Promise<void>;
-  /** Records a pending lender submission of the quote (the worker submits it). */
+  /** Records a pending lender submission of the quote (the worker submits it); the case's earlier submissions are superseded and never attempted again. */
   queueLenderSubmission(): Promise<void>;
+  /** The case's latest lender submission, locked until this transaction ends so that no worker claims it meanwhile; undefined: none. */
+  lockLatestLenderSubmission(): Promise<LockedLenderSubmission | undefined>;
   /** The lender's statement of who may sign (start-esignature rule 4); null: none. */
   setSigningStatement(statement: SigningStatement | null): Promise<void>;
   /** The lender's reference as the quote's financingNumber. */
@@ -245,7 +247,7 @@ export interface LenderAttachments {
 }
 
 export interface LenderSubmissionQueue {
-  /** Due submissions (pending, or failed with their retry time passed), leased to this worker; attempts already counted. */
+  /** Due submissions (pending, or failed with their retry time passed; never a superseded one), leased to this worker; attempts already counted. */
   claimDue(now: Date, limit: number): Promise<LenderSubmission[]>;
   markSubmitted(id: number, reference: string, at: Date): Promise<void>;
   markFailed(id: number, error: string, retryAt: Date | null, at: Date): Promise<void>;
@@ -271,6 +273,14 @@ export interface LatestSubmission {
   lenderId: string | null;
   status: 'pending' | 'submitted' | 'failed';
   reference: string | null;
+}
+
+/** The latest submission of a case as its transaction holds it. */
+export interface LockedLenderSubmission {
+  applicationId: string;
+  status: LatestSubmission['status'];
+  /** A worker holds its lease: an attempt is on its way to the lender and its outcome not recorded yet. */
+  inFlight: boolean;
 }
 
 /** What a lender needs to decide: the case, its frozen quote and the customer's credit check. */

@@ -5,6 +5,7 @@ import * as caseHistory from './0003_case_history';
 import * as lender15ProductionPath from './0004_lender15_production_path';
 import * as customerLinks from './0006_customer17_customer_links';
 import * as traceContext from './0021_trace_context';
+import * as supersededLenderSubmissions from './0022_superseded_lender_submissions';
 
 export const migrations: Record<string, Migration> = {
   '0001_case_workflow': caseWorkflow,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0004_lender15_production_path': lender15ProductionPath,
   '0006_customer17_customer_links': customerLinks,
   '0021_trace_context': traceContext,
+  '0022_superseded_lender_submissions': supersededLenderSubmissions,
 };

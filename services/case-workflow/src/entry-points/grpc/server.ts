@@ -136,7 +136,7 @@ export function caseWorkflowGrpcService(store: CaseStore, log: Logger, lenderSid
       return sendLenderAttachments({ store, ...lenderSide }, request.financingCaseId, items, operatorOr(request.operatorId, request.operatorName));
     }),
     ResubmitToLender: unaryHandler<caseWorkflow.ResubmitToLenderRequest__Output, caseWorkflow.ResubmitToLenderResponse>('ResubmitToLender', log, mappers, async (request) => {
-      await resubmitToLender({ store, applications: lenderSide.applications }, request.financingCaseId, operatorOr(request.operatorId, request.operatorName));
+      await resubmitToLender({ store }, request.financingCaseId, operatorOr(request.operatorId, request.operatorName));
       return {};
     }),
     ...operatorHandlers({ store, reads: opsReads }, log),
