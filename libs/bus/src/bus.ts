@@ -158,9 +158,12 @@ export class Bus {
     try {
       await this.jetstream.publish(subject, JSON.stringify(data), { msgID: messageId, timeout: 5000, headers: messageHeaders });
     } catch (error) {
-      // The stream may be gone (a wiped NATS store); recreate it for the next attempt.
-      this.streamReady = false;
-      await this.ensureStream().catch(() => undefined);
+      // The stream may be gone (a wiped NATS store); recreate it for the next attempt, once for
+      // the messages of a batch that failed together.
+      if (this.streamReady) {
+        this.streamReady = false;
+        await this.ensureStream().catch(() => undefined);
+      }
       throw error;
     }
   }
