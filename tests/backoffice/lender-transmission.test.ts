@@ -163,9 +163,12 @@ describe('resubmission to the lender', () => {
     lender.answerWith(() => ({ status: 500 }));
     const owner = await partnerOfTestLender();
     const { caseId } = await newCase(owner, {}, stack);
+    // Claiming the second attempt already counts it and keeps the first one's status 'failed', so
+    // 'failed' with MAX_ATTEMPTS holds while that attempt is still on its way to the lender; the
+    // lease is released only when its outcome is recorded.
     await waitFor(async () => {
-      const [row] = await query<{ status: string; attempts: number }>('SELECT status, attempts FROM lender_submissions WHERE financing_case_id = $1', [caseId], stack);
-      return row?.status === 'failed' && row.attempts === MAX_ATTEMPTS ? true : undefined;
+      const [row] = await query<{ status: string; attempts: number; lease_until: Date | null }>('SELECT status, attempts, lease_until FROM lender_submissions WHERE financing_case_id = $1', [caseId], stack);
+      return row?.status === 'failed' && row.attempts === MAX_ATTEMPTS && row.lease_until === null ? true : undefined;
     }, { timeoutMs: 30_000, what: 'the last failed attempt' });
     const failed = applicationsFor(caseId);
     expect(failed).toHaveLength(MAX_ATTEMPTS);

@@ -77,8 +77,8 @@ describe('documents with object storage of its own', () => {
   beforeAll(async () => {
     storage = new StoppableStorage(await freePort());
     await storage.start();
-    // --inspect lets the memory test collect garbage in the documents process before it measures.
-    stack = await bootStack({ env: { S3_ENDPOINT: storage.url, S3_ACCESS_KEY: 'S3RVER', S3_SECRET_KEY: 'S3RVER', NODE_OPTIONS: '--inspect=127.0.0.1:0' } });
+    // --inspect and --expose-gc let the memory test collect garbage in the documents process and read its memory in one step.
+    stack = await bootStack({ env: { S3_ENDPOINT: storage.url, S3_ACCESS_KEY: 'S3RVER', S3_SECRET_KEY: 'S3RVER', NODE_OPTIONS: '--inspect=127.0.0.1:0 --expose-gc' } });
     owner = await partnerWithCase(stack);
   }, 120_000);
 

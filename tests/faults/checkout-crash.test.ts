@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiClient, ApiResponse, Stack, bootStack, fixturePartnerKey, shutdownStack, waitFor } from '@rental/testkit';
-import { rows } from './support/traffic';
+import { rows } from '../support/database';
 
 let stack: Stack;
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ApiClient, PrivateNats, Stack, TestPartner, WebhookReceiver, bootStack, createTestPartner, shutdownStack, waitFor } from '@rental/testkit';
 import { registerEndpoint } from '../notifications/support';
-import { deliveredAgainstOutbox, outboxOfPartner, rows, waitForEveryEvent } from './support/traffic';
+import { rows } from '../support/database';
+import { deliveredAgainstOutbox, outboxOfPartner, waitForEveryEvent } from './support/traffic';
 
 /**
  * NATS goes away under a running stack and comes back: the outbox relay (case-workflow) and the

@@ -1,7 +1,8 @@
 import { ApiClient, ProcessName, Stack, TestPartner, WebhookReceiver, bootStack, createTestPartner, shutdownStack, waitFor } from '@rental/testkit';
 import { download } from '../documents/support/kit';
 import { registerEndpoint } from '../notifications/support';
-import { Journey, RetryingClient, deliveredAgainstOutbox, outboxOfPartner, rows, runJourney, waitForEveryEvent } from './support/traffic';
+import { rows } from '../support/database';
+import { Journey, RetryingClient, deliveredAgainstOutbox, outboxOfPartner, runJourney, waitForEveryEvent } from './support/traffic';
 
 /**
  * Steady partner traffic (journeys of six calls by three clients at once) while each process is

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DeliverPolicy, connect } from 'nats';
-import { Client } from 'pg';
 import { busNames } from '@rental/bus';
 import { databaseNameOf } from '@rental/config';
 import { ApiClient, WebhookReceiver, createTestPartner, logLines, waitFor } from '@rental/testkit';
+import { rows } from '../support/database';
 import { sharedStack } from '../support/shared-stack';
 
 // An operator follows one checkout by the request id the partner got back in X-Request-Id, or by
@@ -28,15 +28,8 @@ const linesOfTrace = (processName: string, traceId: string) => logLines(sharedSt
 const checkoutProcesses = ['gateway', 'cart-checkout', 'pricing', 'case-workflow', 'notifications'];
 
 /** The outbox rows case-workflow wrote for one request: its status events and mail requests. */
-async function outboxRowsOf(requestId: string): Promise<{ message_id: string; subject: string; traceparent: string | null }[]> {
-  const client = new Client({ connectionString: sharedStack().databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query('SELECT message_id, subject, traceparent FROM case_workflow.outbox WHERE request_id = $1 ORDER BY id', [requestId]);
-    return rows;
-  } finally {
-    await client.end();
-  }
+function outboxRowsOf(requestId: string): Promise<{ message_id: string; subject: string; traceparent: string | null }[]> {
+  return rows(sharedStack().databaseUrl, 'SELECT message_id, subject, traceparent FROM case_workflow.outbox WHERE request_id = $1 ORDER BY id', [requestId]);
 }
 
 /** The headers of the message the relay published with this id (Nats-Msg-Id), read back from the stack's stream. */

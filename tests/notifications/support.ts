@@ -1,10 +1,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { Bus } from '@rental/bus';
 import { databaseNameOf } from '@rental/config';
 import { createLogger } from '@rental/logger';
 import { STATUS_CHANGED_EVENT, STATUS_CHANGED_SUBJECT, StatusChangedEvent, statusChangeSubject } from '@rental/proto';
 import { ApiClient, BootOptions, ReceivedRequest, Stack, WebhookReceiver, bootStack, waitFor } from '@rental/testkit';
+import { rows } from '../support/database';
 
 export interface StackAddress {
   databaseUrl: string;
@@ -132,14 +132,8 @@ export async function bootOwnStack(options: BootOptions = {}): Promise<Stack> {
 
 /** What case-workflow wrote to its outbox for a case: the events its partner must receive. */
 export async function outboxEvents(databaseUrl: string, caseId: string): Promise<StatusChangedEvent[]> {
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query("SELECT payload FROM case_workflow.outbox WHERE payload->'data'->>'financingCaseId' = $1 ORDER BY id", [caseId]);
-    return rows.map((row: { payload: StatusChangedEvent }) => row.payload);
-  } finally {
-    await client.end();
-  }
+  const written = await rows<{ payload: StatusChangedEvent }>(databaseUrl, "SELECT payload FROM case_workflow.outbox WHERE payload->'data'->>'financingCaseId' = $1 ORDER BY id", [caseId]);
+  return written.map((row) => row.payload);
 }
 
 /**

@@ -7,3 +7,14 @@ export const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 export function ulid() {
   return z.string().regex(ULID_PATTERN);
 }
+
+/** The largest id an integer (int4) column holds: the ids of documents, items and callback requests. */
+export const MAX_INTEGER_ID = 2_147_483_647;
+
+/**
+ * A path segment that must be an integer id: digits without a leading zero, at most
+ * MAX_INTEGER_ID (anything else can name nothing), read as the number.
+ */
+export function integerId(description: string) {
+  return z.string().regex(/^[1-9][0-9]{0,9}$/).transform(Number).refine((value) => value <= MAX_INTEGER_ID).describe(description);
+}

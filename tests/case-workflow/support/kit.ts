@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { Bus } from '@rental/bus';
 import { databaseNameOf } from '@rental/config';
 import { createLogger } from '@rental/logger';
 import { EVERY_STATUS_CHANGE_SUBJECT, STATUS_CHANGED_SUBJECT, StatusChangedEvent, statusChangeSubject } from '@rental/proto';
-import { ApiClient, ApiResponse, TestPartner, createTestPartner } from '@rental/testkit';
+import { ApiClient, ApiResponse } from '@rental/testkit';
 import { CaseOptions, createCaseViaGrpc } from '../../support/cases';
+import { rows } from '../../support/database';
+import { OwnPartner, ownPartner } from '../../support/partners';
 import { StackAddress, apiAs, sharedStack } from '../../support/shared-stack';
 import { problemTypeOf } from '../../support/problems';
 
@@ -13,15 +14,13 @@ export const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** A partner of its own (like acme), with an api_user client and a read-only client. */
-export interface Owner {
-  partner: TestPartner;
-  api: ApiClient;
+export interface Owner extends OwnPartner {
   readOnly: ApiClient;
 }
 
 export async function newPartner(stack: StackAddress = sharedStack()): Promise<Owner> {
-  const partner = await createTestPartner(stack, { like: 'acme' });
-  return { partner, api: new ApiClient(stack.gatewayUrl, partner.key), readOnly: new ApiClient(stack.gatewayUrl, partner.readOnlyKey) };
+  const own = await ownPartner(stack);
+  return { ...own, readOnly: new ApiClient(stack.gatewayUrl, own.partner.readOnlyKey) };
 }
 
 export async function newCase(owner: Owner, options: CaseOptions = {}, stack: StackAddress = sharedStack()): Promise<{ caseId: string; quoteId: string }> {
@@ -29,15 +28,9 @@ export async function newCase(owner: Owner, options: CaseOptions = {}, stack: St
   return { caseId: created.financingCaseId, quoteId: created.quoteId };
 }
 
-export async function query<T = any>(sql: string, values: unknown[] = [], stack: StackAddress = sharedStack()): Promise<T[]> {
-  const client = new Client({ connectionString: stack.databaseUrl });
-  await client.connect();
-  try {
-    await client.query('SET search_path TO case_workflow');
-    return (await client.query(sql, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
+/** Rows of the case_workflow schema. */
+export function query<T = any>(sql: string, values: unknown[] = [], stack: StackAddress = sharedStack()): Promise<T[]> {
+  return rows<T>(stack.databaseUrl, sql, values, 'case_workflow');
 }
 
 /** The events case-workflow wrote for a case, in the order written (its outbox). */

@@ -64,10 +64,29 @@ export class InspectorSession {
     return new Promise<T>((resolve, reject) => this.pending.set(id, { resolve, reject }));
   }
 
-  /** Heap and off-heap (Buffer) bytes the process still holds after a full collection. */
+  /**
+   * Heap and off-heap (Buffer) bytes the process still holds after full collections. The process
+   * must run with --expose-gc: collecting and reading happen in one synchronous evaluation there,
+   * so nothing it does in between (an upload arriving) is counted as held. The collection is
+   * repeated until `external` stops falling, because V8 frees the ArrayBuffers a collection found
+   * dead on another thread and takes their bytes off `external` only at a later collection: after
+   * one, every Buffer that died in it (all the chunks that passed since the last) still counts.
+   */
   async liveMemory(): Promise<number> {
-    await this.send('HeapProfiler.collectGarbage');
-    const { result } = await this.send<{ result: { value: string } }>('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
+    const { result, exceptionDetails } = await this.send<{ result: { value: string }; exceptionDetails?: { exception?: { description?: string } } }>('Runtime.evaluate', {
+      expression: `(() => {
+        let usage;
+        for (let collections = 0; collections < 10; collections += 1) {
+          gc();
+          const next = process.memoryUsage();
+          if (usage && next.external >= usage.external) break;
+          usage = next;
+        }
+        return JSON.stringify(usage);
+      })()`,
+      returnByValue: true,
+    });
+    if (exceptionDetails) throw new Error(`reading memory failed (is the process running with --expose-gc?): ${exceptionDetails.exception?.description ?? 'unknown error'}`);
     const usage = JSON.parse(result.value) as NodeJS.MemoryUsage;
     return usage.heapUsed + usage.external;
   }

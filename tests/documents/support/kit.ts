@@ -1,26 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import * as Minio from 'minio';
-import { Client as PgClient } from 'pg';
 import { LOCAL_HELPER_OFFSETS, grpcAddressOf } from '@rental/config';
 import { bucketOf } from '@rental/documents';
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { loadDocumentsPackage } from '@rental/proto';
 import type { documents } from '@rental/proto';
-import { ApiClient, ApiResponse, TestPartner, createTestPartner } from '@rental/testkit';
+import { ApiClient, ApiResponse } from '@rental/testkit';
 import { createCaseViaGrpc } from '../../support/cases';
+import { rows } from '../../support/database';
+import { OwnPartner, ownPartner } from '../../support/partners';
 import { StackAddress, apiAs, sharedStack } from '../../support/shared-stack';
 
 /** A partner of its own with one case, and a client with its key. */
-export interface PartnerWithCase {
-  partner: TestPartner;
-  api: ApiClient;
+export interface PartnerWithCase extends OwnPartner {
   caseId: string;
 }
 
 export async function partnerWithCase(stack: StackAddress = sharedStack()): Promise<PartnerWithCase> {
-  const partner = await createTestPartner(stack, { like: 'acme' });
-  const created = await createCaseViaGrpc(stack, partner.id);
-  return { partner, api: new ApiClient(stack.gatewayUrl, partner.key), caseId: created.financingCaseId };
+  const own = await ownPartner(stack);
+  const created = await createCaseViaGrpc(stack, own.partner.id);
+  return { ...own, caseId: created.financingCaseId };
 }
 
 export async function anotherCase(owner: PartnerWithCase, stack: StackAddress = sharedStack()): Promise<string> {
@@ -89,15 +88,8 @@ export async function createItems(rpc: TypedClient<DocumentsClient>, owner: Part
 }
 
 /** Rows of the documents schema, read directly for assertions a partner cannot make. */
-export async function query<T = Record<string, unknown>>(stack: StackAddress, sql: string, values: unknown[] = []): Promise<T[]> {
-  const client = new PgClient({ connectionString: stack.databaseUrl });
-  await client.connect();
-  try {
-    await client.query('SET search_path TO documents');
-    return (await client.query(sql, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
+export function query<T = Record<string, unknown>>(stack: StackAddress, sql: string, values: unknown[] = []): Promise<T[]> {
+  return rows<T>(stack.databaseUrl, sql, values, 'documents');
 }
 
 /** The stack's object storage (the embedded S3 server unless the stack was given another). */

@@ -1,20 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { Client } from 'pg';
 import type { StatusChangedEvent } from '@rental/proto';
 import { ApiClient, ApiResponse, ProcessName, WebhookReceiver, waitFor } from '@rental/testkit';
 import { sampleFile, upload } from '../../documents/support/kit';
-
-/** Rows of a stack's database, any schema (the test checks what each service stored). */
-export async function rows<T = Record<string, unknown>>(databaseUrl: string, sql: string, values: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(sql, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+import { rows } from '../../support/database';
 
 /** Every status change written for a partner's cases (case-workflow's quotes and contracts, cart-checkout's quote requests), oldest first. */
 export async function outboxOfPartner(databaseUrl: string, partnerId: string): Promise<StatusChangedEvent[]> {

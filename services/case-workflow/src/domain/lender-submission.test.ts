@@ -25,7 +25,7 @@ class MemoryQueue implements LenderSubmissionQueue {
 
 /**
  * Submission `id` queued, a lender that fails its first `failures` calls ("lender down") and
- * then answers REF-<id>, and a clock the test moves.
+ * then answers REF-<id>, and rounds of the job at the times the test names.
  */
 function queued(id: number, failures: number, maxAttempts?: number) {
   const queue = new MemoryQueue();
@@ -40,40 +40,40 @@ function queued(id: number, failures: number, maxAttempts?: number) {
     sendAttachments: async () => undefined,
   };
   const clock = { ms: 0 };
-  return { queue, lender, clock, deps: { queue, lender, now: () => new Date(clock.ms), maxAttempts } };
+  const deps = { queue, lender, now: () => new Date(clock.ms), maxAttempts };
+  /** One round of the job with the clock at `ms`. */
+  const roundAt = (ms: number) => {
+    clock.ms = ms;
+    return submitDueSubmissions(deps);
+  };
+  return { queue, lender, roundAt };
 }
 
 describe('lender submissions', () => {
   it('when the lender accepts, then the submission becomes submitted with its reference', async () => {
-    const { queue, clock, deps } = queued(1, 0);
-    clock.ms = 1000;
-    const round = await submitDueSubmissions(deps);
-    expect(round).toEqual({ submitted: 1, failed: 0 });
+    const { queue, roundAt } = queued(1, 0);
+    expect(await roundAt(1000)).toEqual({ submitted: 1, failed: 0 });
     expect(queue.rows.get(1)).toMatchObject({ status: 'submitted', reference: 'REF-1', attempts: 1 });
   });
 
   it('when the lender fails, then the submission is failed, waits, and is retried until it goes through', async () => {
-    const { queue, clock, deps } = queued(7, 2);
+    const { queue, roundAt } = queued(7, 2);
 
-    expect(await submitDueSubmissions(deps)).toEqual({ submitted: 0, failed: 1 });
+    expect(await roundAt(0)).toEqual({ submitted: 0, failed: 1 });
     expect(queue.rows.get(7)).toMatchObject({ status: 'failed', error: 'lender down', retryAt: 2000 });
-    expect(await submitDueSubmissions(deps)).toEqual({ submitted: 0, failed: 0 });
-    clock.ms = 2000;
-    expect(await submitDueSubmissions(deps)).toEqual({ submitted: 0, failed: 1 });
+    expect(await roundAt(0)).toEqual({ submitted: 0, failed: 0 });
+    expect(await roundAt(2000)).toEqual({ submitted: 0, failed: 1 });
     expect(queue.rows.get(7)).toMatchObject({ status: 'failed', retryAt: 6000 });
-    clock.ms = 6000;
-    expect(await submitDueSubmissions(deps)).toEqual({ submitted: 1, failed: 0 });
+    expect(await roundAt(6000)).toEqual({ submitted: 1, failed: 0 });
     expect(queue.rows.get(7)).toMatchObject({ status: 'submitted', attempts: 3 });
   });
 
   it('when the attempts run out, then the submission stays failed and is not tried again', async () => {
-    const { queue, lender, clock, deps } = queued(3, Infinity, 2);
-    expect(await submitDueSubmissions(deps)).toEqual({ submitted: 0, failed: 1 });
-    clock.ms = 2000;
-    expect(await submitDueSubmissions(deps)).toEqual({ submitted: 0, failed: 1 });
+    const { queue, lender, roundAt } = queued(3, Infinity, 2);
+    expect(await roundAt(0)).toEqual({ submitted: 0, failed: 1 });
+    expect(await roundAt(2000)).toEqual({ submitted: 0, failed: 1 });
     expect(queue.rows.get(3)).toMatchObject({ status: 'given_up', attempts: 2 });
-    clock.ms = 10_000_000;
-    expect(await submitDueSubmissions(deps)).toEqual({ submitted: 0, failed: 0 });
+    expect(await roundAt(10_000_000)).toEqual({ submitted: 0, failed: 0 });
     expect(lender.calls).toBe(2);
   });
 

@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import { boundedText, nonBlankText } from '@rental/problem';
-import { OperationSpec, ResponseSpec, defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
+import { MAX_INTEGER_ID, OperationSpec, ResponseSpec, defineOperation, integerId, pageQuery, problemResponses, ulid } from '@rental/http';
 import type { OperatorRole } from '../../domain/roles';
 
-const MAX_INTEGER_ID = 2_147_483_647;
 const TAG = 'Approval team';
 
 const casePath = z.object({ id: ulid().describe('Financing case id') });
 const contractPath = z.object({ id: ulid().describe('Contract id') });
-const integerPath = (description: string) => z.object({
-  id: z.string().regex(/^[1-9][0-9]{0,9}$/).transform(Number).refine((value) => value <= MAX_INTEGER_ID).describe(description),
-});
+const integerPath = (description: string) => z.object({ id: integerId(description) });
 
 const ITEM_TYPES = ['document', 'fill_and_return', 'information'] as const;
 const AUDIENCES = ['partner', 'customer', 'operator'] as const;

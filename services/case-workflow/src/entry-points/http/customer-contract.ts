@@ -29,23 +29,28 @@ export const getCustomerQuote = customerOperation({
   returns: { 200: { description: 'The offer', schema: customerViewSchema } },
 });
 
-export const acceptCustomerQuote = customerOperation({
+/**
+ * A move of the customer on the offer: answered with the offer as it now stands; a view-only
+ * link (a checkout's) refuses every move (403).
+ */
+function offerMove<const S extends Omit<Parameters<typeof customerOperation>[0], 'method' | 'returns' | 'problems'>>(spec: S & { answer: string }) {
+  const { answer, ...operation } = spec;
+  return customerOperation({ ...operation, method: 'post', returns: { 200: { description: answer, schema: customerViewSchema } }, problems: [403] });
+}
+
+export const acceptCustomerQuote = offerMove({
   operationId: 'acceptCustomerQuote',
-  method: 'post',
   path: '/customer/v1/quotes/{token}/accept',
   summary: 'Accept the offer: it goes to the lender',
-  returns: { 200: { description: 'Accepted', schema: customerViewSchema } },
-  problems: [403],
+  answer: 'Accepted',
 });
 
-export const giveCustomerFeedback = customerOperation({
+export const giveCustomerFeedback = offerMove({
   operationId: 'giveCustomerFeedback',
-  method: 'post',
   path: '/customer/v1/quotes/{token}/feedback',
   summary: 'Ask for changes or reject the offer',
   body: { schema: customerFeedbackBody, required: true },
-  returns: { 200: { description: 'Recorded', schema: customerViewSchema } },
-  problems: [403],
+  answer: 'Recorded',
 });
 
 export const downloadCustomerOffer = customerOperation({

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { defineOperation, OperationRouter } from '@rental/http';
 import { isDomainError } from '@rental/problem';
+import { customerTokenParams } from '@rental/proto';
 import { z } from 'zod';
 import { CustomerDependencies, acceptOffer, customerFeedbackBody, giveFeedback, readCustomerView } from '../../domain/customer';
 import { acceptCustomerQuote, downloadCustomerOffer, getCustomerQuote, giveCustomerFeedback } from './customer-contract';
@@ -9,12 +10,10 @@ import { linkProblemPage, offerPage } from './customer-page';
 import { presentCustomerView } from './customer-presenters';
 import { renderOfferPdf } from './offer-pdf';
 
-const tokenParams = z.object({ token: z.string().min(1).max(200) });
-
 // The page's own routes: HTML for people, not part of any API description.
-const showPage = defineOperation({ operationId: 'customerPage', method: 'get', path: '/c/{token}', summary: 'The customer page', tags: ['Customer page'], params: tokenParams, responses: {} });
-const acceptOnPage = defineOperation({ operationId: 'customerPageAccept', method: 'post', path: '/c/{token}/accept', summary: 'Accept from the page', tags: ['Customer page'], params: tokenParams, responses: {} });
-const feedbackOnPage = defineOperation({ operationId: 'customerPageFeedback', method: 'post', path: '/c/{token}/feedback', summary: 'Feedback from the page', tags: ['Customer page'], params: tokenParams, responses: {} });
+const showPage = defineOperation({ operationId: 'customerPage', method: 'get', path: '/c/{token}', summary: 'The customer page', tags: ['Customer page'], params: customerTokenParams, responses: {} });
+const acceptOnPage = defineOperation({ operationId: 'customerPageAccept', method: 'post', path: '/c/{token}/accept', summary: 'Accept from the page', tags: ['Customer page'], params: customerTokenParams, responses: {} });
+const feedbackOnPage = defineOperation({ operationId: 'customerPageFeedback', method: 'post', path: '/c/{token}/feedback', summary: 'Feedback from the page', tags: ['Customer page'], params: customerTokenParams, responses: {} });
 
 const MAX_FORM_BYTES = 16 * 1024;
 

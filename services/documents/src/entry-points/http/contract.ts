@@ -1,19 +1,11 @@
 import { z } from 'zod';
-import { defineOperation, operationsOn, problemResponses, ulid } from '@rental/http';
+import { defineOperation, integerId, operationsOn, problemResponses, ulid } from '@rental/http';
 import { malformedBody, zodViolations } from '@rental/problem';
 import { DOCUMENT_CATEGORIES } from '@rental/proto';
 import { MAX_UPLOAD_BYTES } from '../../domain/file-type';
 import { ITEM_STATUSES, ITEM_TYPES, REVIEW_STATUSES, TARGET_AUDIENCES } from '../../domain/model';
 
-const MAX_INTEGER_ID = 2_147_483_647;
-
 const caseId = ulid().describe('financeCaseId of the checkout');
-const integerId = (description: string) => z
-  .string()
-  .regex(/^[1-9][0-9]{0,9}$/)
-  .transform(Number)
-  .refine((value) => value <= MAX_INTEGER_ID)
-  .describe(description);
 
 const casePath = z.object({ financingCaseId: caseId });
 const documentPath = z.object({ id: integerId('Document id') });
@@ -174,6 +166,9 @@ export const downloadTemplate = caseRequests.read({
   returns: { description: 'The template (PDF)', contentType: 'application/pdf', headers: downloadHeaders },
 });
 
+/** What a partner's answer on a requested item gets back: the item as it now stands. */
+const itemAnswer = (description: string) => ({ 200: { description, schema: requestItemSchema } });
+
 const respondBody = z.strictObject({
   response: z.string().max(10_000).nullable().describe('The answer; null answers without text'),
 });
@@ -186,7 +181,7 @@ export const respondToInformation = caseRequests.post({
   params: z.object({ financingCaseId: caseId, informationId: integerId('Id of the information request') }),
   // Every malformed body is 400 here (the specification lists no 422 for its shape).
   body: { schema: respondBody, reject: (error, input) => malformedBody(zodViolations(error, input)) },
-  returns: { 200: { description: 'The answered request', schema: requestItemSchema } },
+  returns: itemAnswer('The answered request'),
 });
 
 export const declareNotAvailable = caseRequests.post({
@@ -195,7 +190,7 @@ export const declareNotAvailable = caseRequests.post({
   summary: 'Declare a requested item not available',
   description: 'Only for an optional, partner-visible, pending item of the case: a required or no longer pending item is 422; an unknown or operator-internal item, or an item of another type than {type}, is 404.',
   params: z.object({ financingCaseId: caseId, type: z.enum(ITEM_TYPES).describe('Type of the item'), itemId: integerId('Id of the requested item') }),
-  returns: { 200: { description: 'The item, now not_available', schema: requestItemSchema } },
+  returns: itemAnswer('The item, now not_available'),
   problems: [400, 422],
 });
 

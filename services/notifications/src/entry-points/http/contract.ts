@@ -38,6 +38,8 @@ export const updateEndpointBody = z.strictObject({
 // refused (403), not hidden.
 const endpointCollection = operationsOn({ tags: TAGS, problems: [403] });
 const endpoint = operationsOn({ tags: TAGS, params: endpointParams, problems: [403] });
+// What queues a delivery to the endpoint is refused while it is paused (409 webhook_endpoint.paused).
+const deliveriesTo = operationsOn({ tags: TAGS, params: endpointParams, problems: [403, 409] });
 
 export const listWebhookEndpoints = endpointCollection.list({
   operationId: 'listWebhookEndpoints',
@@ -151,14 +153,13 @@ export const rotateWebhookEndpointSecret = endpoint.post({
 
 const deliveryParams = endpointParams.extend({ eventId: z.string().min(1).max(100).describe('The event id, as in the body and in webhook-id') });
 
-export const redeliverWebhookEvent = endpoint.post({
+export const redeliverWebhookEvent = deliveriesTo.post({
   operationId: 'redeliverWebhookEvent',
   path: '/api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver',
   summary: 'Deliver one event to the endpoint again',
   description: 'For a delivery that succeeded or was dropped: it is sent again like a new one (the same body and event id, first attempt now, the same retries after a failure); its attempts number on. A delivery still pending is 409 `webhook_delivery.pending`; a paused endpoint is 409 `webhook_endpoint.paused`; an event this endpoint never had is 404 `webhook_delivery.not_found`.',
   params: deliveryParams,
   returns: { 202: { description: 'The delivery, pending again', schema: deliverySchema } },
-  problems: [409],
 });
 
 export const redeliverFailedBody = z.strictObject({
@@ -169,14 +170,13 @@ export const redeliveredSchema = z
   .object({ redelivered: z.number().int().describe('How many dropped deliveries were queued again') })
   .meta({ id: 'WebhookRedelivery' });
 
-export const redeliverFailedWebhookEvents = endpoint.post({
+export const redeliverFailedWebhookEvents = deliveriesTo.post({
   operationId: 'redeliverFailedWebhookEvents',
   path: '/api/webhook_endpoints/{id}/deliveries/redeliver',
   summary: 'Deliver every failed event since a time again',
   description: 'Every delivery to this endpoint created at or after `since` whose status is `dropped` (retries exhausted, or dropped while the endpoint was paused or its address refused) is sent again like a new one. Deliveries kept 30 days can be redelivered. A paused endpoint is 409 `webhook_endpoint.paused`.',
   body: { schema: redeliverFailedBody },
   returns: { 202: { description: 'How many deliveries were queued again', schema: redeliveredSchema } },
-  problems: [409],
 });
 
 export const webhookTestEventSchema = z
@@ -189,13 +189,12 @@ export const webhookTestEventSchema = z
   })
   .meta({ id: 'WebhookTestEvent' });
 
-export const sendWebhookTestEvent = endpoint.post({
+export const sendWebhookTestEvent = deliveriesTo.post({
   operationId: 'sendWebhookTestEvent',
   path: '/api/webhook_endpoints/{id}/test-event',
   summary: 'Send a test event to a webhook endpoint',
   description: `Queues a \`${WEBHOOK_TEST_EVENT}\` event for this endpoint only, signed and retried like any delivery; it changes nothing and appears in the endpoint's deliveries. A paused endpoint is 409 \`webhook_endpoint.paused\`.`,
   returns: { 202: { description: 'The delivery of the test event', schema: deliverySchema } },
-  problems: [409],
 });
 
 export const operations = [

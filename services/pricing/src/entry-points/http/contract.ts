@@ -47,7 +47,10 @@ export const calculationSchema = z
   })
   .meta({ id: 'Calculation' });
 
-const calculationFailure = 'Sandbox only: sandboxScenario calculation_not_possible answers with the empty-calculation shape (zero offers) as problem+json';
+/** What pricing a calculation request may answer in the sandbox besides its offers. */
+const calculationNotPossible = {
+  500: { ...problemResponses(500)[500], description: 'Sandbox only: sandboxScenario calculation_not_possible answers with the empty-calculation shape (zero offers) as problem+json' },
+};
 
 const calculations = operationsOn({ tags: ['Calculation'] });
 const catalogs = operationsOn({ tags: ['Catalogs'], problems: [403] });
@@ -60,7 +63,7 @@ export const calculate = calculations.post({
   body: { schema: calculationRequest },
   returns: {
     201: { description: 'The stored calculation', schema: calculationSchema, headers: { Location: { description: 'Path of the calculation', schema: z.string() } } },
-    500: { ...problemResponses(500)[500], description: calculationFailure },
+    ...calculationNotPossible,
   },
 });
 
@@ -72,7 +75,7 @@ export const estimate = calculations.post({
   body: { schema: calculationRequest },
   returns: {
     201: { description: 'The offers', schema: calculationResponseSchema },
-    500: { ...problemResponses(500)[500], description: calculationFailure },
+    ...calculationNotPossible,
   },
 });
 
