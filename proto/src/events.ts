@@ -3,11 +3,34 @@ import { z } from 'zod';
 /**
  * The one event of the platform, as it travels on the bus. case-workflow publishes it through
  * its outbox; notifications delivers `webhookBody` to partners, documents reacts to cancels.
+ * Each change goes to its own subject below this one, `case.status_changed.<resourceType>.<transition>`
+ * (statusChangeSubject), so a consumer that acts on a few transitions has the server filter out the
+ * rest instead of receiving and acknowledging every event. Up to 2026-11 every change went to this
+ * subject itself; consumers still read what publishers not yet upgraded send there (ConsumerOptions.former).
  */
 export const STATUS_CHANGED_SUBJECT = 'case.status_changed';
 export const STATUS_CHANGED_EVENT = 'financing_case.status_changed';
 
 export const STATUS_CHANGED_RESOURCE_TYPES = ['quote', 'contract', 'quote_request'] as const;
+
+const SUBJECT_TOKEN = /^[a-z0-9_]+$/;
+
+/** The subject of one status change below `base` (STATUS_CHANGED_SUBJECT, with or without a stack's prefix). */
+export function statusChangeSubject(base: string, change: { resourceType: string; transition: string }): string {
+  if (!SUBJECT_TOKEN.test(change.resourceType) || !SUBJECT_TOKEN.test(change.transition)) {
+    throw new Error(`A status change's resource type and transition must be subject tokens: ${change.resourceType}, ${change.transition}`);
+  }
+  return `${base}.${change.resourceType}.${change.transition}`;
+}
+
+/** Every status change (notifications delivers each to the partner's endpoints). */
+export const EVERY_STATUS_CHANGE_SUBJECT = `${STATUS_CHANGED_SUBJECT}.>`;
+
+/**
+ * The cancellations of quotes, and with them of their cases: the only status changes documents
+ * and cart-checkout act on (no other quote transition leads to canceled).
+ */
+export const QUOTE_CANCELED_SUBJECT = statusChangeSubject(STATUS_CHANGED_SUBJECT, { resourceType: 'quote', transition: 'cancel' });
 
 /** What changed; one definition for the bus and for the webhook body partners receive. */
 export const statusChangedData = z.object({
@@ -124,13 +147,18 @@ export type MailRecipient = z.infer<typeof mailRecipient>;
  * What a service's durable consumer of status changes gives `bus.consume`: a message that is not
  * a valid event is logged and dropped (acked), since redelivering what cannot be read would block
  * the stream forever; a valid one goes to `handle`, and the message is acked once it resolved.
+ * `subscription` names the durable and the subject it filters (QUOTE_CANCELED_SUBJECT, say); the
+ * service's durable of the single former subject, named after the service, is read while it exists.
  */
 export function statusChangedConsumer(
   log: { error(details: object, message: string): void },
+  subscription: { serviceName: string; durable: string; subject: string },
   handle: (event: StatusChangedEvent, requestId: string | undefined) => Promise<void>,
-): { subject: string; handler(message: { data: unknown; sequence: number; requestId?: string }): Promise<void> } {
+): { subject: string; durable: string; former: { durable: string; subject: string }; handler(message: { data: unknown; sequence: number; requestId?: string }): Promise<void> } {
   return {
-    subject: STATUS_CHANGED_SUBJECT,
+    subject: subscription.subject,
+    durable: subscription.durable,
+    former: { durable: subscription.serviceName, subject: STATUS_CHANGED_SUBJECT },
     handler: async ({ data, sequence, requestId }) => {
       const parsed = statusChangedEvent.safeParse(data);
       if (!parsed.success) {

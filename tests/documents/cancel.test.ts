@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Bus } from '@rental/bus';
 import { databaseNameOf } from '@rental/config';
 import { createLogger } from '@rental/logger';
-import { STATUS_CHANGED_EVENT, STATUS_CHANGED_SUBJECT } from '@rental/proto';
+import { STATUS_CHANGED_EVENT, STATUS_CHANGED_SUBJECT, statusChangeSubject } from '@rental/proto';
 import { waitFor } from '@rental/testkit';
 import { PartnerWithCase, partnerWithCase, query, sharedStack } from './support/kit';
 
@@ -17,7 +17,7 @@ async function publishStatusChange(bus: Bus, owner: PartnerWithCase, data: { res
     partnerId: owner.partner.id,
     environment: sharedStack().environment,
   };
-  await bus.publish(bus.subject(STATUS_CHANGED_SUBJECT), event, messageId);
+  await bus.publish(statusChangeSubject(bus.subject(STATUS_CHANGED_SUBJECT), data), event, messageId);
   return id;
 }
 

@@ -9,6 +9,7 @@ import { sharedStack } from '../support/shared-stack';
 // An operator follows one checkout by the request id the partner got back in X-Request-Id, or by
 // the trace id of the W3C traceparent: every process the checkout reached has written its lines
 // with both, and the trace id travels with its events (outbox, NATS) to the partner's webhook.
+// documents receives only cancellations from the bus, so a cancellation's request id reaches it.
 
 const laptop = { productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' };
 const customer = { firstName: 'Erika', lastName: 'Mustermann', email: 'erika@customer.example', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', company: 'Mustermann GmbH' };
@@ -24,7 +25,7 @@ afterAll(() => hook.close());
 const linesWith = (processName: string, requestId: string) => logLines(sharedStack().logDirectory, processName).filter((line) => line.requestId === requestId);
 const linesOfTrace = (processName: string, traceId: string) => logLines(sharedStack().logDirectory, processName).filter((line) => line.traceId === traceId);
 
-const checkoutProcesses = ['gateway', 'cart-checkout', 'pricing', 'case-workflow', 'documents', 'notifications'];
+const checkoutProcesses = ['gateway', 'cart-checkout', 'pricing', 'case-workflow', 'notifications'];
 
 /** The outbox rows case-workflow wrote for one request: its status events and mail requests. */
 function outboxRowsOf(requestId: string): Promise<{ message_id: string; subject: string; traceparent: string | null }[]> {
@@ -48,7 +49,7 @@ async function publishedHeaders(subject: string, messageId: string, since: Date)
 }
 
 describe('one request id across the processes', () => {
-  it('when a partner checks a cart out, then its request id finds the lines of the gateway, cart-checkout, pricing, case-workflow, documents and the webhook delivery in notifications', async () => {
+  it('when a partner checks a cart out and cancels the case, then the checkout\'s request id finds the lines of the gateway, cart-checkout, pricing, case-workflow and the webhook delivery in notifications, and the cancellation\'s those of documents', async () => {
     const partner = await createTestPartner(sharedStack(), { like: 'acme' });
     const api = new ApiClient(sharedStack().gatewayUrl, partner.key);
     expect((await api.post('/api/webhook_endpoints', { url: `${hook.url}/trace` })).status).toBe(201);
@@ -58,7 +59,7 @@ describe('one request id across the processes', () => {
     const checkout = await api.post(`/api/carts/${cart.json.cartId}/checkout`, { duration: 36, financingType: 'leasing', customer }, { headers: { 'X-Request-Id': requestId, 'Idempotency-Key': randomUUID() } });
 
     expect([checkout.status, checkout.headers.get('x-request-id')]).toEqual([201, requestId]);
-    const processes = ['gateway', 'cart-checkout', 'pricing', 'case-workflow', 'documents', 'notifications'];
+    const processes = checkoutProcesses;
     // The webhook is delivered after the checkout answered: wait for its line too.
     const found = await waitFor(() => {
       const counts = Object.fromEntries(processes.map((name) => [name, linesWith(name, requestId).length]));
@@ -68,6 +69,15 @@ describe('one request id across the processes', () => {
     expect(found).toEqual(Object.fromEntries(processes.map((name) => [name, expect.any(Number)])));
     expect(linesWith('gateway', requestId)).toEqual([expect.objectContaining({ msg: 'request', route: '/api/carts/{id}/checkout', status: 201, partnerId: partner.id })]);
     expect(linesWith('notifications', requestId).map((line) => line.msg)).toContain('webhook delivered');
+
+    const cancelRequestId = `trace-cancel-${randomUUID()}`;
+    const cancel = await api.post(`/api/financing_cases/${checkout.json.financeCaseId}/cancel`, undefined, { headers: { 'X-Request-Id': cancelRequestId } });
+    expect(cancel.status).toBe(204);
+    const documentsLines = await waitFor(() => {
+      const lines = linesWith('documents', cancelRequestId);
+      return lines.some((line) => line.msg === 'message handled') ? lines : undefined;
+    }, { timeoutMs: 15_000, what: `documents' lines with ${cancelRequestId}` }).catch(() => linesWith('documents', cancelRequestId));
+    expect(documentsLines.map((line) => line.msg)).toEqual(['case canceled: document tokens invalidated, callback requests closed', 'message handled']);
   });
 });
 
@@ -88,7 +98,7 @@ describe('one W3C trace across the processes', () => {
 
     expect([checkout.status, checkout.headers.get('x-request-id')]).toEqual([201, requestId]);
     const rows = await outboxRowsOf(requestId);
-    const statusEvents = rows.filter((row) => row.subject.endsWith('.case.status_changed'));
+    const statusEvents = rows.filter((row) => row.subject.includes('.case.status_changed.'));
     expect(statusEvents.length).toBeGreaterThan(0);
     const webhooks = () => hook.requests.filter((request) => request.path === hookPath);
     const deliveredLines = () => linesOfTrace('notifications', traceId).filter((line) => line.msg === 'webhook delivered');

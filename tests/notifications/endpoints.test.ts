@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseNameOf } from '@rental/config';
+import { LOG_FLUSH_INTERVAL_MS } from '@rental/logger';
 import { ApiClient, createTestPartner } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
 import { problemTypeOf } from '../support/problems';
@@ -227,6 +229,8 @@ describe('the secret', () => {
       await api.get(`/api/webhook_endpoints/${created.id}/deliveries`),
     ];
     for (const response of others) expect(response.text).not.toContain(created.secret.slice(6));
+    // Processes buffer their lines for up to a flush interval: wait for the lines of these calls to be written.
+    await sleep(2 * LOG_FLUSH_INTERVAL_MS);
     const logDirectory = path.join(os.tmpdir(), 'rental-stacks', databaseNameOf(sharedStack().databaseUrl), 'logs');
     const logs = fs.readdirSync(logDirectory).map((file) => fs.readFileSync(path.join(logDirectory, file), 'utf8'));
     expect(logs.length).toBeGreaterThan(0);

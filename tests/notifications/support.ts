@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { Bus } from '@rental/bus';
 import { databaseNameOf } from '@rental/config';
 import { createLogger } from '@rental/logger';
-import { STATUS_CHANGED_EVENT, STATUS_CHANGED_SUBJECT, StatusChangedEvent } from '@rental/proto';
+import { STATUS_CHANGED_EVENT, STATUS_CHANGED_SUBJECT, StatusChangedEvent, statusChangeSubject } from '@rental/proto';
 import { ApiClient, BootOptions, ReceivedRequest, Stack, WebhookReceiver, bootStack, waitFor } from '@rental/testkit';
 import { rows } from '../support/database';
 
@@ -53,13 +53,17 @@ export class EventPublisher {
     };
   }
 
-  /** Publishes a message as is; `messageId` defaults to the event id (a second publish inside the duplicate window is dropped by JetStream). */
-  async publishRaw(message: unknown, messageId: string = randomUUID()): Promise<void> {
-    await this.bus.publish(this.bus.subject(STATUS_CHANGED_SUBJECT), message, messageId);
+  /**
+   * Publishes a message as is on a status change's subject (by default one no valid event has);
+   * `messageId` defaults to a new id (a second publish inside the duplicate window is dropped by JetStream).
+   */
+  async publishRaw(message: unknown, messageId: string = randomUUID(), change = { resourceType: 'unreadable', transition: 'message' }): Promise<void> {
+    await this.bus.publish(statusChangeSubject(this.bus.subject(STATUS_CHANGED_SUBJECT), change), message, messageId);
   }
 
+  /** Publishes an event as case-workflow's outbox relay does, on its transition's subject. */
   async publish(event: StatusChangedEvent, messageId: string = event.id): Promise<StatusChangedEvent> {
-    await this.publishRaw(event, messageId);
+    await this.publishRaw(event, messageId, event.data);
     return event;
   }
 

@@ -67,12 +67,72 @@ class RecordingBus {
   }
 }
 
-const asBus = (bus: RecordingBus) => bus as unknown as Bus;
+const asBus = (bus: RecordingBus | BatchBus) => bus as unknown as Bus;
+
+/**
+ * A bus whose publishes are acknowledged only once `expected` of them were sent (a relay that
+ * waited for each ack before sending the next would wait forever), and whose acks of the labels in
+ * `ackLost` are lost (stored, but the publish fails); it records what was sent, in order, and what
+ * the stream holds, in order (a message id once).
+ */
+class BatchBus {
+  readonly sent: string[] = [];
+  readonly stored = new Map<string, string>();
+  private readonly everySent: Promise<void>;
+  private allSent = () => undefined as void;
+
+  constructor(private readonly expected: number, private readonly ackLost: Set<string> = new Set()) {
+    this.everySent = new Promise<void>((resolve) => { this.allSent = resolve; });
+  }
+
+  isConnected(): boolean {
+    return true;
+  }
+
+  async publish(_subject: string, payload: { label: string }, messageId: string): Promise<void> {
+    this.sent.push(payload.label);
+    if (this.sent.length >= this.expected) this.allSent();
+    await Promise.race([this.everySent, new Promise((_, reject) => setTimeout(() => reject(new Error('not every message was sent before the acks were awaited')), 5000))]);
+    if (!this.stored.has(messageId)) this.stored.set(messageId, payload.label);
+    if (this.ackLost.has(payload.label)) throw new Error(`no ack for ${payload.label}`);
+  }
+}
 
 /** One committed outbox row, as a case change writes it. */
 async function write(label: string): Promise<void> {
   await db.transaction((trx) => enqueueOutbox(trx, { messageId: randomUUID(), subject: 'rental.test.status_changed', payload: { label } }));
 }
+
+describe('the outbox relay\'s batch', () => {
+  it('when a batch is published, then its messages are sent in the order written without waiting for each ack, and every row is marked published', async () => {
+    const labels = Array.from({ length: 5 }, (_, index) => `row ${index}`);
+    for (const label of labels) await write(label);
+    const bus = new BatchBus(labels.length);
+
+    expect(await publishOutboxBatch(db, asBus(bus), log, BATCH)).toBe(5);
+    expect(bus.sent).toEqual(labels);
+    expect(await db('outbox').whereNull('published_at').count('* as count')).toEqual([{ count: '0' }]);
+  });
+
+  it('when the ack of a message in the middle of a batch is lost, then only the rows before it are marked published, and the next batch sends from it again, dropped as duplicates, so the stream holds each row once in the order written', async () => {
+    const labels = ['row 0', 'row 1', 'row 2', 'row 3'];
+    for (const label of labels) await write(label);
+    const failing = new BatchBus(labels.length, new Set(['row 1']));
+
+    expect(await publishOutboxBatch(db, asBus(failing), log, BATCH)).toBe(0);
+    expect(failing.sent).toEqual(labels);
+    const unpublished = async () => (await db('outbox').whereNull('published_at').orderBy('id').select('payload')).map((row: { payload: { label: string } }) => row.payload.label);
+    expect(await unpublished()).toEqual(['row 1', 'row 2', 'row 3']);
+
+    const retry = new BatchBus(3);
+    // The same stream: what the failed batch stored is there already.
+    for (const [messageId, label] of failing.stored) retry.stored.set(messageId, label);
+    expect(await publishOutboxBatch(db, asBus(retry), log, BATCH)).toBe(3);
+    expect(retry.sent).toEqual(['row 1', 'row 2', 'row 3']);
+    expect([...retry.stored.values()]).toEqual(labels);
+    expect(await unpublished()).toEqual([]);
+  });
+});
 
 describe('outbox relays of two replicas', () => {
   it('when one relay is still publishing a case\'s earlier event, then the other does not publish the later one before it', async () => {

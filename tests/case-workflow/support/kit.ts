@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Bus } from '@rental/bus';
 import { databaseNameOf } from '@rental/config';
 import { createLogger } from '@rental/logger';
-import { STATUS_CHANGED_SUBJECT, StatusChangedEvent } from '@rental/proto';
+import { EVERY_STATUS_CHANGE_SUBJECT, STATUS_CHANGED_SUBJECT, StatusChangedEvent, statusChangeSubject } from '@rental/proto';
 import { ApiClient, ApiResponse } from '@rental/testkit';
 import { CaseOptions, createCaseViaGrpc } from '../../support/cases';
 import { rows } from '../../support/database';
@@ -77,7 +77,7 @@ export class EventListener {
     const bus = new Bus({ url: stack.natsUrl ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222', environment: stack.environment, databaseName: databaseNameOf(stack.databaseUrl), serviceName: name, log: createLogger(name, 'error') });
     await bus.start();
     const listener = new EventListener(bus);
-    bus.consume<StatusChangedEvent>({ subject: STATUS_CHANGED_SUBJECT, durable: name, handler: async ({ data, requestId }) => {
+    bus.consume<StatusChangedEvent>({ subject: EVERY_STATUS_CHANGE_SUBJECT, durable: name, handler: async ({ data, requestId }) => {
       listener.received.push(data);
       listener.requestIds.set(data.id, requestId);
     } });
@@ -91,7 +91,7 @@ export class EventListener {
 
   /** Publishes an event again the way the outbox relay does, with the given JetStream message id. */
   republish(event: StatusChangedEvent, messageId: string): Promise<void> {
-    return this.bus.publish(this.bus.subject(STATUS_CHANGED_SUBJECT), event, messageId);
+    return this.bus.publish(statusChangeSubject(this.bus.subject(STATUS_CHANGED_SUBJECT), event.data), event, messageId);
   }
 
   close(): Promise<void> {

@@ -1,12 +1,13 @@
 import { ulid, ulidToUUID } from 'ulid';
 import { enqueueOutbox } from '@rental/bus';
 import type { Knex } from '@rental/db';
+import { statusChangeSubject } from '@rental/proto';
 import type { CreatedCase, QuoteRequestStore } from '../domain/ports';
 import { CaseStatusChange, QUOTE_REQUEST_STATUS_NEW, QUOTE_REQUEST_TRANSITIONS, QuoteRequest, QuoteRequestMove, QuoteRequestStatus, quoteRequestStatusChanged } from '../domain/quote-request';
 
 export interface QuoteRequestEventSettings {
   environment: string;
-  /** Subject of the status events on the bus. */
+  /** Full subject of status changes on the bus; each goes to its transition's subject below it. */
   subject: string;
   now(): Date;
 }
@@ -69,7 +70,7 @@ export class QuoteRequestRepository implements QuoteRequestStore {
     const id = ulid(occurredAt.getTime());
     const event = quoteRequestStatusChanged({ ...move, id, occurredAt, environment: this.events.environment });
     // The outbox keys messages by UUID; a ULID is 128 bits too, so the event id maps onto one.
-    await enqueueOutbox(trx, { messageId: ulidToUUID(id), subject: this.events.subject, payload: event });
+    await enqueueOutbox(trx, { messageId: ulidToUUID(id), subject: statusChangeSubject(this.events.subject, event.data), payload: event });
   }
 
   async find(partnerId: string, id: number): Promise<QuoteRequest | undefined> {

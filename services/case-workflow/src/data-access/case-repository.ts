@@ -85,10 +85,9 @@ export class CaseRepository implements CaseStore {
         const year = now.getUTCFullYear();
         const caseId = ulid();
         const quoteId = ulid();
-        const [caseRow] = await trx('financing_cases').insert({
+        const caseValues = {
           id: caseId,
           partner_id: newCase.partnerId,
-          case_number: numberFromSequence(trx, 'FC', year, 'case_number_seq'),
           type: 'financing',
           financing_request: newCase.financingRequest,
           rejection_reason: null,
@@ -97,13 +96,32 @@ export class CaseRepository implements CaseStore {
           created_at: now,
           updated_at: now,
           last_event_at: null,
-        }).returning('*') as CaseRow[];
+        };
         const terms = newCase.terms;
-        const [quoteRow] = await trx('quotes').insert({
+        const quoteNumber = newCase.quoteNumber ?? await this.generatedQuoteNumber(trx, newCase.partnerId, year);
+        // Case, quote and items in one statement (one round trip): the case and the items as
+        // data-modifying WITHs of the quote's insert, whose foreign keys are checked at its end.
+        let statement = trx.queryBuilder().with('new_case', trx('financing_cases').insert({ ...caseValues, case_number: numberFromSequence(trx, 'FC', year, 'case_number_seq') }).returning('case_number'));
+        if (newCase.items.length > 0) {
+          statement = statement.with('new_items', trx('quote_items').insert(newCase.items.map((item) => ({
+            quote_id: quoteId,
+            position: item.position,
+            product_number: item.productNumber,
+            product_name: item.productName,
+            product_sku: item.productSku,
+            quantity: item.quantity,
+            price_per_item_cents: item.pricePerItemCents.toString(),
+            total_cents: item.totalCents.toString(),
+            category_id: item.categoryId,
+            category_slug: item.categorySlug,
+            product_options: JSON.stringify(item.productOptions),
+          }))));
+        }
+        const [{ new_case_number: caseNumber, ...quoteRow }] = await statement.insert({
           id: quoteId,
           financing_case_id: caseId,
           partner_id: newCase.partnerId,
-          quote_number: newCase.quoteNumber ?? await this.generatedQuoteNumber(trx, newCase.partnerId, year),
+          quote_number: quoteNumber,
           status: 'in_progress',
           status_updated_at: now,
           calculation_type: terms.calculationType,
@@ -131,23 +149,9 @@ export class CaseRepository implements CaseStore {
           print_plan_terms: newCase.printPlanTerms === null ? null : JSON.stringify(newCase.printPlanTerms),
           created_at: now,
           updated_at: now,
-        }).returning('*') as QuoteRow[];
-        if (newCase.items.length > 0) {
-          await trx('quote_items').insert(newCase.items.map((item) => ({
-            quote_id: quoteId,
-            position: item.position,
-            product_number: item.productNumber,
-            product_name: item.productName,
-            product_sku: item.productSku,
-            quantity: item.quantity,
-            price_per_item_cents: item.pricePerItemCents.toString(),
-            total_cents: item.totalCents.toString(),
-            category_id: item.categoryId,
-            category_slug: item.categorySlug,
-            product_options: JSON.stringify(item.productOptions),
-          })));
-        }
-        const transaction = new KnexCaseTransaction(trx, this.settings, caseRow as CaseRow, quoteRow as QuoteRow, null, null, audit);
+        }).into('quotes').returning(['*', trx.raw('(SELECT case_number FROM new_case) AS new_case_number')]) as (QuoteRow & { new_case_number: string })[];
+        const caseRow: CaseRow = { ...caseValues, case_number: caseNumber };
+        const transaction = new KnexCaseTransaction(trx, this.settings, caseRow, quoteRow, null, null, audit);
         await transaction.recordQuoteCreated();
         await work(transaction);
         return { financingCase: transaction.financingCase, quoteNumber: transaction.quote.quoteNumber, created: true };

@@ -1,6 +1,6 @@
 import { ulid, ulidToUUID } from 'ulid';
 import { enqueueOutbox, outboxInsert } from '@rental/bus';
-import { statusChangedEventOf } from '@rental/proto';
+import { statusChangeSubject, statusChangedEventOf } from '@rental/proto';
 import { Knex, isUniqueViolation } from '@rental/db';
 import { currentOrigin } from '@rental/logger';
 import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract-machine';
@@ -23,7 +23,7 @@ interface HistoryEntry {
 
 export interface EventSettings {
   environment: string;
-  /** Full subject of the status-changed event on this stack's bus. */
+  /** Full subject of status changes on this stack's bus; each goes to its transition's subject below it. */
   subject: string;
   /** Full subject of mail requests on this stack's bus. */
   mailSubject: string;
@@ -406,7 +406,7 @@ export class KnexCaseTransaction implements CaseTransaction {
     const caseChanges = { last_event_at: occurredAt, updated_at: this.settings.now() };
     const statement = this.trx.queryBuilder()
       // The outbox keys messages by UUID; a ULID is 128 bits too, so the event id maps onto one.
-      .with('event_outbox', outboxInsert(this.trx, { messageId: ulidToUUID(id), subject: this.settings.subject, payload: event }))
+      .with('event_outbox', outboxInsert(this.trx, { messageId: ulidToUUID(id), subject: statusChangeSubject(this.settings.subject, event.data), payload: event }))
       .with('event_history', this.insertHistory({ at: occurredAt, action: transition, resourceType, fromStatus, toStatus, reason: this.audit.reason ?? null }));
     if (quoteChanges) await this.updateQuote(quoteChanges, statement.with('event_case', this.trx('financing_cases').where({ id: this.caseRow.id }).update(caseChanges)));
     else await statement.from('financing_cases').where({ id: this.caseRow.id }).update(caseChanges);

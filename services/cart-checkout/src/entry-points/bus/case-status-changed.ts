@@ -1,16 +1,16 @@
 import type { Bus } from '@rental/bus';
 import type { Logger } from '@rental/logger';
-import { statusChangedConsumer } from '@rental/proto';
+import { QUOTE_CANCELED_SUBJECT, statusChangedConsumer } from '@rental/proto';
 import { followCaseStatus } from '../../domain/quote-request';
 import type { QuoteRequestStore } from '../../domain/ports';
 
 /**
- * The durable consumer of case status changes: a canceled quote cancels its quote request. The
- * message is acked after the move committed; a redelivery finds the quote request canceled
- * already and changes nothing.
+ * The durable consumer of quote cancellations (the server filters out the other status changes):
+ * a canceled quote cancels its quote request. The message is acked after the move committed; a
+ * redelivery finds the quote request canceled already and changes nothing.
  */
 export function consumeCaseStatusChanges(bus: Bus, store: QuoteRequestStore, log: Logger): void {
-  bus.consume(statusChangedConsumer(log, async (event, requestId) => {
+  bus.consume(statusChangedConsumer(log, { serviceName: 'cart-checkout', durable: 'cart-checkout-quote-cancels', subject: QUOTE_CANCELED_SUBJECT }, async (event, requestId) => {
     const { partnerId, occurredAt, data: change } = event;
     if (await followCaseStatus(store, { partnerId, occurredAt, ...change })) {
       log.info({ eventId: event.id, requestId, financingCaseId: change.financingCaseId }, 'quote request canceled with its quote');

@@ -1,16 +1,17 @@
 import type { Bus } from '@rental/bus';
 import type { Logger } from '@rental/logger';
-import { statusChangedConsumer } from '@rental/proto';
+import { QUOTE_CANCELED_SUBJECT, statusChangedConsumer } from '@rental/proto';
 import { onStatusChanged } from '../../domain/cancel';
 import type { CaseCleanup } from '../../domain/ports';
 
 /**
- * The durable consumer of status changes. The message is acked after the handler resolved, that
- * is after the cleanup committed; a failure is redelivered, and applying an event twice changes
- * nothing (consumed_events).
+ * The durable consumer of quote cancellations, the only status changes documents acts on (the
+ * server filters out the others). The message is acked after the handler resolved, that is after
+ * the cleanup committed; a failure is redelivered, and applying an event twice changes nothing
+ * (consumed_events).
  */
 export function consumeStatusChanges(bus: Bus, deps: { cleanup: CaseCleanup; now(): Date }, log: Logger): void {
-  bus.consume(statusChangedConsumer(log, async (event, requestId) => {
+  bus.consume(statusChangedConsumer(log, { serviceName: 'documents', durable: 'documents-quote-cancels', subject: QUOTE_CANCELED_SUBJECT }, async (event, requestId) => {
     const result = await onStatusChanged(deps, event);
     if (result.applied) {
       log.info({ eventId: event.id, requestId, financingCaseId: event.data.financingCaseId, ...result }, 'case canceled: document tokens invalidated, callback requests closed');

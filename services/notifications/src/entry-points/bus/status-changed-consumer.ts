@@ -1,6 +1,6 @@
 import type { Bus, ReceivedMessage } from '@rental/bus';
 import type { Logger } from '@rental/logger';
-import { STATUS_CHANGED_SUBJECT } from '@rental/proto';
+import { EVERY_STATUS_CHANGE_SUBJECT, STATUS_CHANGED_SUBJECT } from '@rental/proto';
 import { receiveStatusChange } from '../../domain/status-events';
 import type { EventInbox } from '../../domain/ports';
 
@@ -45,5 +45,15 @@ export function consumeStatusChanges(options: StatusChangedConsumerOptions): voi
         options.onStored({ deliveries: outcome.deliveries, mails: outcome.mails });
     }
   };
-  for (let puller = 0; puller < PULLERS; puller += 1) options.bus.consume<unknown>({ subject: STATUS_CHANGED_SUBJECT, batch: BATCH, handler });
+  // Every status change goes to the partner's endpoints; the durable named after the service, of
+  // the single former subject, is read by one puller while it exists (publishers not yet upgraded).
+  for (let puller = 0; puller < PULLERS; puller += 1) {
+    options.bus.consume<unknown>({
+      subject: EVERY_STATUS_CHANGE_SUBJECT,
+      durable: 'notifications-status-changes',
+      former: puller === 0 ? { durable: 'notifications', subject: STATUS_CHANGED_SUBJECT } : undefined,
+      batch: BATCH,
+      handler,
+    });
+  }
 }
