@@ -1,3 +1,5 @@
+import { Agent } from 'undici';
+
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -13,6 +15,14 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   key?: string | null;
 }
+
+/**
+ * Idle connections are closed by the client after 10 s, long before any server of the stack does
+ * (65 s): a pooled connection the server closes while a request is being sent on it fails that
+ * request with "other side closed". Every test file of a jest worker shares this pool, so a
+ * connection can sit idle through whole files before the next one picks it up.
+ */
+const connections = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 10_000 });
 
 /** A partner's view of the API: every call carries its key unless told otherwise. */
 export class ApiClient {
@@ -32,7 +42,7 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['Content-Type'] ??= 'application/json';
     }
-    const response = await fetch(this.baseUrl + path, { method, headers, body, redirect: 'manual' });
+    const response = await fetch(this.baseUrl + path, { method, headers, body, redirect: 'manual', dispatcher: connections } as RequestInit);
     const text = await response.text();
     let json: any = null;
     try {
