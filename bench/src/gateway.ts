@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
-import { IDENTITY_HEADER, IdentityKeys } from '@rental/identity';
 import { ManagedProcess } from '@rental/stack';
 import { fixturePartnerKey, runDate } from '@rental/testkit';
+import { DirectAccess, againstDirect } from './direct';
 import { BenchContext, runAlone } from './harness';
-import { LatencyProbe, Measurement, ROW_SECONDS, measure, probeLatency } from './load';
+import { LatencyProbe, ROW_SECONDS, measure, probeLatency } from './load';
 import { type NginxProxy, nginxInstalled, startNginxProxy } from './nginx';
 import { latencyTable, report, table } from './report';
 import { FACTS } from './targets';
@@ -20,12 +20,6 @@ function benchProcess(name: string, entry: string, port: number, env: NodeJS.Pro
     readyUrl: `http://127.0.0.1:${readyPort}/readyz`,
     restartOnCrash: false,
   });
-}
-
-/** Throughput against the direct row of the same run, printed next to the figures. */
-function againstDirect(row: Measurement, direct: Measurement): Measurement {
-  row.label += ` — ${(row.requestsPerSecond / direct.requestsPerSecond).toFixed(2)}× direct`;
-  return row;
 }
 
 export async function gatewayBench({ stack, recorder: stackRecorder }: BenchContext): Promise<void> {
@@ -45,9 +39,7 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     INTERNAL_IDENTITY_SECRET: stack.identitySecret,
     ADMIN_PORT: String(gatewayAdminPort),
   }, gatewayAdminPort);
-  // Reaching pricing directly takes what the gateway would sign (valid for a minute: signed per run).
-  const identity = new IdentityKeys(stack.identitySecret);
-  const signedAsGateway = async () => ({ [IDENTITY_HEADER]: await identity.sign({ caller: 'gateway', partnerId: 'acme', roles: ['api_user'] }) });
+  const direct = new DirectAccess(stack);
   const barePort = stack.portBase + 27;
   const bare = benchProcess('bench-bare-proxy', path.join(__dirname, 'bare-proxy.js'), barePort, { TARGET_URL: trivialUrl });
   const helpers = [trivial, gateway, bare];
@@ -71,7 +63,7 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     }
   };
   try {
-    const pricingDirect = `http://127.0.0.1:${stack.portBase + 1}`;
+    const pricingDirect = direct.url('pricing');
     // Warm up connections and caches before measuring.
     await measure({ label: 'warm-up', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: { 'X-Api-Key': KEY }, durationSeconds: 2 });
     const viaGateway = { 'X-Api-Key': KEY };
@@ -100,13 +92,13 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     const [latencyDirect, , latencyGateway] = latencies as [LatencyProbe, LatencyProbe, LatencyProbe];
     recorder.facts[FACTS.gatewayAddedP50Micros] = latencyGateway.p50Micros - latencyDirect.p50Micros;
     if (nginxLatency) recorder.facts[FACTS.nginxAddedP50Micros] = nginxLatency.p50Micros - latencyDirect.p50Micros;
-    const serviceDirect = await measureService({ label: 'GET /api/product-sectors, pricing direct (saturated)', url: `${pricingDirect}/api/product-sectors`, headers: await signedAsGateway(), ...saturated });
+    const serviceDirect = await measureService({ label: 'GET /api/product-sectors, pricing direct (saturated)', url: `${pricingDirect}/api/product-sectors`, headers: await direct.headers(), ...saturated });
     const serviceRuns = [
       serviceDirect,
       againstDirect(await measureService({ label: 'GET /api/product-sectors, through the gateway (saturated)', url: `${stack.gatewayUrl}/api/product-sectors`, headers: viaGateway, ...saturated }), serviceDirect),
     ];
     // nginx cannot sign; it sends the identity the gateway would, signed for this run.
-    const serviceNginx = await throughNginx(pricingDirect, await signedAsGateway(), (url) => measureService({ label: 'GET /api/product-sectors, nginx for reference (saturated)', url: `${url}/api/product-sectors`, ...saturated }));
+    const serviceNginx = await throughNginx(pricingDirect, await direct.headers(), (url) => measureService({ label: 'GET /api/product-sectors, nginx for reference (saturated)', url: `${url}/api/product-sectors`, ...saturated }));
     if (serviceNginx) serviceRuns.push(againstDirect(serviceNginx, serviceDirect));
     const body = [
       `Command: \`npm run bench:gateway\` (${runDate()}; saturated runs: 20 connections for ${ROW_SECONDS} s, with wrk (one thread) when it is installed, autocannon otherwise, and two autocannon rows to compare with earlier runs; paced runs: 500 req/s evenly paced over 100 connections with autocannon). The trivial route is an express handler in its own process that only answers JSON, behind a second gateway process on the same database; the service route is pricing's real handler. References in the same run: the direct service, a bare node:http proxy, and nginx (Debian nginx-light, one process, keep-alive to the upstream, no access log) when installed. The load generator, the proxy and the upstream share the machine's 2 cores, so saturated figures include that contention.`,
