@@ -136,4 +136,16 @@ whenRendering('the overlays as kustomize renders them', () => {
     expect(objects.find((object) => object.kind === 'ConfigMap')?.data).toEqual(expect.objectContaining({ API_ENVIRONMENT: environment, HUB_URL: configMap.data?.HUB_URL }));
     expect(objects.filter((object) => object.kind === 'ServiceMonitor')).toHaveLength(1);
   });
+
+  it('when the seed Job is rendered, then the seed file Secret is required in production and optional in the sandbox, which then loads nothing', async () => {
+    const seedJobOf = async (environment: string) => (await render(environment)).find((object) => object.kind === 'Job' && object.metadata.name === 'rental-seed')!.spec.template.spec;
+
+    const production = await seedJobOf('production');
+    const sandbox = await seedJobOf('sandbox');
+
+    expect(production.volumes).toEqual([{ name: 'seed-file', secret: { secretName: 'rental-lenders' } }]);
+    expect(production.containers[0].command).toEqual(['node', 'tools/stack/dist/cli/seed.js', '/seed/seed.json']);
+    expect(sandbox.volumes).toEqual([{ name: 'seed-file', secret: { secretName: 'rental-lenders', optional: true } }]);
+    expect(sandbox.containers[0].command).toEqual(['node', 'tools/stack/dist/cli/seed.js', '--if-present', '/seed/seed.json']);
+  });
 });

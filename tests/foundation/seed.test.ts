@@ -8,11 +8,12 @@ import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 const repositoryRoot = path.resolve(__dirname, '..', '..');
 const databaseUrl = `postgres://postgres@127.0.0.1:5432/rental_seed_${randomBytes(4).toString('hex')}`;
 
-function runSeed(environment: string): string {
-  return execFileSync('npm', ['run', '--silent', 'seed', '--', 'fixtures/seed.json'], {
+function runSeed(environment: string, args = ['fixtures/seed.json']): string {
+  return execFileSync('npm', ['run', '--silent', 'seed', '--', ...args], {
     cwd: repositoryRoot,
     env: { ...process.env, DATABASE_URL: databaseUrl, API_ENVIRONMENT: environment },
     encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
@@ -52,6 +53,15 @@ describe('npm run seed', () => {
     expect(afterFirst['case_workflow.lenders']!.map((row: any) => [row.id, row.name, row.intake_url, row.webhook_secret])).toEqual(
       fixture.lenders.map((lender) => [lender.id, lender.name, lender.intakeUrl, lender.webhookSecret]),
     );
+  });
+
+  it('when --if-present names a file that does not exist, then nothing is loaded and the command succeeds; without it, the command fails', async () => {
+    const missing = path.join(repositoryRoot, 'fixtures', 'no-such-seed.json');
+
+    const output = runSeed('sandbox', ['--if-present', missing]);
+
+    expect(output).toBe(`No seed file at ${missing}: nothing loaded.\n`);
+    expect(() => runSeed('sandbox', [missing])).toThrow(/seed failed: ENOENT/);
   });
 
   it('when lenders are loaded, then their secrets are never printed', () => {
