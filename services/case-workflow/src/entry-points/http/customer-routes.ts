@@ -143,7 +143,7 @@ export function customerRoutes(deps: CustomerDependencies, router: OperationRout
         return seeOther(`${page}?done=answered`);
       } catch (error) {
         // Not (or no longer) a pending question of this offer: the page says so.
-        if (isDomainError(error) && error.code.startsWith('document_request.')) return seeOther(`${page}?error=answer_closed`);
+        if (isDomainError(error) && [error.code, ...(error.violations ?? []).map((violation) => violation.code)].some((code) => code.startsWith('document_request.'))) return seeOther(`${page}?error=answer_closed`);
         return pageForLinkProblem(error);
       }
     });
