@@ -123,7 +123,7 @@ export function customerRoutes(deps: CustomerDependencies, router: OperationRout
             ? error.violations.map((violation) => ({ field: violation.propertyPath === 'text' ? 'text' : null, message: violation.propertyPath === 'text' ? TEXT_MESSAGES[violation.code] ?? TEXT_REQUIRED : violation.message }))
             : [{ field: null, message: 'Choose whether to ask for changes or to reject the offer.' }];
           // The text comes back into the field, without what made it unstorable.
-          return html(422, offerPage(view, params.token, { errors, text: text.replace(/\u0000/g, '') }));
+          return html(422, offerPage(view, params.token, { errors, text: text.replaceAll('\u0000', '') }));
         }
         if (isDomainError(error) && error.kind === 'forbidden') return seeOther(`/c/${encodeURIComponent(params.token)}`);
         return pageForLinkProblem(error);
@@ -137,7 +137,7 @@ export function customerRoutes(deps: CustomerDependencies, router: OperationRout
         if ('problem' in read) {
           const view = presentCustomerView(await readCustomerView(deps, params.token));
           // The text comes back into its field, without what made it unstorable.
-          return html(422, offerPage(view, params.token, { errors: [{ field: `answer-${params.informationId}`, message: read.problem }], answer: { id: params.informationId, text: response.replace(/\u0000/g, '') } }));
+          return html(422, offerPage(view, params.token, { errors: [{ field: `answer-${params.informationId}`, message: read.problem }], answer: { id: params.informationId, text: response.replaceAll('\u0000', '') } }));
         }
         await answerQuestion(deps, params.token, params.informationId, read.answer);
         return seeOther(`${page}?done=answered`);
