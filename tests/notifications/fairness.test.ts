@@ -1,5 +1,5 @@
 import { ApiClient, ApiResponse, Stack, WebhookReceiver, createTestPartner, shutdownStack, waitFor } from '@rental/testkit';
-import { bootOwnStack, registerEndpoint, requestsFor } from './support';
+import { RegisteredEndpoint, bootOwnStack, registerEndpoint, requestsFor } from './support';
 import { problemTypeOf } from '../support/problems';
 
 /**
@@ -46,7 +46,7 @@ describe('webhook delivery shared between partners', () => {
     const acme = await partner();
     const hanging = [await receiver(), await receiver(), await receiver()];
     for (const hook of hanging) hook.respondWith(() => 'no_answer');
-    const endpoints = [];
+    const endpoints: RegisteredEndpoint[] = [];
     for (const [index, hook] of hanging.entries()) endpoints.push(await registerEndpoint(acme, `${hook.url}/never-${index}`));
 
     const answers: ApiResponse[] = [];
