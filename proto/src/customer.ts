@@ -12,6 +12,7 @@ export const customerRequestedItemSchema = z.object({
   id: z.number().int(),
   type: z.enum(['information', 'document', 'fill_and_return']),
   label: z.string(),
+  question: z.string().nullable().describe('What an information request asks (answer it with …/information/{id}/respond); null for documents'),
   status: z.string(),
   category: z.string(),
   optional: z.boolean(),

@@ -45,6 +45,11 @@ export const PROBLEM_CATALOGUE = {
     meaning: 'A text field contains characters that cannot be stored (a NUL character or an unpaired surrogate).',
     fix: 'Remove the control characters from the field named in `violations`, or send the text as proper UTF-8.',
   },
+  'request.nesting_too_deep': {
+    title: 'JSON nested too deeply',
+    meaning: 'The JSON body nests arrays and objects more than 64 levels deep; no operation of the API takes anything near that.',
+    fix: 'Send the body in the shape the operation describes (a few levels deep).',
+  },
   'request.malformed_encoding': {
     title: 'Body does not match its encoding',
     meaning: 'The body is not valid data of the Content-Encoding (or charset) its headers declare.',
@@ -642,6 +647,11 @@ export const PROBLEM_CATALOGUE = {
   // Webhook endpoints and deliveries
   'webhook_endpoint.not_found': notFound('webhook endpoint', ''),
   'webhook_endpoint.forbidden': otherPartners('webhook endpoint'),
+  'webhook_endpoint.tool_rate_limited': {
+    title: 'Too many test events or redeliveries',
+    meaning: 'The partner has sent as many test events (or redelivery requests) as it may in the current minute; deliveries already queued go on.',
+    fix: 'Wait the number of seconds in the Retry-After header; to replay many dropped deliveries use one request with `since` instead of one per event.',
+  },
   'webhook_endpoint.paused': {
     title: 'Webhook endpoint paused',
     meaning: 'The endpoint is paused, so a delivery to it would be dropped at once.',

@@ -16,6 +16,8 @@ export interface ListedRequestItem {
   requestedAt: string;
   dueAt: string | null;
   optional: boolean;
+  /** What an information item asks; null for other types. */
+  question: string | null;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface ListedRequestItem {
  * list shape that the message does not name are left out when it is encoded.
  */
 export function requestItemMessageOf(item: ListedRequestItem): RequestItem {
-  return { ...item, templateDownloadUrl: item.templateDownloadUrl ?? '', callbackRequestId: item.callbackRequestId ?? 0, dueAt: item.dueAt ?? '' };
+  return { ...item, templateDownloadUrl: item.templateDownloadUrl ?? '', callbackRequestId: item.callbackRequestId ?? 0, dueAt: item.dueAt ?? '', question: item.question ?? '' };
 }
 
 /** A type named in a message; one this side does not know is read as a document. */
@@ -39,5 +41,6 @@ export function listedRequestItemOf(message: RequestItem__Output): ListedRequest
     templateDownloadUrl: message.templateDownloadUrl || null,
     callbackRequestId: message.callbackRequestId || null,
     dueAt: message.dueAt || null,
+    question: message.question || null,
   };
 }

@@ -49,7 +49,7 @@ describe('the partner journey with the typed client', () => {
     });
     expect(checkout.response.status).toBe(201);
     const caseId = checkout.data?.financeCaseId as string;
-    expect(checkout.data).toEqual({ financeCaseId: expect.stringMatching(ULID), financeCaseLink: `/api/financing_cases/${caseId}`, message: expect.any(String), quoteId: expect.stringMatching(ULID), quoteLink: `/api/quotes/${checkout.data?.quoteId}` });
+    expect(checkout.data).toEqual({ financeCaseId: expect.stringMatching(ULID), financeCaseLink: `${sharedStack().gatewayUrl}/api/financing_cases/${caseId}`, message: expect.any(String), quoteId: expect.stringMatching(ULID), quoteLink: `${sharedStack().gatewayUrl}/api/quotes/${checkout.data?.quoteId}` });
 
     const inReview = await api.GET('/api/financing_cases/{id}', { params: { path: { id: caseId } } });
     expect([inReview.response.status, inReview.data?.status, inReview.data?.financingRequest]).toEqual([200, 'finance_review', true]);

@@ -13,17 +13,33 @@ describe('approval team console (headless chromium)', () => {
   const contexts: BrowserContext[] = [];
   const gateway = () => sharedStack().gatewayUrl;
 
+  /** What the browser refused by a page's Content-Security-Policy: any refusal fails the test that caused it. */
+  const policyViolations: string[] = [];
+
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  afterEach(() => {
+    expect(policyViolations.splice(0)).toEqual([]);
   });
   afterAll(async () => {
     await Promise.all(contexts.map((context) => context.close()));
     await browser.close();
   });
 
-  async function signedIn(role: Role): Promise<Page> {
+  async function watchedContext(): Promise<BrowserContext> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     contexts.push(context);
+    context.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/.test(message.text())) policyViolations.push(message.text());
+    });
+    // Runs outside the page's policy; reports every violation the page's own scripts would see too.
+    await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => console.error('Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))`);
+    return context;
+  }
+
+  async function signedIn(role: Role): Promise<Page> {
+    const context = await watchedContext();
     const page = await context.newPage();
     const operator = operatorWith(role);
     await page.goto(`${gateway()}/console`);
@@ -45,6 +61,18 @@ describe('approval team console (headless chromium)', () => {
     const caseNumber = (await reviewer.get(`/ops/v1/cases/${caseId}`)).json.caseNumber as string;
     return { owner, caseId, itemId: item.id as number, caseNumber };
   }
+
+  it('when the console is served, then its Content-Security-Policy allows its own scripts and styles by hash, the identity provider for sign-in, and no framing', async () => {
+    const response = await fetch(`${gateway()}/console/cases/01J9ZZZZZZZZZZZZZZZZZZZZZZ`);
+    expect(response.status).toBe(200);
+    const policy = (response.headers.get('content-security-policy') ?? '').split(/;\s*/);
+    const issuer = new URL(((await (await fetch(`${gateway()}/ops/v1/session-config`)).json()) as { issuer: string }).issuer).origin;
+    expect(policy).toEqual(expect.arrayContaining(["default-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "object-src 'none'", "form-action 'self'", `connect-src 'self' ${issuer}`]));
+    expect(policy.find((directive) => directive.startsWith('script-src'))).toMatch(/^script-src 'self'( 'sha256-[A-Za-z0-9+/]{43}=')+$/);
+    expect(policy.find((directive) => directive.startsWith('style-src'))).toMatch(/^style-src 'self'( 'sha256-[A-Za-z0-9+/]{43}=')+$/);
+    expect(policy.join(';')).not.toContain('unsafe-');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+  });
 
   it('when each role signs in, then the case page offers only the actions that role allows', async () => {
     const { caseId } = await rejectedCaseWithDocument();

@@ -37,10 +37,10 @@ describe('checkout: success and idempotency', () => {
     const { financeCaseId, quoteId } = response.json;
     expect(response.json).toEqual({
       financeCaseId: expect.any(String),
-      financeCaseLink: `/api/financing_cases/${financeCaseId}`,
+      financeCaseLink: `${sharedStack().gatewayUrl}/api/financing_cases/${financeCaseId}`,
       message: expect.any(String),
       quoteId: expect.any(String),
-      quoteLink: `/api/quotes/${quoteId}`,
+      quoteLink: `${sharedStack().gatewayUrl}/api/quotes/${quoteId}`,
     });
     expect(response.headers.get('deprecation')).toBe('true');
     expect(response.headers.get('sunset')).toBe('Mon, 01 Feb 2027 00:00:00 GMT');
@@ -242,7 +242,7 @@ describe('checkout: what the quote carries', () => {
     const deliveryAddress = { recipientName: 'Lager Nord', company: null, street: 'Hafenweg', houseNumber: '7', zipCode: '20457', city: 'Hamburg', country: 'DE' };
     const response = await acme.post(`/api/carts/${cartId}/checkout`, { ...leasing, deliveryAddress }, withKey());
     expect(response.status).toBe(201);
-    const quote = await acme.get(response.json.quoteLink);
+    const quote = await acme.get(new URL(response.json.quoteLink).pathname);
     expect(quote.status).toBe(200);
     expect(quote.json.shippingAddress).toEqual(expect.objectContaining({ recipientName: 'Lager Nord', street: 'Hafenweg', city: 'Hamburg' }));
     expect(quote.json).toEqual(expect.objectContaining({ rentalFactor: '3.180', commissionPercentage: 0, paymentInterval: 'monthly', duration: 36, calculationType: 'leasing', monthlyRateAllIn: 34.3 }));

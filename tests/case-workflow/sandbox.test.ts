@@ -250,7 +250,7 @@ describe('simulate: contract places and the signature envelope', () => {
     expect(response.json.detail).toBe('The contract is post_processing_required; signed cannot be reached from there.');
   });
 
-  it('when completed runs without a contract number, then 422 and nothing moves; with one it completes', async () => {
+  it('when completed runs without a contract number, then 422 and nothing moves; with one it completes the contract and then its quote', async () => {
     const { caseId } = await newCase(owner);
     await expectApplied(simulate(owner, caseId, 'finance_accepted'));
     await expectApplied(simulate(owner, caseId, 'signed'));
@@ -260,7 +260,13 @@ describe('simulate: contract places and the signature envelope', () => {
     const contract = await contractOf(caseId);
     expect((await owner.api.patch(`/api/contracts/${contract.id}/edit-contract-number`, { contractNumber: `RC-${caseId}` })).status).toBe(200);
     await expectApplied(simulate(owner, caseId, 'completed'));
-    expect((await newMoves(caseId, before)).map((move) => move.split(':')[2])).toEqual(['require_post_processing', 'approve_delivery', 'check_invoice', 'complete']);
+    expect((await newMoves(caseId, before)).map((move) => move.split(':').slice(0, 3).join(':'))).toEqual([
+      'contract:signed>post_processing_required:require_post_processing',
+      'contract:post_processing_required>delivery_approved:approve_delivery',
+      'contract:delivery_approved>invoice_checked:check_invoice',
+      'contract:invoice_checked>completed:complete',
+      'quote:finance_accepted>completed:complete',
+    ]);
   });
 
   it('when the envelope scenarios run, then it is sent to the customer, signed or declined; the same state again is idempotent, another move 422', async () => {

@@ -175,7 +175,7 @@ describe('the customer\'s requested items', () => {
     const { caseId, token } = await sentQuote();
     const [item] = await requestItems(stack(), owner.partner.id, caseId, 'document', [{ label: 'ID card of the managing director', category: 'business_registration', targetAudience: 'customer' }]);
     const view = await viewOf(token);
-    expect(view.json.requestedItems).toEqual([{ id: item?.id, type: 'document', label: 'ID card of the managing director', status: 'pending', category: 'business_registration', optional: false, dueAt: null }]);
+    expect(view.json.requestedItems).toEqual([{ id: item?.id, type: 'document', label: 'ID card of the managing director', question: null, status: 'pending', category: 'business_registration', optional: false, dueAt: null }]);
 
     const missing = await customer.request('POST', `/customer/v1/quotes/${token}/documents`, { rawBody: uploadForm({}) });
     expectViolations(missing, [['requestedDocumentId', 'validation.required']]);
@@ -196,12 +196,12 @@ describe('the customer\'s requested items', () => {
     }
   });
 
-  it('when the customer answers a question, then it is provided; a second answer is 422', async () => {
+  it('when the customer answers a question, then it is provided in the customer view the answer is; a second answer is 422', async () => {
     const { caseId, token } = await sentQuote();
     const [item] = await requestItems(stack(), owner.partner.id, caseId, 'information', [{ label: 'Employees', category: 'other', question: 'How many employees?', targetAudience: 'customer' }]);
     const answered = await customer.post(`/customer/v1/quotes/${token}/information/${item?.id}/respond`, { response: 'Twelve' });
-    expect([answered.status, answered.json.status]).toEqual([200, 'provided']);
-    expectProblem(await customer.post(`/customer/v1/quotes/${token}/information/${item?.id}/respond`, { response: 'Thirteen' }), 422);
+    expect([answered.status, answered.json.status, answered.json.requestedItems]).toEqual([200, 'in_review', [expect.objectContaining({ id: item?.id, question: 'How many employees?', status: 'provided' })]]);
+    expectViolations(await customer.post(`/customer/v1/quotes/${token}/information/${item?.id}/respond`, { response: 'Thirteen' }), [['', 'document_request.not_pending']]);
     expectViolations(await customer.post(`/customer/v1/quotes/${token}/information/${item?.id}/respond`, {}), [['response', 'validation.required']]);
   });
 });

@@ -49,7 +49,7 @@ describe('documents gRPC for case-workflow', () => {
       expect(listed.items).toEqual([{
         id: form?.id, type: 'fill_and_return', label: 'Self disclosure', status: 'pending', category: 'self_disclosure_template',
         templateDownloadUrl: `/api/financing-cases/${subject.caseId}/document-requests/fill-and-return-templates/${form?.id}/download`,
-        callbackRequestId: 0, callbackStatus: 'none', requestedAt: expect.any(String), dueAt: '', optional: true,
+        callbackRequestId: 0, callbackStatus: 'none', requestedAt: expect.any(String), dueAt: '', optional: true, question: '',
       }]);
     });
 

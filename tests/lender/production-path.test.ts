@@ -350,6 +350,25 @@ describe('lender decisions', () => {
     expectProblem(await postRaw(lenderEventsUrl(), notJson.raw, notJson.headers), 422);
     expect(await snapshot(caseId)).toEqual(before);
   });
+
+  it('when a correctly signed rejection carries a NUL in data.reason, then 422 at data.reason and nothing changes', async () => {
+    const { caseId } = await submittedCase();
+    const before = await snapshot(caseId);
+    const answer = await decide(caseId, 'application.rejected', { reason: 'Insufficient\u0000equity.' });
+    expectProblem(answer, 422, 'validation_failed', stack);
+    expect(answer.json.violations).toEqual([{ propertyPath: 'data.reason', code: 'validation.invalid_text', message: 'This value contains a NUL character or an unpaired surrogate; text must be valid Unicode without NUL.' }]);
+    expect(await snapshot(caseId)).toEqual(before);
+  });
+
+  it('when a correctly signed body is JSON nested 5,000 levels deep, then 422 and nothing changes, never a stack overflow', async () => {
+    const { caseId } = await submittedCase();
+    const before = await snapshot(caseId);
+    const deep = signedRaw(lenderA.webhookSecret, `{"type":"application.rejected","timestamp":"${new Date().toISOString()}","data":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+    const answer = await postRaw(lenderEventsUrl(), deep.raw, deep.headers);
+    expectProblem(answer, 422, 'validation_failed', stack);
+    expect(answer.json.violations.map((violation: { propertyPath: string }) => violation.propertyPath)).toEqual(['data']);
+    expect(await snapshot(caseId)).toEqual(before);
+  });
 });
 
 describe('attachments to the lender (SendLenderAttachments)', () => {

@@ -33,11 +33,12 @@ describe('route table', () => {
     ['/customer/v1/quotes/tok/accept', 'case-workflow (no key)'],
     ['/customer/v1/quotes/tok/offer.pdf', 'case-workflow (no key)'],
     ['/customer/v1/quotes/tok/documents', 'documents (no key)'],
-    ['/customer/v1/quotes/tok/information/3/respond', 'documents (no key)'],
+    ['/customer/v1/quotes/tok/information/3/respond', 'case-workflow (no key)'],
     ['/c/tok', 'case-workflow (no key)'],
     ['/c/tok/feedback', 'case-workflow (no key)'],
     ['/c/tok/documents', 'documents (no key)'],
     ['/c/tok/documents/x', 'case-workflow (no key)'],
+    ['/c/tok/information/3', 'case-workflow (no key)'],
   ])('when %s is called, then %s owns it', (path, owner) => {
     expect(ownerOf(path)).toBe(owner);
   });

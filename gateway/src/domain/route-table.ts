@@ -49,10 +49,9 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/financing-cases/{id}/document-requests', owner: 'documents', key: 'api_key' },
   { prefix: '/api/documents', owner: 'documents', key: 'api_key' },
   { prefix: '/api/webhook_endpoints', owner: 'notifications', key: 'api_key' },
-  // The customer's link: documents owns uploads and answers, case-workflow the offer and the page.
+  // The customer's link: documents owns uploads, case-workflow the offer, answers to questions and the page.
   { prefix: '/customer/v1/quotes/{token}', owner: 'case-workflow', key: 'none' },
   { prefix: '/customer/v1/quotes/{token}/documents', owner: 'documents', key: 'none' },
-  { prefix: '/customer/v1/quotes/{token}/information', owner: 'documents', key: 'none' },
   { prefix: '/c/{token}', owner: 'case-workflow', key: 'none' },
   { prefix: '/c/{token}/documents', exact: true, owner: 'documents', key: 'none' },
   // Outside parties' callbacks, verified by case-workflow over the untouched body.

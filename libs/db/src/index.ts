@@ -2,3 +2,4 @@ export * from './database';
 export * from './unavailable';
 export * from './notifications';
 export * from './trace-columns';
+export * from './rate-limits';

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { type Logger, TRACEPARENT_HEADER, continueTrace, withTrace } from '@rental/logger';
 import type { Identity, IdentityKeys } from '@rental/identity';
 import { httpRequestDuration } from '@rental/metrics';
-import { DomainError, toProblem } from '@rental/problem';
+import { DomainError, isDomainError, toProblem } from '@rental/problem';
 import { ErrorMapper, problemFor, sendProblem } from './problem-response';
 import { OperationRouter } from './router';
 import { malformedEncoding, rejectUnstorableText } from './text-integrity';
@@ -39,7 +39,16 @@ function isJsonCandidate(req: IncomingMessage): boolean {
   return !type || !/^multipart\//i.test(type);
 }
 
-function requestContext(log: Logger) {
+/**
+ * Paths under the API prefix (the partner's or the operator's API) name ids and are logged as
+ * they are; other paths can carry a credential (a customer's link token), so their lines name
+ * the route template only.
+ */
+function loggedPath(path: string, apiPrefix: string): string | undefined {
+  return path === apiPrefix || path.startsWith(`${apiPrefix}/`) ? path : undefined;
+}
+
+function requestContext(log: Logger, apiPrefix: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.headers[REQUEST_ID_HEADER];
     const requestId = isValidRequestId(incoming) ? incoming : randomUUID();
@@ -63,7 +72,7 @@ function requestContext(log: Logger) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
       httpRequestDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-      const entry = { requestId, traceId: trace.traceId, method: req.method, path: req.path, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, partnerId: res.locals.partner?.id };
+      const entry = { requestId, traceId: trace.traceId, method: req.method, path: loggedPath(req.path, apiPrefix), route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, partnerId: res.locals.partner?.id };
       if (res.statusCode >= 500) log.error(entry, 'request');
       else if (req.path.startsWith('/api') || req.path.startsWith('/ops')) log.info(entry, 'request');
     });
@@ -87,10 +96,10 @@ export function createHttpApp(options: HttpAppOptions): Application {
   const mappers = options.errorMappers ?? [];
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestContext(options.log));
-
-  app.use(requireSignedIdentity(options.identity));
   const prefix = options.apiPrefix ?? '/api';
+  app.use(requestContext(options.log, prefix));
+
+  app.use(requireSignedIdentity(options.identity, (path) => loggedPath(path, prefix)));
   options.beforeApi?.(app);
   app.use(prefix, options.authenticate ?? partnerContext);
   app.use(prefix, express.json({ limit: options.jsonLimit ?? '1mb', type: isJsonCandidate }));
@@ -111,7 +120,8 @@ export function createHttpApp(options: HttpAppOptions): Application {
       res.destroy();
       return;
     }
-    sendProblem(res, problemFor(malformedEncoding(error, req) ?? error, mappers, log));
+    const retryAfterSeconds = isDomainError(error) ? error.retryAfterSeconds : undefined;
+    sendProblem(res, problemFor(malformedEncoding(error, req) ?? error, mappers, log), retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) });
   });
   return app;
 }

@@ -9,7 +9,7 @@ import { sendProblem } from './problem-response';
  * readiness and metrics live on the admin port (admin.ts), so nothing here is exempt. The
  * verified identity is `res.locals.identity`.
  */
-export function requireSignedIdentity(keys: IdentityKeys) {
+export function requireSignedIdentity(keys: IdentityKeys, loggedPath: (path: string) => string | undefined) {
   return (req: Request, res: Response, next: NextFunction) => {
     keys.verify(req.headers[IDENTITY_HEADER]).then(
       (identity: Identity) => {
@@ -21,7 +21,7 @@ export function requireSignedIdentity(keys: IdentityKeys) {
           next(error);
           return;
         }
-        (res.locals.log as Logger).warn({ reason: error.message, path: req.path }, 'request without a valid signed identity refused');
+        (res.locals.log as Logger).warn({ reason: error.message, path: loggedPath(req.path) }, 'request without a valid signed identity refused');
         sendProblem(res, toProblem(new DomainError('unauthenticated', 'auth.identity_refused', 'The request carries no valid signed identity; services are reached only through the gateway.')));
       },
     );

@@ -54,6 +54,14 @@ function requestBase(req: IncomingMessage | undefined): string | undefined {
 }
 
 /**
+ * The absolute URL of a path of this deployment: under PUBLIC_BASE_URL when it is configured,
+ * else under the address the client used (as the problem types are).
+ */
+export function publicUrlOf(path: string, req: IncomingMessage, publicBaseUrl: string | undefined): string {
+  return `${publicBaseUrl?.replace(/\/+$/, '') ?? requestBase(req) ?? ''}${path}`;
+}
+
+/**
  * A problem as one response sends it: a relative `type` resolved against the request's address,
  * and `instance` naming the request by the X-Request-Id the response carries.
  */

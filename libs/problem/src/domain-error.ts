@@ -28,12 +28,15 @@ export interface DomainErrorOptions {
   violations?: Violation[];
   /** Extra members of the problem document (for example the empty calculation of a forced failure). */
   extra?: Record<string, unknown>;
+  /** When to try again, for a refusal that passes (rate_limited): HTTP sends it as Retry-After. */
+  retryAfterSeconds?: number;
   cause?: unknown;
 }
 
 export class DomainError extends Error {
   readonly violations?: Violation[];
   readonly extra?: Record<string, unknown>;
+  readonly retryAfterSeconds?: number;
 
   constructor(
     readonly kind: ErrorKind,
@@ -47,6 +50,7 @@ export class DomainError extends Error {
     this.name = 'DomainError';
     this.violations = options.violations;
     this.extra = options.extra;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get detail(): string {

@@ -22,7 +22,7 @@ async function runs(job: string): Promise<Record<string, number>> {
 }
 
 describe('queueWorker', () => {
-  it('when more jobs are due than slots, then at most `concurrency` run at once, claims see the running keys, and every job runs once', async () => {
+  it('when more jobs are due than slots, then at most `concurrency` run at once, claims see the running jobs under each of their keys, and every job runs once', async () => {
     const due = ['a1', 'a2', 'a3', 'b1', 'b2'];
     const seenInFlight: Record<string, number>[] = [];
     const running: string[] = [];
@@ -34,7 +34,7 @@ describe('queueWorker', () => {
       concurrency: 2,
       pollMs: NEVER_MS,
       log,
-      keyOf: (job) => job[0]!,
+      keysOf: (job) => [job[0]!, 'any'],
       claim: async (limit, inFlight) => {
         seenInFlight.push(Object.fromEntries(inFlight));
         return due.splice(0, limit);
@@ -61,7 +61,7 @@ describe('queueWorker', () => {
 
     expect(done).toEqual(['a1', 'a2', 'a3', 'b1', 'b2']);
     expect(mostAtOnce).toBe(2);
-    expect(seenInFlight.slice(0, 4)).toEqual([{}, { a: 1 }, { a: 1 }, { b: 1 }]);
+    expect(seenInFlight.slice(0, 4)).toEqual([{}, { a: 1, any: 1 }, { a: 1, any: 1 }, { b: 1, any: 1 }]);
     expect(await runs('test-queue')).toEqual({ succeeded: 5 });
   });
 

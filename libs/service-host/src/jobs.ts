@@ -109,8 +109,8 @@ export interface QueueWorkerOptions<Job> {
   process(job: Job): Promise<void>;
   /** When the next job falls due (to sleep exactly that long), or undefined when none waits. */
   nextDueAt?(): Promise<Date | undefined>;
-  /** The key `inFlight` counts by (for example the webhook endpoint), when claims limit per key. */
-  keyOf?(job: Job): string;
+  /** The keys `inFlight` counts a job under (for example its webhook endpoint and its partner), when claims limit per key. */
+  keysOf?(job: Job): readonly string[];
   log: Logger;
 }
 
@@ -169,8 +169,8 @@ export class QueueWorker<Job> extends JobLoop {
   }
 
   private launch(job: Job): void {
-    const key = this.options.keyOf?.(job);
-    if (key !== undefined) this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
+    const keys = this.options.keysOf?.(job) ?? [];
+    for (const key of keys) this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
     const stopTimer = this.metrics.duration.startTimer();
     const task = this.options
       .process(job)
@@ -181,7 +181,7 @@ export class QueueWorker<Job> extends JobLoop {
       })
       .finally(() => {
         stopTimer();
-        if (key !== undefined) {
+        for (const key of keys) {
           const left = (this.inFlight.get(key) ?? 1) - 1;
           if (left > 0) this.inFlight.set(key, left);
           else this.inFlight.delete(key);

@@ -43,7 +43,7 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
         http: {
           apiPrefix: '/ops/v1',
           authenticate: operatorAuthentication(verifier, ROLE_OF_OPERATION),
-          beforeApi: (app) => mountConsole(app, { description: () => description, rolesClaim: config.OPERATOR_ROLES_CLAIM }),
+          beforeApi: (app) => mountConsole(app, { description: () => description, rolesClaim: config.OPERATOR_ROLES_CLAIM, issuerUrl: config.OPERATOR_ISSUER_URL }),
         },
         // Templates given by operators arrive base64 in JSON: 10 MB of file is about 14 MB of text.
         jsonLimit: '15mb',

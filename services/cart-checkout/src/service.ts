@@ -35,6 +35,7 @@ export function startCartCheckout(config: CartCheckoutConfig): Promise<RunningSe
           quoteRequests,
           pricing,
           caseWorkflow,
+          publicBaseUrl: config.PUBLIC_BASE_URL,
         }),
         workers: [
           outboxRelay({ db, bus, log }),

@@ -1,4 +1,5 @@
-import { grpcAddressOf } from '@rental/config';
+import { grpcAddressOf, schemaOf } from '@rental/config';
+import { sharedRateLimiter } from '@rental/db';
 import { RunningService, startServiceHost } from '@rental/service-host';
 import { PROBLEM_CATALOGUE } from '@rental/proto';
 import type { NotificationsConfig } from './config';
@@ -17,7 +18,10 @@ import { deliveryWorker } from './entry-points/workers/delivery-worker';
 import { inboxCleanup } from './entry-points/workers/inbox-cleanup';
 import { mailWorker } from './entry-points/workers/mail-worker';
 import { requestedMailWorker } from './entry-points/workers/requested-mail-worker';
+import type { ToolBudget } from './domain/ports';
 import { migrations } from './migrations';
+
+const UNLIMITED_BUDGET: ToolBudget = { take: async () => ({ allowed: true }) };
 
 export function startNotifications(config: NotificationsConfig): Promise<RunningService> {
   return startServiceHost({
@@ -38,8 +42,9 @@ export function startNotifications(config: NotificationsConfig): Promise<Running
 
       const webhooks = deliveryWorker(
         { store: deliveries, transport, resolver, policy, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
-        { concurrency: config.WEBHOOK_CONCURRENCY, log },
+        { concurrency: config.WEBHOOK_CONCURRENCY, partnerShare: config.WEBHOOK_PARTNER_CONCURRENCY ?? Math.ceil(config.WEBHOOK_CONCURRENCY / 2), log },
       );
+      const perMinute = (prefix: string, points: number): ToolBudget => (points > 0 ? sharedRateLimiter(db, { schema: schemaOf('notifications'), prefix, points, windowSeconds: 60 }) : UNLIMITED_BUDGET);
       const mail = mailWorker({ store: new MailRepository(db), directory, mailer }, { log });
       const requestedMails = new RequestedMailRepository(db);
       const requestedMail = requestedMailWorker({ store: requestedMails, directory, mailer }, { log });
@@ -65,6 +70,7 @@ export function startNotifications(config: NotificationsConfig): Promise<Running
           redeliveries: deliveries,
           environment: config.API_ENVIRONMENT,
           onQueued: () => webhooks.wake(),
+          budgets: { testEvents: perMinute('test_event', config.WEBHOOK_TEST_EVENTS_PER_MINUTE), redeliveries: perMinute('redelivery', config.WEBHOOK_REDELIVERIES_PER_MINUTE) },
         }),
         workers: [webhooks, mail, requestedMail, inboxCleanup(deliveries, log)],
         close: async () => {

@@ -3,6 +3,7 @@ import { generateKeyPairSync, randomBytes, scrypt, timingSafeEqual } from 'node:
 import { promisify } from 'node:util';
 import type { Knex } from '@rental/db';
 import type { SeedFile } from './fixture';
+import { SignInGuard } from './sign-in-guard';
 
 /**
  * The dev identity provider of the approval team: a real OpenID Connect provider (oidc-provider)
@@ -219,6 +220,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     },
   });
   const callback = provider.callback();
+  const signIns = new SignInGuard({ verify: passwordMatches, dummyHash: hashPassword(randomBytes(32).toString('base64')) });
 
   const interaction = async (req: http.IncomingMessage, res: http.ServerResponse, path: string) => {
     const details = await provider.interactionDetails(req, res);
@@ -228,9 +230,12 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     }
     if (req.method === 'POST' && path.endsWith('/login')) {
       const form = await readForm(req);
-      const operator = await operators().where({ email: (form.get('email') ?? '').toLowerCase() }).first();
-      if (!operator || !(await passwordMatches(form.get('password') ?? '', operator.password_hash))) {
-        res.writeHead(401, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(loginPage(details.uid, 'E-mail or password is wrong.'));
+      const email = form.get('email') ?? '';
+      const operator = await operators().where({ email: email.toLowerCase() }).first();
+      const outcome = await signIns.check(email, form.get('password') ?? '', operator?.password_hash);
+      if (outcome !== 'signed_in' || !operator) {
+        const error = outcome === 'locked' ? `Too many failed sign-ins: try again in ${signIns.minutesLocked(email)} minutes.` : 'E-mail or password is wrong.';
+        res.writeHead(401, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(loginPage(details.uid, error));
         return;
       }
       await provider.interactionFinished(req, res, { login: { accountId: operator.id } }, { mergeWithLastSubmission: false });

@@ -10,11 +10,14 @@ export interface ReceivedRequest {
   receivedAt: number;
 }
 
-export type Responder = (request: ReceivedRequest) => { status: number; delayMs?: number; headers?: Record<string, string> };
+/** How to answer a request: a status (after a delay), or `no_answer` to hold it open until the sender gives up. */
+export type Responder = (request: ReceivedRequest) => { status: number; delayMs?: number; headers?: Record<string, string> } | 'no_answer';
 
 /** A real HTTP server on loopback that records every webhook and answers as told. */
 export class WebhookReceiver {
   readonly requests: ReceivedRequest[] = [];
+  /** Requests whose sender closed the connection before they were answered (a timeout, say). */
+  readonly abandoned: ReceivedRequest[] = [];
   private responder: Responder = () => ({ status: 204 });
   private constructor(private readonly server: http.Server) {}
 
@@ -27,7 +30,11 @@ export class WebhookReceiver {
       req.on('end', () => {
         const request: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks), receivedAt: Date.now() };
         receiver.requests.push(request);
+        res.on('close', () => {
+          if (!res.writableEnded) receiver.abandoned.push(request);
+        });
         const answer = receiver.responder(request);
+        if (answer === 'no_answer') return;
         setTimeout(() => {
           if (!res.destroyed) res.writeHead(answer.status, answer.headers).end();
         }, answer.delayMs ?? 0);

@@ -78,6 +78,10 @@ export class DocumentsClient implements DocumentsPort {
     return response.items.map(listedRequestItemOf);
   }
 
+  async answerCustomerInformation(financingCaseId: string, informationId: number, response: string, context: CallContext): Promise<void> {
+    await this.client.call('AnswerCustomerInformation', { financingCaseId, informationId, response }, context);
+  }
+
   async listOverdueItems(dueBefore: Date, stage: OverdueStage, limit: number): Promise<OverdueItem[]> {
     const response = await this.client.call('ListOverdueItems', { dueBefore: dueBefore.toISOString(), stage, limit }, { requestId: `clock-${stage}-${dueBefore.getTime()}` });
     return response.items.map((item) => ({

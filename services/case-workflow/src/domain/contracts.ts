@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { NOT_BLANK_MESSAGE, forbidden, ruleViolation, tooLongMessage } from '@rental/problem';
+import type { ContractMove, ContractPlace } from './contract-machine';
 import { Contract, partnerActor } from './model';
-import type { CaseStore } from './ports';
+import type { CaseStore, CaseTransaction } from './ports';
 import { contractNotFound } from './reads';
 
 const CONTRACT_NUMBER_PATTERN = /^[A-Za-z0-9._/-]*$/;
@@ -38,4 +39,14 @@ export async function editContractNumber(store: CaseStore, contract: Contract, c
   }, { actor: partnerActor(partnerId) });
   if (!outcome) throw contractNotFound(contractId);
   return outcome.result;
+}
+
+/**
+ * The contract's moves to `target` in the case's transaction, one event each. A contract that
+ * completes completes its quote (finance_accepted → completed, with the quote's `complete`
+ * event), whoever moves it: the approval team in production, a partner's sandbox scenario.
+ */
+export async function moveContractTo(transaction: CaseTransaction, moves: readonly ContractMove[], target: ContractPlace): Promise<void> {
+  for (const move of moves) await transaction.moveContract(move);
+  if (target === 'completed' && transaction.financingCase.status === 'finance_accepted') await transaction.moveQuote('complete');
 }

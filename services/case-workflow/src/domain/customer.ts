@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { forbidden, gone, notFound, ruleViolation, validationFailed } from '@rental/problem';
+import { forbidden, gone, notFound, ruleViolation, tooLongMessage, validationFailed } from '@rental/problem';
 import { caseNotFound, ownCase, requireApiUser } from './access';
 import { hashCustomerToken, looksLikeCustomerToken } from './customer-token';
 import { FinancingCase, Quote, QuoteDetails, RequestedItem, partnerActor } from './model';
@@ -217,7 +217,24 @@ export function giveFeedback(deps: CustomerDependencies, token: string, body: z.
   });
 }
 
-/** Which case a token opens, for documents (customer uploads and answers). */
+export const customerAnswerBody = z.object({
+  response: z.string().trim().min(1, 'Write an answer to the question.').max(10_000, tooLongMessage(10_000)).describe('The answer, 1 to 10,000 characters'),
+}).meta({ id: 'CustomerInformationAnswer' });
+
+export type CustomerAnswer = z.infer<typeof customerAnswerBody>;
+
+/**
+ * POST …/information/{id}/respond: the customer answers a question the case asks of the customer
+ * (documents keeps it); any valid link may answer, a view-only one too, whatever the quote's status.
+ */
+export async function answerQuestion(deps: CustomerDependencies, token: string, informationId: number, body: CustomerAnswer): Promise<CustomerView> {
+  const opened = await openLink(deps, token);
+  const { financingCase } = opened;
+  await deps.documents.answerCustomerInformation(financingCase.id, informationId, body.response, { partnerId: financingCase.partnerId });
+  return viewOf(deps, opened);
+}
+
+/** Which case a token opens, for documents (customer uploads). */
 export async function resolveLink(deps: Pick<CustomerDependencies, 'store' | 'customer'>, token: string): Promise<{ state: 'valid' | 'expired' | 'unknown'; opened?: OpenedLink }> {
   try {
     return { state: 'valid', opened: await openLink(deps, token) };

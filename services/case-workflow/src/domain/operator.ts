@@ -3,6 +3,7 @@ import type { OpsQueueFilters } from '@rental/proto';
 import { caseNotFound } from './access';
 import { applyApprovalTeamCancel } from './cancel';
 import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from './contract-machine';
+import { moveContractTo } from './contracts';
 import type { Actor, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from './model';
 import type { CaseStore, CaseTransaction, MailRequest, OpsReads } from './ports';
 import { QUOTE_MOVES, QuoteMove, QuoteStatus, isQuoteStatus } from './quote-machine';
@@ -139,8 +140,7 @@ export async function moveContractForward(deps: OperatorDependencies, input: { c
     const moves = contract.status === target ? undefined : contractPath(contract.status, target);
     if (!moves) throw rule('contract.transition_not_allowed', `The contract is ${contract.status}; it moves only forward, and ${target} is not ahead of it.`, 'to');
     if (target === 'completed' && !contract.contractNumber) throw rule('contract.number_missing', 'A contract can be completed only once it has a contract number.', 'to');
-    for (const move of moves) await transaction.moveContract(move);
-    if (target === 'completed' && transaction.financingCase.status === 'finance_accepted') await transaction.moveQuote('complete');
+    await moveContractTo(transaction, moves, target);
   }, { actor: input.actor, reason: input.reason });
   return opsCase(deps, financingCaseId);
 }

@@ -197,6 +197,8 @@ export interface DocumentsPort {
   resetCase(financingCaseId: string, context: CallContext): Promise<void>;
   /** The customer-audience requested items of the case (the customer's page). */
   listCustomerRequestItems(financingCaseId: string, context: CallContext): Promise<RequestedItem[]>;
+  /** Stores the customer's answer to a pending customer-audience information request of the case (404 another's, 422 not pending). */
+  answerCustomerInformation(financingCaseId: string, informationId: number, response: string, context: CallContext): Promise<void>;
   /** Required, pending partner- or customer-audience items due before `dueBefore` that `stage` has not marked yet. */
   listOverdueItems(dueBefore: Date, stage: OverdueStage, limit: number): Promise<OverdueItem[]>;
   markOverdueItems(itemIds: number[], stage: OverdueStage, at: Date): Promise<void>;

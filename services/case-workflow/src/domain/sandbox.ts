@@ -4,6 +4,7 @@ import { FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES } from '@rental/
 import { caseNotFound, changeableCase, requireApiUser } from './access';
 import { applyPartnerCancel } from './cancel';
 import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeSteps, isContractPlace } from './contract-machine';
+import { moveContractTo } from './contracts';
 import { Contract, FinancingCase, partnerActor } from './model';
 import type { CallContext, CaseStore, CaseTransaction, DocumentsPort } from './ports';
 import { QuoteStatus, quotePath } from './quote-machine';
@@ -100,7 +101,7 @@ async function driveContract(transaction: CaseTransaction, target: ContractPlace
   const contract = await contractOfAcceptedQuote(transaction);
   const moves = contractPath(contract.status, target);
   if (!moves) throw unreachable('contract', contract.status, target);
-  for (const move of moves) await transaction.moveContract(move);
+  await moveContractTo(transaction, moves, target);
   return contract.id;
 }
 

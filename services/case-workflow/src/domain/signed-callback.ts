@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { DomainError } from '@rental/problem';
+import { DomainError, UNSTORABLE_TEXT_MESSAGE, firstUnstorableText, validationFailed } from '@rental/problem';
 import type { CaseStore, DocumentsPort, SignedMessages } from './ports';
 import { parseOrFail } from './validation';
 
@@ -34,5 +34,9 @@ export function signedEvent<S extends z.ZodType>(
   schema: S,
 ): { webhookId: string; event: z.infer<S> } {
   if (!signed.verify(secret, raw, headers)) throw invalidSignature();
-  return { webhookId: headers['webhook-id'] as string, event: parseOrFail(schema, parseJson(raw)) };
+  const event = parseOrFail(schema, parseJson(raw));
+  // A signed body is still outside input: a NUL in a reason cannot be stored, so it is refused like any unfit field.
+  const unstorable = firstUnstorableText(event);
+  if (unstorable !== undefined) throw validationFailed([{ propertyPath: unstorable, code: 'validation.invalid_text', message: UNSTORABLE_TEXT_MESSAGE }]);
+  return { webhookId: headers['webhook-id'] as string, event };
 }

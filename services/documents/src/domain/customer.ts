@@ -4,7 +4,8 @@ import { FinancingDocument, RequestItem, acceptsUpload } from './model';
 import type { CustomerLinkAccess } from './ports';
 
 // The customer's side of the documents: uploads and answers for customer-audience items, reached
-// with the link token that case-workflow keeps. A customer's file is customer-provided, so the
+// with the link token that case-workflow keeps; answers come through case-workflow, which opens
+// the link and answers with the customer view. A customer's file is customer-provided, so the
 // visibility rule keeps it from the partner.
 
 /** 404 for a token that never was, 410 for one that stopped working. */
@@ -15,7 +16,7 @@ export async function openCustomerLink(deps: Pick<DocumentsDependencies, 'cases'
   return access;
 }
 
-const isCustomerItemOf = (item: RequestItem | undefined, access: CustomerLinkAccess): item is RequestItem =>
+const isCustomerItemOf = (item: RequestItem | undefined, access: Pick<CustomerLinkAccess, 'financingCaseId'>): item is RequestItem =>
   Boolean(item && item.financingCaseId === access.financingCaseId && item.targetAudience === 'customer' && !item.internalOnly);
 
 /** POST /customer/v1/quotes/{token}/documents: the file answers a customer-audience request of the link's case. */
@@ -31,10 +32,13 @@ export async function uploadCustomerDocument(deps: DocumentsDependencies, access
   return storeUpload(deps, { financingCaseId: access.financingCaseId, partnerId: access.partnerId, form: completed, item, uploadedBy: 'customer' });
 }
 
-/** POST /customer/v1/quotes/{token}/information/{id}/respond: answers a pending customer-audience question. */
-export async function respondAsCustomer(deps: Pick<DocumentsDependencies, 'items' | 'now'>, access: CustomerLinkAccess, itemId: number, response: string): Promise<RequestItem> {
+/**
+ * The customer's answer to a pending customer-audience question of the case whose link
+ * case-workflow opened (POST /customer/v1/quotes/{token}/information/{id}/respond and the page's form).
+ */
+export async function answerCustomerInformation(deps: Pick<DocumentsDependencies, 'items' | 'now'>, financingCaseId: string, itemId: number, response: string): Promise<RequestItem> {
   const item = await deps.items.find(itemId);
-  if (!isCustomerItemOf(item, access) || item.itemType !== 'information') throw notFound('document_request.not_found', `No information request ${itemId} for the customer on this offer.`);
+  if (!isCustomerItemOf(item, { financingCaseId }) || item.itemType !== 'information') throw notFound('document_request.not_found', `No information request ${itemId} for the customer on this offer.`);
   const answered = item.status === 'pending' ? await deps.items.respond(item.id, response, deps.now().toISOString()) : undefined;
   if (!answered) {
     const message = `The information request ${item.id} is ${item.status}; only a pending request can be answered.`;

@@ -12,6 +12,7 @@ import { WriteBatcher } from './write-batcher';
 interface ClaimedRow {
   id: string;
   event_id: string;
+  partner_id: string;
   attempts: number;
   attempts_before_redelivery: number;
   next_attempt_at: Date;
@@ -28,14 +29,16 @@ interface ClaimedRow {
 }
 
 /**
- * Deliveries due now, at most `perEndpoint` in flight per endpoint (so one slow endpoint cannot
- * take every slot), the first due of every endpoint before the second of any. Endpoints already
- * at their share are skipped while scanning, and only the earliest due rows are ranked, so a
- * long backlog costs little. Claiming sets a lease instead of holding a lock, so no transaction
- * stays open while a partner's server thinks. The picked rows are locked by their ctid (a lock
- * follows a row updated meanwhile and checks it again) and updated by `id = ANY(ARRAY(…))`, so no
- * plan can walk an index once per row: as joins, trusting statistics taken while the table was
- * small, the planner walked the whole due index once per picked row.
+ * Deliveries due now, shared fairly: at most `perPartner` in flight per partner and `perEndpoint`
+ * per endpoint (so one partner's slow endpoints cannot take every slot, nor one endpoint all of
+ * its partner's), the partner with the fewest in flight first, and within a partner the endpoint
+ * with the fewest (a turn counts what is in flight already). Endpoints and partners at their share
+ * are skipped while scanning, and only the earliest due rows are ranked, so a long backlog costs
+ * little. Claiming sets a lease instead of holding a lock, so no transaction stays open while a
+ * partner's server thinks. The picked rows are locked by their ctid (a lock follows a row updated
+ * meanwhile and checks it again) and updated by `id = ANY(ARRAY(…))`, so no plan can walk an
+ * index once per row: as joins, trusting statistics taken while the table was small, the planner
+ * walked the whole due index once per picked row.
  */
 // Planned at every run (a generic plan does not know the LIMITs), never as a bitmap scan: that
 // visits every entry completed deliveries left in the due index until vacuum, where an ordered
@@ -44,28 +47,35 @@ const CLAIM_DUE: HotStatement = {
   planner: { enable_bitmapscan: 'off' },
   text: `
 WITH candidates AS (
-  SELECT id, ctid, endpoint_id, next_attempt_at FROM deliveries
+  SELECT id, ctid, endpoint_id, partner_id, next_attempt_at FROM deliveries
   WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
-    AND NOT (endpoint_id = ANY(CAST($1 AS text[])))
+    AND NOT (endpoint_id = ANY(CAST($1 AS text[]))) AND NOT (partner_id = ANY(CAST($2 AS text[])))
   ORDER BY next_attempt_at, id
-  LIMIT $2
-), ranked AS (
-  SELECT id, ctid, endpoint_id, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS rank FROM candidates
+  LIMIT $3
+), endpoint_turns AS (
+  SELECT id, ctid, partner_id, next_attempt_at,
+    COALESCE((CAST($6 AS jsonb) ->> endpoint_id)::int, 0) + row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS endpoint_turn
+  FROM candidates
+), partner_turns AS (
+  SELECT id, ctid, next_attempt_at, endpoint_turn,
+    COALESCE((CAST($7 AS jsonb) ->> partner_id)::int, 0) + row_number() OVER (PARTITION BY partner_id ORDER BY endpoint_turn, next_attempt_at, id) AS partner_turn
+  FROM endpoint_turns
+  WHERE endpoint_turn <= $4
 ), picked AS (
-  SELECT ctid FROM ranked
-  WHERE rank <= $3 - COALESCE((CAST($4 AS jsonb) ->> endpoint_id)::int, 0)
-  ORDER BY rank, id
-  LIMIT $5
+  SELECT ctid FROM partner_turns
+  WHERE partner_turn <= $5
+  ORDER BY partner_turn, endpoint_turn, next_attempt_at, id
+  LIMIT $8
 ), locked AS (
   SELECT id FROM deliveries
   WHERE ctid = ANY(ARRAY(SELECT ctid FROM picked)) AND status = 'pending' AND (lease_expires_at IS NULL OR lease_expires_at < now())
   FOR UPDATE SKIP LOCKED
 )
 UPDATE deliveries d
-SET lease_expires_at = now() + make_interval(secs => $6)
+SET lease_expires_at = now() + make_interval(secs => $9)
 FROM event_inbox e, webhook_endpoints w
 WHERE d.id = ANY(ARRAY(SELECT id FROM locked)) AND e.id = d.event_id AND w.id = d.endpoint_id
-RETURNING d.id, d.event_id, d.attempts, d.attempts_before_redelivery, d.next_attempt_at, e.request_id, e.traceparent, e.body, e.occurred_at, w.id AS endpoint_id, w.url, w.secret,
+RETURNING d.id, d.event_id, d.partner_id, d.attempts, d.attempts_before_redelivery, d.next_attempt_at, e.request_id, e.traceparent, e.body, e.occurred_at, w.id AS endpoint_id, w.url, w.secret,
   CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret, w.active, w.deleted_at`,
 };
 
@@ -171,12 +181,15 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
   }
 
   async claimDue(options: ClaimOptions): Promise<DeliveryJob[]> {
-    const busy = [...options.inFlight].filter(([, count]) => count >= options.perEndpoint).map(([endpointId]) => endpointId);
+    const atShare = (inFlight: ReadonlyMap<string, number>, share: number) => [...inFlight].filter(([, count]) => count >= share).map(([id]) => id);
     const rows = await runHot<ClaimedRow>(this.db, CLAIM_DUE, [
-      busy,
+      atShare(options.endpointsInFlight, options.perEndpoint),
+      atShare(options.partnersInFlight, options.perPartner),
       Math.max(options.limit * 4, 200),
       options.perEndpoint,
-      JSON.stringify(Object.fromEntries(options.inFlight)),
+      options.perPartner,
+      JSON.stringify(Object.fromEntries(options.endpointsInFlight)),
+      JSON.stringify(Object.fromEntries(options.partnersInFlight)),
       options.limit,
       options.leaseMs / 1000,
     ]);
@@ -190,6 +203,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
       traceparent: row.traceparent,
       body: row.body,
       occurredAt: row.occurred_at,
+      partnerId: row.partner_id,
       endpoint: { id: row.endpoint_id, url: row.url, secret: row.secret, ...(row.previous_secret ? { previousSecret: row.previous_secret } : {}), active: row.active, deleted: row.deleted_at !== null },
     }));
   }

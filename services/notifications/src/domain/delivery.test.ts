@@ -28,6 +28,7 @@ const job = (overrides: Partial<DeliveryJob> = {}, endpoint: Partial<DeliveryJob
   dueAt: new Date('2026-01-01T09:59:59.500Z'),
   body: '{"id":"evt-1"}',
   occurredAt: new Date('2026-01-01T09:59:59.000Z'),
+  partnerId: 'P1',
   endpoint: { id: 'E1', url: 'https://hooks.partner.example/in', secret: 'whsec_c2VjcmV0', active: true, deleted: false, ...endpoint },
   ...overrides,
 });

@@ -23,6 +23,8 @@ export interface DeliveryJob extends TraceOrigin {
   dueAt: Date;
   /** When the status change happened: the start of the delivery lag. */
   occurredAt: Date;
+  /** The partner the endpoint belongs to: the slots are shared between partners. */
+  partnerId: string;
   /** `previousSecret`: the secret a rotation replaced, while its overlap lasts. */
   endpoint: { id: string; url: string; secret: string; previousSecret?: string; active: boolean; deleted: boolean };
 }
@@ -43,9 +45,14 @@ export type DeliveryNext =
 
 export interface ClaimOptions {
   limit: number;
-  /** At most this many deliveries of one endpoint in flight, counting `inFlight`. */
+  /** At most this many deliveries of one endpoint in flight, counting `endpointsInFlight`. */
   perEndpoint: number;
-  inFlight: ReadonlyMap<string, number>;
+  /** At most this many deliveries of one partner in flight, counting `partnersInFlight`. */
+  perPartner: number;
+  /** Deliveries in flight in this process, by endpoint id. */
+  endpointsInFlight: ReadonlyMap<string, number>;
+  /** Deliveries in flight in this process, by partner id. */
+  partnersInFlight: ReadonlyMap<string, number>;
   leaseMs: number;
 }
 

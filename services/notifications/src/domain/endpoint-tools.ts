@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, notFound } from '@rental/problem';
+import { DomainError, conflict, notFound } from '@rental/problem';
 import type { DeliveryHistory } from './delivery-history';
-import type { EndpointStore, RedeliveryStore, SecretRotationStore } from './ports';
+import type { EndpointStore, RedeliveryStore, SecretRotationStore, ToolBudget } from './ports';
 import { WebhookEndpoint, findEndpoint, missingEndpoint, newSecret } from './endpoints';
 
 export const WEBHOOK_TEST_EVENT = 'webhook_endpoint.test';
@@ -28,6 +28,19 @@ export interface EndpointToolsDependencies {
   environment: string;
   /** Tells the delivery worker that something is due now. */
   onQueued: () => void;
+  /** Each partner's test events and redelivery requests per minute (WEBHOOK_TEST_EVENTS_PER_MINUTE, WEBHOOK_REDELIVERIES_PER_MINUTE). */
+  budgets: { testEvents: ToolBudget; redeliveries: ToolBudget };
+}
+
+/**
+ * Takes one request of the partner's budget, or refuses with 429 and Retry-After: test events and
+ * redeliveries queue deliveries at will, and a partner's deliveries share the slots with everyone's.
+ */
+async function spend(budget: ToolBudget, partnerId: string, what: string): Promise<void> {
+  const decision = await budget.take(partnerId);
+  if (decision.allowed) return;
+  const { retryAfterSeconds } = decision;
+  throw new DomainError('rate_limited', 'webhook_endpoint.tool_rate_limited', `Too many ${what} this minute for this partner; retry after ${retryAfterSeconds} s.`, { retryAfterSeconds });
 }
 
 async function activeEndpoint(store: EndpointStore, partnerId: string, id: string): Promise<WebhookEndpoint> {
@@ -60,6 +73,7 @@ export async function rotateSecret(
 
 export async function redeliverEvent(deps: EndpointToolsDependencies, partnerId: string, endpointId: string, eventId: string): Promise<DeliveryHistory> {
   await activeEndpoint(deps.store, partnerId, endpointId);
+  await spend(deps.budgets.redeliveries, partnerId, 'redeliveries');
   const outcome = await deps.redeliveries.redeliver(partnerId, endpointId, eventId);
   if (outcome === 'unknown') throw notFound('webhook_delivery.not_found', `No delivery of event ${eventId} to this endpoint.`);
   if (outcome === 'still_pending') throw conflict('webhook_delivery.pending', 'This delivery is still being attempted; it can be redelivered once it succeeded or was dropped.');
@@ -69,6 +83,7 @@ export async function redeliverEvent(deps: EndpointToolsDependencies, partnerId:
 
 export async function redeliverDroppedSince(deps: EndpointToolsDependencies, partnerId: string, endpointId: string, since: Date): Promise<number> {
   await activeEndpoint(deps.store, partnerId, endpointId);
+  await spend(deps.budgets.redeliveries, partnerId, 'redeliveries');
   const count = await deps.redeliveries.redeliverDroppedSince(partnerId, endpointId, since);
   if (count > 0) deps.onQueued();
   return count;
@@ -80,6 +95,7 @@ function testEventBody(id: string, endpointId: string, occurredAt: string): stri
 
 export async function sendTestEvent(deps: EndpointToolsDependencies, partnerId: string, endpointId: string, now: Date = new Date()): Promise<DeliveryHistory> {
   await activeEndpoint(deps.store, partnerId, endpointId);
+  await spend(deps.budgets.testEvents, partnerId, 'test events');
   const id = randomUUID();
   const occurredAt = now.toISOString();
   const body = testEventBody(id, endpointId, occurredAt);

@@ -79,3 +79,8 @@ export interface EndpointStore {
   /** Soft delete; drops pending deliveries. False when there is no such endpoint. */
   delete(partnerId: string, id: string): Promise<boolean>;
 }
+
+/** A partner's budget of one webhook tool (test events, redeliveries) for the current window, shared by every replica. */
+export interface ToolBudget {
+  take(partnerId: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
+}

@@ -4,6 +4,7 @@ import * as mailRequests from './0006_customer17_mail_requests';
 import * as endpointTools from './0007_ops21_endpoint_tools';
 import * as traceContext from './0021_trace_context';
 import * as claimOrderIndex from './0022_perf18_claim_order_index';
+import * as webhookToolRateLimits from './0028_webhook_tool_rate_limits';
 
 export const migrations: Record<string, Migration> = {
   '0001_webhooks': webhooks,
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0007_ops21_endpoint_tools': endpointTools,
   '0021_trace_context': traceContext,
   '0022_perf18_claim_order_index': claimOrderIndex,
+  '0028_webhook_tool_rate_limits': webhookToolRateLimits,
 };

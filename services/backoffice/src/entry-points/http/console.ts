@@ -1,20 +1,46 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import type { Application } from 'express';
 
 const CONSOLE_DIRECTORY = path.join(__dirname, 'console');
 const OAUTH_LIBRARY = require.resolve('oauth4webapi');
 
+/** `'sha256-…'` of every inline element `tag` of the page, in the form a Content-Security-Policy names it. */
+function inlineHashes(page: string, tag: 'script' | 'style'): string[] {
+  const inline = new RegExp(`<${tag}(?![^>]*\\ssrc=)[^>]*>([\\s\\S]*?)</${tag}>`, 'g');
+  return [...page.matchAll(inline)].map((match) => `'sha256-${createHash('sha256').update(match[1] ?? '').digest('base64')}'`);
+}
+
+/**
+ * What the console may load: its own files, and its inline script and styles by their hashes (so
+ * no injected script or style runs); it talks to the back office and, to sign in, to the
+ * identity provider; it is never shown inside a frame.
+ */
+function consolePolicy(page: string, issuerUrl: string | undefined): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${inlineHashes(page, 'script').join(' ')}`,
+    `style-src 'self' ${inlineHashes(page, 'style').join(' ')}`,
+    `connect-src 'self'${issuerUrl ? ` ${new URL(issuerUrl).origin}` : ''}`,
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
 /**
  * The approval team's console: one static page that signs in through the IdP in the browser
  * (oauth4webapi, authorization code with PKCE) and calls /ops/v1 with the token; its script and
- * styles are inline. Every view has its own URL under /console, so the page answers them all.
+ * styles are inline, allowed by their hashes. Every view has its own URL under /console, so the
+ * page answers them all.
  */
-export function mountConsole(app: Application, options: { description: () => Record<string, unknown>; rolesClaim: string }): void {
+export function mountConsole(app: Application, options: { description: () => Record<string, unknown>; rolesClaim: string; issuerUrl: string | undefined }): void {
   // The page reads the roles from the token to show only the allowed actions; the claim is configured.
   const rolesClaim = options.rolesClaim.replace(/[^A-Za-z0-9_.:/-]/g, '');
   const page = fs.readFileSync(path.join(CONSOLE_DIRECTORY, 'index.html'), 'utf8').replace('{{ROLES_CLAIM}}', rolesClaim);
-  const noStore = { 'Cache-Control': 'no-store' };
+  const pageHeaders = { 'Cache-Control': 'no-store', 'Content-Security-Policy': consolePolicy(page, options.issuerUrl), 'X-Frame-Options': 'DENY' };
   app.get('/ops/v1/docs.json', (_req, res) => {
     res.json(options.description());
   });
@@ -22,6 +48,6 @@ export function mountConsole(app: Application, options: { description: () => Rec
     res.type('js').sendFile(OAUTH_LIBRARY);
   });
   app.get(['/console', '/console/{*view}'], (_req, res) => {
-    res.set(noStore).type('html').send(page);
+    res.set(pageHeaders).type('html').send(page);
   });
 }

@@ -73,10 +73,10 @@ const deprecationHeaderSpecs = {
 
 export const checkoutResponse = z.object({
   financeCaseId: z.string(),
-  financeCaseLink: z.string().describe('Path of the financing case'),
+  financeCaseLink: z.url().describe('URL of the financing case: PUBLIC_BASE_URL and /api/financing_cases/{id}'),
   message: z.string(),
   quoteId: z.string().describe('Deprecated: use financeCaseId (sunset 2027-02-01)'),
-  quoteLink: z.string().describe('Deprecated: use financeCaseLink (sunset 2027-02-01)'),
+  quoteLink: z.url().describe('URL of the quote (PUBLIC_BASE_URL and /api/quotes/{id}). Deprecated: use financeCaseLink (sunset 2027-02-01)'),
 }).meta({ id: 'CheckoutResponse' });
 
 /** The specification answers a non-boolean submitFinancing with 400, every other malformed field with 422. */

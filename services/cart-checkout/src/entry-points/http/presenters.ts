@@ -33,11 +33,12 @@ function presentOption(option: CartPricingOption) {
 }
 type CartPricingOption = Cart['pricing']['financingOptions'][number];
 
-export function presentCheckout(outcome: CheckoutOutcome, idempotencyKeyGiven: boolean) {
-  const financeCaseLink = financingCasePath(outcome.financingCaseId);
-  const links = [`<${financeCaseLink}>; rel="successor-version"`];
+/** The checkout answer: `financeCaseLink` and `quoteLink` are URLs (`publicUrl` of their paths), as the specification types them. */
+export function presentCheckout(outcome: CheckoutOutcome, idempotencyKeyGiven: boolean, publicUrl: (path: string) => string) {
+  const casePath = financingCasePath(outcome.financingCaseId);
+  const links = [`<${casePath}>; rel="successor-version"`];
   const headers: Record<string, string> = {
-    Location: financeCaseLink,
+    Location: casePath,
     Deprecation: 'true',
     Sunset: SUNSET_HTTP_DATE,
     'X-Deprecated-Fields': 'quoteId, quoteLink',
@@ -53,12 +54,12 @@ export function presentCheckout(outcome: CheckoutOutcome, idempotencyKeyGiven: b
     headers,
     body: {
       financeCaseId: outcome.financingCaseId,
-      financeCaseLink,
+      financeCaseLink: publicUrl(casePath),
       message: outcome.submitFinancing
         ? 'Checkout complete: the quote and financing case were created and submitted for finance review.'
         : 'Checkout complete: the quote was created without a financing request.',
       quoteId: outcome.quoteId,
-      quoteLink: `/api/quotes/${outcome.quoteId}`,
+      quoteLink: publicUrl(`/api/quotes/${outcome.quoteId}`),
     },
   };
 }

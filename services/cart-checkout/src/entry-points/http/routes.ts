@@ -1,4 +1,4 @@
-import { OperationRouter, pageWindow } from '@rental/http';
+import { OperationRouter, pageWindow, publicUrlOf } from '@rental/http';
 import { invalidInput } from '@rental/problem';
 import { createCart as createCartUseCase, ownCart, replaceCart as replaceCartUseCase } from '../../domain/cart';
 import type { CartStore, CaseWorkflowPort, PricingPort, QuoteRequestStore } from '../../domain/ports';
@@ -12,6 +12,8 @@ export interface CartCheckoutRouteDependencies extends CheckoutDependencies {
   quoteRequests: QuoteRequestStore;
   pricing: PricingPort;
   caseWorkflow: CaseWorkflowPort;
+  /** PUBLIC_BASE_URL: the base of the checkout answer's links; unset, the address the partner called. */
+  publicBaseUrl: string | undefined;
 }
 
 function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
@@ -43,7 +45,7 @@ export function cartCheckoutRoutes(deps: CartCheckoutRouteDependencies): Operati
       handle: async ({ params, body, partner, requestId, req, guarded: idempotencyKey }) => {
         // A retry is recognised by the body as sent, before defaults were applied.
         const outcome = await checkOut(params.id, body, checkoutRequestHash(params.id, req.body ?? {}), idempotencyKey, deps, context(partner.id, requestId));
-        return presentCheckout(outcome, idempotencyKey !== undefined);
+        return presentCheckout(outcome, idempotencyKey !== undefined, (path) => publicUrlOf(path, req, deps.publicBaseUrl));
       },
     })
     .handle(listQuoteRequests, async ({ query, partner }) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PAYMENT_INTERVALS, customerOperation, customerRequestedItemSchema } from '@rental/proto';
-import { customerFeedbackBody } from '../../domain/customer';
+import { PAYMENT_INTERVALS, customerOperation, customerRequestedItemSchema, customerTokenParams } from '@rental/proto';
+import { customerAnswerBody, customerFeedbackBody } from '../../domain/customer';
 import { QUOTE_STATES } from '../../domain/quote-machine';
 
 // The customer's API (/customer/v1, authenticated by the link token alone). Not part of the
@@ -51,6 +51,17 @@ export const giveCustomerFeedback = offerMove({
   summary: 'Ask for changes or reject the offer',
   body: { schema: customerFeedbackBody, required: true },
   answer: 'Recorded',
+});
+
+export const answerCustomerQuestion = customerOperation({
+  operationId: 'respondToCustomerInformationRequest',
+  method: 'post',
+  path: '/customer/v1/quotes/{token}/information/{informationId}/respond',
+  summary: 'Answer a question the customer was asked',
+  description: 'Answers a pending customer-audience information request of the offer (a view-only link may answer too). Like every change on /customer/v1 it answers 200 with the customer view, in which the question is now provided. An unknown question, or one of another offer or audience, is 404 `document_request.not_found`; one answered already is 422 `document_request.not_pending`.',
+  params: customerTokenParams.extend({ informationId: z.coerce.number().int().positive().max(2_147_483_647) }),
+  body: { schema: customerAnswerBody, required: true },
+  returns: { 200: { description: 'Answered: the customer view', schema: customerViewSchema } },
 });
 
 export const downloadCustomerOffer = customerOperation({

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { PresentedCustomerView } from './customer-presenters';
 
-// The customer's page at /c/{token}: plain HTML forms (accept and feedback work without
-// JavaScript), one column that fits a phone, visible focus, AA contrast, labels on every field,
-// and errors summarised at the top.
+// The customer's page at /c/{token}: plain HTML forms (accept, feedback, uploads and answers work
+// without JavaScript), one column that fits a phone, visible focus, AA contrast, labels on every
+// field, and errors summarised at the top.
 
 const escape = (text: string | number | null | undefined) => String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
@@ -31,6 +32,20 @@ a{color:#1d4ed8}
 ul.items{padding-left:1.25rem}
 .hint{color:#374151;font-size:.95rem}
 `;
+
+/**
+ * What the page may load: nothing but its own inline style, allowed by its hash; no script at
+ * all; forms only to this origin; never inside a frame (with X-Frame-Options for older browsers).
+ */
+export const CUSTOMER_PAGE_POLICY = [
+  "default-src 'self'",
+  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+  "img-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "object-src 'none'",
+].join('; ');
 
 function page(title: string, body: string): string {
   return `<!doctype html>
@@ -71,6 +86,7 @@ const DONE: Record<string, string> = {
   changes_requested: 'Thank you: your dealer has your request for changes.',
   rejected: 'You rejected the offer. Your dealer has been told.',
   uploaded: 'Thank you: your document was uploaded.',
+  answered: 'Thank you: your answer was sent.',
 };
 
 export interface PageMessages {
@@ -79,6 +95,8 @@ export interface PageMessages {
   errors?: { field: string | null; message: string }[];
   /** What the customer typed, shown again after an error. */
   text?: string;
+  /** The answer the customer typed to a question, shown again after an error. */
+  answer?: { id: number; text: string };
 }
 
 const euro = (amount: number | null) => (amount === null ? 'not given' : `${amount.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} EUR`);
@@ -122,6 +140,20 @@ ${open.map((item) => `
 <p class="hint">PDF, PNG or JPEG, at most 10 MB.</p>
 <button type="submit" class="secondary">Upload</button>
 </form>`).join('')}`;
+  const questions = view.requestedItems.filter((item) => item.type === 'information' && item.status === 'pending');
+  const asked = questions.length === 0 ? '' : `
+<h2>Questions for you</h2>
+${questions.map((item) => {
+    const field = `answer-${item.id}`;
+    const invalid = messages.errors?.some((error) => error.field === field);
+    const typed = messages.answer?.id === item.id ? messages.answer.text : '';
+    return `
+<form method="post" action="${base}/information/${escape(item.id)}">
+<label for="${field}">${escape(item.question ?? item.label)}${item.optional ? ' (optional)' : ''}${item.dueAt ? `, due ${escape(item.dueAt.slice(0, 10))}` : ''}</label>
+<textarea id="${field}" name="response" maxlength="10000"${invalid ? ' aria-invalid="true" aria-describedby="errors"' : ''}>${escape(typed)}</textarea>
+<button type="submit" class="secondary">Send the answer</button>
+</form>`;
+  }).join('')}`;
   return page(`Offer ${view.quoteNumber}`, `
 ${errorSummary(messages.errors)}
 ${done}
@@ -138,6 +170,7 @@ ${done}
 </dl>
 <p><a href="/customer/v1/quotes/${encodeURIComponent(token)}/offer.pdf">Download the offer as a PDF</a></p>
 ${answer}
+${asked}
 ${requests}`);
 }
 

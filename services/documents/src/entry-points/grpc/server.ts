@@ -9,14 +9,14 @@ import { invalidInput } from '@rental/problem';
 import type { CaseCleanup, OperatorFiles, OverdueStage } from '../../domain/ports';
 import { RequestItemView, createRequestItems, listRequestItemsOfCase, listRequestItemsOfCases } from '../../domain/request-items';
 import { attachSignedContract, describeUploadRejection, rejectDocument, resetCase, storeSignedContract } from '../../domain/sandbox';
-import { listCustomerItems } from '../../domain/customer';
+import { answerCustomerInformation, listCustomerItems } from '../../domain/customer';
 import { presentItem } from '../http/presenters';
 import { operatorHandlers } from './operator-handlers';
 
 /** The list-item shape as a message (the partner's list leaves callbackRequestId out where there is none). */
 function itemMessage(view: RequestItemView): documents.RequestItem {
   const item = presentItem(view);
-  return requestItemMessageOf({ ...item, callbackRequestId: item.callbackRequestId ?? null });
+  return requestItemMessageOf({ ...item, callbackRequestId: item.callbackRequestId ?? null, question: view.item.question });
 }
 
 function overdueStage(stage: string): OverdueStage {
@@ -80,6 +80,10 @@ export function documentsGrpcService(deps: DocumentsDependencies & { cleanup: Ca
     }),
     MarkOverdueItems: unaryHandler<documents.MarkOverdueItemsRequest__Output, documents.MarkOverdueItemsResponse>('MarkOverdueItems', log, mappers, async (request) => {
       return { marked: await deps.items.markOverdue(request.itemIds, overdueStage(request.stage), request.at) };
+    }),
+    AnswerCustomerInformation: unaryHandler<documents.AnswerCustomerInformationRequest__Output, documents.RequestItem>('AnswerCustomerInformation', log, mappers, async (request) => {
+      const item = await answerCustomerInformation(deps, request.financingCaseId, request.informationId, request.response);
+      return itemMessage({ item, responses: [] });
     }),
   };
   return { definition: loadDocumentsPackage().DocumentsService.service, implementation };

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { OperationRouter, defineOperation } from '@rental/http';
 import { isDomainError } from '@rental/problem';
-import { customerOperation, customerRequestedItemSchema, customerTokenParams } from '@rental/proto';
-import { listCustomerItems, openCustomerLink, respondAsCustomer, uploadCustomerDocument } from '../../domain/customer';
+import { customerOperation, customerTokenParams } from '@rental/proto';
+import { listCustomerItems, openCustomerLink, uploadCustomerDocument } from '../../domain/customer';
 import type { DocumentsDependencies } from '../../domain/documents';
-import type { FinancingDocument, RequestItem } from '../../domain/model';
+import type { FinancingDocument } from '../../domain/model';
 import { MultipartOptions, receiveUpload } from './multipart';
 
-// The customer's uploads and answers (/customer/v1, the link token is the credential) and the
-// upload form of the customer's page (/c/{token}/documents). Not part of the partner API.
+// The customer's uploads (/customer/v1, the link token is the credential) and the upload form of
+// the customer's page (/c/{token}/documents). Not part of the partner API. The customer's answers
+// go through case-workflow (AnswerCustomerInformation), which answers them with the customer view.
 
 const customerDocumentSchema = z.object({
   id: z.number().int(),
@@ -19,8 +20,6 @@ const customerDocumentSchema = z.object({
   uploadedAt: z.string(),
 }).meta({ id: 'CustomerDocument' });
 
-const customerRespondBody = z.object({ response: z.string().trim().min(1).max(10_000) });
-
 const uploadCustomerDocumentOperation = customerOperation({
   operationId: 'uploadCustomerDocument',
   method: 'post',
@@ -29,16 +28,6 @@ const uploadCustomerDocumentOperation = customerOperation({
   body: { schema: z.object({ file: z.string(), requestedDocumentId: z.string(), category: z.string().optional(), description: z.string().optional() }), contentType: 'multipart/form-data', required: true },
   returns: { 201: { description: 'Stored', schema: customerDocumentSchema } },
   problems: [400, 413, 415],
-});
-
-const respondAsCustomerOperation = customerOperation({
-  operationId: 'respondToCustomerInformationRequest',
-  method: 'post',
-  path: '/customer/v1/quotes/{token}/information/{informationId}/respond',
-  summary: 'Answer a question the customer was asked',
-  params: customerTokenParams.extend({ informationId: z.coerce.number().int().positive().max(2_147_483_647) }),
-  body: { schema: customerRespondBody, required: true },
-  returns: { 200: { description: 'Answered', schema: customerRequestedItemSchema } },
 });
 
 const uploadOnPage = defineOperation({ operationId: 'customerPageUpload', method: 'post', path: '/c/{token}/documents', summary: 'Upload from the customer page', tags: ['Customer page'], params: customerTokenParams, responses: {} });
@@ -51,10 +40,6 @@ const presentCustomerDocument = (document: FinancingDocument) => ({
   fileSize: document.fileSize,
   requestedDocumentId: document.requestedItemId,
   uploadedAt: document.uploadedAt,
-});
-
-const presentCustomerItem = (item: RequestItem) => ({
-  id: item.id, type: item.itemType, label: item.label, status: item.status, category: item.category, optional: item.optional, dueAt: item.dueAt,
 });
 
 const seeOther = (location: string) => ({ status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
@@ -70,10 +55,6 @@ export function customerRoutes(deps: DocumentsDependencies, uploads: MultipartOp
       } finally {
         await received.discard();
       }
-    })
-    .handle(respondAsCustomerOperation, async ({ params, body, requestId }) => {
-      const access = await openCustomerLink(deps, params.token, requestId);
-      return { status: 200, body: presentCustomerItem(await respondAsCustomer(deps, access, params.informationId, body.response)) };
     })
     .handle(uploadOnPage, async ({ params, requestId, req }) => {
       const page = `/c/${encodeURIComponent(params.token)}`;

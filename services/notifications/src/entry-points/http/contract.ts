@@ -157,7 +157,7 @@ export const redeliverWebhookEvent = deliveriesTo.post({
   operationId: 'redeliverWebhookEvent',
   path: '/api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver',
   summary: 'Deliver one event to the endpoint again',
-  description: 'For a delivery that succeeded or was dropped: it is sent again like a new one (the same body and event id, first attempt now, the same retries after a failure); its attempts number on. A delivery still pending is 409 `webhook_delivery.pending`; a paused endpoint is 409 `webhook_endpoint.paused`; an event this endpoint never had is 404 `webhook_delivery.not_found`.',
+  description: 'For a delivery that succeeded or was dropped: it is sent again like a new one (the same body and event id, first attempt now, the same retries after a failure); its attempts number on. A delivery still pending is 409 `webhook_delivery.pending`; a paused endpoint is 409 `webhook_endpoint.paused`; an event this endpoint never had is 404 `webhook_delivery.not_found`. Redelivery requests (of one event or since a time) count against one budget of the partner, 60 a minute by default: more are 429 `webhook_endpoint.tool_rate_limited` with Retry-After.',
   params: deliveryParams,
   returns: { 202: { description: 'The delivery, pending again', schema: deliverySchema } },
 });
@@ -174,7 +174,7 @@ export const redeliverFailedWebhookEvents = deliveriesTo.post({
   operationId: 'redeliverFailedWebhookEvents',
   path: '/api/webhook_endpoints/{id}/deliveries/redeliver',
   summary: 'Deliver every failed event since a time again',
-  description: 'Every delivery to this endpoint created at or after `since` whose status is `dropped` (retries exhausted, or dropped while the endpoint was paused or its address refused) is sent again like a new one. Deliveries kept 30 days can be redelivered. A paused endpoint is 409 `webhook_endpoint.paused`.',
+  description: 'Every delivery to this endpoint created at or after `since` whose status is `dropped` (retries exhausted, or dropped while the endpoint was paused or its address refused) is sent again like a new one. Deliveries kept 30 days can be redelivered. A paused endpoint is 409 `webhook_endpoint.paused`. Redelivery requests (of one event or since a time) count against one budget of the partner, 60 a minute by default: more are 429 `webhook_endpoint.tool_rate_limited` with Retry-After.',
   body: { schema: redeliverFailedBody },
   returns: { 202: { description: 'How many deliveries were queued again', schema: redeliveredSchema } },
 });
@@ -193,7 +193,7 @@ export const sendWebhookTestEvent = deliveriesTo.post({
   operationId: 'sendWebhookTestEvent',
   path: '/api/webhook_endpoints/{id}/test-event',
   summary: 'Send a test event to a webhook endpoint',
-  description: `Queues a \`${WEBHOOK_TEST_EVENT}\` event for this endpoint only, signed and retried like any delivery; it changes nothing and appears in the endpoint's deliveries. A paused endpoint is 409 \`webhook_endpoint.paused\`.`,
+  description: `Queues a \`${WEBHOOK_TEST_EVENT}\` event for this endpoint only, signed and retried like any delivery; it changes nothing and appears in the endpoint's deliveries. A paused endpoint is 409 \`webhook_endpoint.paused\`. A partner may send 30 test events a minute by default; more are 429 \`webhook_endpoint.tool_rate_limited\` with Retry-After.`,
   returns: { 202: { description: 'The delivery of the test event', schema: deliverySchema } },
 });
 
