@@ -35,8 +35,9 @@ export class CaseRepository implements CaseStore {
     return row ? toCase(row) : undefined;
   }
 
-  async hasQuoteWithRentalFactor(partnerId: string, rentalFactor: string): Promise<boolean> {
-    return (await this.db('quotes').where({ partner_id: partnerId, rental_factor: rentalFactor }).first('id')) !== undefined;
+  async hasQuoteWithRentalFactor(partnerId: string, rentalFactor: string, term: { calculationType: string; duration: number }): Promise<boolean> {
+    const quote = await this.db('quotes').where({ partner_id: partnerId, rental_factor: rentalFactor, calculation_type: term.calculationType, duration: term.duration }).first('id');
+    return quote !== undefined;
   }
 
   async listCases(partnerId: string, limit: number, offset: number): Promise<FinancingCase[]> {

@@ -152,8 +152,8 @@ export interface CaseStore {
   findQuoteDetails(quoteId: string): Promise<QuoteDetails | undefined>;
   findContract(contractId: string): Promise<ContractDetails | undefined>;
   findCaseBySource(partnerId: string, source: CaseSource): Promise<{ financingCase: FinancingCase; quoteNumber: string } | undefined>;
-  /** Whether one of the partner's quotes froze this rental factor (a decimal with 3 places). */
-  hasQuoteWithRentalFactor(partnerId: string, rentalFactor: string): Promise<boolean>;
+  /** Whether one of the partner's quotes of this calculation type and duration froze this rental factor (a decimal with 3 places). */
+  hasQuoteWithRentalFactor(partnerId: string, rentalFactor: string, term: { calculationType: string; duration: number }): Promise<boolean>;
   /**
    * Creates the case and its quote (event: create) and runs `work` in the same transaction.
    * A case that exists for the source already is returned with created false; a quote number
