@@ -25,11 +25,26 @@ export function isGenericMailbox(email: string): boolean {
   return (GENERIC_MAILBOXES as readonly string[]).includes(local);
 }
 
-const normalized = (value: string | null | undefined) => (value ?? '').trim().toLowerCase();
+/** A name or address as people compare them: Unicode-composed, blanks trimmed and collapsed, case ignored. */
+const normalized = (value: string | null | undefined) => (value ?? '').normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
 
+/**
+ * The lender's statement binds a person by first name, last name and e-mail together: a listed
+ * name with another mailbox would send the invitation for the named person to someone else. A
+ * signatory listed without an e-mail binds no mailbox, so nobody can be matched to it.
+ */
 function onStatement(person: NewAuthorizedPerson, statement: SigningStatement): boolean {
-  return statement.signatories.some((signatory) => (signatory.email && normalized(signatory.email) === normalized(person.email))
-    || (normalized(signatory.firstName) === normalized(person.firstName) && normalized(signatory.lastName) === normalized(person.lastName)));
+  return statement.signatories.some((signatory) => signatory.email !== null
+    && normalized(signatory.email) === normalized(person.email)
+    && normalized(signatory.firstName) === normalized(person.firstName)
+    && normalized(signatory.lastName) === normalized(person.lastName));
+}
+
+function notOnStatementMessage(person: NewAuthorizedPerson, statement: SigningStatement): string {
+  const sameName = statement.signatories.find((signatory) => normalized(signatory.firstName) === normalized(person.firstName) && normalized(signatory.lastName) === normalized(person.lastName));
+  if (!sameName) return `${person.firstName} ${person.lastName} is not named on the lender's statement of who may sign for the customer.`;
+  if (sameName.email === null) return `The lender's statement names ${person.firstName} ${person.lastName} without an e-mail address, so no invitation can be bound to them; ask the lender for a statement with their address.`;
+  return `The lender's statement names ${person.firstName} ${person.lastName} with another e-mail address; the invitation must go to the address the lender gave.`;
 }
 
 /** One mailbox however it is written: case-insensitive, a +tag of the local part ignored. */
@@ -52,8 +67,9 @@ function repeatedPersons(persons: NewAuthorizedPerson[]): { index: number; earli
 
 /**
  * Rules 2 to 5 of the specification: no shared mailboxes; one person only with permission to
- * sign alone, else at least two; with a lender's statement every person must be on it and the
- * set must satisfy its signing rule; without one the persons are taken as given.
+ * sign alone, else at least two; with a lender's statement every person must be on it (first
+ * name, last name and e-mail) and the set must have at least its minimum of signers, whatever
+ * soloSigneePermitted says; without one the persons are taken as given.
  */
 export function signerViolations(persons: NewAuthorizedPerson[], statement: SigningStatement | null): Violation[] {
   const violations: Violation[] = [];
@@ -75,12 +91,12 @@ export function signerViolations(persons: NewAuthorizedPerson[], statement: Sign
   if (statement) {
     persons.forEach((person, index) => {
       if (!onStatement(person, statement)) {
-        violations.push({ propertyPath: `authorizedPersons[${index}]`, code: 'esignature.not_on_signing_statement', message: `${person.firstName} ${person.lastName} is not named on the lender's statement of who may sign for the customer.` });
+        violations.push({ propertyPath: `authorizedPersons[${index}]`, code: 'esignature.not_on_signing_statement', message: notOnStatementMessage(person, statement) });
       }
     });
-    const soloOnly = signers === 1 && persons[0]?.soloSigneePermitted;
-    if (!soloOnly && signers < statement.minimumSigners) {
-      violations.push({ propertyPath: 'authorizedPersons', code: 'esignature.signing_rule_not_met', message: `The lender's statement requires at least ${statement.minimumSigners} persons to sign together.` });
+    // The lender's rule stands whatever the partner says about signing alone.
+    if (signers < statement.minimumSigners) {
+      violations.push({ propertyPath: 'authorizedPersons', code: 'esignature.signing_rule_not_met', message: `The lender's statement requires at least ${statement.minimumSigners} persons to sign together; ${signers} ${signers === 1 ? 'was' : 'were'} given (soloSigneePermitted does not lower the lender's minimum).` });
     }
   }
   return violations;
