@@ -471,7 +471,7 @@ describe('e-signature through the signing provider', () => {
     });
     const lines = pdfLines(Buffer.from(request!.body.data.document.contentBase64, 'base64'));
     const [caseRow] = await query('SELECT case_number FROM financing_cases WHERE id = $1', [caseId], stack);
-    expect(lines).toEqual(expect.arrayContaining([`Financing case ${caseRow.case_number}`, 'Calculation type leasing', 'Duration 36 months', 'Monthly rate 31.80 EUR', 'Erika Mustermann <erika@customer.example>', '1 x Laptop (LAPTOP-1)  1000.00 EUR each, 1000.00 EUR']));
+    expect(lines).toEqual(expect.arrayContaining([`Financing case ${caseRow.case_number}`, 'Calculation type leasing', 'Duration 36 months', 'Monthly rate 34.30 EUR', 'Erika Mustermann <erika@customer.example>', '1 x Laptop (LAPTOP-1)  1000.00 EUR each, 1000.00 EUR']));
     const delivery = lines.slice(lines.indexOf('Delivery to') + 1, lines.indexOf('Items'));
     expect(delivery).toEqual(['Lager Nord', 'Logistik AG', 'Hafenweg 7', '20457 Hamburg', 'DE']);
     const [provider] = await query('SELECT provider_envelope_id FROM provider_envelopes WHERE envelope_id = $1', [answer.envelopeId], stack);

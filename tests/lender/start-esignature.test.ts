@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { Stack, bootStack, shutdownStack } from '@rental/testkit';
 import { Owner, expectProblem, newCase, newPartner, query } from '../case-workflow/support/kit';
-import { OutsideParty, postRaw, signedEvent } from './support/outside-parties';
+import { OutsideParty, pdfLines, postRaw, signedEvent } from './support/outside-parties';
 
 /**
  * start-esignature on the production path (issue 27 items 3 and 4), on a stack of its own: the
@@ -97,5 +97,16 @@ describe('the lender\'s signing statement', () => {
       { firstName: 'cleo', lastName: 'LANG', email: 'cleo.lang@customer.example' },
     ]);
     expect(answer.json.envelopeId).toBe(request!.body.data.envelopeId);
+  });
+});
+
+describe('the contract PDF', () => {
+  it('when the contract of a monthly leasing with the surcharge is sent for signing, then it states the all-in rate the customer pays (34.30), not the bare 31.80', async () => {
+    const caseId = await acceptedCase(null);
+    expect((await start(caseId, [{ ...anna, soloSigneePermitted: true }])).status).toBe(200);
+    const [request] = signing.about(caseId);
+    const lines = pdfLines(Buffer.from(request!.body.data.document.contentBase64, 'base64'));
+    expect(lines).toContain('Monthly rate 34.30 EUR');
+    expect(lines.join('\n')).not.toContain('31.80');
   });
 });
