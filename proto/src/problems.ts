@@ -312,6 +312,11 @@ export const PROBLEM_CATALOGUE = {
     meaning: 'The contract has been signed already.',
     fix: 'Nothing to do: download the signed contract from the case\'s documents.',
   },
+  'esignature.envelope_replaced': {
+    title: 'Envelope replaced while it was requested',
+    meaning: 'A start-esignature with other persons replaced this envelope while the signing provider was being asked for it; the provider\'s envelope is voided.',
+    fix: 'Start the e-signature again with the persons who are to sign; starts with different persons for one case should not run at the same time.',
+  },
   'signing.provider_unavailable': {
     title: 'Signing provider unavailable',
     meaning: 'The signing provider did not take the envelope; nothing was started.',

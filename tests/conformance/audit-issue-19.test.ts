@@ -62,8 +62,8 @@ describe('1. a partner cannot set its own rental factor', () => {
     expect(bulk.json.results[1].error).toEqual([expect.objectContaining({ propertyPath: 'persistedRentalFactor', code: 'calculation.validation.rental_factor_not_frozen' })]);
   });
 
-  it('when the factor is on one of the partner\'s own lists, then it prices with it', async () => {
-    const response = await owner.api.post('/api/calculate/estimate', { ...leasing36, persistedRentalFactor: '3.28' });
+  it('when the factor is the live factor of the term and tier priced (issue 27: not any factor of the partner\'s lists), then it prices with it', async () => {
+    const response = await owner.api.post('/api/calculate/estimate', { ...leasing36, commission: 3, persistedRentalFactor: '3.28' });
     expect(response.status).toBe(201);
     expect(response.json.offers).toEqual([expect.objectContaining({ rentalFactor: '3.280', rate: 35.3 })]);
   });

@@ -85,7 +85,7 @@ describe('the customer view', () => {
       calculationType: 'leasing',
       duration: 36,
       paymentInterval: 'monthly',
-      monthlyRate: 31.8,
+      monthlyRate: 34.3,
       items: [{ position: 1, productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1 }],
       expiresAt: expect.stringMatching(ISO),
       actions: ['accept', 'request_changes', 'reject'],

@@ -63,7 +63,7 @@ describe('the customer page', () => {
     expect(opened?.status()).toBe(200);
     await expect(page.locator('h1').textContent()).resolves.toMatch(/^Your offer Q-\d{4}-\d{6}$/);
     await expect(page.locator('#status').getAttribute('data-status')).resolves.toBe('in_review');
-    await expect(page.getByText('31.80 EUR').count()).resolves.toBe(1);
+    await expect(page.getByText('34.30 EUR').count()).resolves.toBe(1);
     await expectAccessibleLayout(page);
     await page.screenshot({ path: path.join(os.tmpdir(), 'customer-page.png'), fullPage: true });
     expect(fs.statSync(path.join(os.tmpdir(), 'customer-page.png')).size).toBeGreaterThan(10_000);

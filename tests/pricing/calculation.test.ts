@@ -141,9 +141,10 @@ describe('POST /api/calculate/estimate', () => {
     expect(response.json.selectedOffer).toEqual(expect.objectContaining({ duration: 36, calculationType: 'leasing' }));
   });
 
-  it('when a persisted rental factor of the partner\'s own lists is given, then it replaces the live factor', async () => {
-    const response = await acme.post('/api/calculate/estimate', { ...leasing36, persistedRentalFactor: '3.280' });
+  it('when a persisted rental factor is the live factor of the term and tier priced, then it prices with it; the same factor at another tier is 422', async () => {
+    const response = await acme.post('/api/calculate/estimate', { ...leasing36, commission: 3, persistedRentalFactor: '3.280' });
     expect(response.json.offers[0]).toEqual(expect.objectContaining({ rentalFactor: '3.280', rate: 35.3 }));
+    expectViolation(await acme.post('/api/calculate/estimate', { ...leasing36, persistedRentalFactor: '3.280' }), 'persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen');
   });
 
   it('when a persisted rental factor is on none of the partner\'s quotes or lists, then 422 at persistedRentalFactor', async () => {

@@ -10,6 +10,7 @@ import { PricingClient } from './data-access/pricing-client';
 import { QuoteRequestRepository } from './data-access/quote-request-repository';
 import { consumeCaseStatusChanges } from './entry-points/bus/case-status-changed';
 import { cartCheckoutRoutes } from './entry-points/http/routes';
+import { quoteRequestCompletionJob } from './entry-points/workers/quote-request-completion-job';
 import { migrations } from './migrations';
 
 const PURGE_INTERVAL_MS = 3_600_000;
@@ -40,6 +41,7 @@ export function startCartCheckout(config: CartCheckoutConfig): Promise<RunningSe
         workers: [
           outboxRelay({ db, bus, log }),
           periodicJob({ name: 'idempotency-purge', everyMs: PURGE_INTERVAL_MS, log, run: async () => { await idempotency.purgeExpired(); } }),
+          quoteRequestCompletionJob({ store: quoteRequests, caseWorkflow }, log),
         ],
         close: async () => {
           pricing.close();

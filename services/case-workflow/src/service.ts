@@ -7,6 +7,7 @@ import { PdfContractRenderer } from './data-access/contract-pdf';
 import { CreditBureauClient } from './data-access/credit-bureau-client';
 import { ClockRepository } from './data-access/clock-repository';
 import { DocumentsClient } from './data-access/documents-client';
+import { EnvelopeVoidRepository } from './data-access/envelope-void-repository';
 import { HttpLender } from './data-access/http-lender';
 import { HttpSigningProvider } from './data-access/http-signing-provider';
 import { LenderSubmissionRepository } from './data-access/lender-submission-repository';
@@ -21,6 +22,7 @@ import { caseWorkflowGrpcService } from './entry-points/grpc/server';
 import { mountCallbacks } from './entry-points/http/callbacks';
 import { caseWorkflowRoutes } from './entry-points/http/routes';
 import { clockJob } from './entry-points/workers/clock-job';
+import { envelopeVoidJob } from './entry-points/workers/envelope-void-job';
 import { lenderSubmissionJob } from './entry-points/workers/lender-submission-job';
 import { migrations } from './migrations';
 
@@ -42,6 +44,7 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
         mailSubject: bus.subject(MAIL_REQUESTED_SUBJECT),
         now,
         onLenderSubmissionQueued: () => lenderWorker.wake(),
+        onEnvelopeVoidQueued: () => voidWorker?.wake(),
       });
       const documents = new DocumentsClient(grpcAddressOf('documents', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const partners = new GrpcPartnerNames(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
@@ -59,8 +62,10 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
       const lenderWorker = lenderSubmissionJob({ queue: submissions, lender, now, maxAttempts: config.LENDER_MAX_ATTEMPTS }, config.LENDER_SUBMISSION_POLL_MS, log);
       const secret = production ? config.SIGNING_WEBHOOK_SECRET : undefined;
       const signing = production && secret
-        ? { provider: new HttpSigningProvider({ url: config.SIGNING_PROVIDER_URL, secret, publicBaseUrl: config.PUBLIC_BASE_URL, signed, now }), renderer: new PdfContractRenderer() }
+        ? { provider: new HttpSigningProvider({ url: config.SIGNING_PROVIDER_URL, secret, publicBaseUrl: config.PUBLIC_BASE_URL, signed, now }), renderer: new PdfContractRenderer(), now }
         : undefined;
+      // Production only: sandbox envelopes never leave the process.
+      const voidWorker = signing ? envelopeVoidJob({ queue: new EnvelopeVoidRepository(db), provider: signing.provider, now }, log) : undefined;
       const customer = { publicBaseUrl: config.PUBLIC_BASE_URL, linkTtlMs: config.CUSTOMER_LINK_TTL, now };
       const clock = clockJob({
         store, queries: new ClockRepository(db), documents, partners, customer, now,
@@ -78,10 +83,10 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
         }),
         mountOutsideApi: (app) => mountCallbacks(app, {
           lender: { store, lenders: submissions, signed, documents, production, dueAfterMs: config.DOCUMENT_DUE_AFTER, now },
-          signing: { store, documents, signed, secret },
+          signing: { store, documents, signed, secret, now },
         }),
         grpc: [caseWorkflowGrpcService(store, log, { applications: submissions, lender }, new OpsReadsRepository(db), { settings: customer, partners })],
-        workers: [outboxRelay({ db, bus, log }), lenderWorker, clock],
+        workers: [outboxRelay({ db, bus, log }), lenderWorker, clock, ...(voidWorker ? [voidWorker] : [])],
         close: async () => {
           documents.close();
           partners.close();

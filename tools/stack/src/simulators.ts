@@ -212,19 +212,33 @@ async function signedCopy(original: Buffer, signers: { firstName: string; lastNa
 /**
  * The signing simulator: `POST /envelopes` (signed with SIGNING_WEBHOOK_SECRET) answers a
  * providerEnvelopeId, sends envelope.sent at once and envelope.signed with the signed PDF after
- * the delay, to the envelope's callbackUrl.
+ * the delay, to the envelope's callbackUrl. A repeated request of an envelope id answers the same
+ * envelope and invites nobody again; `POST /envelopes/{envelopeId}/void` voids an envelope (it is
+ * never signed then), 404 for one it never took.
  */
 export async function startSigningSimulator(options: SigningSimulatorOptions): Promise<RunningSimulator> {
   const report = options.report ?? (() => undefined);
+  const envelopes = new Map<string, { providerEnvelopeId: string; voided: boolean }>();
   return startSimulator('signing simulator', options, async (req, res, later) => {
-    if (req.method !== 'POST' || req.url !== '/envelopes') return json(res, 404, { error: 'not found' });
+    const voidOf = /^\/envelopes\/([^/]+)\/void$/.exec(req.url ?? '');
+    if (req.method !== 'POST' || (req.url !== '/envelopes' && !voidOf)) return json(res, 404, { error: 'not found' });
     const message = verified(options.secret, await readBody(req), req);
     if (!message) return json(res, 401, { error: 'invalid signature' });
+    if (voidOf) {
+      const envelope = envelopes.get(decodeURIComponent(voidOf[1] as string));
+      if (!envelope) return json(res, 404, { error: 'unknown envelope' });
+      envelope.voided = true;
+      return json(res, 200, { providerEnvelopeId: envelope.providerEnvelopeId, status: 'voided' });
+    }
     const data = message.data as { envelopeId: string; signers: { firstName: string; lastName: string; email: string }[]; document: { fileName: string; contentBase64: string }; callbackUrl: string };
+    const known = envelopes.get(data.envelopeId);
+    if (known) return json(res, 200, { providerEnvelopeId: known.providerEnvelopeId });
     const providerEnvelopeId = `SIMENV-${data.envelopeId}`;
+    envelopes.set(data.envelopeId, { providerEnvelopeId, voided: false });
     json(res, 200, { providerEnvelopeId });
     void deliver(data.callbackUrl, options.secret, 'envelope.sent', { envelopeId: data.envelopeId, providerEnvelopeId }, report);
     later(options.delayMs, async () => {
+      if (envelopes.get(data.envelopeId)?.voided) return;
       try {
         const signed = await signedCopy(Buffer.from(data.document.contentBase64, 'base64'), data.signers);
         await deliver(data.callbackUrl, options.secret, 'envelope.signed', {
@@ -236,6 +250,7 @@ export async function startSigningSimulator(options: SigningSimulatorOptions): P
         report(`signing simulator: ${(error as Error).message}`);
       }
     });
+    return undefined;
   });
 }
 

@@ -2,7 +2,7 @@ import { ulid, ulidToUUID } from 'ulid';
 import { enqueueOutbox } from '@rental/bus';
 import type { Knex } from '@rental/db';
 import { statusChangeSubject } from '@rental/proto';
-import type { CreatedCase, QuoteRequestStore } from '../domain/ports';
+import type { CreatedCase, QuoteRequestCaseRequest, QuoteRequestStore } from '../domain/ports';
 import { CaseStatusChange, QUOTE_REQUEST_STATUS_NEW, QUOTE_REQUEST_TRANSITIONS, QuoteRequest, QuoteRequestMove, QuoteRequestStatus, quoteRequestStatusChanged } from '../domain/quote-request';
 
 export interface QuoteRequestEventSettings {
@@ -37,18 +37,35 @@ const toQuoteRequest = (row: QuoteRequestRow): QuoteRequest => ({
 export class QuoteRequestRepository implements QuoteRequestStore {
   constructor(private readonly db: Knex, private readonly events: QuoteRequestEventSettings) {}
 
-  async create(partnerId: string, calculationId: string, fields: QuoteRequest['fields'], work: (id: number) => Promise<CreatedCase>): Promise<QuoteRequest> {
+  async fileNew(partnerId: string, calculationId: string, fields: QuoteRequest['fields'], caseRequest: QuoteRequestCaseRequest): Promise<QuoteRequest> {
+    const [row] = await this.db('quote_requests')
+      .insert({ partner_id: partnerId, status: QUOTE_REQUEST_STATUS_NEW, calculation_id: calculationId, fields: JSON.stringify(fields), case_request: JSON.stringify(caseRequest), created_at: this.events.now() })
+      .returning('*') as QuoteRequestRow[];
+    return toQuoteRequest(row as QuoteRequestRow);
+  }
+
+  linkCase(id: number, created: CreatedCase): Promise<QuoteRequest> {
     return this.db.transaction(async (trx) => {
-      const [row] = await trx('quote_requests')
-        .insert({ partner_id: partnerId, status: QUOTE_REQUEST_STATUS_NEW, calculation_id: calculationId, fields: JSON.stringify(fields), created_at: this.events.now() })
+      const { from, to } = QUOTE_REQUEST_TRANSITIONS.create_quote;
+      const [linked] = await trx('quote_requests').where({ id, status: from })
+        .update({ financing_case_id: created.financingCaseId, quote_id: created.quoteId, status: to })
         .returning('*') as QuoteRequestRow[];
-      const created = await work((row as QuoteRequestRow).id);
-      const [updated] = await trx('quote_requests').where({ id: (row as QuoteRequestRow).id })
-        .update({ financing_case_id: created.financingCaseId, quote_id: created.quoteId, status: QUOTE_REQUEST_TRANSITIONS.create_quote.to })
-        .returning('*') as QuoteRequestRow[];
-      await this.emit(trx, this.events.now(), { partnerId, financingCaseId: created.financingCaseId, quoteId: created.quoteId, transition: 'create_quote', caseStatus: created.status });
-      return toQuoteRequest(updated as QuoteRequestRow);
+      // Linked already (the completion job and a late answer both got here): as it is, without a second event.
+      if (!linked) return toQuoteRequest(await trx('quote_requests').where({ id }).first() as QuoteRequestRow);
+      await this.emit(trx, this.events.now(), { partnerId: linked.partner_id, financingCaseId: created.financingCaseId, quoteId: created.quoteId, transition: 'create_quote', caseStatus: created.status });
+      return toQuoteRequest(linked);
     });
+  }
+
+  async discardNew(id: number): Promise<void> {
+    await this.db('quote_requests').where({ id, status: QUOTE_REQUEST_STATUS_NEW }).delete();
+  }
+
+  async listInterrupted(filedBefore: Date, limit: number): Promise<{ quoteRequest: QuoteRequest; caseRequest: QuoteRequestCaseRequest }[]> {
+    const rows: (QuoteRequestRow & { case_request: QuoteRequestCaseRequest })[] = await this.db('quote_requests')
+      .where({ status: QUOTE_REQUEST_STATUS_NEW }).where('created_at', '<', filedBefore).whereNotNull('case_request')
+      .orderBy('created_at').limit(limit);
+    return rows.map((row) => ({ quoteRequest: toQuoteRequest(row), caseRequest: row.case_request }));
   }
 
   async cancelOfCase(change: CaseStatusChange): Promise<boolean> {

@@ -168,9 +168,18 @@ export interface CheckoutLedger {
   complete(cartId: string, outcome: CheckoutOutcome, key: IdempotencyKeyRef | undefined): Promise<void>;
 }
 
+/** The request for a quote request's case, as kept with it (its id is the quote request's). */
+export type QuoteRequestCaseRequest = Omit<NewQuoteRequestCase, 'quoteRequestId'>;
+
 export interface QuoteRequestStore {
-  /** Runs `work` with a reserved id inside one transaction: its failure leaves no quote request behind. */
-  create(partnerId: string, calculationId: string, fields: QuoteRequest['fields'], work: (id: number) => Promise<CreatedCase>): Promise<QuoteRequest>;
+  /** Files a quote request (status new) with the request for its case, committed before case-workflow is asked. */
+  fileNew(partnerId: string, calculationId: string, fields: QuoteRequest['fields'], caseRequest: QuoteRequestCaseRequest): Promise<QuoteRequest>;
+  /** Links a new quote request to its case (quote_created, with its event); when it was linked already, the quote request as it is. */
+  linkCase(id: number, created: CreatedCase): Promise<QuoteRequest>;
+  /** Removes a quote request still new (case-workflow refused its case, so none exists). */
+  discardNew(id: number): Promise<void>;
+  /** Quote requests still new that were filed before `filedBefore` (their filing was interrupted), with the request for their case. */
+  listInterrupted(filedBefore: Date, limit: number): Promise<{ quoteRequest: QuoteRequest; caseRequest: QuoteRequestCaseRequest }[]>;
   /** Moves the quote request of a case from quote_created to canceled with its event; false when none was there to move. */
   cancelOfCase(change: CaseStatusChange): Promise<boolean>;
   find(partnerId: string, id: number): Promise<QuoteRequest | undefined>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { emailAddress, nonBlankText, notFound, validationFailed } from '@rental/problem';
+import { DomainError, ErrorKind, emailAddress, nonBlankText, notFound, validationFailed } from '@rental/problem';
 import { StatusChange, StatusChangedEvent, statusChangedEventOf } from '@rental/proto';
-import type { CallContext, CaseWorkflowPort, PricingPort, QuoteRequestStore, StoredCalculation, StoredOffer } from './ports';
+import type { CallContext, CaseWorkflowPort, PricingPort, QuoteRequestCaseRequest, QuoteRequestStore, StoredCalculation, StoredOffer } from './ports';
 
 const optionalText = (max = 300) => z.string().max(max).nullable().optional();
 const requiredText = (max = 200) => nonBlankText().max(max);
@@ -95,7 +95,22 @@ function offerOf(calculation: StoredCalculation, input: QuoteRequestInput): Stor
   return offer;
 }
 
-/** Files a quote request for an end customer from a stored calculation and creates its quote. */
+/**
+ * After this long a quote request still new counts as an interrupted filing (the answer of
+ * case-workflow lost, or the process gone before it linked the case): well past the call's deadline.
+ */
+export const QUOTE_REQUEST_INTERRUPTED_AFTER_MS = 30_000;
+
+/** case-workflow answered and created no case: kinds of a refusal, not of an unknown outcome (down, timed out, failed). */
+const REFUSALS: readonly ErrorKind[] = ['invalid_input', 'forbidden', 'not_found', 'conflict', 'rule_violation'];
+const isRefusal = (error: unknown) => error instanceof DomainError && REFUSALS.includes(error.kind);
+
+/**
+ * Files a quote request for an end customer from a stored calculation and creates its quote. No
+ * transaction is open while case-workflow is asked: the quote request is filed (new) with the
+ * request for its case first, then case-workflow creates the case (once per quote request
+ * however often it is asked), then the quote request is linked to it.
+ */
 export async function fileQuoteRequest(input: QuoteRequestInput, deps: { store: QuoteRequestStore; pricing: PricingPort; caseWorkflow: CaseWorkflowPort }, context: CallContext): Promise<QuoteRequest> {
   if (input.acknowledgedPrivacy !== true) {
     throw validationFailed([{ propertyPath: 'acknowledgedPrivacy', code: 'quote_request.privacy_not_acknowledged', message: 'The privacy notice must be acknowledged (true).' }]);
@@ -107,35 +122,70 @@ export async function fileQuoteRequest(input: QuoteRequestInput, deps: { store: 
   }
   const offer = offerOf(calculation, input);
   const contacts = await deps.pricing.financingPartnerOf(context);
-  return deps.store.create(context.partnerId, calculationId, { ...input, productSector: calculation.productSector || null }, (id) =>
-    deps.caseWorkflow.createCaseFromQuoteRequest({
-      quoteRequestId: String(id),
-      calculationId,
-      customer: {
-        firstName: input.firstName, lastName: input.lastName, email: input.email, street: input.street, houseNumber: input.houseNumber ?? '',
-        zipCode: input.postalCode, city: input.city, country: input.country, phone: input.phone ?? '', company: input.company ?? input.name ?? '',
-        customerType: input.customerType,
-      },
-      terms: {
-        financingType: offer.calculationType,
-        duration: offer.duration,
-        commission: offer.commission,
-        paymentInterval: calculation.paymentInterval,
-        rentalFactor: offer.rentalFactor,
-        residualValue: offer.residualValue,
-        purchasePrice: calculation.financedAmount,
-        baseRate: offer.baseRate,
-        monthlyRateAllIn: offer.monthlyRateAllIn,
-        serviceCost: offer.calculationType === 'rent' ? calculation.serviceCost : '',
-        recurringServiceFee: '',
-        productSector: calculation.productSector,
-        financingPartnerId: contacts.financingPartnerId,
-        distributionHubId: contacts.distributionHubId,
-        customSlaFileName: '',
-      },
-      contactPhone: input.phone,
-      contactEmail: input.email,
-    }, context));
+  const caseRequest: QuoteRequestCaseRequest = {
+    calculationId,
+    customer: {
+      firstName: input.firstName, lastName: input.lastName, email: input.email, street: input.street, houseNumber: input.houseNumber ?? '',
+      zipCode: input.postalCode, city: input.city, country: input.country, phone: input.phone ?? '', company: input.company ?? input.name ?? '',
+      customerType: input.customerType,
+    },
+    terms: {
+      financingType: offer.calculationType,
+      duration: offer.duration,
+      commission: offer.commission,
+      paymentInterval: calculation.paymentInterval,
+      rentalFactor: offer.rentalFactor,
+      residualValue: offer.residualValue,
+      purchasePrice: calculation.financedAmount,
+      baseRate: offer.baseRate,
+      monthlyRateAllIn: offer.monthlyRateAllIn,
+      serviceCost: offer.calculationType === 'rent' ? calculation.serviceCost : '',
+      recurringServiceFee: '',
+      productSector: calculation.productSector,
+      financingPartnerId: contacts.financingPartnerId,
+      distributionHubId: contacts.distributionHubId,
+      customSlaFileName: '',
+    },
+    contactPhone: input.phone,
+    contactEmail: input.email,
+  };
+  const filed = await deps.store.fileNew(context.partnerId, calculationId, { ...input, productSector: calculation.productSector || null }, caseRequest);
+  return createAndLinkCase(deps, filed.id, caseRequest, context);
+}
+
+/**
+ * Asks case-workflow for the quote request's case and links it. A refusal means no case exists,
+ * so the quote request is removed; without an answer the case may exist, so the quote request
+ * stays new for the completion job (or is linked by a later answer).
+ */
+async function createAndLinkCase(deps: { store: QuoteRequestStore; caseWorkflow: CaseWorkflowPort }, id: number, caseRequest: QuoteRequestCaseRequest, context: CallContext): Promise<QuoteRequest> {
+  let created;
+  try {
+    created = await deps.caseWorkflow.createCaseFromQuoteRequest({ ...caseRequest, quoteRequestId: String(id) }, context);
+  } catch (error) {
+    if (isRefusal(error)) await deps.store.discardNew(id);
+    throw error;
+  }
+  return deps.store.linkCase(id, created);
+}
+
+/**
+ * The completion job's round: every quote request whose filing was interrupted is sent to
+ * case-workflow again with the request kept for it and linked to the case it answers (the same
+ * case when the first call had created it). Answers how many were completed and how many not.
+ */
+export async function completeInterruptedQuoteRequests(deps: { store: QuoteRequestStore; caseWorkflow: CaseWorkflowPort }, now: Date, limit = 20): Promise<{ completed: number; failed: number }> {
+  const interrupted = await deps.store.listInterrupted(new Date(now.getTime() - QUOTE_REQUEST_INTERRUPTED_AFTER_MS), limit);
+  let completed = 0;
+  for (const { quoteRequest, caseRequest } of interrupted) {
+    try {
+      await createAndLinkCase(deps, quoteRequest.id, caseRequest, { partnerId: quoteRequest.partnerId, requestId: `quote-request-${quoteRequest.id}` });
+      completed += 1;
+    } catch {
+      // Refused (and removed), or case-workflow still unreachable: the next round tries again.
+    }
+  }
+  return { completed, failed: interrupted.length - completed };
 }
 
 /** Follows the quote: when it is canceled, so is the quote request it was created for. */

@@ -3,7 +3,7 @@ import { Knex, isUniqueViolation } from '@rental/db';
 import { conflict } from '@rental/problem';
 import type { AuditContext, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../domain/model';
 import type { CaseSource, CaseStore, CaseTransaction, CreatedCaseResult, CustomerLink, NewCase, SigningStatement } from '../domain/ports';
-import { EventSettings, KnexCaseTransaction } from './case-transaction';
+import { EventSettings, KnexCaseTransaction, recordAppliedCallback } from './case-transaction';
 import {
   CaseRow, CaseWithQuoteRow, ContractRow, EnvelopeRow, FeedbackRow, FinancingResponseRow, HistoryRow, PersonRow, QuoteItemRow, QuoteRow,
   toCase, toContract, toEnvelope, toFeedback, toFinancingResponse, toHistoryEntry, toPerson, toQuote, toQuoteItem,
@@ -35,8 +35,9 @@ export class CaseRepository implements CaseStore {
     return row ? toCase(row) : undefined;
   }
 
-  async hasQuoteWithRentalFactor(partnerId: string, rentalFactor: string): Promise<boolean> {
-    return (await this.db('quotes').where({ partner_id: partnerId, rental_factor: rentalFactor }).first('id')) !== undefined;
+  async hasQuoteWithRentalFactor(partnerId: string, rentalFactor: string, term: { calculationType: string; duration: number }): Promise<boolean> {
+    const quote = await this.db('quotes').where({ partner_id: partnerId, rental_factor: rentalFactor, calculation_type: term.calculationType, duration: term.duration }).first('id');
+    return quote !== undefined;
   }
 
   async listCases(partnerId: string, limit: number, offset: number): Promise<FinancingCase[]> {
@@ -194,6 +195,14 @@ export class CaseRepository implements CaseStore {
   async findProviderEnvelope(envelopeId: string): Promise<{ financingCaseId: string; contractId: string } | undefined> {
     const row: { financing_case_id: string; contract_id: string } | undefined = await this.db('provider_envelopes').where({ envelope_id: envelopeId }).first('financing_case_id', 'contract_id');
     return row ? { financingCaseId: row.financing_case_id, contractId: row.contract_id } : undefined;
+  }
+
+  async isCallbackApplied(sender: string, webhookId: string): Promise<boolean> {
+    return (await this.db('applied_callbacks').where({ sender, webhook_id: webhookId }).first('webhook_id')) !== undefined;
+  }
+
+  markCallbackApplied(sender: string, webhookId: string): Promise<boolean> {
+    return recordAppliedCallback(this.db, sender, webhookId, this.settings.now());
   }
 
   async findSigningStatement(financingCaseId: string): Promise<SigningStatement | null> {

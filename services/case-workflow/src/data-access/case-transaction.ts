@@ -7,9 +7,16 @@ import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextCont
 import { ResourceType, nextOccurredAt } from '../domain/events';
 import type { AuditContext, AuthorizedPerson, Contract, EnvelopeRecipient, FinancingCase, Quote, QuoteFeedbackAction, SignatureEnvelope } from '../domain/model';
 import { hashCustomerToken, newCustomerToken } from '../domain/customer-token';
-import type { CaseTransaction, IssuedCustomerLink, LockedLenderSubmission, MailRequest, NewAuthorizedPerson, NewCustomerLink, SigningStatement } from '../domain/ports';
+import type { CaseTransaction, EnvelopeVoidReason, IssuedCustomerLink, LockedLenderSubmission, MailRequest, NewAuthorizedPerson, NewCustomerLink, ProviderEnvelope, SigningStatement } from '../domain/ports';
 import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote-machine';
-import { CaseRow, ContractRow, EnvelopeRow, PersonRow, QuoteRow, toCase, toContract, toEnvelope, toPerson, toQuote } from './rows';
+import { CaseRow, ContractRow, EnvelopeRow, PersonRow, ProviderEnvelopeRow, QuoteRow, toCase, toContract, toEnvelope, toPerson, toProviderEnvelope, toQuote } from './rows';
+
+/** Records a callback as applied, with the change it made or on its own; false when it was recorded before. */
+export async function recordAppliedCallback(db: Knex | Knex.Transaction, sender: string, webhookId: string, at: Date): Promise<boolean> {
+  const inserted = await db('applied_callbacks').insert({ sender, webhook_id: webhookId, applied_at: at })
+    .onConflict(['sender', 'webhook_id']).ignore().returning('webhook_id') as unknown[];
+  return inserted.length === 1;
+}
 
 interface HistoryEntry {
   at: Date;
@@ -30,6 +37,8 @@ export interface EventSettings {
   now(): Date;
   /** Called once a transaction that queued a lender submission committed. */
   onLenderSubmissionQueued?: () => void;
+  /** Called once a transaction that queued an envelope void, or reserved an envelope that may become one, committed. */
+  onEnvelopeVoidQueued?: () => void;
 }
 
 /**
@@ -148,14 +157,14 @@ export class KnexCaseTransaction implements CaseTransaction {
     await enqueueOutbox(this.trx, { messageId: ulidToUUID(id), subject: this.settings.mailSubject, payload });
   }
 
-  async createContract(): Promise<Contract> {
-    return this.insertContract('wait_for_signing', 'create');
+  async createContract(id = ulid()): Promise<Contract> {
+    return this.insertContract('wait_for_signing', 'create', id);
   }
 
-  private async insertContract(place: ContractPlace, transition: string): Promise<Contract> {
+  private async insertContract(place: ContractPlace, transition: string, id = ulid()): Promise<Contract> {
     const at = this.nextEventTime();
     const [row] = await this.trx('contracts').insert({
-      id: ulid(),
+      id,
       financing_case_id: this.caseRow.id,
       quote_id: this.quoteRow.id,
       partner_id: this.caseRow.partner_id,
@@ -202,12 +211,12 @@ export class KnexCaseTransaction implements CaseTransaction {
     await this.emit(this.nextEventTime(), 'contract', from, CONTRACT_REMOVED, 'reset');
   }
 
-  async sendEnvelope(recipients: EnvelopeRecipient[]): Promise<SignatureEnvelope> {
+  async sendEnvelope(recipients: EnvelopeRecipient[], id = ulid()): Promise<SignatureEnvelope> {
     const contract = this.requireContract();
     const now = this.settings.now();
     await this.trx('signature_envelopes').where({ contract_id: contract.id }).delete();
     const [row] = await this.trx('signature_envelopes').insert({
-      id: ulid(),
+      id,
       contract_id: contract.id,
       status: 'sent',
       recipients: JSON.stringify(recipients),
@@ -264,6 +273,11 @@ export class KnexCaseTransaction implements CaseTransaction {
     return rows.sort((a, b) => a.id - b.id).map(toPerson);
   }
 
+  async authorizedPersons(): Promise<AuthorizedPerson[]> {
+    const rows: PersonRow[] = await this.trx('authorized_persons').where({ quote_id: this.quoteRow.id }).orderBy('id');
+    return rows.map(toPerson);
+  }
+
   async activateFinancingResponse(decision: 'review' | 'accepted'): Promise<void> {
     const active = await this.trx('financing_responses').where({ quote_id: this.quoteRow.id, active: true }).select('decision');
     if (active.length === 1 && active[0].decision === decision) return;
@@ -316,14 +330,61 @@ export class KnexCaseTransaction implements CaseTransaction {
     if (this.quoteRow.financing_number !== reference) await this.updateQuote({ financing_number: reference });
   }
 
-  async markCallbackApplied(sender: string, webhookId: string): Promise<boolean> {
-    const inserted = await this.trx('applied_callbacks').insert({ sender, webhook_id: webhookId, applied_at: this.settings.now() })
-      .onConflict(['sender', 'webhook_id']).ignore().returning('webhook_id') as unknown[];
-    return inserted.length === 1;
+  markCallbackApplied(sender: string, webhookId: string): Promise<boolean> {
+    return recordAppliedCallback(this.trx, sender, webhookId, this.settings.now());
   }
 
-  async recordProviderEnvelope(envelopeId: string): Promise<void> {
-    await this.trx('provider_envelopes').insert({ envelope_id: envelopeId, financing_case_id: this.caseRow.id, contract_id: this.requireContract().id, provider_envelope_id: null, created_at: this.settings.now() });
+  async providerEnvelopes(): Promise<ProviderEnvelope[]> {
+    const rows: ProviderEnvelopeRow[] = await this.trx('provider_envelopes').where({ financing_case_id: this.caseRow.id }).whereIn('state', ['requested', 'accepted'])
+      .orderBy('created_at').forUpdate();
+    return rows.map(toProviderEnvelope);
+  }
+
+  async reserveProviderEnvelope(reservation: { envelopeId: string; contractId: string; persons: NewAuthorizedPerson[]; requestedUntil: Date }): Promise<void> {
+    // Should the request be abandoned, its void runs under the trace of the request that reserved it.
+    const origin = currentOrigin();
+    await this.trx('provider_envelopes').insert({
+      request_id: origin.requestId,
+      traceparent: origin.traceparent,
+      envelope_id: reservation.envelopeId,
+      financing_case_id: this.caseRow.id,
+      contract_id: reservation.contractId,
+      provider_envelope_id: null,
+      state: 'requested',
+      persons: JSON.stringify(reservation.persons),
+      request_attempts: 1,
+      requested_until: reservation.requestedUntil,
+      created_at: this.settings.now(),
+    });
+    // The void worker sleeps until the next void falls due; an abandoned request becomes one.
+    this.wakeVoidWorkerOnCommit();
+  }
+
+  async retryProviderEnvelope(envelopeId: string, requestedUntil: Date): Promise<void> {
+    await this.trx('provider_envelopes').where({ envelope_id: envelopeId, state: 'requested' })
+      .update({ request_attempts: this.trx.raw('request_attempts + 1'), requested_until: requestedUntil });
+  }
+
+  async acceptProviderEnvelope(envelopeId: string, providerEnvelopeId: string | null): Promise<void> {
+    await this.trx('provider_envelopes').where({ envelope_id: envelopeId })
+      .update({ state: 'accepted', requested_until: null, provider_envelope_id: this.trx.raw('coalesce(?, provider_envelope_id)', [providerEnvelopeId]) });
+  }
+
+  async forgetProviderEnvelope(envelopeId: string): Promise<void> {
+    await this.trx('provider_envelopes').where({ envelope_id: envelopeId, state: 'requested' }).delete();
+  }
+
+  async queueEnvelopeVoid(envelopeId: string, reason: EnvelopeVoidReason, dueAt: Date): Promise<void> {
+    // The worker voids it under the trace of the request that replaced it.
+    const origin = currentOrigin();
+    await this.trx('provider_envelopes').where({ envelope_id: envelopeId }).whereIn('state', ['requested', 'accepted'])
+      .update({ state: 'voiding', void_reason: reason, void_next_attempt_at: dueAt, request_id: origin.requestId, traceparent: origin.traceparent });
+    this.wakeVoidWorkerOnCommit();
+  }
+
+  private wakeVoidWorkerOnCommit(): void {
+    const wake = this.settings.onEnvelopeVoidQueued;
+    if (wake) this.trx.executionPromise.then(wake, () => undefined);
   }
 
   async setProviderEnvelopeId(envelopeId: string, providerEnvelopeId: string): Promise<void> {

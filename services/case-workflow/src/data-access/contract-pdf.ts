@@ -1,5 +1,6 @@
 import { PDFDocument, PDFFont, PDFPage, StandardFonts } from 'pdf-lib';
 import { euroText } from '@rental/money';
+import { customerMonthlyRateCents } from '../domain/model';
 import type { ContractRenderer, ContractToSign } from '../domain/ports';
 
 const MARGIN = 50;
@@ -56,7 +57,7 @@ export class PdfContractRenderer implements ContractRenderer {
     write('Terms', bold);
     write(`Calculation type ${quote.calculationType}`);
     write(`Duration ${quote.duration} months`);
-    write(`Monthly rate ${euroText(quote.monthlyCostsCents)}`);
+    write(`Monthly rate ${euroText(customerMonthlyRateCents(quote))}`);
     if (quote.paymentInterval) write(`Payment interval ${quote.paymentInterval}`);
     y -= 8;
     write('Signers', bold);

@@ -37,10 +37,11 @@ export class DocumentsClient implements DocumentsPort {
     return byCase;
   }
 
-  async createRequestItems(financingCaseId: string, itemType: RequestedItem['type'], items: NewRequestItem[], context: CallContext): Promise<RequestedItem[]> {
+  async createRequestItems(financingCaseId: string, itemType: RequestedItem['type'], items: NewRequestItem[], context: CallContext, creationKey?: string): Promise<RequestedItem[]> {
     const response = await this.client.call('CreateRequestItems', {
       financingCaseId,
       itemType,
+      creationKey: creationKey ?? '',
       items: items.map((item) => ({
         label: item.label, category: item.category, question: item.question, optional: item.optional, targetAudience: item.targetAudience ?? 'partner', dueAt: item.dueAt?.toISOString() ?? '',
       })),

@@ -2,6 +2,7 @@ import type { ContractPlace, EnvelopeStatus } from '../domain/contract-machine';
 import type {
   ActorType, Address, AuthorizedPerson, Contract, Customer, EnvelopeRecipient, FinancingCase, FinancingResponse, HistoryEntry, LenderSubmissionStatus, Quote, QuoteFeedback, QuoteFeedbackAction, QuoteItem, SignatureEnvelope,
 } from '../domain/model';
+import type { NewAuthorizedPerson, ProviderEnvelope } from '../domain/ports';
 import type { QuoteStatus } from '../domain/quote-machine';
 
 export interface CaseRow {
@@ -132,6 +133,17 @@ export interface EnvelopeRow {
   decline_reason: string | null;
   created_at: Date;
   updated_at: Date;
+}
+
+export interface ProviderEnvelopeRow {
+  envelope_id: string;
+  financing_case_id: string;
+  contract_id: string;
+  provider_envelope_id: string | null;
+  state: ProviderEnvelope['state'];
+  persons: NewAuthorizedPerson[] | null;
+  request_attempts: number;
+  requested_until: Date | null;
 }
 
 const iso = (value: Date) => value.toISOString();
@@ -291,3 +303,13 @@ export function toHistoryEntry(row: HistoryRow): HistoryEntry {
     details: row.details,
   };
 }
+
+export const toProviderEnvelope = (row: ProviderEnvelopeRow): ProviderEnvelope => ({
+  envelopeId: row.envelope_id,
+  contractId: row.contract_id,
+  providerEnvelopeId: row.provider_envelope_id,
+  state: row.state,
+  persons: row.persons ?? [],
+  requestAttempts: row.request_attempts,
+  requestedUntil: row.requested_until,
+});

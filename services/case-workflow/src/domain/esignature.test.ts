@@ -32,15 +32,37 @@ describe('e-signature signer rules', () => {
     expect(signerViolations([person('anna@c.example', true), person('anna@c.example')], null).map((violation) => violation.code)).toEqual(['esignature.duplicate_person']);
   });
 
-  it('when the lender issued a statement, then every person must be on it and the set must meet its signing rule', () => {
-    const statement = { signatories: [{ firstName: 'Anna', lastName: 'Berg', email: 'anna@c.example' }, { firstName: 'Ben', lastName: 'Kurz', email: null }], minimumSigners: 2 };
-    expect(signerViolations([person('anna@c.example'), person('ben.kurz@c.example', false, 'ben', 'KURZ')], statement)).toEqual([]);
+  it('when the lender issued a statement, then every person must be on it by first name, last name and e-mail, and the set must meet its signing rule', () => {
+    const statement = { signatories: [{ firstName: 'Anna', lastName: 'Berg', email: 'anna@c.example' }, { firstName: 'Ben', lastName: 'Kurz', email: 'Ben.Kurz@C.example' }], minimumSigners: 2 };
+    expect(signerViolations([person('anna@c.example'), person('ben.kurz@c.example', false, ' ben ', 'KURZ')], statement)).toEqual([]);
     expect(signerViolations([person('anna@c.example'), person('carl@c.example', false, 'Carl', 'Ohne')], statement)).toEqual([
-      expect.objectContaining({ propertyPath: 'authorizedPersons[1]', code: 'esignature.not_on_signing_statement' }),
+      { propertyPath: 'authorizedPersons[1]', code: 'esignature.not_on_signing_statement', message: 'Carl Ohne is not named on the lender\'s statement of who may sign for the customer.' },
     ]);
     expect(signerViolations([person('anna@c.example', true)], { ...statement, minimumSigners: 1 })).toEqual([]);
-    expect(signerViolations([person('anna@c.example'), person('ben@c.example', false, 'Ben', 'Kurz')], { ...statement, minimumSigners: 3 })).toEqual([
+    expect(signerViolations([person('anna@c.example'), person('ben.kurz@c.example', false, 'Ben', 'Kurz')], { ...statement, minimumSigners: 3 })).toEqual([
       expect.objectContaining({ propertyPath: 'authorizedPersons', code: 'esignature.signing_rule_not_met' }),
+    ]);
+  });
+
+  it('when a listed name comes with another mailbox, or a listed mailbox with another name, then that person is not on the statement', () => {
+    const statement = { signatories: [{ firstName: 'Anna', lastName: 'Berg', email: 'anna@c.example' }, { firstName: 'Ben', lastName: 'Kurz', email: 'ben@c.example' }], minimumSigners: 2 };
+    expect(signerViolations([person('anna@c.example'), person('someone.else@elsewhere.example', false, 'Ben', 'Kurz')], statement)).toEqual([
+      { propertyPath: 'authorizedPersons[1]', code: 'esignature.not_on_signing_statement', message: 'The lender\'s statement names Ben Kurz with another e-mail address; the invitation must go to the address the lender gave.' },
+    ]);
+    expect(signerViolations([person('anna@c.example'), person('ben@c.example', false, 'Bernd', 'Kurz')], statement).map((violation) => violation.code)).toEqual(['esignature.not_on_signing_statement']);
+  });
+
+  it('when the statement lists a signatory without an e-mail, then nobody is matched to it', () => {
+    const statement = { signatories: [{ firstName: 'Anna', lastName: 'Berg', email: null }], minimumSigners: 1 };
+    expect(signerViolations([person('anna@c.example', true)], statement)).toEqual([
+      { propertyPath: 'authorizedPersons[0]', code: 'esignature.not_on_signing_statement', message: 'The lender\'s statement names Anna Berg without an e-mail address, so no invitation can be bound to them; ask the lender for a statement with their address.' },
+    ]);
+  });
+
+  it('when one listed person may sign alone but the statement asks for two signers, then the signing rule is not met', () => {
+    const statement = { signatories: [{ firstName: 'Anna', lastName: 'Berg', email: 'anna@c.example' }, { firstName: 'Ben', lastName: 'Kurz', email: 'ben@c.example' }, { firstName: 'Cleo', lastName: 'Lang', email: 'cleo@c.example' }], minimumSigners: 2 };
+    expect(signerViolations([person('anna@c.example', true)], statement)).toEqual([
+      { propertyPath: 'authorizedPersons', code: 'esignature.signing_rule_not_met', message: 'The lender\'s statement requires at least 2 persons to sign together; 1 was given (soloSigneePermitted does not lower the lender\'s minimum).' },
     ]);
   });
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { amountOfCents } from '@rental/money';
 import { badGateway, boundedText, choiceMessage, conflict, emailAddress, notFound, REQUIRED_MESSAGE, ruleViolation } from '@rental/problem';
 import { FINANCING_STAGE_CATEGORIES } from '@rental/proto';
-import type { Actor } from './model';
+import type { Actor, FinancingCase } from './model';
 import type {
   ApplicationSource, CaseStore, CaseTransaction, CreditBureau, LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission, NewRequestItem, PartnerNames,
 } from './ports';
@@ -133,7 +133,10 @@ const notApplicable = (event: LenderEvent, status: QuoteStatus) => conflict('len
 /**
  * POST /lender/v1/{lenderId}/events: a lender's decision on an application. Applied at most
  * once per webhook-id (the id is stored with the change, in its transaction); every refusal
- * leaves the case as it was.
+ * leaves the case as it was. The items of a question are created at documents before the case
+ * is locked (no call while a transaction holds it), keyed by the webhook-id so that the lender's
+ * retry after a failure creates none twice; should the case have moved in between, the lender
+ * gets the 409 and the items it asked for stay.
  */
 export async function receiveLenderEvent(deps: LenderCallbackDependencies, lenderId: string, raw: string, headers: Record<string, string | undefined>): Promise<void> {
   if (!deps.production) throw notFound('route.not_found', 'Lender callbacks exist only in the production environment.');
@@ -147,17 +150,22 @@ export async function receiveLenderEvent(deps: LenderCallbackDependencies, lende
   if (!found) throw unknownCase();
   const details = await deps.store.findQuoteDetails(found.quoteId);
   if (details?.quote.financingPartnerId !== lender.id) throw unknownCase();
+  if (event.type === 'application.questions') {
+    if (await deps.store.isCallbackApplied(sender, webhookId)) return;
+    if (!UNDER_REVIEW.includes(found.status)) throw notApplicable(event, found.status);
+    await createQuestions(deps, found, event.data.items, `${sender}:${webhookId}`);
+  }
 
   const outcome = await deps.store.inCase(caseId, async (transaction) => {
     const status = transaction.financingCase.status;
     if (!(await transaction.markCallbackApplied(sender, webhookId))) return;
-    await applyDecision(deps, transaction, event, status);
+    await applyDecision(transaction, event, status);
     await transaction.setFinancingNumber(event.data.reference);
   }, { actor: lenderActor(lender), reason: event.type === 'application.rejected' ? event.data.reason : null });
   if (!outcome) throw unknownCase();
 }
 
-async function applyDecision(deps: LenderCallbackDependencies, transaction: CaseTransaction, event: LenderEvent, status: QuoteStatus): Promise<void> {
+async function applyDecision(transaction: CaseTransaction, event: LenderEvent, status: QuoteStatus): Promise<void> {
   switch (event.type) {
     case 'application.accepted':
       if (status === 'finance_rejected') {
@@ -180,19 +188,17 @@ async function applyDecision(deps: LenderCallbackDependencies, transaction: Case
       await transaction.deactivateFinancingResponses();
       await transaction.setRejectionReason(event.data.reason);
       return;
-    case 'application.questions': {
+    case 'application.questions':
+      // The items were created before the case was locked.
       if (!UNDER_REVIEW.includes(status)) throw notApplicable(event, status);
-      // Asked while the case is locked: a documents failure rolls the move back, and the lender's retry finds the case as before.
-      await createQuestions(deps, transaction, event.data.items);
       if (ASKABLE.includes(status)) await transaction.moveQuote('finance_needs_help');
       return;
-    }
   }
 }
 
-async function createQuestions(deps: LenderCallbackDependencies, transaction: CaseTransaction, items: Extract<LenderEvent, { type: 'application.questions' }>['data']['items']): Promise<void> {
+async function createQuestions(deps: LenderCallbackDependencies, financingCase: FinancingCase, items: Extract<LenderEvent, { type: 'application.questions' }>['data']['items'], creationKey: string): Promise<void> {
   const dueAt = new Date(deps.now().getTime() + deps.dueAfterMs);
-  const context = { partnerId: transaction.financingCase.partnerId };
+  const context = { partnerId: financingCase.partnerId };
   for (const type of ['document', 'information'] as const) {
     const ofType: NewRequestItem[] = items.filter((item) => item.type === type).map((item) => ({
       label: item.label?.trim() ?? '',
@@ -202,7 +208,7 @@ async function createQuestions(deps: LenderCallbackDependencies, transaction: Ca
       targetAudience: item.targetAudience,
       dueAt,
     }));
-    if (ofType.length > 0) await deps.documents.createRequestItems(transaction.financingCase.id, type, ofType, context);
+    if (ofType.length > 0) await deps.documents.createRequestItems(financingCase.id, type, ofType, context, `${creationKey}:${type}`);
   }
 }
 

@@ -64,6 +64,13 @@ export interface QuoteTermsInput {
   customSlaFileName: string | null;
 }
 
+/**
+ * The rate the customer is shown (customer view, page, offer and contract PDFs): what the customer
+ * pays per month, rent's service cost and the monthly surcharge included, never the bare rate
+ * (monthlyCosts) the partner's conditions are built from.
+ */
+export const customerMonthlyRateCents = (quote: Pick<QuoteTermsInput, 'monthlyRateAllInCents'>): Cents | null => quote.monthlyRateAllInCents;
+
 export interface Quote extends QuoteTermsInput {
   id: string;
   financingCaseId: string;

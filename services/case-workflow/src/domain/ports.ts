@@ -50,20 +50,22 @@ export interface CaseTransaction {
   moveQuote(move: QuoteMove, flags?: MoveFlags): Promise<void>;
   /** Sandbox rewind: sets the quote's status directly (one event, transition reset) when it differs. */
   resetQuote(target: QuoteStatus): Promise<void>;
-  /** A contract at wait_for_signing (event: create, from new). */
-  createContract(): Promise<Contract>;
+  /** A contract at wait_for_signing (event: create, from new); `id` when the provider was told it before. */
+  createContract(id?: string): Promise<Contract>;
   moveContract(move: ContractMove): Promise<void>;
   /** Sandbox rewind: the contract directly at `target`, created when missing (one event, transition reset). */
   resetContract(target: ContractPlace): Promise<void>;
   /** Sandbox rewind: contract and envelope removed, announced by one contract event (toStatus removed, transition reset). */
   deleteContract(): Promise<void>;
-  /** A new envelope, sent, replacing an earlier one of the contract. */
-  sendEnvelope(recipients: EnvelopeRecipient[]): Promise<SignatureEnvelope>;
+  /** A new envelope, sent, replacing an earlier one of the contract; `id` when the provider holds it under that id. */
+  sendEnvelope(recipients: EnvelopeRecipient[], id?: string): Promise<SignatureEnvelope>;
   setEnvelopeStatus(status: EnvelopeStatus, declineReason?: string | null): Promise<void>;
   deleteEnvelope(): Promise<void>;
   setRejectionReason(reason: string | null): Promise<void>;
   addQuoteFeedback(action: QuoteFeedbackAction, text: string | null): Promise<void>;
   replaceAuthorizedPersons(persons: NewAuthorizedPerson[]): Promise<AuthorizedPerson[]>;
+  /** The quote's authorized persons, in the order given. */
+  authorizedPersons(): Promise<AuthorizedPerson[]>;
   /** Ensures one active financing response of this decision. */
   activateFinancingResponse(decision: 'review' | 'accepted'): Promise<void>;
   deactivateFinancingResponses(): Promise<void>;
@@ -79,8 +81,18 @@ export interface CaseTransaction {
   setFinancingNumber(reference: string): Promise<void>;
   /** Records that a callback was applied in this transaction; false when it was applied before. */
   markCallbackApplied(sender: string, webhookId: string): Promise<boolean>;
-  /** Remembers the envelope the signing provider holds, so its later callbacks find it. */
-  recordProviderEnvelope(envelopeId: string): Promise<void>;
+  /** The case's envelopes at the signing provider that are requested or accepted (not being voided), locked until the transaction ends. */
+  providerEnvelopes(): Promise<ProviderEnvelope[]>;
+  /** Reserves an envelope before the provider is asked; its first attempt may be on its way until `requestedUntil`. */
+  reserveProviderEnvelope(reservation: { envelopeId: string; contractId: string; persons: NewAuthorizedPerson[]; requestedUntil: Date }): Promise<void>;
+  /** One more attempt of a requested envelope's request (the same envelope id), on its way until `requestedUntil`. */
+  retryProviderEnvelope(envelopeId: string, requestedUntil: Date): Promise<void>;
+  /** The provider took the requested envelope: it is the contract's envelope from now on. */
+  acceptProviderEnvelope(envelopeId: string, providerEnvelopeId: string | null): Promise<void>;
+  /** The provider refused the envelope's only request: nothing of it is left to void. */
+  forgetProviderEnvelope(envelopeId: string): Promise<void>;
+  /** The envelope is voided at the provider by the void worker, from `dueAt` on; woken once the transaction committed. */
+  queueEnvelopeVoid(envelopeId: string, reason: EnvelopeVoidReason, dueAt: Date): Promise<void>;
   setProviderEnvelopeId(envelopeId: string, providerEnvelopeId: string): Promise<void>;
   /** false when another contract of the partner has the number. */
   setContractNumber(contractNumber: string): Promise<boolean>;
@@ -152,8 +164,8 @@ export interface CaseStore {
   findQuoteDetails(quoteId: string): Promise<QuoteDetails | undefined>;
   findContract(contractId: string): Promise<ContractDetails | undefined>;
   findCaseBySource(partnerId: string, source: CaseSource): Promise<{ financingCase: FinancingCase; quoteNumber: string } | undefined>;
-  /** Whether one of the partner's quotes froze this rental factor (a decimal with 3 places). */
-  hasQuoteWithRentalFactor(partnerId: string, rentalFactor: string): Promise<boolean>;
+  /** Whether one of the partner's quotes of this calculation type and duration froze this rental factor (a decimal with 3 places). */
+  hasQuoteWithRentalFactor(partnerId: string, rentalFactor: string, term: { calculationType: string; duration: number }): Promise<boolean>;
   /**
    * Creates the case and its quote (event: create) and runs `work` in the same transaction.
    * A case that exists for the source already is returned with created false; a quote number
@@ -167,8 +179,12 @@ export interface CaseStore {
   inCase<T>(financingCaseId: string, work: (transaction: CaseTransaction) => Promise<T>, audit: AuditContext): Promise<{ result: T } | undefined>;
   /** The case's history, oldest first. */
   listHistory(financingCaseId: string): Promise<HistoryEntry[]>;
-  /** The case and contract of an envelope sent to the signing provider, and whether a newer one replaced it. */
+  /** The case and contract of an envelope requested at the signing provider. */
   findProviderEnvelope(envelopeId: string): Promise<{ financingCaseId: string; contractId: string } | undefined>;
+  /** Whether a callback of this sender and webhook-id was applied (its change committed). */
+  isCallbackApplied(sender: string, webhookId: string): Promise<boolean>;
+  /** Records a callback as applied on its own, after work done outside the case's transaction; false when it was recorded before. */
+  markCallbackApplied(sender: string, webhookId: string): Promise<boolean>;
   findSigningStatement(financingCaseId: string): Promise<SigningStatement | null>;
   findCustomerLink(tokenHash: string): Promise<CustomerLink | undefined>;
 }
@@ -187,7 +203,8 @@ export interface NewRequestItem {
 export interface DocumentsPort {
   /** The partner-visible requested items of each of the partner's cases, in one call; a case without items maps to []. */
   listRequestItemsOfCases(financingCaseIds: string[], context: CallContext): Promise<Map<string, RequestedItem[]>>;
-  createRequestItems(financingCaseId: string, itemType: RequestedItem['type'], items: NewRequestItem[], context: CallContext): Promise<RequestedItem[]>;
+  /** With `creationKey`, a repeat for the case creates nothing and answers the items the first call created. */
+  createRequestItems(financingCaseId: string, itemType: RequestedItem['type'], items: NewRequestItem[], context: CallContext, creationKey?: string): Promise<RequestedItem[]>;
   rejectDocument(financingCaseId: string, documentId: number, reason: string, context: CallContext): Promise<void>;
   /** The problem document a real upload rejected for its type or size gets. */
   describeUploadRejection(financingCaseId: string, itemId: number, reason: 'type' | 'size', context: CallContext): Promise<ProblemDocument>;
@@ -322,8 +339,59 @@ export interface SignedMessages {
 
 /** The signing provider behind start-esignature in production. */
 export interface SigningProvider {
-  /** Resolves with the provider's id once it answered 2xx; throws when it failed or did not answer in time. */
-  requestEnvelope(request: EnvelopeRequest): Promise<{ providerEnvelopeId: string }>;
+  /**
+   * Asks for the envelope (its id is the request's webhook-id, the same on every attempt, so the
+   * provider recognises a repeat): accepted on a 2xx (with the provider's id when it gave one),
+   * refused on another answer; throws when no answer came in time (the outcome is unknown).
+   */
+  requestEnvelope(request: EnvelopeRequest): Promise<{ accepted: true; providerEnvelopeId: string | null } | { accepted: false; status: number }>;
+  /** Resolves once the provider voided the envelope or does not know it (2xx or 404); throws on anything else. */
+  voidEnvelope(request: EnvelopeVoidRequest): Promise<void>;
+}
+
+export interface EnvelopeVoidRequest {
+  envelopeId: string;
+  providerEnvelopeId: string | null;
+  reason: EnvelopeVoidReason;
+}
+
+/** replaced: a start with other persons; abandoned: its request's outcome stayed unknown; not_startable: the case no longer allows the envelope the provider took. */
+export type EnvelopeVoidReason = 'replaced' | 'abandoned' | 'not_startable';
+
+/** An envelope at the signing provider, as the case's transaction holds it. */
+export interface ProviderEnvelope {
+  envelopeId: string;
+  contractId: string;
+  providerEnvelopeId: string | null;
+  /** requested: the provider is being asked, or was and its answer was lost; accepted: it is the contract's envelope. */
+  state: 'requested' | 'accepted';
+  /** The persons the envelope was requested for. */
+  persons: NewAuthorizedPerson[];
+  requestAttempts: number;
+  /** Until then an attempt of the request may be on its way to the provider. */
+  requestedUntil: Date | null;
+}
+
+/** A void the worker owes the provider. */
+export interface EnvelopeVoid extends TraceOrigin {
+  envelopeId: string;
+  financingCaseId: string;
+  providerEnvelopeId: string | null;
+  reason: EnvelopeVoidReason;
+  /** Attempts so far, this one counted. */
+  attempts: number;
+}
+
+/** Voids as a leased work queue, like lender submissions: replicas never void one twice at a time. */
+export interface EnvelopeVoidQueue {
+  /** Due voids, and requested envelopes whose request stayed unanswered past `requestedUntil` (abandoned), leased to this worker. */
+  claimDue(now: Date, limit: number): Promise<EnvelopeVoid[]>;
+  /** When the next void falls due, or undefined. */
+  nextDueAt(): Promise<Date | undefined>;
+  /** Done (2xx or 404), in the case's history by the system. */
+  markVoided(envelopeId: string, at: Date): Promise<void>;
+  /** Failed; tried again at `retryAt`, or never again (null). */
+  markVoidFailed(envelopeId: string, error: string, retryAt: Date | null, at: Date): Promise<void>;
 }
 
 export interface EnvelopeRequest {

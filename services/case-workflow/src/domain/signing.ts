@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { boundedText, choiceMessage, conflict, NOT_BLANK_MESSAGE, notFound } from '@rental/problem';
+import { DomainError, boundedText, choiceMessage, conflict, NOT_BLANK_MESSAGE, notFound } from '@rental/problem';
+import { acceptRequestedEnvelope } from './esignature';
 import type { Actor } from './model';
 import type { CaseStore, CaseTransaction, SigningStatement, SigningStatementSource } from './ports';
 import type { FinancingCase } from './model';
@@ -29,12 +30,17 @@ export type SigningEvent = z.infer<typeof signingEvent>;
 export interface SigningCallbackDependencies extends SignedCallbackDependencies {
   /** SIGNING_WEBHOOK_SECRET; undefined outside production, where the provider never calls. */
   secret: string | undefined;
+  now(): Date;
 }
 
 /**
  * POST /signing/v1/events: the provider reports an envelope sent, signed (the contract moves to
  * signed and the provider's PDF becomes the case's signed contract) or declined (the partner may
- * start again). Applied at most once per webhook-id; a refusal changes nothing.
+ * start again). A report about an envelope whose request is still unanswered here shows the
+ * provider took it: the envelope becomes the contract's first. Applied at most once per
+ * webhook-id; a refusal changes nothing. No call leaves while the case is locked: the signed PDF
+ * is stored after the move committed, and the callback counts as applied only once it is stored,
+ * so the provider's retry of a failed store stores it then.
  */
 export async function receiveSigningEvent(deps: SigningCallbackDependencies, raw: string, headers: Record<string, string | undefined>): Promise<void> {
   if (!deps.secret) throw notFound('route.not_found', 'Signing callbacks exist only in the production environment.');
@@ -43,42 +49,65 @@ export async function receiveSigningEvent(deps: SigningCallbackDependencies, raw
   const unknownEnvelope = () => notFound('signature_envelope.not_found', `No signature envelope ${envelopeId}.`);
   const known = await deps.store.findProviderEnvelope(envelopeId);
   if (!known) throw unknownEnvelope();
-  const outcome = await deps.store.inCase(known.financingCaseId, async (transaction) => {
-    if (!(await transaction.markCallbackApplied(SENDER, webhookId))) return;
+  if (await deps.store.isCallbackApplied(SENDER, webhookId)) return;
+  const outcome = await deps.store.inCase(known.financingCaseId, async (transaction): Promise<{ refused: DomainError } | { signedContract: SignedContract | null }> => {
+    if (event.type !== 'envelope.signed' && !(await transaction.markCallbackApplied(SENDER, webhookId))) return { signedContract: null };
+    const held = (await transaction.providerEnvelopes()).find((envelope) => envelope.envelopeId === envelopeId);
+    if (held?.state === 'requested') {
+      const accepted = await acceptRequestedEnvelope(transaction, envelopeId, event.data.providerEnvelopeId ?? null, deps.now());
+      if ('refused' in accepted) return accepted;
+    }
     if (transaction.envelope?.id !== envelopeId) {
       throw conflict('signing.envelope_replaced', `The signature envelope ${envelopeId} was replaced by a newer one; its events no longer apply.`);
     }
-    await applyEnvelopeEvent(deps, transaction, event);
+    return { signedContract: await applyEnvelopeEvent(transaction, event) };
   }, { actor: SIGNING_ACTOR, reason: event.type === 'envelope.declined' ? event.data.reason ?? null : null });
   if (!outcome) throw unknownEnvelope();
+  if ('refused' in outcome.result) throw outcome.result.refused;
+  const { signedContract } = outcome.result;
+  if (!signedContract) return;
+  await deps.documents.storeSignedContract(signedContract.financingCaseId, signedContract.contractId, {
+    fileName: signedContract.fileName,
+    content: signedContract.content,
+  }, { partnerId: signedContract.partnerId });
+  await deps.store.markCallbackApplied(SENDER, webhookId);
 }
 
-async function applyEnvelopeEvent(deps: SigningCallbackDependencies, transaction: CaseTransaction, event: SigningEvent): Promise<void> {
+/** The provider's signed PDF, stored for the case once its contract moved to signed. */
+interface SignedContract {
+  financingCaseId: string;
+  partnerId: string;
+  contractId: string;
+  fileName: string;
+  content: Buffer;
+}
+
+async function applyEnvelopeEvent(transaction: CaseTransaction, event: SigningEvent): Promise<SignedContract | null> {
   const envelope = transaction.envelope as NonNullable<CaseTransaction['envelope']>;
   if (event.data.providerEnvelopeId) await transaction.setProviderEnvelopeId(envelope.id, event.data.providerEnvelopeId);
   const closed = () => conflict('signing.envelope_closed', `The signature envelope ${envelope.id} is ${envelope.status} already; ${event.type} cannot be applied to it.`);
   switch (event.type) {
     case 'envelope.sent':
       await transaction.recordHistory('envelope_sent', { details: { envelopeId: envelope.id, providerEnvelopeId: event.data.providerEnvelopeId } });
-      return;
+      return null;
     case 'envelope.signed': {
-      if (envelope.status !== 'sent') throw closed();
       const contract = transaction.contract;
-      if (contract?.status !== 'wait_for_signing') throw conflict('signing.contract_not_waiting', `The contract is ${contract?.status ?? 'missing'}; a signature applies only while it waits for signing.`);
-      await transaction.setEnvelopeStatus('signed');
-      await transaction.moveContract('sign');
-      // Stored while the case is locked: when documents fails, the move is rolled back and the provider's retry finds the case as before.
-      await deps.documents.storeSignedContract(transaction.financingCase.id, contract.id, {
-        fileName: event.data.signedDocument.fileName,
-        content: Buffer.from(event.data.signedDocument.contentBase64, 'base64'),
-      }, { partnerId: transaction.financingCase.partnerId });
-      return;
+      if (!contract) throw closed();
+      // Signed already by this envelope: an earlier report whose PDF could not be stored; only the store is left.
+      if (envelope.status !== 'signed') {
+        if (envelope.status !== 'sent') throw closed();
+        if (contract.status !== 'wait_for_signing') throw conflict('signing.contract_not_waiting', `The contract is ${contract.status}; a signature applies only while it waits for signing.`);
+        await transaction.setEnvelopeStatus('signed');
+        await transaction.moveContract('sign');
+      }
+      const { financingCase } = transaction;
+      return { financingCaseId: financingCase.id, partnerId: financingCase.partnerId, contractId: contract.id, fileName: event.data.signedDocument.fileName, content: Buffer.from(event.data.signedDocument.contentBase64, 'base64') };
     }
     case 'envelope.declined':
       if (envelope.status !== 'sent') throw closed();
       await transaction.setEnvelopeStatus('declined', event.data.reason ?? null);
       await transaction.recordHistory('envelope_declined', { details: { envelopeId: envelope.id } });
-      return;
+      return null;
   }
 }
 

@@ -6,6 +6,7 @@ import * as lender15ProductionPath from './0004_lender15_production_path';
 import * as customerLinks from './0006_customer17_customer_links';
 import * as traceContext from './0021_trace_context';
 import * as supersededLenderSubmissions from './0022_superseded_lender_submissions';
+import * as envelopeRequestsAndVoids from './0024_envelope_requests_and_voids';
 
 export const migrations: Record<string, Migration> = {
   '0001_case_workflow': caseWorkflow,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0006_customer17_customer_links': customerLinks,
   '0021_trace_context': traceContext,
   '0022_superseded_lender_submissions': supersededLenderSubmissions,
+  '0024_envelope_requests_and_voids': envelopeRequestsAndVoids,
 };

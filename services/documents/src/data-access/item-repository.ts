@@ -13,8 +13,15 @@ export class ItemRepository implements ItemStore {
       .select('requested_items.*', 'callback_requests.status as callback_status');
   }
 
-  create(items: NewItem[]): Promise<RequestItem[]> {
+  create(items: NewItem[], creationKey: string | null): Promise<{ items: RequestItem[]; repeated: boolean }> {
     return this.db.transaction(async (trx) => {
+      const financingCaseId = items[0]?.financingCaseId;
+      if (creationKey && financingCaseId) {
+        // One creation per key and case at a time; a repeat waits for the first and finds its items.
+        await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`requested_items:${financingCaseId}:${creationKey}`]);
+        const earlier: ItemRow[] = await this.select(trx).where({ 'requested_items.financing_case_id': financingCaseId, 'requested_items.creation_key': creationKey }).orderBy('requested_items.id');
+        if (earlier.length > 0) return { items: earlier.map(toItem), repeated: true };
+      }
       const rows = await trx('requested_items').insert(items.map((item) => ({
         item_type: item.itemType,
         financing_case_id: item.financingCaseId,
@@ -33,10 +40,11 @@ export class ItemRepository implements ItemStore {
         requested_at: item.requestedAt,
         due_at: item.dueAt,
         updated_at: item.requestedAt,
+        creation_key: creationKey,
       }))).returning('*') as ItemRow[];
       const keys = items.flatMap((item) => (item.template ? [item.template.objectKey] : []));
       if (keys.length > 0) await trx('pending_objects').whereIn('object_key', keys).delete();
-      return rows.sort((a, b) => a.id - b.id).map(toItem);
+      return { items: rows.sort((a, b) => a.id - b.id).map(toItem), repeated: false };
     });
   }
 

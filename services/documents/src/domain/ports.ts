@@ -97,8 +97,11 @@ export interface NewItem {
 }
 
 export interface ItemStore {
-  /** Inserts the items in one transaction and settles their template keys. */
-  create(items: NewItem[]): Promise<RequestItem[]>;
+  /**
+   * Inserts the items in one transaction and settles their template keys. With a creation key,
+   * a repeat for the same case inserts nothing and answers the items the key created (repeated).
+   */
+  create(items: NewItem[], creationKey: string | null): Promise<{ items: RequestItem[]; repeated: boolean }>;
   find(id: number): Promise<RequestItem | undefined>;
   /** The items of the partner on any of the cases, in one read, oldest first. */
   listByCasesOfPartner(financingCaseIds: string[], partnerId: string): Promise<RequestItem[]>;

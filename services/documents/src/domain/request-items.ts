@@ -103,7 +103,7 @@ async function templateFor(financingCaseId: string, label: string, key: string):
  * of financing-stage categories, fill-and-return forms with a generated template, or
  * information questions. Items are partner-visible unless their audience is the operator.
  */
-export async function createRequestItems(deps: DocumentsDependencies, input: { financingCaseId: string; itemType: string; items: NewItemInput[]; context: CallerContext }): Promise<RequestItemView[]> {
+export async function createRequestItems(deps: DocumentsDependencies, input: { financingCaseId: string; itemType: string; items: NewItemInput[]; creationKey?: string | null; context: CallerContext }): Promise<RequestItemView[]> {
   const mixed = input.items.length > 0 && input.items.every((item) => item.itemType);
   if (!mixed && !(ITEM_TYPES as readonly string[]).includes(input.itemType)) {
     throw invalidInput('document_request.unknown_type', `item_type must be one of ${ITEM_TYPES.join(', ')}.`);
@@ -140,7 +140,11 @@ export async function createRequestItems(deps: DocumentsDependencies, input: { f
       dueAt: item.dueAt ? new Date(item.dueAt).toISOString() : null,
     });
   }
-  const created = await storeThenRecord(deps, objects, async () => ({ outcome: 'stored', items: await deps.items.create(newItems) }));
+  // A repeated creation key inserts nothing: the templates just written are removed again.
+  const created = await storeThenRecord(deps, objects, async () => {
+    const { items, repeated } = await deps.items.create(newItems, input.creationKey || null);
+    return { outcome: repeated ? 'repeated' : 'stored', items };
+  });
   return created.items.map((item) => ({ item, responses: [] }));
 }
 

@@ -4,6 +4,7 @@ import * as dueDates from './0002_due_dates';
 import * as lender15ProviderSignedContract from './0004_lender15_provider_signed_contract';
 import * as callbackNotes from './0005_ops16_callback_notes';
 import * as overdueEscalation from './0006_customer17_overdue_escalation';
+import * as requestItemCreationKeys from './0024_request_item_creation_keys';
 
 export const migrations: Record<string, Migration> = {
   '0001_documents': documents,
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0004_lender15_provider_signed_contract': lender15ProviderSignedContract,
   '0005_ops16_callback_notes': callbackNotes,
   '0006_customer17_overdue_escalation': overdueEscalation,
+  '0024_request_item_creation_keys': requestItemCreationKeys,
 };

@@ -10,8 +10,8 @@ export class CaseWorkflowClient implements FrozenFactorReader {
     this.client = new TypedClient(createGrpcClient(loadCaseWorkflowPackage().CaseWorkflowService, address), deadlineMs);
   }
 
-  async isFrozenOnQuote(partnerId: string, rentalFactor: string): Promise<boolean> {
-    const answer = await this.client.call('HasQuoteWithRentalFactor', { rentalFactor }, { partnerId, requestId: 'pricing-persisted-factor' });
+  async isFrozenOnQuote(partnerId: string, rentalFactor: string, term: { calculationType: string; duration: number }): Promise<boolean> {
+    const answer = await this.client.call('HasQuoteWithRentalFactor', { rentalFactor, calculationType: term.calculationType, duration: term.duration }, { partnerId, requestId: 'pricing-persisted-factor' });
     return answer.exists;
   }
 

@@ -47,7 +47,7 @@ export const calculationRequest = z
     distributionHub: z.string().max(100).nullable().optional(),
     distributionHubOverride: z.string().max(100).nullable().optional().describe('Echoed in request only: the partner\'s own distribution hub is used'),
     persistedRentalFactor: z.string().regex(/^\d{1,7}(\.\d{1,3})?$/, 'This value must be a decimal with up to 7 digits and 3 decimals.').nullable().optional()
-      .describe('Frozen rental factor of a source quote; when given it replaces the live factor. Honoured only when it is frozen on one of the calling partner\'s quotes or is on one of its rental-factor lists, else 422 calculation.validation.rental_factor_not_frozen at persistedRentalFactor'),
+      .describe('Frozen rental factor of a source quote; when given it replaces the live factor. Honoured only when, for every calculation type and duration priced, it is the live factor of that type, duration and tier or frozen on one of the calling partner\'s quotes of that calculation type and duration, else 422 calculation.validation.rental_factor_not_frozen at persistedRentalFactor'),
     commission: z.number().int().min(0).max(100).optional().describe('Commission tier in percent; default is the preselected tier. Only tiers of the calling partner\'s own lists are accepted'),
     requestType: z.number().int().min(0).max(2).optional(),
     completeAcquisitionCost: z.number().optional(),

@@ -94,8 +94,9 @@ export async function priceCalculation(request: CalculationRequest, partnerId: s
   }
   if (request.sandboxScenario === 'calculation_not_possible') throw calculationNotPossible(emptyCalculation(request) as unknown as Record<string, unknown>);
 
-  if (request.persistedRentalFactor) await requireOwnFactor(request.persistedRentalFactor, conditions, deps.frozenFactors);
-  const offers = buildOffers(request, conditions);
+  const terms = pricedTerms(request, conditions);
+  if (request.persistedRentalFactor) await requireOwnFactor(request.persistedRentalFactor, terms, partnerId, deps.frozenFactors);
+  const offers = buildOffers(request, conditions, terms);
   if (request.commission !== undefined && !request.calculationTypes.some((type) => factorListOf(conditions, type, request.commission as number))) {
     fail('commission', 'calculation.validation.commission_not_available', `Commission tier ${request.commission} % is not available to this partner for the requested calculation types.`);
   }
@@ -109,21 +110,57 @@ export async function priceCalculation(request: CalculationRequest, partnerId: s
   };
 }
 
-const inPartnerLists = (conditions: PartnerConditions, milli: number) =>
-  [...conditions.rentalFactors.values()].some((tiers) => [...tiers.values()].some((list) => [...list.values()].includes(milli)));
-
-/**
- * A persisted factor replaces the platform's price, so it is honoured only when it is the
- * partner's own: a factor of one of its lists, or one frozen on one of its quotes.
- */
-export async function isOwnFactor(factor: string, conditions: PartnerConditions, frozenFactors: FrozenFactorReader): Promise<boolean> {
-  const milli = milliOfPercentage(factor);
-  return inPartnerLists(conditions, milli) || frozenFactors.isFrozenOnQuote(conditions.partnerId, percentageOfMilli(milli));
+/** One calculation type and duration a request prices, with the live factor of its tier's list. */
+export interface PricedTerm {
+  calculationType: string;
+  duration: number;
+  tier: number;
+  liveFactorMilli: number;
 }
 
-async function requireOwnFactor(factor: string, conditions: PartnerConditions, frozenFactors: FrozenFactorReader): Promise<void> {
-  if (await isOwnFactor(factor, conditions, frozenFactors)) return;
-  fail('persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen', `Rental factor ${factor} is neither frozen on one of your quotes nor on your rental-factor lists.`);
+/** A term a persisted factor would price; no live factor when the partner's list lacks the term. */
+export type FactorTerm = Pick<PricedTerm, 'calculationType' | 'duration'> & { liveFactorMilli: number | undefined };
+
+/**
+ * The terms a request prices: for each calculation type its named or preselected tier, for each
+ * requested duration on that tier's list one term (durations missing from the list give none).
+ */
+function pricedTerms(request: Pick<CalculationRequest, 'calculationTypes' | 'durations' | 'commission'>, conditions: PartnerConditions): PricedTerm[] {
+  const terms: PricedTerm[] = [];
+  for (const calculationType of new Set(request.calculationTypes)) {
+    const tier = request.commission ?? preselectedTier(conditions, calculationType);
+    const list = tier === undefined ? undefined : factorListOf(conditions, calculationType, tier);
+    if (!list || tier === undefined) continue;
+    for (const duration of new Set(request.durations)) {
+      const liveFactorMilli = list.get(duration);
+      if (liveFactorMilli !== undefined) terms.push({ calculationType, duration, tier, liveFactorMilli });
+    }
+  }
+  return terms;
+}
+
+/**
+ * The terms a persisted factor may not price. The factor is "the frozen rental factor of a source
+ * quote", so it replaces the platform's price for a term only when it is that term's live factor
+ * (same type, duration and tier) or frozen on one of the partner's own quotes of the same
+ * calculation type and duration; a factor of another type or duration would price this one at
+ * that term's rate (a 60-month factor on a 12-month leasing is a fifth of the price).
+ */
+export async function termsRefusingFactor(partnerId: string, factorMilli: number, terms: FactorTerm[], frozenFactors: FrozenFactorReader): Promise<FactorTerm[]> {
+  const notLive = terms.filter((term) => term.liveFactorMilli !== factorMilli);
+  const factor = percentageOfMilli(factorMilli);
+  const frozen = await Promise.all(notLive.map((term) => frozenFactors.isFrozenOnQuote(partnerId, factor, { calculationType: term.calculationType, duration: term.duration })));
+  return notLive.filter((_term, index) => !frozen[index]);
+}
+
+/** "leasing over 12 months, rent over 36 months" */
+export const termsText = (terms: FactorTerm[]) => terms.map((term) => `${term.calculationType} over ${term.duration} months`).join(', ');
+
+async function requireOwnFactor(factor: string, terms: PricedTerm[], partnerId: string, frozenFactors: FrozenFactorReader): Promise<void> {
+  const refused = await termsRefusingFactor(partnerId, milliOfPercentage(factor), terms, frozenFactors);
+  if (refused.length === 0) return;
+  fail('persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen',
+    `Rental factor ${factor} is neither the live factor nor frozen on one of your quotes for ${termsText(refused)}; send the factor of a quote of the same calculation type and duration, or none.`);
 }
 
 /** Financed amount = acquisitionCost + installationCost, null counting as 0. */
@@ -132,37 +169,27 @@ export function financedAmountOf(request: Pick<CalculationRequest, 'acquisitionC
 }
 
 /**
- * The offers of a request: for each calculation type its named or preselected tier, for each
- * requested duration on that tier's list one offer, priced with the persisted factor when one is
- * given (the caller checked it is the partner's own), else with the list's.
+ * The offers of a request: one per priced term, priced with the persisted factor when one is
+ * given (the caller checked that it may price every term), else with the list's.
  */
-export function buildOffers(request: CalculationRequest, conditions: PartnerConditions): Offer[] {
+function buildOffers(request: CalculationRequest, conditions: PartnerConditions, terms: PricedTerm[]): Offer[] {
   const financedCents = financedAmountOf(request);
   const serviceCostCents = request.serviceCost === null || request.serviceCost === undefined ? null : centsOfAmount(request.serviceCost);
   const persistedFactor = request.persistedRentalFactor ? milliOfPercentage(request.persistedRentalFactor) : undefined;
-  const offers: Offer[] = [];
-  for (const calculationType of new Set(request.calculationTypes)) {
-    const tier = request.commission ?? preselectedTier(conditions, calculationType);
-    const list = tier === undefined ? undefined : factorListOf(conditions, calculationType, tier);
-    if (!list || tier === undefined) continue;
+  return terms.map(({ calculationType, duration, tier, liveFactorMilli }) => {
+    const factorMilli = persistedFactor ?? liveFactorMilli;
     const residual = conditions.residualValues.get(calculationType);
-    for (const duration of new Set(request.durations)) {
-      const liveFactor = list.get(duration);
-      if (liveFactor === undefined) continue;
-      const factorMilli = persistedFactor ?? liveFactor;
-      const rate = rateOf({ financedCents, factorMilli, financingType: calculationType, serviceCostCents, monthlySurchargeCents: conditions.monthlySurchargeCents, paymentInterval: request.paymentInterval });
-      offers.push({
-        duration,
-        calculationType,
-        rate: amountOfCents(rate.monthlyRateAllInCents),
-        rentalFactor: percentageOfMilli(factorMilli),
-        commission: tier,
-        residualValue: residual === undefined ? null : percentageOfMilli(residual),
-        paymentInterval: request.paymentInterval,
-      });
-    }
-  }
-  return offers;
+    const rate = rateOf({ financedCents, factorMilli, financingType: calculationType, serviceCostCents, monthlySurchargeCents: conditions.monthlySurchargeCents, paymentInterval: request.paymentInterval });
+    return {
+      duration,
+      calculationType,
+      rate: amountOfCents(rate.monthlyRateAllInCents),
+      rentalFactor: percentageOfMilli(factorMilli),
+      commission: tier,
+      residualValue: residual === undefined ? null : percentageOfMilli(residual),
+      paymentInterval: request.paymentInterval,
+    };
+  });
 }
 
 /** Violations of one bulk item, or of a whole request, from a thrown domain error. */

@@ -26,7 +26,8 @@ export interface PartnerProfileReader {
 
 /** Rental factors frozen on a partner's quotes (case-workflow owns quotes). */
 export interface FrozenFactorReader {
-  isFrozenOnQuote(partnerId: string, rentalFactor: string): Promise<boolean>;
+  /** Whether one of the partner's quotes of this calculation type and duration froze the factor (a decimal with 3 places). */
+  isFrozenOnQuote(partnerId: string, rentalFactor: string, term: { calculationType: string; duration: number }): Promise<boolean>;
 }
 
 export interface ConditionsReader {

@@ -69,9 +69,14 @@ const conditions = {
   sectors: async () => SECTORS,
 };
 
-const calculationDeps = (frozenOnQuotes: string[] = []): CalculationDependencies => ({
+/** A factor frozen on one of the partner's quotes, with that quote's calculation type and duration. */
+type FrozenQuote = { factor: string; calculationType: string; duration: number };
+
+const calculationDeps = (frozenOnQuotes: FrozenQuote[] = []): CalculationDependencies => ({
   conditions,
-  frozenFactors: { isFrozenOnQuote: async (_partnerId, factor) => frozenOnQuotes.includes(factor) },
+  frozenFactors: {
+    isFrozenOnQuote: async (_partnerId, factor, term) => frozenOnQuotes.some((quote) => quote.factor === factor && quote.calculationType === term.calculationType && quote.duration === term.duration),
+  },
   findCategoryBySlug: async (slug) => CATEGORIES.find((candidate) => candidate.slug === slug),
   sandbox: true,
 });
@@ -80,7 +85,7 @@ const request = (body: Record<string, unknown>): CalculationRequest =>
   calculationRequest.parse({ acquisitionCost: 1000, productSector: 'IT_AND_OFFICE_EQUIPMENT', ...body });
 
 /** The offers as [type, duration, commission, factor, residual value, rate] rows. */
-async function offers(partnerId: string, body: Record<string, unknown>, frozenOnQuotes: string[] = []) {
+async function offers(partnerId: string, body: Record<string, unknown>, frozenOnQuotes: FrozenQuote[] = []) {
   const priced = await priceCalculation(request(body), partnerId, calculationDeps(frozenOnQuotes));
   return priced.response.offers.map((offer) => [offer.calculationType, offer.duration, offer.commission, offer.rentalFactor, offer.residualValue, offer.rate]);
 }
@@ -191,23 +196,40 @@ describe('pricing model', () => {
     });
   });
 
-  describe('a persisted rental factor replaces the live one, if it is the partner\'s own', () => {
+  describe('a persisted rental factor replaces the live one only for its own term', () => {
+    const frozenLeasing36 = { factor: '7.777', calculationType: 'leasing', duration: 36 };
+
     it.each([
-      ['on one of its lists (rent 36)', '3.4', [], [36], [['leasing', 36, 0, '3.400', null, 36.5]]],
-      ['on its lists, for two durations', '3.400', [], [24, 36], [['leasing', 24, 0, '3.400', null, 36.5], ['leasing', 36, 0, '3.400', null, 36.5]]],
-      ['frozen on one of its quotes', '7.777', ['7.777'], [36], [['leasing', 36, 0, '7.777', null, 80.27]]],
-    ])('when the factor is %s, then the offers are %j', async (_case, persistedRentalFactor, frozen, durations, expected) => {
-      expect(await offers('acme', { durations, calculationTypes: ['leasing'], persistedRentalFactor }, frozen as string[])).toEqual(expected);
+      ['the live factor of leasing 36 at tier 0', '3.18', [], {}, [36], [['leasing', 36, 0, '3.180', null, 34.3]]],
+      ['the live factor of leasing 36 at the named tier 3', '3.280', [], { commission: 3 }, [36], [['leasing', 36, 3, '3.280', null, 35.3]]],
+      ['frozen on a leasing quote of 36 months', '7.777', [frozenLeasing36], {}, [36], [['leasing', 36, 0, '7.777', null, 80.27]]],
+    ])('when the factor is %s, then the offers are %j', async (_case, persistedRentalFactor, frozen, body, durations, expected) => {
+      expect(await offers('acme', { durations, calculationTypes: ['leasing'], persistedRentalFactor, ...body }, frozen)).toEqual(expected);
     });
 
-    it('when the factor is the partner\'s but a duration is not on its list, then that duration gives no offer', async () => {
+    it.each([
+      ['its 60-month partial-amortisation factor on a 12-month leasing', '1.800', [], {}, [12], ['leasing']],
+      ['its 60-month leasing factor on a 12-month leasing', '2.040', [], {}, [12], ['leasing']],
+      ['the factor of rent 36 on a leasing of 36', '3.400', [], {}, [36], ['leasing']],
+      ['the live factor of leasing 36 at tier 0 while tier 3 is named', '3.180', [], { commission: 3 }, [36], ['leasing']],
+      ['the live factor of 36 months asked for 24 and 36 months', '3.180', [], {}, [24, 36], ['leasing']],
+      ['frozen on a leasing quote of 24 months, asked for 36', '7.777', [{ ...frozenLeasing36, duration: 24 }], {}, [36], ['leasing']],
+      ['frozen on a rent quote of 36 months, asked for leasing', '7.777', [{ ...frozenLeasing36, calculationType: 'rent' }], {}, [36], ['leasing']],
+      ['frozen on a leasing quote of 36 months, asked for leasing and rent', '7.777', [frozenLeasing36], {}, [36], ['leasing', 'rent']],
+      ['on no list and no quote', '7.777', [], {}, [36], ['leasing']],
+    ])('when the factor is %s, then it is refused at persistedRentalFactor', async (_case, persistedRentalFactor, frozen, body, durations, calculationTypes) => {
+      expect(await violation(priceCalculation(request({ durations, calculationTypes, persistedRentalFactor, ...body }), 'acme', calculationDeps(frozen))))
+        .toEqual(['persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen']);
+    });
+
+    it('when a refused factor is named, then the message names the terms it may not price', async () => {
+      const refused = await priceCalculation(request({ durations: [12, 36], calculationTypes: ['leasing'], persistedRentalFactor: '3.180' }), 'acme', calculationDeps()).catch((error: DomainError) => error);
+      expect((refused as DomainError).violations?.[0]?.message).toBe('Rental factor 3.180 is neither the live factor nor frozen on one of your quotes for leasing over 12 months; send the factor of a quote of the same calculation type and duration, or none.');
+    });
+
+    it('when the factor is the live one but a duration is not on the list, then that duration gives no offer', async () => {
       expect(await violation(priceCalculation(request({ durations: [48], calculationTypes: ['rent_to_own'], persistedRentalFactor: '3.250' }), 'acme', calculationDeps())))
         .toEqual(['durations', 'calculation.validation.duration_not_available']);
-    });
-
-    it('when the factor is neither on its lists nor frozen on its quotes, then it is refused', async () => {
-      expect(await violation(priceCalculation(request({ durations: [36], calculationTypes: ['leasing'], persistedRentalFactor: '7.777' }), 'acme', calculationDeps())))
-        .toEqual(['persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen']);
     });
   });
 });

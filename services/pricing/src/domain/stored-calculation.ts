@@ -1,7 +1,8 @@
 import { ulid } from 'ulid';
 import { Cents, centsOfAmount, milliOfPercentage } from '@rental/money';
 import { notFound, validationFailed } from '@rental/problem';
-import { CalculationDependencies, CalculationResponse, Offer, financedAmountOf, isOwnFactor, priceCalculation, requireConditions } from './calculation';
+import { CalculationDependencies, CalculationResponse, Offer, financedAmountOf, priceCalculation, requireConditions, termsRefusingFactor, termsText } from './calculation';
+import { factorListOf } from './conditions';
 import type { CalculationStore, ConditionsReader, FrozenFactorReader } from './ports';
 import type { CalculationRequest } from './calculation-request';
 import type { Category } from './categories';
@@ -44,17 +45,27 @@ export interface QuotableCalculationDependencies {
 }
 
 /**
- * A calculation a quote request may freeze: one priced with a persisted factor that is not the
- * partner's own (stored before that was checked) cannot become a quote.
+ * A calculation a quote request may freeze: one priced with a persisted factor may become a quote
+ * only while every offer's factor is that offer's live factor (same type, duration and tier) or
+ * frozen on one of the partner's quotes of the same type and duration, the rule a new calculation
+ * meets; one stored before that rule (any factor of the partner's) is refused.
  */
 export async function findQuotableCalculation(deps: QuotableCalculationDependencies, partnerId: string, id: string): Promise<StoredCalculation> {
   const calculation = await findCalculation(deps.store, partnerId, id);
   const factor = calculation.response.request.persistedRentalFactor;
-  if (factor && !(await isOwnFactor(factor, await requireConditions(deps.conditions, partnerId), deps.frozenFactors))) {
+  if (!factor) return calculation;
+  const conditions = await requireConditions(deps.conditions, partnerId);
+  const terms = calculation.response.offers.map((offer) => ({
+    calculationType: offer.calculationType,
+    duration: offer.duration,
+    liveFactorMilli: factorListOf(conditions, offer.calculationType, offer.commission)?.get(offer.duration),
+  }));
+  const refused = await termsRefusingFactor(partnerId, milliOfPercentage(factor), terms, deps.frozenFactors);
+  if (refused.length > 0) {
     throw validationFailed([{
       propertyPath: 'calculation',
       code: 'quote_request.rental_factor_not_frozen',
-      message: `The calculation was priced with rental factor ${factor}, which is neither frozen on one of your quotes nor on your rental-factor lists; calculate again.`,
+      message: `The calculation was priced with rental factor ${factor}, which is neither the live factor nor frozen on one of your quotes for ${termsText(refused)}; calculate again.`,
     }]);
   }
   return calculation;

@@ -119,9 +119,11 @@ export function caseWorkflowGrpcService(store: CaseStore, log: Logger, lenderSid
     }),
     GetCaseAccess: unaryHandler<caseWorkflow.GetCaseAccessRequest__Output, caseWorkflow.CaseAccess>('GetCaseAccess', log, mappers, async (request) => caseAccess(store, request.financingCaseId)),
     HasQuoteWithRentalFactor: unaryHandler<caseWorkflow.HasQuoteWithRentalFactorRequest__Output, caseWorkflow.QuoteWithRentalFactor>('HasQuoteWithRentalFactor', log, mappers, async (request, { partnerId }) => {
-      // A factor no quote can hold (empty, or beyond a quote's six integer digits) is on no quote.
+      // A factor no quote can hold (empty, or beyond a quote's six integer digits) is on no quote;
+      // a caller naming no term (type and duration) asks about no quote either.
       const rentalFactor = storableFactor(request.rentalFactor);
-      return { exists: rentalFactor !== null && await store.hasQuoteWithRentalFactor(partnerId, rentalFactor) };
+      if (rentalFactor === null || !request.calculationType || request.duration < 1) return { exists: false };
+      return { exists: await store.hasQuoteWithRentalFactor(partnerId, rentalFactor, { calculationType: request.calculationType, duration: request.duration }) };
     }),
     SendLenderAttachments: unaryHandler<caseWorkflow.SendLenderAttachmentsRequest__Output, caseWorkflow.SendLenderAttachmentsResponse>('SendLenderAttachments', log, mappers, async (request) => {
       const items = request.items.map((item) => ({

@@ -259,10 +259,10 @@ export const startEsignature = esignature.post({
   operationId: 'startEsignature',
   path: '/api/financing-cases/{financingCaseId}/start-esignature',
   summary: 'Start the electronic signature of the contract',
-  description: 'The quote must be finance_accepted. Shared mailboxes (info@, office@, …) are refused; a single person needs soloSigneePermitted, otherwise at least two persons are needed; where the lender stated who may sign, every person must be on that statement. The persons become the quote\'s authorized persons, the contract is created at wait_for_signing when missing, and a signature envelope is sent to them.',
+  description: 'The quote must be finance_accepted. Shared mailboxes (info@, office@, …) are refused; a single person needs soloSigneePermitted, otherwise at least two persons are needed; where the lender stated who may sign, every person must be on that statement with the same first name, last name and e-mail, and at least its minimum of signers must sign (whatever soloSigneePermitted says). The persons become the quote\'s authorized persons, the contract is created at wait_for_signing when missing, and a signature envelope is sent to them. Retrying is safe: while the contract\'s envelope is open and was started for the same persons, the call answers that envelope and sends nothing again; a start with other persons replaces it, and the replaced envelope is voided at the signing provider. 503 when the signing provider did not take the envelope (retry); 409 when a start with other persons replaced this one while the provider was being asked.',
   body: { schema: startEsignatureBody, reject: invalidBody },
-  returns: { 200: { description: 'The signature was started', schema: startEsignatureResponse } },
-  problems: [403],
+  returns: { 200: { description: 'The signature was started, or the open envelope of the same persons', schema: startEsignatureResponse } },
+  problems: [403, 409],
 });
 
 export const sandboxFinanceDecision = sandboxCase.post({

@@ -14,7 +14,7 @@ const customerViewSchema = z.object({
   calculationType: z.string(),
   duration: z.number().int().describe('Months'),
   paymentInterval: z.enum(PAYMENT_INTERVALS).nullable(),
-  monthlyRate: z.number().nullable().describe('EUR per month'),
+  monthlyRate: z.number().nullable().describe('What the customer pays per month, EUR: the quote\'s monthlyRateAllIn (rent\'s service cost and the monthly surcharge included)'),
   items: z.array(z.object({ position: z.number().int(), productNumber: z.string(), productName: z.string().nullable(), quantity: z.number().int() })),
   expiresAt: z.string().describe('When this link stops working'),
   actions: z.array(z.enum(['accept', 'request_changes', 'reject'])).describe('What the customer may do now; empty for a view-only link'),

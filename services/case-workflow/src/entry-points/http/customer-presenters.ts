@@ -1,10 +1,10 @@
 import { amountOfCents } from '@rental/money';
 import type { CustomerView } from '../../domain/customer';
+import { customerMonthlyRateCents } from '../../domain/model';
 
 /** The customer's view: the offer in the customer's terms, never the partner's conditions. */
 export function presentCustomerView(view: CustomerView) {
   const { quote, items } = view.details;
-  const rate = quote.monthlyCostsCents ?? quote.monthlyRateAllInCents;
   return {
     quoteNumber: quote.quoteNumber,
     partner: { name: view.partnerName },
@@ -13,7 +13,7 @@ export function presentCustomerView(view: CustomerView) {
     calculationType: quote.calculationType,
     duration: quote.duration,
     paymentInterval: quote.paymentInterval as 'monthly' | 'quarterly' | null,
-    monthlyRate: amountOfCents(rate),
+    monthlyRate: amountOfCents(customerMonthlyRateCents(quote)),
     items: items.map((item) => ({ position: item.position, productNumber: item.productNumber, productName: item.productName, quantity: item.quantity })),
     expiresAt: view.expiresAt,
     actions: view.actions,

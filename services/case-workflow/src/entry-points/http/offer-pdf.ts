@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { euroText } from '@rental/money';
 import { deliveryRecipientLines } from '../../domain/customer';
-import type { QuoteDetails } from '../../domain/model';
+import { QuoteDetails, customerMonthlyRateCents } from '../../domain/model';
 
 /** WinAnsi (the standard fonts' encoding) has no glyph for everything a name may hold. */
 const printable = (text: string) => text.replace(/[^\x20-\x7E\u00A0-\u00FF]/g, '?');
@@ -37,7 +37,7 @@ export async function renderOfferPdf(details: QuoteDetails, partnerName: string 
   line(`Calculation type: ${quote.calculationType}`);
   line(`Duration: ${quote.duration} months`);
   line(`Payment interval: ${quote.paymentInterval ?? 'monthly'}`);
-  line(`Monthly rate: ${euroText(quote.monthlyCostsCents ?? quote.monthlyRateAllInCents)}`, { font: bold, gap: 24 });
+  line(`Monthly rate: ${euroText(customerMonthlyRateCents(quote))}`, { font: bold, gap: 24 });
   line('Items', { font: bold });
   for (const item of details.items) line(`${item.quantity} x ${item.productName ?? item.productNumber} (${item.productNumber})`);
   return pdf.save();

@@ -33,7 +33,7 @@ export function documentsGrpcService(deps: DocumentsDependencies & { cleanup: Ca
         ...item,
         ...(templateContent.length > 0 ? { template: { content: templateContent, fileName: templateFileName } } : {}),
       }));
-      const views = await createRequestItems(deps, { financingCaseId: request.financingCaseId, itemType: request.itemType, items, context });
+      const views = await createRequestItems(deps, { financingCaseId: request.financingCaseId, itemType: request.itemType, items, creationKey: request.creationKey, context });
       return { items: views.map(itemMessage) };
     }),
     ListRequestItems: unaryHandler<documents.ListRequestItemsRequest__Output, documents.RequestItems>('ListRequestItems', log, mappers, async (request, context) => {

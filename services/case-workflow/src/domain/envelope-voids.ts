@@ -1,0 +1,28 @@
+import { retryDelayMs } from './lender-submission';
+import type { EnvelopeVoid, EnvelopeVoidQueue, SigningProvider } from './ports';
+
+/** Attempts of one void (about eight hours at the five-minute cap) before it is left to the approval team. */
+export const ENVELOPE_VOID_MAX_ATTEMPTS = 100;
+
+export interface EnvelopeVoidDependencies {
+  queue: EnvelopeVoidQueue;
+  provider: SigningProvider;
+  now(): Date;
+}
+
+/**
+ * One void at the signing provider: a 2xx or 404 ends it; anything else is tried again after 2 s,
+ * doubling to 5 minutes (as lender submissions), until the attempts run out.
+ */
+export async function voidAtProvider(deps: EnvelopeVoidDependencies, job: EnvelopeVoid): Promise<'voided' | 'failed'> {
+  try {
+    await deps.provider.voidEnvelope({ envelopeId: job.envelopeId, providerEnvelopeId: job.providerEnvelopeId, reason: job.reason });
+  } catch (error) {
+    const at = deps.now();
+    const exhausted = job.attempts >= ENVELOPE_VOID_MAX_ATTEMPTS;
+    await deps.queue.markVoidFailed(job.envelopeId, error instanceof Error ? error.message : String(error), exhausted ? null : new Date(at.getTime() + retryDelayMs(job.attempts)), at);
+    return 'failed';
+  }
+  await deps.queue.markVoided(job.envelopeId, deps.now());
+  return 'voided';
+}
