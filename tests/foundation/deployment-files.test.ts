@@ -154,6 +154,8 @@ describe('deploy/k8s', () => {
     const production = parse(read(path.join('deploy', 'k8s', 'overlays', 'production', 'configmap.yaml')));
     expect(Object.keys(production.data)).toEqual(expect.arrayContaining(['PUBLIC_BASE_URL', 'SIGNING_PROVIDER_URL', 'CREDIT_BUREAU_URL']));
     expect(Object.keys({ ...configMap.data, ...production.data }).filter((variable) => /SECRET/.test(variable))).toEqual([]);
+    // A real deployment never falls back to the simulators.
+    expect(JSON.stringify([documents, production])).not.toContain('PRODUCTION_SIMULATORS');
   });
 });
 
