@@ -1,10 +1,10 @@
-import express from 'express';
+import { createExpressApp } from '@rental/http';
 
 /**
  * A route that only answers JSON, run as its own process so that neither autocannon nor the
  * gateway shares its event loop; it shows the gateway's own cost.
  */
-const app = express();
+const app = createExpressApp();
 app.get('/readyz', (_req, res) => {
   res.json({ status: 'ready' });
 });

@@ -118,11 +118,11 @@ describe('back office API', () => {
       expect(response.json.requestedItems.map((item: { targetAudience: string }) => item.targetAudience)).toEqual(['partner', 'operator']);
       expect(response.json.documents[0]).toMatchObject({ uploadedBy: 'partner', reviewStatus: 'PENDING_REVIEW', downloadUrl: expect.stringMatching(/^\/ops\/v1\/documents\/\d+\/download$/) });
       expect(response.json.history.slice(0, 3)).toEqual([
-        expect.objectContaining({ actor: { type: 'partner', id: owner.partner.id, name: null }, action: 'create', fromStatus: 'new', toStatus: 'in_progress' }),
-        expect.objectContaining({ actor: { type: 'partner', id: owner.partner.id, name: null }, action: 'accept_by_customer', toStatus: 'accepted_by_customer' }),
-        expect.objectContaining({ actor: { type: 'partner', id: owner.partner.id, name: null }, action: 'request_finance_review', toStatus: 'finance_review' }),
+        expect.objectContaining({ actor: { type: 'partner', id: owner.partner.id, name: owner.partner.name }, action: 'create', fromStatus: 'new', toStatus: 'in_progress' }),
+        expect.objectContaining({ actor: { type: 'partner', id: owner.partner.id, name: owner.partner.name }, action: 'accept_by_customer', toStatus: 'accepted_by_customer' }),
+        expect.objectContaining({ actor: { type: 'partner', id: owner.partner.id, name: owner.partner.name }, action: 'request_finance_review', toStatus: 'finance_review' }),
       ]);
-      expect(response.json.history.at(-1)).toMatchObject({ actor: { type: 'operator', id: 'ops-rene', name: 'Rene Reviewer' }, action: 'request_items' });
+      expect(response.json.history.at(-1)).toMatchObject({ actor: { type: 'operator', id: 'op-rene', name: 'Rene Reviewer' }, action: 'request_items' });
     });
 
     it('when an unknown case is read, then 404 problem+json', async () => {
@@ -138,7 +138,7 @@ describe('back office API', () => {
 
       expect([response.status, response.json.status]).toEqual([200, 'finance_accepted']);
       expect((await movesOf(caseId)).at(-1)).toBe('quote:finance_review>finance_accepted:finance_accept:finance_accepted');
-      expect(response.json.history.at(-1)).toMatchObject({ actor: { type: 'operator', id: 'ops-anna', name: 'Anna Approver' }, action: 'finance_accept', fromStatus: 'finance_review', toStatus: 'finance_accepted', reason: 'Lender agreed by phone' });
+      expect(response.json.history.at(-1)).toMatchObject({ actor: { type: 'operator', id: 'op-anna', name: 'Anna Approver' }, action: 'finance_accept', fromStatus: 'finance_review', toStatus: 'finance_accepted', reason: 'Lender agreed by phone' });
     });
 
     it('when a move cannot be made from the current status, then 422 naming status and move, and nothing changes', async () => {
@@ -171,7 +171,7 @@ describe('back office API', () => {
       expectViolations(withoutReason, [['reason', expect.any(String)]] as never);
       expect([overridden.status, overridden.json.status, overridden.json.rejectionReason]).toEqual([200, 'finance_accepted', null]);
       expect((await movesOf(caseId)).at(-1)).toBe('quote:finance_rejected>finance_accepted:finance_accept:finance_accepted');
-      expect(overridden.json.history.at(-1)).toMatchObject({ actor: { type: 'operator', id: 'ops-anna' }, action: 'finance_accept', reason: 'Guarantor provided' });
+      expect(overridden.json.history.at(-1)).toMatchObject({ actor: { type: 'operator', id: 'op-anna' }, action: 'finance_accept', reason: 'Guarantor provided' });
       expect((await owner.api.get(`/api/financing_cases/${caseId}`)).json.status).toBe('finance_accepted');
     });
 
@@ -299,7 +299,7 @@ describe('back office API', () => {
       expect(response.json.documents[0]).toMatchObject({ id: documentId, reviewStatus: 'REJECTED', rejectionReason: 'Unreadable scan' });
       expect((await partnerItems(owner, caseId)).find((item) => item.id === itemId)).toMatchObject({ status: 'pending', editable: true, fulfilled: false });
       expect((await owner.api.get(`/api/documents/${documentId}`)).json).toMatchObject({ reviewStatus: 'REJECTED', rejectionReason: 'Unreadable scan' });
-      expect(response.json.history.at(-1)).toMatchObject({ actor: { type: 'operator', id: 'ops-rene' }, action: 'document_review', reason: 'Unreadable scan', details: { documentId, status: 'REJECTED', itemId } });
+      expect(response.json.history.at(-1)).toMatchObject({ actor: { type: 'operator', id: 'op-rene' }, action: 'document_review', reason: 'Unreadable scan', details: { documentId, status: 'REJECTED', itemId } });
     });
 
     it('when a reviewer verifies a document, then its request is accepted; reviewing it again is 422', async () => {
@@ -365,8 +365,8 @@ describe('back office API', () => {
 
       const note = await reviewer().post(`/ops/v1/cases/${caseId}/notes`, { text: 'Customer called, documents follow Monday' });
 
-      expect([note.status, note.json]).toEqual([201, { financingCaseId: caseId, text: 'Customer called, documents follow Monday', createdAt: expect.stringMatching(ISO), author: { type: 'operator', id: 'ops-rene', name: 'Rene Reviewer' } }]);
-      expect((await historyOf(caseId)).at(-1)).toMatchObject({ action: 'note', actor: { type: 'operator', id: 'ops-rene' }, details: { text: 'Customer called, documents follow Monday' } });
+      expect([note.status, note.json]).toEqual([201, { financingCaseId: caseId, text: 'Customer called, documents follow Monday', createdAt: expect.stringMatching(ISO), author: { type: 'operator', id: 'op-rene', name: 'Rene Reviewer' } }]);
+      expect((await historyOf(caseId)).at(-1)).toMatchObject({ action: 'note', actor: { type: 'operator', id: 'op-rene' }, details: { text: 'Customer called, documents follow Monday' } });
       expectViolations(await reviewer().post(`/ops/v1/cases/${caseId}/notes`, { text: '  ' }), [['text', expect.any(String)]] as never);
       expectProblem(await reviewer().post(`/ops/v1/cases/${UNKNOWN_CASE}/notes`, { text: 'lost' }), 404);
     });

@@ -147,6 +147,6 @@ describe('the dev identity provider (shared sandbox stack)', () => {
     const [header, payload] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part as string, 'base64url').toString()));
 
     expect(header).toMatchObject({ alg: 'RS256', typ: 'at+jwt' });
-    expect(payload).toMatchObject({ aud: 'rental-ops', sub: 'ops-rene', name: 'Rene Reviewer', roles: ['viewer', 'reviewer'] });
+    expect(payload).toMatchObject({ aud: 'rental-ops', sub: 'op-rene', client_id: 'ops-rene', name: 'Rene Reviewer', roles: ['viewer', 'reviewer'] });
   });
 });

@@ -116,7 +116,7 @@ describe('transmission to the lender', () => {
     const items = await partnerItems(owner, caseId);
     for (const id of [itemId, informationId]) expect(items.find((item) => item.id === id)).toMatchObject({ status: 'sent', transmittedToLenderAt: expect.stringMatching(ISO) });
     const transmits = (await historyOf(caseId)).filter((entry) => entry.action === 'transmit');
-    expect(transmits).toEqual([expect.objectContaining({ actor: expect.objectContaining({ type: 'operator', id: 'ops-rene' }), details: body })]);
+    expect(transmits).toEqual([expect.objectContaining({ actor: expect.objectContaining({ type: 'operator', id: 'op-rene' }), details: body })]);
   });
 
   it('when the lender answers 500, then transmit is 502 problem+json and the items and the history stay as they were', async () => {

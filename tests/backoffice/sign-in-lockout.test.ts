@@ -1,43 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { connectDatabase } from '@rental/db';
 import { SIGN_IN_LOCK_MS, SIGN_IN_MAX_FAILURES, SignInGuard, seedOperators } from '@rental/stack';
-import { discovery, sharedStack } from './support/kit';
+import { consoleSignIn, sharedStack } from './support/kit';
 
 // The dev identity provider's sign-in form: repeated wrong passwords lock an e-mail for a while,
 // and an unknown e-mail costs what a known one does. Over the shared stack's provider with an
 // operator of this test (a lock of a fixture operator would stop the console tests).
 
-/** A browser's visit: the cookies the provider set, sent back on each request. */
-class Visit {
-  private readonly cookies = new Map<string, string>();
-
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') } });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const at = pair!.indexOf('=');
-      this.cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    return response;
-  }
-}
-
 /** The sign-in form of a fresh authorization request of the console, as the console starts one. */
 async function signInForm(): Promise<{ submit(email: string, password: string): Promise<{ status: number; error: string | null }> }> {
-  const { authorization_endpoint: authorize, issuer } = await discovery();
-  const visit = new Visit();
-  const verifier = randomBytes(32).toString('base64url');
-  const url = new URL(authorize);
-  url.search = new URLSearchParams({
-    client_id: 'console', response_type: 'code', scope: 'openid profile', state: randomBytes(8).toString('hex'),
-    redirect_uri: `${sharedStack().gatewayUrl}/console/callback`, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
-  }).toString();
-  const started = await visit.fetch(url.toString());
-  const interaction = new URL(started.headers.get('location') ?? '', issuer).pathname;
-  expect(interaction).toMatch(/^\/interaction\/[\w-]+$/);
+  const form = await consoleSignIn();
+  expect(form.interaction).toMatch(/^\/interaction\/[\w-]+$/);
   return {
     async submit(email, password) {
-      const response = await visit.fetch(`${issuer}${interaction}/login`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email, password }).toString() });
+      const response = await form.submit(email, password);
       const error = /<p class="error" role="alert">([^<]*)<\/p>/.exec(await response.text())?.[1] ?? null;
       return { status: response.status, error };
     },

@@ -214,7 +214,7 @@ describe('checkout: rejected before anything is created', () => {
     await seedDeployment(stack.databaseUrl, stack.environment, {
       ...fixture,
       partners: [{ ...template!, id: partner.id, name: 'assigned', apiKeys: [{ key: partner.key, environment: 'sandbox', roles: ['api_user'] }] }],
-    }, createLogger('test', 'warn'));
+    }, createLogger('test', 'warn'), { productionSimulators: false });
     expect((await api.post(`/api/carts/${cartId}/checkout`, leasing, key)).status).toBe(201);
   });
 

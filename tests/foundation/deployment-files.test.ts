@@ -27,7 +27,7 @@ const PROCESSES: Record<string, Shape> = {
 };
 // Peer addresses are read through the service directory, not a config shape.
 const PEER_ADDRESSES = SERVICE_NAMES.flatMap((name) => [`${variablePrefix(name)}_HTTP_URL`, `${variablePrefix(name)}_GRPC_ADDR`]);
-const STACK_TOOL_VARIABLES = ['DATABASE_URL', 'API_ENVIRONMENT', 'HUB_STUB_PORT', 'HOST'];
+const STACK_TOOL_VARIABLES = ['DATABASE_URL', 'API_ENVIRONMENT', 'HUB_STUB_PORT', 'HOST', 'PRODUCTION_SIMULATORS'];
 
 function knownVariables(process: string): Set<string> {
   return new Set([...Object.keys(PROCESSES[process] ?? {}), ...PEER_ADDRESSES]);
@@ -69,6 +69,7 @@ describe('docker-compose.yml', () => {
     expect(caseWorkflow.SIGNING_PROVIDER_URL).toBe(`http://simulators:${simulators.environment.SIGNING_SIMULATOR_PORT}`);
     expect(caseWorkflow.CREDIT_BUREAU_URL).toBe(`http://simulators:${simulators.environment.CREDIT_BUREAU_SIMULATOR_PORT}`);
     expect(caseWorkflow.SIGNING_WEBHOOK_SECRET).toBe(simulators.environment.SIGNING_WEBHOOK_SECRET);
+    expect([caseWorkflow.PRODUCTION_SIMULATORS, compose.services.seed.environment.PRODUCTION_SIMULATORS]).toEqual(['true', 'true']);
     expect(caseWorkflow.PUBLIC_BASE_URL).toBe(`http://gateway:${compose.services.gateway.environment.PORT}`);
   });
 
@@ -153,6 +154,8 @@ describe('deploy/k8s', () => {
     const production = parse(read(path.join('deploy', 'k8s', 'overlays', 'production', 'configmap.yaml')));
     expect(Object.keys(production.data)).toEqual(expect.arrayContaining(['PUBLIC_BASE_URL', 'SIGNING_PROVIDER_URL', 'CREDIT_BUREAU_URL']));
     expect(Object.keys({ ...configMap.data, ...production.data }).filter((variable) => /SECRET/.test(variable))).toEqual([]);
+    // A real deployment never falls back to the simulators.
+    expect(JSON.stringify([documents, production])).not.toContain('PRODUCTION_SIMULATORS');
   });
 });
 

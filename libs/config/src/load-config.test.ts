@@ -44,6 +44,14 @@ describe('service directory', () => {
     expect(grpcAddressOf('case-workflow', 7100, { CASE_WORKFLOW_GRPC_ADDR: 'case-workflow:50051' })).toBe('case-workflow:50051');
   });
 
+  it('when a peer address is given, then it must be a URL (HTTP) or host:port (gRPC); a wrong one is named', () => {
+    const good = { PRICING_HTTP_URL: 'http://pricing:8080', CASE_WORKFLOW_GRPC_ADDR: 'case-workflow:50051', DOCUMENTS_GRPC_ADDR: '[::1]:7114', BACKOFFICE_GRPC_ADDR: 'dns:///backoffice.rental.svc:50051' };
+    expect(parseConfig(platformVariables, good)).toMatchObject(good);
+    expect(() => parseConfig(platformVariables, { PRICING_HTTP_URL: 'pricing:8080', CART_CHECKOUT_GRPC_ADDR: 'http://cart-checkout:50051', DOCUMENTS_GRPC_ADDR: 'documents', NOTIFICATIONS_GRPC_ADDR: 'notifications:70000' })).toThrow(
+      new ConfigurationError('invalid configuration: PRICING_HTTP_URL must be a URL with scheme http or https; CART_CHECKOUT_GRPC_ADDR must be host:port; DOCUMENTS_GRPC_ADDR must be host:port; NOTIFICATIONS_GRPC_ADDR must be host:port'),
+    );
+  });
+
   it('when no ADMIN_PORT is given, then the gateway takes base + 40 and each service base + 40 + its offset', () => {
     expect([defaultAdminPort('gateway', 7100), defaultAdminPort('pricing', 7100), defaultAdminPort('notifications', 7100)]).toEqual([7140, 7141, 7145]);
   });

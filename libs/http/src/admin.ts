@@ -1,6 +1,7 @@
-import express, { Application } from 'express';
+import type { Application } from 'express';
 import { metricsContentType, renderMetrics } from '@rental/metrics';
 import { DomainError, toProblem } from '@rental/problem';
+import { createExpressApp } from './express-app';
 import { sendProblem } from './problem-response';
 
 export type ReadinessCheck = () => Promise<Record<string, boolean>>;
@@ -10,9 +11,7 @@ export type ReadinessCheck = () => Promise<Record<string, boolean>>;
  * probes and Prometheus reach it, partners and the public port never do.
  */
 export function createAdminApp(readiness: ReadinessCheck): Application {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
+  const app = createExpressApp();
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -5,6 +5,7 @@ import { type Logger, TRACEPARENT_HEADER, continueTrace, withTrace } from '@rent
 import type { Identity, IdentityKeys } from '@rental/identity';
 import { httpRequestDuration } from '@rental/metrics';
 import { DomainError, isDomainError, toProblem } from '@rental/problem';
+import { createExpressApp } from './express-app';
 import { ErrorMapper, problemFor, sendProblem } from './problem-response';
 import { OperationRouter } from './router';
 import { malformedEncoding, rejectUnstorableText } from './text-integrity';
@@ -92,16 +93,16 @@ function partnerContext(_req: Request, res: Response, next: NextFunction) {
 }
 
 export function createHttpApp(options: HttpAppOptions): Application {
-  const app = express();
+  const app = createExpressApp();
   const mappers = options.errorMappers ?? [];
-  app.disable('x-powered-by');
-  app.set('etag', false);
   const prefix = options.apiPrefix ?? '/api';
   app.use(requestContext(options.log, prefix));
 
   app.use(requireSignedIdentity(options.identity, (path) => loggedPath(path, prefix)));
   options.beforeApi?.(app);
   app.use(prefix, options.authenticate ?? partnerContext);
+  // Who may call an operation is decided on the route that will answer, before its body is read.
+  options.router.mountAuthorization(app);
   app.use(prefix, express.json({ limit: options.jsonLimit ?? '1mb', type: isJsonCandidate }));
   app.use(prefix, rejectUnstorableText);
   // The customer's API: its link token is the credential, so there is no partner context.

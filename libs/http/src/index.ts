@@ -14,3 +14,4 @@ export * from './identity';
 export * from './text-integrity';
 export * from './identifiers';
 export * from './partner-operation';
+export * from './express-app';

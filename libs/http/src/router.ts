@@ -1,4 +1,4 @@
-import type { Application, Request, Response } from 'express';
+import type { Application, NextFunction, Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { DomainError, PROBLEM_CONTENT_TYPE, ProblemDocument, malformedQuery, toProblem, validationFailed, zodViolations } from '@rental/problem';
 import type { Logger } from '@rental/logger';
@@ -68,12 +68,23 @@ async function sendReply(res: Response, reply: Reply): Promise<void> {
   res.end(json);
 }
 
+export interface OperationRouterOptions {
+  /**
+   * Whether the caller may call the operation, asked on the route that matched the request and
+   * before its body is read; it throws a DomainError to refuse. Its answer for an operation it
+   * does not know must be a refusal.
+   */
+  authorization?: (spec: OperationSpec, res: Response) => void;
+}
+
 /**
  * Public operations of a service. Each is registered with its zod schemas; a path known with
  * other methods answers 405 with Allow.
  */
 export class OperationRouter {
   private readonly entries: Entry[] = [];
+
+  constructor(private readonly options: OperationRouterOptions = {}) {}
 
   handle<S extends OperationSpec, G = undefined>(spec: S, handler: OperationHandler<S> | GuardedOperationHandler<S, G>): this {
     const guarded = typeof handler === 'function' ? { before: unguarded, handle: handler } : handler;
@@ -83,6 +94,21 @@ export class OperationRouter {
 
   get operations(): OperationSpec[] {
     return this.entries.map((entry) => entry.spec);
+  }
+
+  /**
+   * The authorization of each operation, on the same method and path as its handler (so on the
+   * same route, spelled the same way), mounted before the body parsers.
+   */
+  mountAuthorization(app: Application): void {
+    const { authorization } = this.options;
+    if (!authorization) return;
+    for (const { spec } of this.entries) {
+      app[spec.method](expressPath(spec.path), (_req: Request, res: Response, next: NextFunction) => {
+        authorization(spec, res);
+        next();
+      });
+    }
   }
 
   mount(app: Application): void {

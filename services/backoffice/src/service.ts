@@ -9,7 +9,6 @@ import { JwtVerifier } from './data-access/token-verifier';
 import { backofficeApiDescription } from './entry-points/http/api-description';
 import { operatorAuthentication } from './entry-points/http/authenticate';
 import { mountConsole } from './entry-points/http/console';
-import { ROLE_OF_OPERATION } from './entry-points/http/contract';
 import { backofficeRoutes } from './entry-points/http/routes';
 import { migrations } from './migrations';
 
@@ -42,7 +41,7 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
         }),
         http: {
           apiPrefix: '/ops/v1',
-          authenticate: operatorAuthentication(verifier, ROLE_OF_OPERATION),
+          authenticate: operatorAuthentication(verifier),
           beforeApi: (app) => mountConsole(app, { description: () => description, rolesClaim: config.OPERATOR_ROLES_CLAIM, issuerUrl: config.OPERATOR_ISSUER_URL }),
         },
         // Templates given by operators arrive base64 in JSON: 10 MB of file is about 14 MB of text.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigurationError, durationVariable, loadConfig, portVariable, positiveIntegerVariable, simulatorUrl, urlVariable } from '@rental/config';
+import { ConfigurationError, booleanVariable, durationVariable, loadConfig, portVariable, positiveIntegerVariable, simulatorUrl, urlVariable } from '@rental/config';
 import { serviceVariables } from '@rental/service-host';
 
 /** Standard Webhooks secrets: `whsec_` and the base64 of the key's bytes. */
@@ -15,16 +15,24 @@ export const caseWorkflowVariables = {
   PUBLIC_BASE_URL: urlVariable(['http', 'https']).optional(),
   /** The gateway's port, for the default PUBLIC_BASE_URL. */
   PORT: portVariable(8080),
-  /** The signing provider's API; unset: the signing simulator of the local stack. */
+  /** The signing provider's API; required in production, else (sandbox, or PRODUCTION_SIMULATORS) the signing simulator of the local stack. */
   SIGNING_PROVIDER_URL: urlVariable(['http', 'https']).optional(),
   /** Signs what we send the signing provider and verifies what it sends us; required in production. */
   SIGNING_WEBHOOK_SECRET: webhookSecret.optional(),
   /** Items a lender asks for are due this long after the question. */
   DOCUMENT_DUE_AFTER: durationVariable('14d'),
-  /** The lender simulator serving lenders without an intakeUrl; unset: the local stack's. */
+  /**
+   * The lender simulator serving lenders without an intakeUrl; unset: the local stack's, except
+   * in production without PRODUCTION_SIMULATORS, where such a lender's submission fails.
+   */
   LENDER_SIMULATOR_URL: urlVariable(['http', 'https']).optional(),
-  /** The credit bureau's API; unset: the credit bureau simulator of the local stack. */
+  /** The credit bureau's API; required in production, else the credit bureau simulator of the local stack. */
   CREDIT_BUREAU_URL: urlVariable(['http', 'https']).optional(),
+  /**
+   * Production with the local simulators for the outside parties not configured (local demos,
+   * tests): an explicit choice, warned at start. A real deployment never sets it.
+   */
+  PRODUCTION_SIMULATORS: booleanVariable(false),
   CUSTOMER_LINK_TTL: durationVariable('30d'),
   SCHEDULER_TICK: durationVariable('30s'),
   REVIEW_REMINDER_AFTER: durationVariable('3d'),
@@ -35,16 +43,29 @@ export const caseWorkflowVariables = {
 
 export type CaseWorkflowConfig = ReturnType<typeof resolve>;
 
+/** The outside parties production must name itself: a simulator stands in for them only by an explicit choice. */
+const OUTSIDE_PARTIES = ['SIGNING_PROVIDER_URL', 'CREDIT_BUREAU_URL'] as const;
+
 function resolve(config: z.infer<z.ZodObject<typeof caseWorkflowVariables>>) {
-  if (config.API_ENVIRONMENT === 'production' && !config.SIGNING_WEBHOOK_SECRET) {
+  const production = config.API_ENVIRONMENT === 'production';
+  if (production && !config.SIGNING_WEBHOOK_SECRET) {
     throw new ConfigurationError('invalid configuration: SIGNING_WEBHOOK_SECRET is required when API_ENVIRONMENT is production');
   }
+  const unset = OUTSIDE_PARTIES.filter((variable) => !config[variable]);
+  if (production && !config.PRODUCTION_SIMULATORS && unset.length > 0) {
+    throw new ConfigurationError(`invalid configuration: ${unset.map((variable) => `${variable} is required when API_ENVIRONMENT is production`).join('; ')} (PRODUCTION_SIMULATORS=true uses the local simulators instead)`);
+  }
+  if (production && config.PRODUCTION_SIMULATORS) {
+    const simulated = [...unset, 'lenders without an intakeUrl'].join(', ');
+    process.stderr.write(`warning: PRODUCTION_SIMULATORS is true in production: the local simulators stand in for ${simulated}\n`);
+  }
   const base = config.SERVICE_PORT_BASE;
+  const lenderSimulator = config.LENDER_SIMULATOR_URL ?? (production && !config.PRODUCTION_SIMULATORS ? null : simulatorUrl('lender', base));
   return {
     ...config,
     PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/+$/, ''),
     SIGNING_PROVIDER_URL: (config.SIGNING_PROVIDER_URL ?? simulatorUrl('signing', base)).replace(/\/+$/, ''),
-    LENDER_SIMULATOR_URL: (config.LENDER_SIMULATOR_URL ?? simulatorUrl('lender', base)).replace(/\/+$/, ''),
+    LENDER_SIMULATOR_URL: lenderSimulator?.replace(/\/+$/, '') ?? null,
     CREDIT_BUREAU_URL: (config.CREDIT_BUREAU_URL ?? simulatorUrl('creditBureau', base)).replace(/\/+$/, ''),
   };
 }

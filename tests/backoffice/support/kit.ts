@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { ApiClient, ApiResponse } from '@rental/testkit';
 import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { newCase, newPartner, Owner } from '../../case-workflow/support/kit';
@@ -36,6 +37,67 @@ export async function operatorToken(role: Role, stack: StackAddress = sharedStac
   const body = await response.json() as { access_token?: string };
   if (response.status !== 200 || !body.access_token) throw new Error(`token endpoint answered ${response.status}`);
   return body.access_token;
+}
+
+/** A browser's visit: the cookies the provider set, sent back on each request. */
+export class Visit {
+  private readonly cookies = new Map<string, string>();
+
+  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
+    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') } });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      this.cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+    return response;
+  }
+}
+
+/**
+ * The console's sign-in as the browser does it: a fresh authorization request with PKCE, which
+ * lands on the provider's sign-in form; `submit` posts an e-mail and password to it.
+ */
+export async function consoleSignIn(stack: StackAddress = sharedStack()) {
+  const { authorization_endpoint: authorize, token_endpoint: tokenEndpoint, issuer } = await discovery(stack);
+  const visit = new Visit();
+  const verifier = randomBytes(32).toString('base64url');
+  const redirectUri = `${stack.gatewayUrl}/console/callback`;
+  const url = new URL(authorize);
+  url.search = new URLSearchParams({
+    client_id: 'console', response_type: 'code', scope: 'openid profile', state: randomBytes(8).toString('hex'),
+    redirect_uri: redirectUri, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+  }).toString();
+  const started = await visit.fetch(url.toString());
+  const interaction = new URL(started.headers.get('location') ?? '', issuer).pathname;
+  return {
+    interaction,
+    submit: (email: string, password: string) => visit.fetch(`${issuer}${interaction}/login`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email, password }).toString() }),
+    /** After a successful submit: follows the provider's redirects to the console's callback and trades its code for the access token. */
+    async token(signedIn: Response): Promise<string> {
+      let location = signedIn.headers.get('location');
+      for (let hop = 0; location && !location.startsWith(redirectUri) && hop < 10; hop += 1) {
+        location = (await visit.fetch(new URL(location, issuer).toString())).headers.get('location');
+      }
+      const code = location ? new URL(location).searchParams.get('code') : null;
+      if (!code) throw new Error('the sign-in did not come back to the console with a code');
+      const response = await fetch(tokenEndpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: 'console', code_verifier: verifier }).toString(),
+      });
+      const body = await response.json() as { access_token?: string };
+      if (response.status !== 200 || !body.access_token) throw new Error(`token endpoint answered ${response.status}`);
+      return body.access_token;
+    },
+  };
+}
+
+/** An access token as the console gets one: the operator's password, then the authorization code with PKCE. */
+export async function consoleToken(role: Role, stack: StackAddress = sharedStack()): Promise<string> {
+  const operator = operatorWith(role);
+  const signIn = await consoleSignIn(stack);
+  return signIn.token(await signIn.submit(operator.email, operator.password));
 }
 
 /** The back office as an operator (or nobody, with no token) calls it. */

@@ -193,11 +193,19 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
       if (!operator) return undefined;
       return { accountId: operator.id, claims: async () => ({ sub: operator.id, ...claimsOf(operator) }) };
     },
-    async extraTokenClaims(_ctx, token) {
-      const operator = 'accountId' in token && token.accountId
-        ? await operators().where({ id: token.accountId }).first()
-        : await operators().where({ client_id: token.clientId }).first();
-      return operator ? claimsOf(operator) : undefined;
+    formats: {
+      customizers: {
+        // The operator's claims in every access token; a program's token (client credentials)
+        // would name its client (ops-anna) as subject, so the operator behind it is put there, as
+        // when the operator signs in (op-anna): the audit names one id either way.
+        async jwt(_ctx, token, jwt) {
+          const operator = 'accountId' in token && token.accountId
+            ? await operators().where({ id: token.accountId }).first()
+            : await operators().where({ client_id: token.clientId }).first();
+          if (operator) Object.assign(jwt.payload, claimsOf(operator), { sub: operator.id });
+          return jwt;
+        },
+      },
     },
     // The console is the company's own application: signing in is the whole consent.
     async loadExistingGrant(ctx) {

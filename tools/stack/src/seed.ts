@@ -1,4 +1,5 @@
 import { openCaseWorkflowDatabase, seedLenders } from '@rental/case-workflow';
+import { ConfigurationError } from '@rental/config';
 import { connectDatabase } from '@rental/db';
 import { countPartners, openGatewayDatabase, seedPartnerIdentities } from '@rental/gateway';
 import type { Logger } from '@rental/logger';
@@ -15,12 +16,25 @@ export interface SeedSummary {
 }
 
 /**
+ * A lender without an intakeUrl is served by the lender simulator: in production only by the
+ * explicit choice PRODUCTION_SIMULATORS, else the whole file is refused before anything is written.
+ */
+function refuseSimulatedLenders(environment: string, seed: SeedFile, productionSimulators: boolean): void {
+  if (environment !== 'production' || productionSimulators) return;
+  const simulated = seed.lenders.flatMap((lender, index) => (lender.intakeUrl ? [] : [`lenders[${index}].intakeUrl (${lender.id})`]));
+  if (simulated.length > 0) {
+    throw new ConfigurationError(`invalid seed: ${simulated.join(', ')} ${simulated.length === 1 ? 'is' : 'are'} required when API_ENVIRONMENT is production (PRODUCTION_SIMULATORS=true sends such lenders to the lender simulator)`);
+  }
+}
+
+/**
  * Loads a seed file into a deployment's stores: partners and key hashes into the gateway,
  * catalog, conditions, lenders and hubs into pricing, SLA files into the hub stub, lenders'
  * intake URLs and secrets into case-workflow (which calls them), operators (password hashes)
  * into the dev identity provider. Keys of the other environment are skipped. Idempotent.
  */
-export async function seedDeployment(databaseUrl: string, environment: string, seed: SeedFile, log: Logger): Promise<SeedSummary> {
+export async function seedDeployment(databaseUrl: string, environment: string, seed: SeedFile, log: Logger, options: { productionSimulators: boolean }): Promise<SeedSummary> {
+  refuseSimulatedLenders(environment, seed, options.productionSimulators);
   const gatewayDb = await openGatewayDatabase(databaseUrl, log);
   const pricingDb = await openPricingDatabase(databaseUrl, log);
   const hubDb = connectDatabase({ url: databaseUrl, schema: HUB_STUB_SCHEMA });

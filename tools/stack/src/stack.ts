@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { LOCAL_HELPER_OFFSETS, SERVICE_NAMES, SIMULATOR_OFFSETS, ServiceName, databaseNameOf, defaultAdminPort, durationVariable, parseConfig } from '@rental/config';
+import { LOCAL_HELPER_OFFSETS, SERVICE_NAMES, SIMULATOR_OFFSETS, ServiceName, booleanVariable, databaseNameOf, defaultAdminPort, durationVariable, parseConfig } from '@rental/config';
 import { connectDatabase, ensureDatabaseExists } from '@rental/db';
 import type { Logger } from '@rental/logger';
 import type { SeedFile } from './fixture';
@@ -89,29 +89,32 @@ export async function lenderSecret(db: ReturnType<typeof connectDatabase>, lende
 export const simulatorVariables = {
   LENDER_SIMULATOR_DELAY: durationVariable('3s'),
   SIGNING_SIMULATOR_DELAY: durationVariable('5s'),
+  PRODUCTION_SIMULATORS: booleanVariable(false),
 };
+type SimulatorSettings = ReturnType<typeof parseConfig<typeof simulatorVariables>>;
 
 /**
- * Production only: the simulated lender (for lenders without an intakeUrl), signing provider
- * (unless SIGNING_PROVIDER_URL is set) and credit bureau, and the variables that point the
- * processes at them (explicitly, so replicas on another port base reach the same parties).
- * Without SIGNING_WEBHOOK_SECRET one is made for this run and shared by case-workflow and the
- * signing simulator.
+ * Production with PRODUCTION_SIMULATORS only: the simulated lender (for lenders without an
+ * intakeUrl), signing provider (unless SIGNING_PROVIDER_URL is set) and credit bureau, and the
+ * variables that point the processes at them (explicitly, so replicas on another port base reach
+ * the same parties). Without it nothing is simulated, and case-workflow refuses to start without
+ * the outside parties' URLs. Without SIGNING_WEBHOOK_SECRET one is made for this run and shared
+ * by case-workflow and the signing simulator.
  */
-async function startProductionParties(options: StackOptions, env: NodeJS.ProcessEnv, helperDb: ReturnType<typeof connectDatabase>, closers: (() => Promise<unknown>)[]): Promise<NodeJS.ProcessEnv> {
+async function startProductionParties(options: StackOptions, env: NodeJS.ProcessEnv, simulation: SimulatorSettings, helperDb: ReturnType<typeof connectDatabase>, closers: (() => Promise<unknown>)[]): Promise<NodeJS.ProcessEnv> {
   if (options.environment !== 'production') return {};
-  const delays = parseConfig(simulatorVariables, env);
   const report = (message: string) => options.log.warn(message);
   const variables: NodeJS.ProcessEnv = {
     SIGNING_WEBHOOK_SECRET: env.SIGNING_WEBHOOK_SECRET ?? `whsec_${randomBytes(24).toString('base64')}`,
   };
+  if (!simulation.PRODUCTION_SIMULATORS) return variables;
   if (!env.LENDER_SIMULATOR_URL) {
-    const lender = await startLenderSimulator({ secretOf: (id) => lenderSecret(helperDb, id), delayMs: delays.LENDER_SIMULATOR_DELAY, port: options.portBase + SIMULATOR_OFFSETS.lender, report });
+    const lender = await startLenderSimulator({ secretOf: (id) => lenderSecret(helperDb, id), delayMs: simulation.LENDER_SIMULATOR_DELAY, port: options.portBase + SIMULATOR_OFFSETS.lender, report });
     closers.push(() => lender.close());
     variables.LENDER_SIMULATOR_URL = lender.url;
   }
   if (!env.SIGNING_PROVIDER_URL) {
-    const signing = await startSigningSimulator({ secret: variables.SIGNING_WEBHOOK_SECRET as string, delayMs: delays.SIGNING_SIMULATOR_DELAY, port: options.portBase + SIMULATOR_OFFSETS.signing, report });
+    const signing = await startSigningSimulator({ secret: variables.SIGNING_WEBHOOK_SECRET as string, delayMs: simulation.SIGNING_SIMULATOR_DELAY, port: options.portBase + SIMULATOR_OFFSETS.signing, report });
     closers.push(() => signing.close());
     variables.SIGNING_PROVIDER_URL = signing.url;
   }
@@ -180,7 +183,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     closers.push(() => server.close());
     storage = { S3_ENDPOINT: server.url, S3_ACCESS_KEY: EMBEDDED_S3_CREDENTIALS.accessKey, S3_SECRET_KEY: EMBEDDED_S3_CREDENTIALS.secretKey };
   }
-  const production = await startProductionParties(options, env, helperDb, closers);
+  const simulation = parseConfig(simulatorVariables, env);
+  const production = await startProductionParties(options, env, simulation, helperDb, closers);
   const control = await startControlServer(options.portBase + LOCAL_HELPER_OFFSETS.stackControl, mail);
   closers.push(() => new Promise((resolve) => control.close(resolve)));
 
@@ -272,7 +276,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     controlUrl: `http://127.0.0.1:${options.portBase + LOCAL_HELPER_OFFSETS.stackControl}`,
     logDirectory,
     identitySecret,
-    seed: (seed) => seedDeployment(options.databaseUrl, options.environment, seed, options.log),
+    seed: (seed) => seedDeployment(options.databaseUrl, options.environment, seed, options.log, { productionSimulators: simulation.PRODUCTION_SIMULATORS }),
     startReplicas,
     stop,
   };

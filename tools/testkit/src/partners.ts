@@ -4,6 +4,8 @@ import { DEMO_SEED_FILE, SeedFile, readSeedFile, seedDeployment } from '@rental/
 
 export interface TestPartner {
   id: string;
+  /** As seeded: what pricing's profile, mails and the case history name it. */
+  name: string;
   /** Sandbox (or production) key with the api_user role. */
   key: string;
   /** Key without roles. */
@@ -40,8 +42,9 @@ export async function createTestPartner(stack: StackAddress, options: { like?: s
     ],
   };
   const seed: SeedFile = { ...fixture, distributionHubs: [...fixture.distributionHubs, ...(options.hubs ?? [])], partners: [partner] };
-  await seedDeployment(stack.databaseUrl, stack.environment, seed, createLogger('testkit', 'warn'));
-  return { id, key, readOnlyKey };
+  // A test's production stack serves the fixture's lenders (no intakeUrl) with its lender simulator.
+  await seedDeployment(stack.databaseUrl, stack.environment, seed, createLogger('testkit', 'warn'), { productionSimulators: true });
+  return { id, name: partner.name, key, readOnlyKey };
 }
 
 export function fixturePartnerKey(partnerId: string, environment = 'sandbox', role: 'api_user' | 'none' = 'api_user'): string {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { ServiceName } from '@rental/config';
 import { mapDatabaseError } from '@rental/db';
-import { REQUEST_ID_HEADER, isValidRequestId, keylessCheckoutHeaders, problemFor, sendProblem } from '@rental/http';
+import { REQUEST_ID_HEADER, createExpressApp, isValidRequestId, keylessCheckoutHeaders, problemFor, sendProblem } from '@rental/http';
 import { type Logger, TRACEPARENT_HEADER, continueTrace, traceparentOf, withTrace } from '@rental/logger';
 import { httpRequestDuration } from '@rental/metrics';
 import { DomainError, PROBLEM_TYPE_PATH, type ProblemCatalogue, toProblem } from '@rental/problem';
@@ -61,9 +61,7 @@ function problem(res: ServerResponse, error: DomainError, headers: Record<string
  * config: express, off the hot path (health and metrics: admin port).
  */
 function controlApp(options: GatewayOptions): express.Application {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
+  const app = createExpressApp();
   app.get(SESSION_CONFIG_PATH, (_req, res) => {
     res.set('Cache-Control', 'no-store').json(options.sessionConfig);
   });

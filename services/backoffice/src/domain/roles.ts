@@ -11,7 +11,7 @@ export interface Operator {
   roles: OperatorRole[];
 }
 
-export function hasRole(operator: Operator, role: OperatorRole): boolean {
+function hasRole(operator: Operator, role: OperatorRole): boolean {
   const needed = OPERATOR_ROLES.indexOf(role);
   return operator.roles.some((held) => OPERATOR_ROLES.indexOf(held) >= needed);
 }

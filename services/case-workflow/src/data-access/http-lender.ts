@@ -10,8 +10,11 @@ export interface HttpLenderOptions {
   signed: SignedMessages;
   /** The application's data for a submission (case, quote, credit check); see domain/lender.ts. */
   application(submission: LenderSubmission, lenderId: string): Promise<Record<string, unknown>>;
-  /** Serves lenders without an intakeUrl: `{simulatorUrl}/lenders/{id}` is their intake. */
-  simulatorUrl: string;
+  /**
+   * Serves lenders without an intakeUrl: `{simulatorUrl}/lenders/{id}` is their intake; null (production
+   * without PRODUCTION_SIMULATORS): such a lender cannot be reached.
+   */
+  simulatorUrl: string | null;
   timeoutMs?: number;
   now(): Date;
   log: Logger;
@@ -28,7 +31,9 @@ export class HttpLender implements LenderAdapter {
   private async lender(id: string | null) {
     const lender = id ? await this.options.lenders.findLender(id) : undefined;
     if (!lender) throw new Error(id ? `lender ${id} is not loaded (seed command)` : 'the partner has no lender');
-    return { ...lender, intake: (lender.intakeUrl ?? `${this.options.simulatorUrl}/lenders/${encodeURIComponent(lender.id)}`).replace(/\/+$/, '') };
+    const { simulatorUrl } = this.options;
+    if (!lender.intakeUrl && !simulatorUrl) throw new Error(`lender ${lender.id} has no intakeUrl and production uses no lender simulator (PRODUCTION_SIMULATORS)`);
+    return { ...lender, intake: (lender.intakeUrl ?? `${simulatorUrl}/lenders/${encodeURIComponent(lender.id)}`).replace(/\/+$/, '') };
   }
 
   async submit(submission: LenderSubmission): Promise<{ reference: string }> {

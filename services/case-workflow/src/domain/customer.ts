@@ -180,7 +180,7 @@ export async function readCustomerView(deps: CustomerDependencies, token: string
 }
 
 /** A change the customer makes: only with a link that allows actions, only while the quote is in review. */
-async function customerChange(deps: CustomerDependencies, token: string, change: (transaction: CaseTransaction) => Promise<void>): Promise<CustomerView> {
+async function customerChange(deps: CustomerDependencies, token: string, change: (transaction: CaseTransaction) => Promise<void>, reason: string | null = null): Promise<CustomerView> {
   const opened = await openLink(deps, token);
   if (opened.link.viewOnly) throw forbidden('customer.view_only', 'This link shows the status of your financing request; it allows no changes.');
   const outcome = await deps.store.inCase(opened.financingCase.id, async (transaction) => {
@@ -190,7 +190,7 @@ async function customerChange(deps: CustomerDependencies, token: string, change:
       throw ruleViolation('customer.action_not_allowed', message, [{ propertyPath: '', code: 'customer.action_not_allowed', message }]);
     }
     await change(transaction);
-  }, customerAudit);
+  }, { ...customerAudit, reason });
   if (!outcome) throw linkNotFound();
   return viewOf(deps, { ...opened, financingCase: (await deps.store.findCase(opened.financingCase.id)) ?? opened.financingCase });
 }
@@ -211,10 +211,11 @@ export function giveFeedback(deps: CustomerDependencies, token: string, body: z.
   if (body.action === 'request_changes' && !text) {
     throw validationFailed([{ propertyPath: 'text', code: 'validation.required', message: 'Tell the dealer what should change.' }]);
   }
+  // The customer's words are the reason of the move in the case's history, as an operator's are.
   return customerChange(deps, token, async (transaction) => {
     await transaction.moveQuote(body.action);
     await transaction.addQuoteFeedback(body.action, text);
-  });
+  }, text);
 }
 
 export const customerAnswerBody = z.object({

@@ -5,7 +5,7 @@ import { applyApprovalTeamCancel } from './cancel';
 import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from './contract-machine';
 import { moveContractTo } from './contracts';
 import type { Actor, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from './model';
-import type { CaseStore, CaseTransaction, MailRequest, OpsReads } from './ports';
+import type { CaseStore, CaseTransaction, MailRequest, OpsReads, PartnerNames } from './ports';
 import { QUOTE_MOVES, QuoteMove, QuoteStatus, isQuoteStatus } from './quote-machine';
 
 /**
@@ -42,6 +42,7 @@ export interface LenderSubmissionView {
 export interface OperatorDependencies {
   store: CaseStore;
   reads: OpsReads;
+  partners: PartnerNames;
 }
 
 export interface OpsCaseView {
@@ -77,7 +78,21 @@ export async function opsCase(deps: OperatorDependencies, financingCaseId: strin
   ]);
   if (!quote) throw caseNotFound(financingCaseId);
   const contract = quote.contractId ? (await deps.store.findContract(quote.contractId)) ?? null : null;
-  return { financingCase, quote, contract, lenderSubmissions, history };
+  return { financingCase, quote, contract, lenderSubmissions, history: await withPartnerNames(deps.partners, history) };
+}
+
+/**
+ * Partner entries are stored with the partner's id only; the history names the partner as its
+ * profile does now (the name a partner changes is shown changed), or null when pricing cannot tell.
+ */
+async function withPartnerNames(partners: PartnerNames, history: HistoryEntry[]): Promise<HistoryEntry[]> {
+  const unnamedPartner = ({ actor }: HistoryEntry) => (actor.type === 'partner' && !actor.name ? actor.id : null);
+  const ids = [...new Set(history.map(unnamedPartner).filter((id): id is string => id !== null))];
+  const names = new Map(await Promise.all(ids.map(async (id) => [id, await partners.nameOf(id)] as const)));
+  return history.map((entry) => {
+    const id = unnamedPartner(entry);
+    return id === null ? entry : { ...entry, actor: { ...entry.actor, name: names.get(id) ?? null } };
+  });
 }
 
 export type OperatorMove = { kind: 'transition'; transition: string } | { kind: 'override' } | { kind: 'cancel' };

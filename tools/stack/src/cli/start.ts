@@ -8,7 +8,9 @@ import { startStack } from '../stack';
 
 /** `npm start`: the whole stack on this machine, seeded with the demo fixture when empty. */
 runUntilSignal('The stack', async () => {
-  const config = loadConfig({ ...platformVariables, PORT: portVariable(8080), SEED_DEMO: booleanVariable(true) });
+  // The local stack is a demo: in production its outside parties are the local simulators unless
+  // PRODUCTION_SIMULATORS=false (then every URL must be given, as in a deployment).
+  const config = loadConfig({ ...platformVariables, PORT: portVariable(8080), SEED_DEMO: booleanVariable(true), PRODUCTION_SIMULATORS: booleanVariable(true) });
   const log = createLogger('stack', 'warn');
   const stateDirectory = path.resolve(__dirname, '..', '..', '..', '..', '.stack', `${config.API_ENVIRONMENT}-${new URL(config.DATABASE_URL).pathname.slice(1)}`);
   const stack = await startStack({
@@ -18,6 +20,7 @@ runUntilSignal('The stack', async () => {
     databaseUrl: config.DATABASE_URL,
     natsUrl: config.NATS_URL,
     stateDirectory,
+    env: { PRODUCTION_SIMULATORS: String(config.PRODUCTION_SIMULATORS) },
     restartOnCrash: true,
     onCrash: (name, code, signal) => process.stderr.write(`${name} exited (${signal ?? code}); restarting. Log: ${path.join(stateDirectory, 'logs', `${name}.log`)}\n`),
     log,

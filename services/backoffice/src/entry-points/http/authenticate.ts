@@ -1,23 +1,30 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { OperationSpec } from '@rental/http';
 import { sendProblem } from '@rental/http';
-import { DomainError, toProblem } from '@rental/problem';
+import { DomainError, forbidden, toProblem } from '@rental/problem';
 import type { JwtVerifier } from '../../data-access/token-verifier';
-import { Operator, OperatorRole, hasRole } from '../../domain/roles';
+import { OPERATOR_ROLES, Operator, OperatorRole, requireRole } from '../../domain/roles';
 
 const REALM = 'realm="rental-ops"';
 
-function pattern(spec: OperationSpec): RegExp {
-  return new RegExp(`^${spec.path.replace(/\{\w+\}/g, '[^/]+')}$`);
+const isOperatorRole = (role: unknown): role is OperatorRole => (OPERATOR_ROLES as readonly unknown[]).includes(role);
+
+/**
+ * The router's authorization: the operator needs the role the matched operation declares
+ * (403 before the body is read or any case looked up); an operation without one is refused to
+ * everyone, so a route added without a role stays closed.
+ */
+export function authorizeOperator(spec: OperationSpec, res: Response): void {
+  const role = (spec as OperationSpec & { role?: unknown }).role;
+  if (!isOperatorRole(role)) throw forbidden('ops.role_required', 'This operation declares no role, so no operator may call it.');
+  requireRole(res.locals.operator as Operator, role);
 }
 
 /**
  * Every call under /ops/v1 names its operator with a bearer JWT of the operators' IdP: missing
- * or invalid is 401 with WWW-Authenticate: Bearer, a role below the operation's 403 — both
- * before the body is read and before any case is looked up.
+ * or invalid is 401 with WWW-Authenticate: Bearer, before the body is read.
  */
-export function operatorAuthentication(verifier: JwtVerifier, roles: ReadonlyArray<readonly [OperationSpec, OperatorRole]>): RequestHandler {
-  const table = roles.map(([spec, role]) => ({ method: spec.method.toUpperCase(), pattern: pattern(spec), role }));
+export function operatorAuthentication(verifier: JwtVerifier): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+([A-Za-z0-9\-_.~+/]+=*)\s*$/i.exec(header);
@@ -27,13 +34,6 @@ export function operatorAuthentication(verifier: JwtVerifier, roles: ReadonlyArr
     }
     verifier.verify(match[1] as string).then((operator: Operator) => {
       res.locals.operator = operator;
-      const path = `${req.baseUrl}${req.path}`;
-      const method = req.method === 'HEAD' ? 'GET' : req.method;
-      const needed = table.find((entry) => entry.method === method && entry.pattern.test(path))?.role;
-      if (needed && !hasRole(operator, needed)) {
-        sendProblem(res, toProblem(new DomainError('forbidden', 'ops.role_required', `This operation needs the ${needed} role.`)));
-        return;
-      }
       next();
     }, (error: unknown) => {
       if (error instanceof DomainError && error.kind === 'unauthenticated') {

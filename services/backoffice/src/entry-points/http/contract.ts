@@ -177,18 +177,22 @@ const noteSchema = z.object({ financingCaseId: z.string(), text: z.string(), cre
 const authFailures = problemResponses(401, 403);
 const caseAnswer = { 200: { description: 'The changed case', schema: caseDetailSchema } };
 
+/** An approval-team operation with the least role that may call it (checked on its route, before the body is read). */
+export type OpsOperationSpec = OperationSpec & { role: OperatorRole };
+
 /**
- * An approval-team operation: the token and role failures of every operation (401, 403), the
- * problems its inputs bring (404 for a path id, 400 for a query, 422 for a body) and the ones it
- * names itself.
+ * An approval-team operation: its role, the token and role failures of every operation (401,
+ * 403), the problems its inputs bring (404 for a path id, 400 for a query, 422 for a body) and
+ * the ones it names itself.
  */
-function opsOperation<const S extends Omit<OperationSpec, 'tags' | 'responses'> & { returns: Record<number, ResponseSpec>; problems?: number[] }>(spec: S) {
+function opsOperation<const S extends Omit<OpsOperationSpec, 'tags' | 'responses'> & { returns: Record<number, ResponseSpec>; problems?: number[] }>(spec: S) {
   const { returns, problems = [], ...operation } = spec;
   const inputs = [...(operation.params ? [404] : []), ...(operation.query ? [400] : []), ...(operation.body ? [422] : [])];
   return defineOperation({ ...operation, tags: [TAG], responses: { ...returns, ...authFailures, ...problemResponses(...inputs, ...problems) } });
 }
 
 export const queueOperation = opsOperation({
+  role: 'viewer',
   operationId: 'ops_list_cases', method: 'get', path: '/ops/v1/cases',
   summary: 'The queue: cases of every partner, longest waiting first',
   description: 'Role viewer. Longest waiting = oldest status change first. `status` takes a comma list; `overdue=true` keeps cases with a required partner or customer item pending after its dueAt.',
@@ -197,6 +201,7 @@ export const queueOperation = opsOperation({
 });
 
 export const caseOperation = opsOperation({
+  role: 'viewer',
   operationId: 'ops_get_case', method: 'get', path: '/ops/v1/cases/{id}',
   summary: 'A case with quote, contract, envelope, lender submissions, every item and document, and its history',
   description: 'Role viewer. Items of every audience (partner, customer, operator) with dueAt; documents with their review status and who uploaded them; history of every change with actor, action, statuses and reason.',
@@ -205,6 +210,7 @@ export const caseOperation = opsOperation({
 });
 
 export const transitionOperation = opsOperation({
+  role: 'reviewer',
   operationId: 'ops_transition_case', method: 'post', path: '/ops/v1/cases/{id}/transitions',
   summary: 'A move of the quote table from the current status',
   description: 'Role reviewer; finance_* moves and start_manual_finance_review need the approver role, every other move the reviewer role. cancel has its own route; finance_accept out of finance_rejected is the override (422 ops.override_required). request_finance_review(_direct) submits the case to the lender.',
@@ -213,6 +219,7 @@ export const transitionOperation = opsOperation({
 });
 
 export const overrideOperation = opsOperation({
+  role: 'approver',
   operationId: 'ops_override_case', method: 'post', path: '/ops/v1/cases/{id}/override',
   summary: 'finance_rejected → finance_accepted (financeRejectedOverride), with the reason',
   description: 'Role approver. Only from finance_rejected (else 422); the reason is kept in the history.',
@@ -221,6 +228,7 @@ export const overrideOperation = opsOperation({
 });
 
 export const cancelOperation = opsOperation({
+  role: 'approver',
   operationId: 'ops_cancel_case', method: 'post', path: '/ops/v1/cases/{id}/cancel',
   summary: 'The approval team\'s cancel from any other status, with every effect of the partner cancel',
   description: "Role approver. From any status but canceled (422), without the partner's restrictions; a contract waiting for signing is canceled with it, a signed or later one stays active; open callback requests close.",
@@ -229,6 +237,7 @@ export const cancelOperation = opsOperation({
 });
 
 export const requestsOperation = opsOperation({
+  role: 'reviewer',
   operationId: 'ops_request_items', method: 'post', path: '/ops/v1/cases/{id}/requests',
   summary: 'Requested documents, fill-and-return forms and information, for the partner, the customer or the approval team',
   description: 'Role reviewer. All items or none: a bad item is a 422 naming it. dueAt defaults to now + DOCUMENT_DUE_AFTER.',
@@ -237,6 +246,7 @@ export const requestsOperation = opsOperation({
 });
 
 export const reviewOperation = opsOperation({
+  role: 'reviewer',
   operationId: 'ops_review_document', method: 'post', path: '/ops/v1/documents/{id}/review',
   summary: 'VERIFIED accepts the document\'s request; REJECTED reopens it for the partner',
   description: 'Role reviewer. Only a PENDING_REVIEW document (else 422 at status). A rejection is mailed to the partner.',
@@ -245,6 +255,7 @@ export const reviewOperation = opsOperation({
 });
 
 export const downloadOperation = opsOperation({
+  role: 'viewer',
   operationId: 'ops_download_document', method: 'get', path: '/ops/v1/documents/{id}/download',
   summary: 'Any document of any case, bytes as stored',
   description: 'Role viewer. The bytes as stored, with their content type.',
@@ -253,6 +264,7 @@ export const downloadOperation = opsOperation({
 });
 
 export const transmitOperation = opsOperation({
+  role: 'reviewer',
   operationId: 'ops_transmit_items', method: 'post', path: '/ops/v1/cases/{id}/transmit',
   summary: 'Sends verified documents and given answers of the items to the lender',
   description: 'Role reviewer. Each item needs a verified document or a given answer (422 naming it); a case without a lender reference is 422. Items become sent with transmittedToLenderAt once the lender took them; a lender that fails is 502 and nothing changes.',
@@ -262,6 +274,7 @@ export const transmitOperation = opsOperation({
 });
 
 export const resubmitOperation = opsOperation({
+  role: 'reviewer',
   operationId: 'ops_resubmit_case', method: 'post', path: '/ops/v1/cases/{id}/resubmit',
   summary: 'A new lender submission when the last one failed',
   description: 'Role reviewer. Only when the last submission is failed (else 422).',
@@ -271,6 +284,7 @@ export const resubmitOperation = opsOperation({
 });
 
 export const callbackOperation = opsOperation({
+  role: 'reviewer',
   operationId: 'ops_create_callback_request', method: 'post', path: '/ops/v1/cases/{id}/callback-requests',
   summary: 'Links items to a new open callback request',
   description: "Role reviewer. The partner's list shows callbackRequestId and callbackStatus on the items; any cancel closes it.",
@@ -279,6 +293,7 @@ export const callbackOperation = opsOperation({
 });
 
 export const closeCallbackOperation = opsOperation({
+  role: 'reviewer',
   operationId: 'ops_close_callback_request', method: 'post', path: '/ops/v1/callback-requests/{id}/close',
   summary: 'Closes an open callback request',
   description: 'Role reviewer. An open callback request only (else 422).',
@@ -288,6 +303,7 @@ export const closeCallbackOperation = opsOperation({
 });
 
 export const noteOperation = opsOperation({
+  role: 'reviewer',
   operationId: 'ops_add_note', method: 'post', path: '/ops/v1/cases/{id}/notes',
   summary: 'An internal note in the case\'s history',
   description: "Role reviewer. Kept in the case's history (action note).",
@@ -296,6 +312,7 @@ export const noteOperation = opsOperation({
 });
 
 export const contractTransitionOperation = opsOperation({
+  role: 'reviewer',
   operationId: 'ops_transition_contract', method: 'post', path: '/ops/v1/contracts/{id}/transitions',
   summary: 'Moves a contract forward (signed → post_processing_required → delivery_approved → invoice_checked → completed)',
   description: 'Role reviewer. Steps may be skipped, never back. completed needs a contract number; a completed contract completes its finance_accepted quote.',
@@ -303,22 +320,7 @@ export const contractTransitionOperation = opsOperation({
   returns: caseAnswer,
 });
 
-/** Every operation with the least role it needs, checked before the body is read. */
-export const ROLE_OF_OPERATION: ReadonlyArray<readonly [OperationSpec, OperatorRole]> = [
-  [queueOperation, 'viewer'],
-  [caseOperation, 'viewer'],
-  [transitionOperation, 'reviewer'],
-  [overrideOperation, 'approver'],
-  [cancelOperation, 'approver'],
-  [requestsOperation, 'reviewer'],
-  [reviewOperation, 'reviewer'],
-  [downloadOperation, 'viewer'],
-  [transmitOperation, 'reviewer'],
-  [resubmitOperation, 'reviewer'],
-  [callbackOperation, 'reviewer'],
-  [closeCallbackOperation, 'reviewer'],
-  [noteOperation, 'reviewer'],
-  [contractTransitionOperation, 'reviewer'],
+export const operations: OpsOperationSpec[] = [
+  queueOperation, caseOperation, transitionOperation, overrideOperation, cancelOperation, requestsOperation, reviewOperation,
+  downloadOperation, transmitOperation, resubmitOperation, callbackOperation, closeCallbackOperation, noteOperation, contractTransitionOperation,
 ];
-
-export const operations: OperationSpec[] = ROLE_OF_OPERATION.map(([operation]) => operation);

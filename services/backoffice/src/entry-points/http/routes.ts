@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { OperationRouter, pageWindow } from '@rental/http';
+import { authorizeOperator } from './authenticate';
 import { contentDisposition } from './content-disposition';
 import * as use from '../../domain/operations';
 import type { BackofficeDependencies } from '../../domain/ports';
@@ -15,7 +16,7 @@ const created = (body: unknown) => ({ status: 201, body });
 
 /** The back office's API: each route takes the checked body, calls one use case, answers its result. */
 export function backofficeRoutes(deps: BackofficeDependencies): OperationRouter {
-  return new OperationRouter()
+  return new OperationRouter({ authorization: authorizeOperator })
     .handle(queueOperation, async ({ query }) => {
       const statuses = (query.status ?? '').split(',').map((status) => status.trim()).filter(Boolean);
       return ok(await use.queue(deps, {

@@ -141,7 +141,7 @@ export function caseWorkflowGrpcService(store: CaseStore, log: Logger, lenderSid
       await resubmitToLender({ store }, request.financingCaseId, operatorOr(request.operatorId, request.operatorName));
       return {};
     }),
-    ...operatorHandlers({ store, reads: opsReads }, log),
+    ...operatorHandlers({ store, reads: opsReads, partners: channel.partners }, log),
     ResolveCustomerLink: unaryHandler<caseWorkflow.ResolveCustomerLinkRequest__Output, caseWorkflow.CustomerLinkAccess>('ResolveCustomerLink', log, mappers, async (request) => {
       const { state, opened } = await resolveLink({ store, customer: channel.settings }, request.token);
       return {
