@@ -38,6 +38,8 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     RATE_LIMIT_ADDRESS_PER_SECOND: '0',
     INTERNAL_IDENTITY_SECRET: stack.identitySecret,
     ADMIN_PORT: String(gatewayAdminPort),
+    // The stack's gateway holds the partner access port of this base; this one takes any free port.
+    GRPC_PORT: '0',
   }, gatewayAdminPort);
   const direct = new DirectAccess(stack);
   const barePort = stack.portBase + 27;

@@ -430,7 +430,7 @@ describe('back office API', () => {
     expect(response.status).toBe(200);
     expect(description.openapi).toBe('3.1.0');
     expect(description.components.securitySchemes).toEqual({ operatorToken: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });
-    expect(Object.values(description.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId))).toHaveLength(14);
+    expect(Object.values(description.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId))).toHaveLength(23);
   });
 
   it('when a document row is read directly, then an operator-requested template is stored as given', async () => {

@@ -9,5 +9,7 @@ export const GRPC_CALL_GRAPH: Readonly<Record<string, readonly string[]>> = {
   documents: ['case-workflow'],
   notifications: ['pricing'],
   pricing: ['case-workflow'],
-  backoffice: ['case-workflow', 'documents', 'pricing'],
+  backoffice: ['case-workflow', 'documents', 'gateway', 'pricing'],
+  // The gateway serves partners, keys and their audit (partner access) and passes conditions on to pricing.
+  gateway: ['pricing'],
 };

@@ -1,10 +1,11 @@
-import { grpcAddressOf } from '@rental/config';
+import { gatewayGrpcAddressOf, grpcAddressOf } from '@rental/config';
 import { RunningService, startServiceHost } from '@rental/service-host';
 import { PROBLEM_CATALOGUE } from '@rental/proto';
 import type { BackofficeConfig } from './config';
 import { GrpcCaseWorkflow } from './data-access/case-workflow-client';
 import { GrpcDocuments } from './data-access/documents-client';
 import { GrpcPartnerDirectory } from './data-access/partner-directory';
+import { GrpcPartnerAccess } from './data-access/partner-access-client';
 import { JwtVerifier } from './data-access/token-verifier';
 import { backofficeApiDescription } from './entry-points/http/api-description';
 import { operatorAuthentication } from './entry-points/http/authenticate';
@@ -28,6 +29,7 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
       const cases = new GrpcCaseWorkflow(grpcAddressOf('case-workflow', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const documents = new GrpcDocuments(grpcAddressOf('documents', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const partners = new GrpcPartnerDirectory(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
+      const access = new GrpcPartnerAccess(gatewayGrpcAddressOf(config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const verifier = new JwtVerifier({ issuer: operatorIssuerOf(config), audience: config.OPERATOR_AUDIENCE, rolesClaim: config.OPERATOR_ROLES_CLAIM });
       const description = backofficeApiDescription('1.0.0');
       return {
@@ -38,7 +40,7 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
           lender: cases,
           now: () => new Date(),
           documentDueAfterMs: config.DOCUMENT_DUE_AFTER,
-        }),
+        }, access),
         http: {
           apiPrefix: '/ops/v1',
           authenticate: operatorAuthentication(verifier),
@@ -50,6 +52,7 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
           cases.close();
           documents.close();
           partners.close();
+          access.close();
         },
       };
     },

@@ -124,6 +124,10 @@ export class Ops {
     return this.api.post(path, body, { key: null, headers: this.headers() });
   }
 
+  put(path: string, body?: unknown): Promise<ApiResponse> {
+    return this.api.request('PUT', path, { body, key: null, headers: this.headers() });
+  }
+
   postRaw(path: string, rawBody: string): Promise<ApiResponse> {
     return this.api.request('POST', path, { key: null, rawBody, headers: { ...this.headers(), 'Content-Type': 'application/json' } });
   }

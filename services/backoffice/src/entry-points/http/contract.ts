@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { boundedText, nonBlankText } from '@rental/problem';
-import { MAX_INTEGER_ID, OperationSpec, ResponseSpec, defineOperation, integerId, pageQuery, problemResponses, ulid } from '@rental/http';
-import type { OperatorRole } from '../../domain/roles';
+import { MAX_INTEGER_ID, integerId, pageQuery, ulid } from '@rental/http';
+import { OpsOperationSpec, opsOperation } from './ops-operation';
+import { partnerOperations } from './partner-contract';
 
-const TAG = 'Approval team';
 
 const casePath = z.object({ id: ulid().describe('Financing case id') });
 const contractPath = z.object({ id: ulid().describe('Contract id') });
@@ -174,22 +174,7 @@ const callbackSchema = z.object({
 
 const noteSchema = z.object({ financingCaseId: z.string(), text: z.string(), createdAt: z.string(), author: actorSchema }).meta({ id: 'OpsNote' });
 
-const authFailures = problemResponses(401, 403);
 const caseAnswer = { 200: { description: 'The changed case', schema: caseDetailSchema } };
-
-/** An approval-team operation with the least role that may call it (checked on its route, before the body is read). */
-export type OpsOperationSpec = OperationSpec & { role: OperatorRole };
-
-/**
- * An approval-team operation: its role, the token and role failures of every operation (401,
- * 403), the problems its inputs bring (404 for a path id, 400 for a query, 422 for a body) and
- * the ones it names itself.
- */
-function opsOperation<const S extends Omit<OpsOperationSpec, 'tags' | 'responses'> & { returns: Record<number, ResponseSpec>; problems?: number[] }>(spec: S) {
-  const { returns, problems = [], ...operation } = spec;
-  const inputs = [...(operation.params ? [404] : []), ...(operation.query ? [400] : []), ...(operation.body ? [422] : [])];
-  return defineOperation({ ...operation, tags: [TAG], responses: { ...returns, ...authFailures, ...problemResponses(...inputs, ...problems) } });
-}
 
 export const queueOperation = opsOperation({
   role: 'viewer',
@@ -323,4 +308,5 @@ export const contractTransitionOperation = opsOperation({
 export const operations: OpsOperationSpec[] = [
   queueOperation, caseOperation, transitionOperation, overrideOperation, cancelOperation, requestsOperation, reviewOperation,
   downloadOperation, transmitOperation, resubmitOperation, callbackOperation, closeCallbackOperation, noteOperation, contractTransitionOperation,
+  ...partnerOperations,
 ];
