@@ -1,4 +1,6 @@
+import { bearerAuthentication } from '@rental/bearer-token';
 import { grpcAddressOf } from '@rental/config';
+import { forbidden } from '@rental/problem';
 import { RunningService, startServiceHost } from '@rental/service-host';
 import { PROBLEM_CATALOGUE } from '@rental/proto';
 import type { BackofficeConfig } from './config';
@@ -6,8 +8,8 @@ import { GrpcCaseWorkflow } from './data-access/case-workflow-client';
 import { GrpcDocuments } from './data-access/documents-client';
 import { GrpcPartnerDirectory } from './data-access/partner-directory';
 import { JwtVerifier } from './data-access/token-verifier';
+import { hasRole } from './domain/roles';
 import { backofficeApiDescription } from './entry-points/http/api-description';
-import { operatorAuthentication } from './entry-points/http/authenticate';
 import { mountConsole } from './entry-points/http/console';
 import { ROLE_OF_OPERATION } from './entry-points/http/contract';
 import { backofficeRoutes } from './entry-points/http/routes';
@@ -42,7 +44,16 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
         }),
         http: {
           apiPrefix: '/ops/v1',
-          authenticate: operatorAuthentication(verifier, ROLE_OF_OPERATION),
+          // Before the body is read and before any case is looked up.
+          authenticate: bearerAuthentication({
+            realm: 'rental-ops',
+            missingTokenDetail: 'An operator\'s bearer token (Authorization: Bearer <JWT>) is required.',
+            authenticate: (token) => verifier.verify(token),
+            roles: ROLE_OF_OPERATION,
+            hasRole,
+            forbidden: (role) => forbidden('ops.role_required', `This operation needs the ${role} role.`),
+            localsKey: 'operator',
+          }),
           beforeApi: (app) => mountConsole(app, { description: () => description, rolesClaim: config.OPERATOR_ROLES_CLAIM, issuerUrl: config.OPERATOR_ISSUER_URL }),
         },
         // Templates given by operators arrive base64 in JSON: 10 MB of file is about 14 MB of text.

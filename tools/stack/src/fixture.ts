@@ -55,6 +55,16 @@ export const seedFileSchema = z.object({
     apiKeys: z.array(z.object({ key: z.string().min(16), environment: z.enum(['sandbox', 'production']), roles: z.array(z.string()) })),
     rentalFactors: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.number().positive()))),
     residualValues: z.record(z.string(), z.number().nonnegative()),
+    /** People at the partner (and their programs), loaded into the dev identity provider for the portal. */
+    users: z.array(z.object({
+      id: z.string().min(1).max(100),
+      name: z.string().min(1),
+      email: z.string().email(),
+      password: z.string().min(8),
+      roles: z.array(z.enum(['viewer', 'developer', 'admin'])),
+      clientId: z.string().min(1).max(100),
+      clientSecret: z.string().min(16),
+    })).default([]),
   })),
 });
 

@@ -1,0 +1,2 @@
+export * from './verifier';
+export * from './authentication';

@@ -1,0 +1,64 @@
+import { bearerAuthentication } from '@rental/bearer-token';
+import { LOCAL_HELPER_OFFSETS, httpUrlOf } from '@rental/config';
+import { IdentityKeys } from '@rental/identity';
+import { forbidden } from '@rental/problem';
+import { PROBLEM_CATALOGUE } from '@rental/proto';
+import { RunningService, startServiceHost } from '@rental/service-host';
+import type { PortalConfig } from './config';
+import { GrpcPartnerAccess } from './data-access/partner-access-client';
+import { PartnerTokenVerifier } from './data-access/token-verifier';
+import { HttpWebhookEndpoints } from './data-access/webhook-endpoints-client';
+import { hasRole } from './domain/roles';
+import { rolesOfOperations } from './entry-points/http/contract';
+import { mountPage } from './entry-points/http/page';
+import { portalRoutes } from './entry-points/http/routes';
+import { migrations } from './migrations';
+
+/** The issuer of partner users' tokens: PORTAL_ISSUER_URL, else the local stack's dev identity provider. */
+export function portalIssuerOf(config: Pick<PortalConfig, 'PORTAL_ISSUER_URL' | 'SERVICE_PORT_BASE'>): string {
+  return (config.PORTAL_ISSUER_URL ?? `http://127.0.0.1:${config.SERVICE_PORT_BASE + LOCAL_HELPER_OFFSETS.identityProvider}`).replace(/\/$/, '');
+}
+
+/** The gateway's gRPC port (PartnerAccessService): GATEWAY_GRPC_ADDR, else SERVICE_PORT_BASE + 10. */
+function gatewayGrpcAddress(config: PortalConfig, env: NodeJS.ProcessEnv): string {
+  return env.GATEWAY_GRPC_ADDR ?? `127.0.0.1:${config.SERVICE_PORT_BASE + 10}`;
+}
+
+export function startPortal(config: PortalConfig, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
+  return startServiceHost({
+    name: 'portal',
+    migrations,
+    config,
+    usesBus: false,
+    problems: PROBLEM_CATALOGUE,
+    build: async () => {
+      const access = new GrpcPartnerAccess(gatewayGrpcAddress(config, env), config.GRPC_DEADLINE_MS);
+      const webhooks = new HttpWebhookEndpoints(httpUrlOf('notifications', config.SERVICE_PORT_BASE, env), new IdentityKeys(config.INTERNAL_IDENTITY_SECRET), config.GRPC_DEADLINE_MS);
+      const issuer = portalIssuerOf(config);
+      const verifier = new PartnerTokenVerifier(
+        { issuer, audience: config.PORTAL_AUDIENCE, partnerClaim: config.PORTAL_PARTNER_CLAIM, rolesClaim: config.PORTAL_ROLES_CLAIM },
+        (partnerId) => access.partnerExists(partnerId),
+      );
+      return {
+        router: portalRoutes({ access, webhooks, environment: config.API_ENVIRONMENT }),
+        http: {
+          apiPrefix: '/portal/v1',
+          // Before the body is read and before any key or endpoint is looked up.
+          authenticate: bearerAuthentication({
+            realm: 'rental-portal',
+            missingTokenDetail: 'A partner user\'s bearer token (Authorization: Bearer <JWT>) is required.',
+            authenticate: async (token) => verifier.verify(token),
+            roles: rolesOfOperations(config.API_ENVIRONMENT),
+            hasRole,
+            forbidden: (role) => forbidden('portal.role_required', `This operation needs the ${role} role.`),
+            localsKey: 'user',
+          }),
+          beforeApi: (app) => mountPage(app, { sessionConfig: { issuer, audience: config.PORTAL_AUDIENCE, clientId: config.PORTAL_CLIENT_ID } }),
+        },
+        close: async () => {
+          access.close();
+        },
+      };
+    },
+  });
+}
