@@ -10,4 +10,5 @@ export const GRPC_CALL_GRAPH: Readonly<Record<string, readonly string[]>> = {
   notifications: ['pricing'],
   pricing: ['case-workflow'],
   backoffice: ['case-workflow', 'documents', 'pricing'],
+  portal: ['notifications'],
 };

@@ -1,13 +1,12 @@
 import { bearerAuthentication } from '@rental/bearer-token';
-import { LOCAL_HELPER_OFFSETS, httpUrlOf } from '@rental/config';
-import { IdentityKeys } from '@rental/identity';
+import { LOCAL_HELPER_OFFSETS, grpcAddressOf } from '@rental/config';
 import { forbidden } from '@rental/problem';
 import { PROBLEM_CATALOGUE } from '@rental/proto';
 import { RunningService, startServiceHost } from '@rental/service-host';
 import type { PortalConfig } from './config';
 import { GrpcPartnerAccess } from './data-access/partner-access-client';
 import { PartnerTokenVerifier } from './data-access/token-verifier';
-import { HttpWebhookEndpoints } from './data-access/webhook-endpoints-client';
+import { GrpcWebhookEndpoints } from './data-access/webhook-endpoints-client';
 import { hasRole } from './domain/roles';
 import { rolesOfOperations } from './entry-points/http/contract';
 import { mountPage } from './entry-points/http/page';
@@ -33,7 +32,7 @@ export function startPortal(config: PortalConfig, env: NodeJS.ProcessEnv = proce
     problems: PROBLEM_CATALOGUE,
     build: async () => {
       const access = new GrpcPartnerAccess(gatewayGrpcAddress(config, env), config.GRPC_DEADLINE_MS);
-      const webhooks = new HttpWebhookEndpoints(httpUrlOf('notifications', config.SERVICE_PORT_BASE, env), new IdentityKeys(config.INTERNAL_IDENTITY_SECRET), config.GRPC_DEADLINE_MS);
+      const webhooks = new GrpcWebhookEndpoints(grpcAddressOf('notifications', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const issuer = portalIssuerOf(config);
       const verifier = new PartnerTokenVerifier(
         { issuer, audience: config.PORTAL_AUDIENCE, partnerClaim: config.PORTAL_PARTNER_CLAIM, rolesClaim: config.PORTAL_ROLES_CLAIM },
@@ -57,6 +56,7 @@ export function startPortal(config: PortalConfig, env: NodeJS.ProcessEnv = proce
         },
         close: async () => {
           access.close();
+          webhooks.close();
         },
       };
     },

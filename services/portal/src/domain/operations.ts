@@ -1,4 +1,4 @@
-import type { AuditEntryView, PortalDependencies, WebhookCall, WebhookReply } from './ports';
+import type { AuditEntryView, PortalDependencies, WebhookCall, WebhookOperation } from './ports';
 import { PartnerUser, actorOf } from './roles';
 
 /** How long the old key keeps working after a roll unless the user says otherwise. */
@@ -15,25 +15,29 @@ export const revokeKey = (deps: PortalDependencies, user: PartnerUser, keyId: st
 export const audit = (deps: PortalDependencies, user: PartnerUser, page: number): Promise<AuditEntryView[]> => deps.access.listAudit(user.partnerId, page);
 
 /** Reads of the webhook endpoints and the tools that change nothing of an endpoint (test events, redeliveries). */
-export const webhooks = (deps: PortalDependencies, user: PartnerUser, call: WebhookCall): Promise<WebhookReply> => deps.webhooks.call(user.partnerId, call);
+export const webhooks = (deps: PortalDependencies, user: PartnerUser, operation: WebhookOperation, call: WebhookCall): Promise<unknown> => deps.webhooks.call(user.partnerId, operation, call);
 
-type EndpointAction = 'webhook_endpoint.created' | 'webhook_endpoint.updated' | 'webhook_endpoint.deleted' | 'webhook_endpoint.secret_rotated';
+const ACTION_OF = {
+  CreateEndpoint: 'webhook_endpoint.created',
+  UpdateEndpoint: 'webhook_endpoint.updated',
+  DeleteEndpoint: 'webhook_endpoint.deleted',
+  RotateSecret: 'webhook_endpoint.secret_rotated',
+} as const;
 
 interface EndpointBody {
-  id?: string;
-  url?: string;
+  id: string;
+  url: string;
 }
 
 /**
- * A change of a webhook endpoint, made by the owner with its own rules, then written to the
+ * A change of a webhook endpoint, made by its owner with its own rules, then written to the
  * partner's audit with the user who made it (after the change: no call waits on an open transaction).
  */
-export async function changeWebhookEndpoint(deps: PortalDependencies, user: PartnerUser, action: EndpointAction, call: WebhookCall): Promise<WebhookReply> {
+export async function changeWebhookEndpoint(deps: PortalDependencies, user: PartnerUser, operation: keyof typeof ACTION_OF, call: WebhookCall): Promise<unknown> {
   // A deleted endpoint answers nothing: its URL, the name the audit shows, is read first.
-  const before = action === 'webhook_endpoint.deleted' ? (await deps.webhooks.call(user.partnerId, { method: 'GET', path: call.path, requestId: call.requestId })).body as EndpointBody : undefined;
-  const reply = await deps.webhooks.call(user.partnerId, call);
-  const endpoint = (before ?? reply.body) as EndpointBody;
-  const id = endpoint.id ?? call.path.split('/')[1] ?? '';
-  await deps.access.recordAudit(user.partnerId, { actor: actorOf(user), action, target: { type: 'webhook_endpoint', id, name: endpoint.url ?? id } });
-  return reply;
+  const before = operation === 'DeleteEndpoint' ? await deps.webhooks.call(user.partnerId, 'GetEndpoint', { endpointId: call.endpointId }) as EndpointBody : undefined;
+  const answer = await deps.webhooks.call(user.partnerId, operation, call);
+  const endpoint = (before ?? answer) as EndpointBody;
+  await deps.access.recordAudit(user.partnerId, { actor: actorOf(user), action: ACTION_OF[operation], target: { type: 'webhook_endpoint', id: endpoint.id, name: endpoint.url } });
+  return answer;
 }

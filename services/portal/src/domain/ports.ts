@@ -46,29 +46,24 @@ export interface PartnerAccess {
   recordAudit(partnerId: string, entry: { actor: Actor; action: string; target: AuditEntryView['target'] }): Promise<void>;
 }
 
-/** A call of the partner API's webhook operations (notifications), made for the partner. */
-export interface WebhookCall {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** Beneath /api/webhook_endpoints: '' or '/{id}…'. */
-  path: string;
-  query?: Record<string, string>;
-  body?: unknown;
-  requestId: string;
-}
+/** The partner API's webhook endpoint operations, by their use. */
+export type WebhookOperation = 'ListEndpoints' | 'CreateEndpoint' | 'GetEndpoint' | 'UpdateEndpoint' | 'DeleteEndpoint' | 'ListDeliveries' | 'RotateSecret' | 'SendTestEvent' | 'Redeliver';
 
-/** The answer of a successful call: the owner's status, body and the headers that matter to the caller. */
-export interface WebhookReply {
-  status: number;
-  body: unknown;
-  headers: Record<string, string>;
+export interface WebhookCall {
+  endpointId?: string;
+  eventId?: string;
+  page?: number;
+  /** The JSON body the HTTP operation takes. */
+  body?: unknown;
 }
 
 /**
- * The partner API's webhook endpoints, on the same data and with the same rules; a refusal is
- * thrown as the DomainError the owner answered (another partner's endpoint as not found).
+ * The partner API's webhook endpoints (notifications), on the same data and with the same rules:
+ * the answer is the JSON body /api/webhook_endpoints answers; a refusal is thrown as the
+ * DomainError it answered, another partner's endpoint as one that does not exist.
  */
 export interface WebhookEndpoints {
-  call(partnerId: string, call: WebhookCall): Promise<WebhookReply>;
+  call(partnerId: string, operation: WebhookOperation, call: WebhookCall): Promise<unknown>;
 }
 
 export interface PortalDependencies {

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { OperationRouter } from '@rental/http';
 import * as use from '../../domain/operations';
-import type { PortalDependencies, WebhookCall, WebhookReply } from '../../domain/ports';
+import type { PortalDependencies } from '../../domain/ports';
 import { type PartnerUser, hasRole, keyRoleOf } from '../../domain/roles';
 import {
   auditOperation, createEndpointOperation, createKeyOperation, deleteEndpointOperation, deliveriesOperation, getEndpointOperation, listEndpointsOperation, listKeysOperation,
@@ -11,14 +11,12 @@ import {
 const userOf = (res: Response) => res.locals.user as PartnerUser;
 const ok = (body: unknown) => ({ status: 200, body });
 const created = (body: unknown) => ({ status: 201, body });
+const accepted = (body: unknown) => ({ status: 202, body });
 const pageOf = (page: number | undefined) => page ?? 1;
-const answer = (reply: WebhookReply) => ({ status: reply.status, body: reply.body, headers: reply.headers });
-const paged = (page: number | undefined): Record<string, string> => (page === undefined ? {} : { page: String(page) });
 const keyWithSecret = ({ apiKey, key }: { apiKey: object; key: string }) => ({ ...apiKey, key });
 
-/** The portal's API: each route takes the checked input, calls one use case, answers its result. */
+/** The portal's API: each route takes the checked input, calls one use case, answers its result (webhooks: as /api/webhook_endpoints answers). */
 export function portalRoutes(deps: PortalDependencies): OperationRouter {
-  const webhookCall = (res: Response, requestId: string, call: Omit<WebhookCall, 'requestId'>) => use.webhooks(deps, userOf(res), { ...call, requestId }).then(answer);
   return new OperationRouter()
     .handle(meOperation, async ({ res }) => {
       const user = userOf(res);
@@ -32,13 +30,19 @@ export function portalRoutes(deps: PortalDependencies): OperationRouter {
     .handle(rollKeyOperation, async ({ params, body, res }) => created(keyWithSecret(await use.rollKey(deps, userOf(res), params.id, body?.expiresIn))))
     .handle(revokeKeyOperation, async ({ params, res }) => ok(await use.revokeKey(deps, userOf(res), params.id)))
     .handle(auditOperation, async ({ query, res }) => ok(await use.audit(deps, userOf(res), pageOf(query.page))))
-    .handle(listEndpointsOperation, ({ query, res, requestId }) => webhookCall(res, requestId, { method: 'GET', path: '', query: paged(query.page) }))
-    .handle(getEndpointOperation, ({ params, res, requestId }) => webhookCall(res, requestId, { method: 'GET', path: `/${params.id}` }))
-    .handle(deliveriesOperation, ({ params, query, res, requestId }) => webhookCall(res, requestId, { method: 'GET', path: `/${params.id}/deliveries`, query: paged(query.page) }))
-    .handle(testEventOperation, ({ params, res, requestId }) => webhookCall(res, requestId, { method: 'POST', path: `/${params.id}/test-event` }))
-    .handle(redeliverOperation, ({ params, res, requestId }) => webhookCall(res, requestId, { method: 'POST', path: `/${params.id}/deliveries/${encodeURIComponent(params.eventId)}/redeliver` }))
-    .handle(createEndpointOperation, async ({ body, res, requestId }) => answer(await use.changeWebhookEndpoint(deps, userOf(res), 'webhook_endpoint.created', { method: 'POST', path: '', body, requestId })))
-    .handle(updateEndpointOperation, async ({ params, body, res, requestId }) => answer(await use.changeWebhookEndpoint(deps, userOf(res), 'webhook_endpoint.updated', { method: 'PATCH', path: `/${params.id}`, body, requestId })))
-    .handle(deleteEndpointOperation, async ({ params, res, requestId }) => answer(await use.changeWebhookEndpoint(deps, userOf(res), 'webhook_endpoint.deleted', { method: 'DELETE', path: `/${params.id}`, requestId })))
-    .handle(rotateSecretOperation, async ({ params, body, res, requestId }) => answer(await use.changeWebhookEndpoint(deps, userOf(res), 'webhook_endpoint.secret_rotated', { method: 'POST', path: `/${params.id}/rotate-secret`, body, requestId })));
+    .handle(listEndpointsOperation, async ({ query, res }) => ok(await use.webhooks(deps, userOf(res), 'ListEndpoints', { page: query.page })))
+    .handle(getEndpointOperation, async ({ params, res }) => ok(await use.webhooks(deps, userOf(res), 'GetEndpoint', { endpointId: params.id })))
+    .handle(deliveriesOperation, async ({ params, query, res }) => ok(await use.webhooks(deps, userOf(res), 'ListDeliveries', { endpointId: params.id, page: query.page })))
+    .handle(testEventOperation, async ({ params, res }) => accepted(await use.webhooks(deps, userOf(res), 'SendTestEvent', { endpointId: params.id })))
+    .handle(redeliverOperation, async ({ params, res }) => accepted(await use.webhooks(deps, userOf(res), 'Redeliver', { endpointId: params.id, eventId: params.eventId })))
+    .handle(createEndpointOperation, async ({ body, res }) => {
+      const endpoint = await use.changeWebhookEndpoint(deps, userOf(res), 'CreateEndpoint', { body }) as { id: string };
+      return { status: 201, body: endpoint, headers: { Location: `/portal/v1/webhook-endpoints/${endpoint.id}` } };
+    })
+    .handle(updateEndpointOperation, async ({ params, body, res }) => ok(await use.changeWebhookEndpoint(deps, userOf(res), 'UpdateEndpoint', { endpointId: params.id, body })))
+    .handle(deleteEndpointOperation, async ({ params, res }) => {
+      await use.changeWebhookEndpoint(deps, userOf(res), 'DeleteEndpoint', { endpointId: params.id });
+      return { status: 204 };
+    })
+    .handle(rotateSecretOperation, async ({ params, body, res }) => ok(await use.changeWebhookEndpoint(deps, userOf(res), 'RotateSecret', { endpointId: params.id, body })));
 }
