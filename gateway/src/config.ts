@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, platformVariables, portVariable, positiveIntegerVariable, urlVariable } from '@rental/config';
+import { durationVariable, loadConfig, platformVariables, portVariable, positiveIntegerVariable, urlVariable } from '@rental/config';
 import { identityVariables } from '@rental/identity';
 import { trustedProxiesVariable } from './entry-points/http/client-address';
 
@@ -11,8 +11,17 @@ export const gatewayVariables = {
   /** Load balancers and ingress controllers whose X-Forwarded-For is believed: addresses or CIDRs, comma-separated. */
   TRUSTED_PROXIES: trustedProxiesVariable(),
   ...identityVariables,
-  /** Seconds an authenticated key stays cached; a revoked key stops working after at most this. */
+  /** gRPC port of the partner access service (back office, portal); default SERVICE_PORT_BASE + 10. */
+  GRPC_PORT: portVariable().optional(),
+  /**
+   * Seconds a known key stays cached; a revocation, suspension or expiry still reaches every
+   * replica within 2 s (Postgres NOTIFY empties the cache; expiry is checked per request).
+   */
   API_KEY_CACHE_SECONDS: positiveIntegerVariable(30),
+  /** How often the keys' last use, kept in memory, is written to Postgres (one statement). */
+  API_KEY_LAST_USED_FLUSH_SECONDS: positiveIntegerVariable(30),
+  /** How often one replica looks for keys that expire within 7 days, to mail the partner once. */
+  API_KEY_EXPIRY_CHECK_EVERY: durationVariable('1h'),
   /** Largest request body the gateway forwards (document uploads are the largest). */
   MAX_BODY_BYTES: positiveIntegerVariable(11 * 1024 * 1024),
   UPSTREAM_TIMEOUT_MS: positiveIntegerVariable(60_000),

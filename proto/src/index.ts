@@ -4,6 +4,7 @@ import type { ProtoGrpcType as PricingPackage } from './generated/pricing';
 import type { ProtoGrpcType as CaseWorkflowPackage } from './generated/case_workflow';
 import type { ProtoGrpcType as DocumentsPackage } from './generated/documents';
 import type { ProtoGrpcType as NotificationsPackage } from './generated/notifications';
+import type { ProtoGrpcType as PartnerAccessPackage } from './generated/partner_access';
 
 export * from './events';
 export * from './financing';
@@ -12,6 +13,7 @@ export * from './problems';
 export * from './customer';
 export * from './ops-queue';
 export * from './requested-items';
+export * from './partner-file';
 
 /** The folder that holds rental/<service>/v1/*.proto, next to src/ and dist/. */
 export const PROTO_ROOT = path.resolve(__dirname, '..');
@@ -37,7 +39,13 @@ export function loadNotificationsPackage(): NotificationsPackage['rental']['noti
   return load<NotificationsPackage>('rental/notifications/v1/notifications.proto').rental.notifications.v1;
 }
 
+/** The gateway's partners, API keys and partner audit (served by the gateway process). */
+export function loadPartnerAccessPackage(): PartnerAccessPackage['rental']['partner_access']['v1'] {
+  return load<PartnerAccessPackage>('rental/partner_access/v1/partner_access.proto').rental.partner_access.v1;
+}
+
 export type * as pricing from './generated/rental/pricing/v1';
 export type * as caseWorkflow from './generated/rental/case_workflow/v1';
 export type * as documents from './generated/rental/documents/v1';
 export type * as notifications from './generated/rental/notifications/v1';
+export type * as partnerAccess from './generated/rental/partner_access/v1';

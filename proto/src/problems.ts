@@ -102,6 +102,76 @@ export const PROBLEM_CATALOGUE = {
     meaning: 'The request has no X-Api-Key header, or the key is unknown, revoked or of the other environment.',
     fix: 'Send a valid key of this environment in the X-Api-Key header (sandbox keys start with sbx_).',
   },
+  'api_key.revoked': {
+    title: 'API key revoked',
+    meaning: 'The X-Api-Key header names a key that was revoked (in the partner portal or by the approval team); it never works again.',
+    fix: 'Use another active key of this environment, or create one in the partner portal.',
+  },
+  'api_key.expired': {
+    title: 'API key expired',
+    meaning: 'The X-Api-Key header names a key past its expiresAt (after a roll, the old key expires when its overlap ends).',
+    fix: 'Use the key that replaced it, or create a new key in the partner portal.',
+  },
+  'partner.suspended': {
+    title: 'Partner suspended',
+    meaning: 'The partner of this key is suspended by the approval team; none of its keys work until it is reactivated. Its portal users can still sign in and read.',
+    fix: 'Contact the approval team.',
+  },
+  'api_key.not_found': {
+    title: 'API key not found',
+    meaning: 'No key with this id belongs to the partner.',
+    fix: 'Use the id of one of the partner\'s keys as the key list shows it.',
+  },
+  'api_key.limit_reached': {
+    title: 'Too many live API keys',
+    meaning: 'The partner has 10 keys of this environment that are neither expired nor revoked.',
+    fix: 'Revoke a key you no longer use, then create the new one.',
+  },
+  'api_key.not_live': {
+    title: 'API key not live',
+    meaning: 'Only a key that is neither expired nor revoked can be rolled.',
+    fix: 'Create a new key instead.',
+  },
+  'partner.exists': {
+    title: 'Partner exists',
+    meaning: 'A partner with this id exists already.',
+    fix: 'Choose another id, or change the existing partner\'s conditions.',
+  },
+  'partner.already_suspended': {
+    title: 'Partner already suspended',
+    meaning: 'The partner is suspended already.',
+    fix: 'Reactivate it first if a new suspension is meant.',
+  },
+  'partner.not_suspended': {
+    title: 'Partner not suspended',
+    meaning: 'Only a suspended partner can be reactivated.',
+    fix: 'Nothing to do: its keys work.',
+  },
+  'partner_access.actor_required': {
+    title: 'Actor required',
+    meaning: 'An internal call changing a partner named no actor.',
+    fix: 'Contact support with the request id.',
+  },
+  'partner_access.caller_refused': {
+    title: 'Caller refused',
+    meaning: 'An internal service that does not manage partners called the partner access service.',
+    fix: 'Contact support with the request id.',
+  },
+  'partner_access.invalid_json': {
+    title: 'Invalid conditions document',
+    meaning: 'An internal call carried partner conditions that are not a JSON object.',
+    fix: 'Contact support with the request id.',
+  },
+  'partner_access.invalid_status': {
+    title: 'Unknown key status',
+    meaning: 'A key list was asked for with a status other than active, expiring, expired or revoked.',
+    fix: 'Use those statuses, comma-separated.',
+  },
+  'partner_access.invalid_audit': {
+    title: 'Invalid audit entry',
+    meaning: 'An internal call recorded an audit entry without an action or with an unknown target type.',
+    fix: 'Contact support with the request id.',
+  },
   'auth.role_required': {
     title: 'API key lacks a role',
     meaning: 'The API key is valid but does not have the role this operation needs (for example a read-only key on a change).',

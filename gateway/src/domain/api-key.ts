@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ExpiringMap } from '@rental/expiring-map';
-import type { ApiKeyStore, AuthenticatedPartner } from './ports';
+import type { ApiKeyStore, AuthenticatedPartner, KeyState } from './ports';
 
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
@@ -15,34 +15,62 @@ export interface AuthenticatedKey {
   keyHash: string;
 }
 
+/** Why a known key is refused: each has its own problem type (PARTNER-PORTAL.md section 2). */
+export type KeyRefusal = 'api_key.revoked' | 'api_key.expired' | 'partner.suspended';
+
+export type Authentication = { accepted: AuthenticatedKey } | { refused: KeyRefusal } | undefined;
+
+export function refusalOf(state: KeyState, now: number): KeyRefusal | undefined {
+  if (state.revoked) return 'api_key.revoked';
+  if (state.expiresAt !== null && state.expiresAt <= now) return 'api_key.expired';
+  if (state.partnerSuspended) return 'partner.suspended';
+  return undefined;
+}
+
 /**
- * Resolves an API key to its partner. Successful lookups are cached for a short time, so the
- * hot path does not touch Postgres; unknown keys are never cached, so a newly loaded key
- * works at once.
+ * Resolves an API key to its partner. Known keys are cached (revoked, expired and suspended ones
+ * too, with why they are refused), so the hot path does not touch Postgres; unknown keys are
+ * never cached, so a new key works at once. The cache is emptied whenever a change of access
+ * commits anywhere (Postgres NOTIFY, `forgetAll`) and is not used while that notification
+ * cannot arrive (`useCache(false)`), so a revocation or suspension reaches every replica within
+ * a moment whatever the cache's lifetime; a key's expiry is checked on every request.
  */
 export class ApiKeyAuthenticator {
-  private readonly cache: ExpiringMap<string, AuthenticatedPartner>;
+  private readonly cache: ExpiringMap<string, KeyState>;
+  private cacheUsable = false;
 
   constructor(
     private readonly store: ApiKeyStore,
     private readonly environment: string,
     cacheMs: number,
+    private readonly onAccepted: (keyHash: string) => void = () => undefined,
+    private readonly now: () => number = Date.now,
     maxCacheEntries = 10_000,
   ) {
     this.cache = new ExpiringMap({ ttlMs: cacheMs, maxEntries: maxCacheEntries });
   }
 
-  async authenticate(key: string | undefined): Promise<AuthenticatedKey | undefined> {
+  useCache(usable: boolean): void {
+    this.cacheUsable = usable;
+    this.cache.clear();
+  }
+
+  forgetAll(): void {
+    this.cache.clear();
+  }
+
+  async authenticate(key: string | undefined): Promise<Authentication> {
     if (!key || !PLAUSIBLE_KEY.test(key)) return undefined;
     const keyHash = hashApiKey(key);
-    const cached = this.cache.get(keyHash);
-    if (cached) return { partner: cached, keyHash };
-    const partner = await this.store.findActiveKey(keyHash, this.environment);
-    if (!partner) {
-      this.cache.delete(keyHash);
-      return undefined;
+    let state = this.cacheUsable ? this.cache.get(keyHash) : undefined;
+    if (!state) {
+      state = await this.store.findKey(keyHash, this.environment);
+      if (!state) return undefined;
+      if (this.cacheUsable) this.cache.set(keyHash, state);
     }
-    this.cache.set(keyHash, partner);
-    return { partner, keyHash };
+    const refusal = refusalOf(state, this.now());
+    if (refusal) return { refused: refusal };
+    this.onAccepted(keyHash);
+    return { accepted: { partner: state.partner, keyHash } };
   }
 }

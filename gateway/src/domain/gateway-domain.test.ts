@@ -87,44 +87,84 @@ describe('route table', () => {
 });
 
 describe('ApiKeyAuthenticator', () => {
-  function storeWith(keys: Record<string, string>): ApiKeyStore & { lookups: number } {
+  type Known = { partnerId: string; revoked?: boolean; expiresAt?: number; suspended?: boolean };
+  function storeWith(keys: Record<string, Known>): ApiKeyStore & { lookups: number } {
     const store = {
       lookups: 0,
-      async findActiveKey(hash: string, environment: string) {
+      async findKey(hash: string, environment: string) {
         store.lookups += 1;
-        const partnerId = keys[hash];
-        return partnerId && environment === 'sandbox' ? { partnerId, environment, roles: ['api_user'] } : undefined;
+        const known = keys[hash];
+        return known && environment === 'sandbox'
+          ? { partner: { partnerId: known.partnerId, environment, roles: ['api_user'] }, revoked: known.revoked ?? false, expiresAt: known.expiresAt ?? null, partnerSuspended: known.suspended ?? false }
+          : undefined;
       },
+      async recordLastUse() {},
     };
     return store;
   }
+  const key = 'sbx_acme_0123456789abcdef';
+  const accepted = { accepted: { partner: { partnerId: 'acme', environment: 'sandbox', roles: ['api_user'] }, keyHash: hashApiKey(key) } };
 
-  it('when a known key is used twice, then the store is asked once and both times the partner comes with the key\'s hash', async () => {
-    const key = 'sbx_acme_0123456789abcdef';
-    const store = storeWith({ [hashApiKey(key)]: 'acme' });
-    const authenticator = new ApiKeyAuthenticator(store, 'sandbox', 30_000);
-    const accepted = { partner: { partnerId: 'acme', environment: 'sandbox', roles: ['api_user'] }, keyHash: hashApiKey(key) };
+  it('when a known key is used twice while the cache is usable, then the store is asked once and both times the partner comes with the key\'s hash', async () => {
+    const store = storeWith({ [hashApiKey(key)]: { partnerId: 'acme' } });
+    const used: string[] = [];
+    const authenticator = new ApiKeyAuthenticator(store, 'sandbox', 30_000, (hash) => used.push(hash));
+    authenticator.useCache(true);
     expect(await authenticator.authenticate(key)).toEqual(accepted);
     expect(await authenticator.authenticate(key)).toEqual(accepted);
     expect(store.lookups).toBe(1);
+    expect(used).toEqual([hashApiKey(key), hashApiKey(key)]);
   });
 
-  it('when the cache time has passed, then the store is asked again', async () => {
-    const key = 'sbx_acme_0123456789abcdef';
-    const store = storeWith({ [hashApiKey(key)]: 'acme' });
-    const authenticator = new ApiKeyAuthenticator(store, 'sandbox', 0);
+  it('when the cache is not usable (no change notifications) or was told to forget, then the store is asked again', async () => {
+    const store = storeWith({ [hashApiKey(key)]: { partnerId: 'acme' } });
+    const authenticator = new ApiKeyAuthenticator(store, 'sandbox', 30_000);
     await authenticator.authenticate(key);
     await authenticator.authenticate(key);
     expect(store.lookups).toBe(2);
+    authenticator.useCache(true);
+    await authenticator.authenticate(key);
+    authenticator.forgetAll();
+    await authenticator.authenticate(key);
+    expect(store.lookups).toBe(4);
+  });
+
+  it('when the cache time has passed, then the store is asked again', async () => {
+    const store = storeWith({ [hashApiKey(key)]: { partnerId: 'acme' } });
+    const authenticator = new ApiKeyAuthenticator(store, 'sandbox', 0);
+    authenticator.useCache(true);
+    await authenticator.authenticate(key);
+    await authenticator.authenticate(key);
+    expect(store.lookups).toBe(2);
+  });
+
+  it('when a key is revoked, expired or its partner suspended, then it is refused with its own reason and not counted as used', async () => {
+    let now = 1_000;
+    const keys = ['sbx_revoked_0123456789', 'sbx_expiring_0123456789', 'sbx_suspended_0123456789'];
+    const store = storeWith({
+      [hashApiKey(keys[0]!)]: { partnerId: 'acme', revoked: true },
+      [hashApiKey(keys[1]!)]: { partnerId: 'acme', expiresAt: 2_000 },
+      [hashApiKey(keys[2]!)]: { partnerId: 'acme', suspended: true },
+    });
+    const used: string[] = [];
+    const authenticator = new ApiKeyAuthenticator(store, 'sandbox', 30_000, (hash) => used.push(hash), () => now);
+    authenticator.useCache(true);
+    expect(await authenticator.authenticate(keys[0])).toEqual({ refused: 'api_key.revoked' });
+    expect(await authenticator.authenticate(keys[1])).toHaveProperty('accepted');
+    now = 2_000;
+    expect(await authenticator.authenticate(keys[1])).toEqual({ refused: 'api_key.expired' });
+    expect(await authenticator.authenticate(keys[2])).toEqual({ refused: 'partner.suspended' });
+    expect(used).toEqual([hashApiKey(keys[1]!)]);
   });
 
   it('when a key is unknown, then it is asked for again next time (never cached), and implausible keys are not looked up', async () => {
     const store = storeWith({});
     const authenticator = new ApiKeyAuthenticator(store, 'sandbox', 30_000);
+    authenticator.useCache(true);
     expect(await authenticator.authenticate('sbx_unknown_0123456789')).toBeUndefined();
     expect(await authenticator.authenticate('sbx_unknown_0123456789')).toBeUndefined();
     expect(store.lookups).toBe(2);
-    for (const key of [undefined, '', 'short', 'has spaces in the key 123456', 'x'.repeat(201)]) expect(await authenticator.authenticate(key)).toBeUndefined();
+    for (const candidate of [undefined, '', 'short', 'has spaces in the key 123456', 'x'.repeat(201)]) expect(await authenticator.authenticate(candidate)).toBeUndefined();
     expect(store.lookups).toBe(2);
   });
 

@@ -6,9 +6,20 @@ export interface AuthenticatedPartner {
   roles: string[];
 }
 
+/** What the gateway knows of a key of this environment: its partner and whether it may be used. */
+export interface KeyState {
+  partner: AuthenticatedPartner;
+  revoked: boolean;
+  /** epoch milliseconds; null: never */
+  expiresAt: number | null;
+  partnerSuspended: boolean;
+}
+
 export interface ApiKeyStore {
-  /** The partner of an active key of this environment, or undefined. */
-  findActiveKey(keyHash: string, environment: string): Promise<AuthenticatedPartner | undefined>;
+  /** A key of this environment (revoked and expired ones included), or undefined. */
+  findKey(keyHash: string, environment: string): Promise<KeyState | undefined>;
+  /** Stores when keys were last used (each only moves forward). */
+  recordLastUse(uses: { keyHash: string; at: Date }[]): Promise<void>;
 }
 
 /**

@@ -44,6 +44,16 @@ export function grpcAddressOf(name: ServiceName, portBase: number, env: NodeJS.P
   return env[`${variablePrefix(name)}_GRPC_ADDR`] ?? `127.0.0.1:${defaultGrpcPort(name, portBase)}`;
 }
 
+/**
+ * The gateway serves the partner access service (partners, API keys, their audit) on gRPC at
+ * base +10, for the back office and the partner portal; GATEWAY_GRPC_ADDR wins.
+ */
+export const GATEWAY_GRPC_OFFSET = 10;
+
+export function gatewayGrpcAddressOf(portBase: number, env: NodeJS.ProcessEnv = process.env): string {
+  return env.GATEWAY_GRPC_ADDR ?? `127.0.0.1:${portBase + GATEWAY_GRPC_OFFSET}`;
+}
+
 /** Ports of the simulated outside parties of the production path (lender, signing provider, credit bureau). */
 export const SIMULATOR_OFFSETS = { lender: 26, signing: 27, creditBureau: 28 } as const;
 

@@ -10,6 +10,7 @@ import { CategoryRepository } from './data-access/category-repository';
 import { ConditionsRepository } from './data-access/conditions-repository';
 import { HttpHubClient } from './data-access/hub-client';
 import { PartnerRepository } from './data-access/partner-repository';
+import { PartnerConditionsRepository } from './data-access/partner-conditions-repository';
 import { pricingGrpcService } from './entry-points/grpc/server';
 import { pricingRoutes } from './entry-points/http/routes';
 import { migrations } from './migrations';
@@ -55,6 +56,7 @@ export function startPricing(config: PricingConfig): Promise<RunningService> {
           checkoutTerms: { ...cartPricing, profileOf: (partnerId) => partners.findProfile(partnerId), hub },
           calculations,
           frozenFactors: caseWorkflow,
+          conditionsAdmin: new PartnerConditionsRepository(db),
         }, log)],
         close: async () => {
           await changes.stop();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { conditionReferenceViolations, partnerFields } from '@rental/proto';
 
 const durationRange = z.tuple([z.number().int().positive(), z.number().int().positive()]);
 
@@ -43,18 +44,10 @@ export const seedFileSchema = z.object({
     /** Test knob of the local hub stub: answer this much later. */
     responseDelayMs: z.number().int().nonnegative().optional(),
   })),
+  /** Each partner as POST /ops/v1/partners takes it (one validation for both), with its keys. */
   partners: z.array(z.object({
-    id: z.string().min(1).max(100),
-    name: z.string(),
-    contactEmail: z.string().nullable(),
-    allowedSectors: z.array(z.string()).nullable(),
-    financingPartner: z.string().nullable(),
-    distributionHub: z.string().nullable(),
-    monthlySurcharge: z.number().nonnegative(),
-    paymentIntervals: z.array(z.enum(['monthly', 'quarterly'])),
+    ...partnerFields,
     apiKeys: z.array(z.object({ key: z.string().min(16), environment: z.enum(['sandbox', 'production']), roles: z.array(z.string()) })),
-    rentalFactors: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.number().positive()))),
-    residualValues: z.record(z.string(), z.number().nonnegative()),
     /** People at the partner (and their programs), loaded into the dev identity provider for the portal. */
     users: z.array(z.object({
       id: z.string().min(1).max(100),
@@ -66,6 +59,18 @@ export const seedFileSchema = z.object({
       clientSecret: z.string().min(16),
     })).default([]),
   })),
+}).superRefine((seed, context) => {
+  // Lenders, hubs and sectors a partner names must be in the same file (the seed loads them first).
+  const references = {
+    lenders: new Set(seed.lenders.map((lender) => lender.id)),
+    hubs: new Set(seed.distributionHubs.map((hub) => hub.id)),
+    sectors: new Set(seed.sectors.map((sector) => sector.value)),
+  };
+  seed.partners.forEach((partner, index) => {
+    for (const found of conditionReferenceViolations(partner, references)) {
+      context.addIssue({ code: 'custom', path: ['partners', index, ...found.propertyPath.split(/[.[\]]/).filter(Boolean).map((part) => (/^\d+$/.test(part) ? Number(part) : part))], message: found.message });
+    }
+  });
 });
 
 export type SeedFile = z.infer<typeof seedFileSchema>;

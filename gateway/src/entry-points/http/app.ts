@@ -8,7 +8,7 @@ import { REQUEST_ID_HEADER, isValidRequestId, keylessCheckoutHeaders, problemFor
 import { type Logger, TRACEPARENT_HEADER, continueTrace, traceparentOf, withTrace } from '@rental/logger';
 import { httpRequestDuration } from '@rental/metrics';
 import { DomainError, PROBLEM_TYPE_PATH, type ProblemCatalogue, toProblem } from '@rental/problem';
-import type { ApiKeyAuthenticator } from '../../domain/api-key';
+import type { ApiKeyAuthenticator, KeyRefusal } from '../../domain/api-key';
 import type { RateLimiter } from '../../domain/ports';
 import { type ServiceRoute, isKeylessCheckout, isPartnerApiPath, routeOf } from '../../domain/route-table';
 import type { ClientAddress } from './client-address';
@@ -117,9 +117,16 @@ function refusedAsTooLarge(req: IncomingMessage, res: ServerResponse, maxBodyByt
   return tooLarge;
 }
 
+const REFUSAL_DETAILS: Record<KeyRefusal, string> = {
+  'api_key.revoked': 'This API key was revoked. Use another key of this environment.',
+  'api_key.expired': 'This API key has expired. Use its successor or create a new key in the partner portal.',
+  'partner.suspended': 'This partner is suspended; its keys do not work until it is reactivated.',
+};
+
 async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: string, route: ServiceRoute | undefined, options: GatewayOptions, outcome: CallOutcome): Promise<void> {
   const apiKey = req.headers['x-api-key'] as string | undefined;
-  const authenticated = await options.authenticator.authenticate(apiKey);
+  const authentication = await options.authenticator.authenticate(apiKey);
+  const authenticated = authentication && 'accepted' in authentication ? authentication.accepted : undefined;
   if (!authenticated) {
     // Only attempts without a valid key count against the client's address: behind a load
     // balancer many partners may share one, and a flood of guesses must not lock them out.
@@ -128,7 +135,9 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
       tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
       return;
     }
-    problem(res, new DomainError('unauthenticated', 'auth.invalid_api_key', 'A valid X-Api-Key header is required.'), { 'WWW-Authenticate': 'ApiKey header="X-Api-Key"' });
+    const refusal = authentication && 'refused' in authentication ? authentication.refused : undefined;
+    const error = refusal ? new DomainError('unauthenticated', refusal, REFUSAL_DETAILS[refusal]) : new DomainError('unauthenticated', 'auth.invalid_api_key', 'A valid X-Api-Key header is required.');
+    problem(res, error, { 'WWW-Authenticate': 'ApiKey header="X-Api-Key"' });
     return;
   }
   const { partner, keyHash } = authenticated;

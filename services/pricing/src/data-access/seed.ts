@@ -52,37 +52,42 @@ export async function seedPricing(db: Knex, seed: PricingSeed): Promise<void> {
     for (const hub of seed.distributionHubs) {
       await trx('distribution_hubs').insert({ id: hub.id, name: hub.name, connected: hub.connected, contact_email: hub.contactEmail }).onConflict('id').merge();
     }
-    for (const partner of seed.partners) {
-      await trx('partners')
-        .insert({
-          id: partner.id,
-          name: partner.name,
-          contact_email: partner.contactEmail,
-          allowed_sectors: partner.allowedSectors,
-          financing_partner_id: partner.financingPartner,
-          distribution_hub_id: partner.distributionHub,
-          monthly_surcharge_cents: centsOf(partner.monthlySurcharge),
-          payment_intervals: partner.paymentIntervals,
-        })
-        .onConflict('id').merge();
-      const factors = Object.entries(partner.rentalFactors).flatMap(([financingType, tiers]) =>
-        Object.entries(tiers).flatMap(([commission, durations]) =>
-          Object.entries(durations).map(([duration, factor]) => ({
-            partner_id: partner.id, financing_type: financingType, commission: Number(commission), duration: Number(duration), factor_milli: milliOf(factor),
-          }))));
-      const factorKey = (row: { financing_type: string; commission: number; duration: number }) => `${row.financing_type}/${row.commission}/${row.duration}`;
-      const wanted = new Set(factors.map(factorKey));
-      const existing: { financing_type: string; commission: number; duration: number }[] = await trx('rental_factors')
-        .select('financing_type', 'commission', 'duration').where({ partner_id: partner.id });
-      for (const row of existing.filter((r) => !wanted.has(factorKey(r)))) {
-        await trx('rental_factors').where({ partner_id: partner.id, ...row }).delete();
-      }
-      if (factors.length) await trx('rental_factors').insert(factors).onConflict(['partner_id', 'financing_type', 'commission', 'duration']).merge(['factor_milli']);
-      const residuals = Object.entries(partner.residualValues).map(([financingType, percent]) => ({
-        partner_id: partner.id, financing_type: financingType, percent_milli: milliOf(percent),
-      }));
-      await trx('residual_values').where({ partner_id: partner.id }).whereNotIn('financing_type', residuals.map((r) => r.financing_type)).delete();
-      if (residuals.length) await trx('residual_values').insert(residuals).onConflict(['partner_id', 'financing_type']).merge(['percent_milli']);
-    }
+    for (const partner of seed.partners) await writePartner(trx, partner);
   });
+}
+
+export type PartnerSeed = PricingSeed['partners'][number];
+
+/** A partner's profile and conditions replaced as given: factors and residual values it no longer lists are deleted. */
+export async function writePartner(trx: Knex.Transaction, partner: PartnerSeed): Promise<void> {
+  await trx('partners')
+    .insert({
+      id: partner.id,
+      name: partner.name,
+      contact_email: partner.contactEmail,
+      allowed_sectors: partner.allowedSectors,
+      financing_partner_id: partner.financingPartner,
+      distribution_hub_id: partner.distributionHub,
+      monthly_surcharge_cents: centsOf(partner.monthlySurcharge),
+      payment_intervals: partner.paymentIntervals,
+    })
+    .onConflict('id').merge();
+  const factors = Object.entries(partner.rentalFactors).flatMap(([financingType, tiers]) =>
+    Object.entries(tiers).flatMap(([commission, durations]) =>
+      Object.entries(durations).map(([duration, factor]) => ({
+        partner_id: partner.id, financing_type: financingType, commission: Number(commission), duration: Number(duration), factor_milli: milliOf(factor),
+      }))));
+  const factorKey = (row: { financing_type: string; commission: number; duration: number }) => `${row.financing_type}/${row.commission}/${row.duration}`;
+  const wanted = new Set(factors.map(factorKey));
+  const existing: { financing_type: string; commission: number; duration: number }[] = await trx('rental_factors')
+    .select('financing_type', 'commission', 'duration').where({ partner_id: partner.id });
+  for (const row of existing.filter((r) => !wanted.has(factorKey(r)))) {
+    await trx('rental_factors').where({ partner_id: partner.id, ...row }).delete();
+  }
+  if (factors.length) await trx('rental_factors').insert(factors).onConflict(['partner_id', 'financing_type', 'commission', 'duration']).merge(['factor_milli']);
+  const residuals = Object.entries(partner.residualValues).map(([financingType, percent]) => ({
+    partner_id: partner.id, financing_type: financingType, percent_milli: milliOf(percent),
+  }));
+  await trx('residual_values').where({ partner_id: partner.id }).whereNotIn('financing_type', residuals.map((r) => r.financing_type)).delete();
+  if (residuals.length) await trx('residual_values').insert(residuals).onConflict(['partner_id', 'financing_type']).merge(['percent_milli']);
 }

@@ -5,12 +5,21 @@ import { Cents, centsOfAmount, centsOfDecimal, decimalOfCents, percentageOfMilli
 import { loadPricingPackage } from '@rental/proto';
 import type { pricing } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
-import { notFound, parsedAmount } from '@rental/problem';
+import { invalidInput, notFound, parsedAmount } from '@rental/problem';
 import { CartPricingDependencies, CheckoutTermsDependencies, DeviceClicks, FinancingOption, PricedItemInput, freezeCheckoutTerms, priceCart } from '../../domain/cart-pricing';
 import { resolveCategories } from '../../domain/categories';
 import type { CalculationStore, CategoryReader, FrozenFactorReader, PartnerProfileReader } from '../../domain/ports';
 import { financedAmountOf } from '../../domain/calculation';
 import { findQuotableCalculation, quotableOffers } from '../../domain/stored-calculation';
+import { type PartnerConditionsStore, partnerConditionsOf, replacePartnerConditions } from '../../domain/partner-conditions';
+
+function parsedConditions(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidInput('partner_access.invalid_json', 'conditions_json must be a JSON object.');
+  }
+}
 
 export interface PricingRpcDependencies {
   categories: CategoryReader;
@@ -19,6 +28,7 @@ export interface PricingRpcDependencies {
   checkoutTerms: CheckoutTermsDependencies;
   calculations: CalculationStore;
   frozenFactors: FrozenFactorReader;
+  conditionsAdmin: PartnerConditionsStore;
 }
 
 const DEVICE_LINES = [
@@ -158,6 +168,13 @@ export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): S
         distributionHubConnected: profile.distributionHub?.connected ?? false,
         paymentIntervals: profile.paymentIntervals,
       };
+    }),
+    GetPartnerConditions: unaryHandler<pricing.GetPartnerProfileRequest__Output, pricing.PartnerConditionsDocument>('GetPartnerConditions', log, mappers, async (request) => ({
+      conditionsJson: JSON.stringify(await partnerConditionsOf(deps.conditionsAdmin, request.partnerId)),
+    })),
+    PutPartnerConditions: unaryHandler<pricing.PutPartnerConditionsRequest__Output, pricing.PartnerConditionsDocument>('PutPartnerConditions', log, mappers, async (request) => {
+      const partner = { id: request.partnerId, name: request.name, contactEmail: request.contactEmail || null };
+      return { conditionsJson: JSON.stringify(await replacePartnerConditions(deps.conditionsAdmin, partner, parsedConditions(request.conditionsJson))) };
     }),
   };
   return { definition: loadPricingPackage().PricingService.service, implementation };
