@@ -89,7 +89,7 @@ describe('partner portal page (headless chromium)', () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByText('https://93.184.216.34/hooks/page').waitFor();
     expect(await page.getByRole('button', { name: /Add endpoint|Delete|Rotate secret|Send test event|Pause/ }).count()).toBe(0);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'portal-webhooks-phone.png'), fullPage: true });
   });
@@ -103,7 +103,7 @@ describe('partner portal page (headless chromium)', () => {
     expect(await page.locator('#secret-value').textContent()).toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.getByText('webhook_endpoint.test').waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow).toBeLessThanOrEqual(0);
   });
 });

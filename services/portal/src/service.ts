@@ -1,5 +1,5 @@
 import { bearerAuthentication } from '@rental/bearer-token';
-import { LOCAL_HELPER_OFFSETS, grpcAddressOf } from '@rental/config';
+import { LOCAL_HELPER_OFFSETS, gatewayGrpcAddressOf, grpcAddressOf } from '@rental/config';
 import { forbidden } from '@rental/problem';
 import { PROBLEM_CATALOGUE } from '@rental/proto';
 import { RunningService, startServiceHost } from '@rental/service-host';
@@ -18,12 +18,7 @@ export function portalIssuerOf(config: Pick<PortalConfig, 'PORTAL_ISSUER_URL' | 
   return (config.PORTAL_ISSUER_URL ?? `http://127.0.0.1:${config.SERVICE_PORT_BASE + LOCAL_HELPER_OFFSETS.identityProvider}`).replace(/\/$/, '');
 }
 
-/** The gateway's gRPC port (PartnerAccessService): GATEWAY_GRPC_ADDR, else SERVICE_PORT_BASE + 10. */
-function gatewayGrpcAddress(config: PortalConfig, env: NodeJS.ProcessEnv): string {
-  return env.GATEWAY_GRPC_ADDR ?? `127.0.0.1:${config.SERVICE_PORT_BASE + 10}`;
-}
-
-export function startPortal(config: PortalConfig, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
+export function startPortal(config: PortalConfig): Promise<RunningService> {
   return startServiceHost({
     name: 'portal',
     migrations,
@@ -31,7 +26,7 @@ export function startPortal(config: PortalConfig, env: NodeJS.ProcessEnv = proce
     usesBus: false,
     problems: PROBLEM_CATALOGUE,
     build: async () => {
-      const access = new GrpcPartnerAccess(gatewayGrpcAddress(config, env), config.GRPC_DEADLINE_MS);
+      const access = new GrpcPartnerAccess(gatewayGrpcAddressOf(config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const webhooks = new GrpcWebhookEndpoints(grpcAddressOf('notifications', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const issuer = portalIssuerOf(config);
       const verifier = new PartnerTokenVerifier(
