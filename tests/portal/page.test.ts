@@ -103,6 +103,7 @@ describe('partner portal page (headless chromium)', () => {
     expect(await page.locator('#secret-value').textContent()).toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.getByText('webhook_endpoint.test').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'portal-webhooks-developer-phone.png'), fullPage: true });
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow).toBeLessThanOrEqual(0);
   });
