@@ -47,7 +47,7 @@ export default tseslint.config(
   },
   {
     // Browser modules the portal serves as they are (its page).
-    files: ['services/portal/page/**/*.js'],
+    files: ['services/portal/page/**/*.js', 'libs/bearer-token/browser/**/*.js'],
     languageOptions: { sourceType: 'module', globals: { window: 'readonly', document: 'readonly', location: 'readonly', history: 'readonly', navigator: 'readonly', sessionStorage: 'readonly', confirm: 'readonly', CSS: 'readonly', URLSearchParams: 'readonly' } },
   },
 );

@@ -1,38 +1,17 @@
-import os from 'node:os';
 import path from 'node:path';
-import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { screenshotDirectory, useWatchedBrowser } from '../support/browser';
 import { type PartnerUser, portalPartner, sharedStack, userWith } from './support/kit';
 
-// Debian's chromium; nothing downloads a browser. Screenshots go to docs/ when asked for.
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = process.env.SAVE_PORTAL_SCREENSHOTS ? path.resolve(__dirname, '..', '..', 'docs') : os.tmpdir();
+const SCREENSHOTS = screenshotDirectory('SAVE_PORTAL_SCREENSHOTS');
 const PHONE = { width: 390, height: 844 };
 
 describe('partner portal page (headless chromium)', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const browser = useWatchedBrowser();
   const gateway = () => sharedStack().gatewayUrl;
-  /** What the browser refused by the page's Content-Security-Policy: any refusal fails the test. */
-  const policyViolations: string[] = [];
 
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  });
-  afterEach(() => {
-    expect(policyViolations.splice(0)).toEqual([]);
-  });
-  afterAll(async () => {
-    await Promise.all(contexts.map((context) => context.close()));
-    await browser.close();
-  });
-
-  async function signedIn(user: PartnerUser, viewport = { width: 1280, height: 900 }): Promise<Page> {
-    const context = await browser.newContext({ viewport });
-    contexts.push(context);
-    context.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/.test(message.text())) policyViolations.push(message.text());
-    });
-    await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => console.error('Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))`);
+  async function signedIn(user: PartnerUser, viewport?: { width: number; height: number }): Promise<Page> {
+    const context = await browser().newContext(viewport);
     const page = await context.newPage();
     await page.goto(`${gateway()}/portal`);
     await page.getByLabel('E-mail').fill(user.email);

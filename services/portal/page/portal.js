@@ -1,14 +1,12 @@
 // The partner portal page: signs a partner user in at the identity provider (authorization code
 // with PKCE, oauth4webapi) and calls /portal/v1 with the token. It offers only what the user's
 // roles allow (GET /portal/v1/me says so); the portal checks every call again itself.
-import * as oauth from '/portal/assets/oauth4webapi.js';
+import { oidcSession } from '/portal/assets/oidc-session.js';
 
 const app = document.getElementById('app');
 const nav = document.getElementById('nav');
 const who = document.getElementById('who');
 const messageBox = document.getElementById('message');
-const insecure = { [oauth.allowInsecureRequests]: location.protocol === 'http:' };
-const redirectUri = `${location.origin}/portal/callback`;
 const ROLL_CHOICES = [['0', 'now'], ['3600', 'in 1 hour'], ['86400', 'in 24 hours'], ['604800', 'in 7 days']];
 
 const esc = (value) => String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -20,69 +18,12 @@ function say(text, isError = false) {
   messageBox.className = isError ? 'error' : '';
 }
 
-let session;
-async function authorizationServer() {
-  if (!session) {
-    const config = await (await fetch('/portal/v1/session-config')).json();
-    const issuer = new URL(config.issuer);
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, insecure));
-    session = { config, as, client: { client_id: config.clientId } };
-  }
-  return session;
-}
-
-async function signIn() {
-  const { as, client } = await authorizationServer();
-  const verifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
-  sessionStorage.setItem('portal.pkce', JSON.stringify({ verifier, state, returnTo: location.pathname }));
-  const url = new URL(as.authorization_endpoint);
-  url.search = new URLSearchParams({
-    client_id: client.client_id,
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'openid profile',
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-  }).toString();
-  location.assign(url.href);
-}
+const session = oidcSession({ configPath: '/portal/v1/session-config', clientIdOf: (config) => config.clientId, callbackPath: '/portal/callback', storagePrefix: 'portal', returnTo: () => location.pathname });
+const api = (method, path, body) => session.api(method, path, body);
 
 async function finishSignIn() {
-  const { as, client } = await authorizationServer();
-  const pending = JSON.parse(sessionStorage.getItem('portal.pkce') ?? 'null');
-  sessionStorage.removeItem('portal.pkce');
-  if (!pending) throw new Error('The sign-in was not started here; sign in again.');
-  const params = oauth.validateAuthResponse(as, client, new URL(location.href), pending.state);
-  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, pending.verifier, insecure);
-  const result = await oauth.processAuthorizationCodeResponse(as, client, response);
-  sessionStorage.setItem('portal.token', JSON.stringify({ accessToken: result.access_token, expiresAt: Date.now() + (result.expires_in ?? 300) * 1000 }));
-  location.replace(pending.returnTo.startsWith('/portal/') && pending.returnTo !== '/portal/callback' ? pending.returnTo : '/portal/keys');
-}
-
-function currentToken() {
-  const stored = JSON.parse(sessionStorage.getItem('portal.token') ?? 'null');
-  return stored && stored.expiresAt > Date.now() + 10_000 ? stored.accessToken : null;
-}
-
-async function api(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: { Authorization: `Bearer ${currentToken()}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (response.status === 401) {
-    sessionStorage.removeItem('portal.token');
-    await signIn();
-    throw new Error('Signing in again…');
-  }
-  const json = response.headers.get('content-type')?.includes('json') ? await response.json() : null;
-  if (!response.ok) {
-    const fields = (json?.violations ?? []).map((v) => `${v.propertyPath}: ${v.message}`).join('; ');
-    throw new Error(`${json?.detail ?? `${response.status} ${response.statusText}`}${fields ? ` (${fields})` : ''}`);
-  }
-  return json;
+  const returnTo = await session.finishSignIn();
+  location.replace(returnTo.startsWith('/portal/') && returnTo !== '/portal/callback' ? returnTo : '/portal/keys');
 }
 
 /** Runs an action of a form or button, reporting its outcome, then shows the view again. */
@@ -238,8 +179,8 @@ async function main() {
     await finishSignIn();
     return;
   }
-  if (!currentToken()) {
-    await signIn();
+  if (!session.token()) {
+    await session.signIn();
     return;
   }
   const me = await api('GET', '/portal/v1/me');

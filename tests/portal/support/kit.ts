@@ -1,5 +1,6 @@
-import { ApiClient, ApiResponse, TestPartner, createTestPartner } from '@rental/testkit';
+import { ApiClient, TestPartner, createTestPartner } from '@rental/testkit';
 import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
+import { BearerClient, clientCredentialsToken } from '../../support/oidc';
 import { StackAddress, sharedStack } from '../../support/shared-stack';
 
 export { expectProblem, expectViolations } from '../../case-workflow/support/kit';
@@ -22,54 +23,17 @@ export async function portalDiscovery(stack: Pick<StackAddress, 'gatewayUrl'> = 
   return await (await fetch(`${config.issuer}/.well-known/openid-configuration`)).json() as never;
 }
 
-/** A token by client credentials (HTTP Basic), as a partner's program gets one. */
-export async function clientToken(clientId: string, clientSecret: string, stack: Pick<StackAddress, 'gatewayUrl'> = sharedStack()): Promise<string> {
-  const { token_endpoint: tokenEndpoint } = await portalDiscovery(stack);
-  const response = await fetch(tokenEndpoint, {
-    method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  const body = await response.json() as { access_token?: string };
-  if (response.status !== 200 || !body.access_token) throw new Error(`token endpoint answered ${response.status}`);
-  return body.access_token;
-}
+/** A partner user's token by client credentials, as a partner's program gets one. */
+export const clientToken = (clientId: string, clientSecret: string, stack: Pick<StackAddress, 'gatewayUrl'> = sharedStack()) => clientCredentialsToken(`${stack.gatewayUrl}/portal/v1/session-config`, clientId, clientSecret);
 
 /** The portal as a partner user (or nobody, with no token) calls it through the gateway. */
-export class Portal {
-  private readonly api: ApiClient;
-
-  constructor(readonly token: string | null, stack: Pick<StackAddress, 'gatewayUrl'> = sharedStack()) {
-    this.api = new ApiClient(stack.gatewayUrl);
+export class Portal extends BearerClient {
+  constructor(token: string | null, stack: Pick<StackAddress, 'gatewayUrl'> = sharedStack()) {
+    super(token, stack.gatewayUrl);
   }
 
   static async as(user: PartnerUser, stack: Pick<StackAddress, 'gatewayUrl'> = sharedStack()): Promise<Portal> {
     return new Portal(await clientToken(user.clientId, user.clientSecret, stack), stack);
-  }
-
-  private headers(): Record<string, string> {
-    return this.token ? { Authorization: `Bearer ${this.token}` } : {};
-  }
-
-  get(path: string): Promise<ApiResponse> {
-    return this.api.get(path, { key: null, headers: this.headers() });
-  }
-
-  post(path: string, body?: unknown): Promise<ApiResponse> {
-    return this.api.post(path, body, { key: null, headers: this.headers() });
-  }
-
-  patch(path: string, body?: unknown): Promise<ApiResponse> {
-    return this.api.patch(path, body, { key: null, headers: this.headers() });
-  }
-
-  delete(path: string): Promise<ApiResponse> {
-    return this.api.delete(path, { key: null, headers: this.headers() });
-  }
-
-  /** Any method, with the body sent as it is (malformed JSON too). */
-  send(method: string, path: string, rawBody?: string): Promise<ApiResponse> {
-    return this.api.request(method, path, { key: null, rawBody, headers: { ...this.headers(), ...(rawBody === undefined ? {} : { 'Content-Type': 'application/json' }) } });
   }
 }
 

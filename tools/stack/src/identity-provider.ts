@@ -35,32 +35,26 @@ async function passwordMatches(password: string, stored: string): Promise<boolea
   return timingSafeEqual(actual, expected);
 }
 
+/** People who sign in: operators, and partner users (who also name their partner). */
+async function createAccountsTable(db: Knex, name: 'operators' | 'partner_users'): Promise<void> {
+  if (await db.schema.withSchema(IDENTITY_SCHEMA).hasTable(name)) return;
+  await db.schema.withSchema(IDENTITY_SCHEMA).createTable(name, (table) => {
+    table.string('id', 100).primary();
+    if (name === 'partner_users') table.string('partner_id', 100).notNullable();
+    table.string('name', 255).notNullable();
+    table.string('email', 255).notNullable().unique();
+    table.text('password_hash').notNullable();
+    table.jsonb('roles').notNullable();
+    table.string('client_id', 100).notNullable().unique();
+    // oidc-provider compares client secrets itself, in plain text: it cannot take a hash.
+    table.text('client_secret').notNullable();
+  });
+}
+
 async function migrateIdentityProvider(db: Knex): Promise<void> {
   await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [IDENTITY_SCHEMA]);
-  if (!(await db.schema.withSchema(IDENTITY_SCHEMA).hasTable('operators'))) {
-    await db.schema.withSchema(IDENTITY_SCHEMA).createTable('operators', (table) => {
-      table.string('id', 100).primary();
-      table.string('name', 255).notNullable();
-      table.string('email', 255).notNullable().unique();
-      table.text('password_hash').notNullable();
-      table.jsonb('roles').notNullable();
-      table.string('client_id', 100).notNullable().unique();
-      // oidc-provider compares client secrets itself, in plain text: it cannot take a hash.
-      table.text('client_secret').notNullable();
-    });
-  }
-  if (!(await db.schema.withSchema(IDENTITY_SCHEMA).hasTable('partner_users'))) {
-    await db.schema.withSchema(IDENTITY_SCHEMA).createTable('partner_users', (table) => {
-      table.string('id', 100).primary();
-      table.string('partner_id', 100).notNullable();
-      table.string('name', 255).notNullable();
-      table.string('email', 255).notNullable().unique();
-      table.text('password_hash').notNullable();
-      table.jsonb('roles').notNullable();
-      table.string('client_id', 100).notNullable().unique();
-      table.text('client_secret').notNullable();
-    });
-  }
+  await createAccountsTable(db, 'operators');
+  await createAccountsTable(db, 'partner_users');
 }
 
 interface SeededAccount {
