@@ -17,3 +17,5 @@ export type { Route } from './domain/route-table';
 export function openGatewayDatabase(url: string, log: Logger): Promise<Knex> {
   return openDatabase({ url, schema: GATEWAY_SCHEMA, migrations, log });
 }
+export { ApiKeyAuthenticator, refusalOf } from './domain/api-key';
+export { LastUseRecorder } from './domain/last-use';

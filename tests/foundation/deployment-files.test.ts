@@ -28,7 +28,8 @@ const PROCESSES: Record<string, Shape> = {
   portal: portalVariables,
 };
 // Peer addresses are read through the service directory, not a config shape.
-const PEER_ADDRESSES = SERVICE_NAMES.flatMap((name) => [`${variablePrefix(name)}_HTTP_URL`, `${variablePrefix(name)}_GRPC_ADDR`]);
+// The gateway's partner access service (gRPC) is a peer address too.
+const PEER_ADDRESSES = [...SERVICE_NAMES.flatMap((name) => [`${variablePrefix(name)}_HTTP_URL`, `${variablePrefix(name)}_GRPC_ADDR`]), 'GATEWAY_GRPC_ADDR'];
 const STACK_TOOL_VARIABLES = ['DATABASE_URL', 'API_ENVIRONMENT', 'HUB_STUB_PORT', 'HOST'];
 
 function knownVariables(process: string): Set<string> {

@@ -72,9 +72,16 @@ describe('NetworkPolicies of deploy/k8s', () => {
   });
 
   it('when the services\' sources are read, then every gRPC peer a service opens is an edge of the call graph, and every edge is opened', () => {
-    const opened = fs.readdirSync(path.join(root, 'services')).flatMap((caller) => {
-      const source = fs.readFileSync(path.join(root, 'services', caller, 'src', 'service.ts'), 'utf8');
-      return [...source.matchAll(/grpcAddressOf\('([a-z-]+)'/g)].map(([, callee]) => `${caller} -> ${callee}`);
+    const entryPoints = [
+      ...fs.readdirSync(path.join(root, 'services')).map((caller) => [caller, path.join(root, 'services', caller, 'src', 'service.ts')]),
+      ['gateway', path.join(root, 'gateway', 'src', 'gateway.ts')],
+    ];
+    const opened = entryPoints.flatMap(([caller, file]) => {
+      const source = fs.readFileSync(file!, 'utf8');
+      return [
+        ...[...source.matchAll(/grpcAddressOf\('([a-z-]+)'/g)].map(([, callee]) => `${caller} -> ${callee}`),
+        ...(/gatewayGrpcAddressOf\(/.test(source) ? [`${caller} -> gateway`] : []),
+      ];
     });
     expect([...new Set(opened)].sort()).toEqual(callGraphEdges);
   });

@@ -156,8 +156,14 @@ export class PartnerAccess {
     return { partner, conditions: await this.deps.conditions.conditionsOf(partnerId) };
   }
 
-  listPartners(filter: { query: string; status: string; limit: number; offset: number }): Promise<PartnerRecord[]> {
-    return this.deps.store.listPartners(filter, this.deps.environment);
+  /** A page of partners, each with its lender from pricing (a page is at most 30, asked for at once). */
+  async listPartners(filter: { query: string; status: string; limit: number; offset: number }): Promise<{ partner: PartnerRecord; financingPartner: string | null }[]> {
+    const partners = await this.deps.store.listPartners(filter, this.deps.environment);
+    const conditions = await Promise.all(partners.map((partner) => this.deps.conditions.conditionsOf(partner.id)));
+    return partners.map((partner, index) => {
+      const lender = conditions[index]?.financingPartner;
+      return { partner, financingPartner: typeof lender === 'string' ? lender : null };
+    });
   }
 
   /**

@@ -9,6 +9,8 @@ export const GRPC_CALL_GRAPH: Readonly<Record<string, readonly string[]>> = {
   documents: ['case-workflow'],
   notifications: ['pricing'],
   pricing: ['case-workflow'],
-  backoffice: ['case-workflow', 'documents', 'pricing'],
-  portal: ['notifications'],
+  backoffice: ['case-workflow', 'documents', 'gateway', 'pricing'],
+  portal: ['gateway', 'notifications'],
+  // The gateway serves partners, keys and their audit (partner access) and passes conditions on to pricing.
+  gateway: ['pricing'],
 };

@@ -1,5 +1,5 @@
 import { bearerAuthentication } from '@rental/bearer-token';
-import { grpcAddressOf } from '@rental/config';
+import { gatewayGrpcAddressOf, grpcAddressOf } from '@rental/config';
 import { forbidden } from '@rental/problem';
 import { RunningService, startServiceHost } from '@rental/service-host';
 import { PROBLEM_CATALOGUE } from '@rental/proto';
@@ -7,6 +7,7 @@ import type { BackofficeConfig } from './config';
 import { GrpcCaseWorkflow } from './data-access/case-workflow-client';
 import { GrpcDocuments } from './data-access/documents-client';
 import { GrpcPartnerDirectory } from './data-access/partner-directory';
+import { GrpcPartnerAccess } from './data-access/partner-access-client';
 import { JwtVerifier } from './data-access/token-verifier';
 import { hasRole } from './domain/roles';
 import { backofficeApiDescription } from './entry-points/http/api-description';
@@ -31,6 +32,7 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
       const cases = new GrpcCaseWorkflow(grpcAddressOf('case-workflow', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const documents = new GrpcDocuments(grpcAddressOf('documents', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const partners = new GrpcPartnerDirectory(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
+      const access = new GrpcPartnerAccess(gatewayGrpcAddressOf(config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const verifier = new JwtVerifier({ issuer: operatorIssuerOf(config), audience: config.OPERATOR_AUDIENCE, rolesClaim: config.OPERATOR_ROLES_CLAIM });
       const description = backofficeApiDescription('1.0.0');
       return {
@@ -41,7 +43,7 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
           lender: cases,
           now: () => new Date(),
           documentDueAfterMs: config.DOCUMENT_DUE_AFTER,
-        }),
+        }, access),
         http: {
           apiPrefix: '/ops/v1',
           // Before the body is read and before any case is looked up.
@@ -62,6 +64,7 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
           cases.close();
           documents.close();
           partners.close();
+          access.close();
         },
       };
     },

@@ -41,6 +41,10 @@ export class Ops extends BearerClient {
     return new Ops(await operatorToken(role, stack), stack);
   }
 
+  put(path: string, body?: unknown): Promise<ApiResponse> {
+    return this.send('PUT', path, body === undefined ? undefined : JSON.stringify(body));
+  }
+
   postRaw(path: string, rawBody: string): Promise<ApiResponse> {
     return this.send('POST', path, rawBody);
   }

@@ -88,7 +88,7 @@ export function partnerAccessGrpcService(access: PartnerAccess, now: () => Date,
     }),
     ListPartners: handler<partnerAccess.ListPartnersRequest__Output, partnerAccess.PartnerList>('ListPartners', async (request) => {
       const partners = await access.listPartners({ query: request.query, status: request.status, ...pageOf(request.page) });
-      return { partners: partners.map((partner) => partnerMessage(partner)) };
+      return { partners: partners.map(({ partner, financingPartner }) => ({ ...partnerMessage(partner), financingPartner: financingPartner ?? '' })) };
     }),
     CreatePartner: handler<partnerAccess.CreatePartnerRequest__Output, partnerAccess.Partner>('CreatePartner', async (request) => {
       const { id, name, contactEmail, ...conditions } = parsedJson(request.partnerJson, 'partner_json') as { id: string; name: string; contactEmail: string | null };

@@ -117,10 +117,11 @@ function refusedAsTooLarge(req: IncomingMessage, res: ServerResponse, maxBodyByt
   return tooLarge;
 }
 
-const REFUSAL_DETAILS: Record<KeyRefusal, string> = {
-  'api_key.revoked': 'This API key was revoked. Use another key of this environment.',
-  'api_key.expired': 'This API key has expired. Use its successor or create a new key in the partner portal.',
-  'partner.suspended': 'This partner is suspended; its keys do not work until it is reactivated.',
+/** A known key that may not be used: each reason has its own problem type (PARTNER-PORTAL.md section 2). */
+const REFUSALS: Record<KeyRefusal, () => DomainError> = {
+  'api_key.revoked': () => new DomainError('unauthenticated', 'api_key.revoked', 'This API key was revoked. Use another key of this environment.'),
+  'api_key.expired': () => new DomainError('unauthenticated', 'api_key.expired', 'This API key has expired. Use its successor or create a new key in the partner portal.'),
+  'partner.suspended': () => new DomainError('unauthenticated', 'partner.suspended', 'This partner is suspended; its keys do not work until it is reactivated.'),
 };
 
 async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: string, route: ServiceRoute | undefined, options: GatewayOptions, outcome: CallOutcome): Promise<void> {
@@ -136,7 +137,7 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
       return;
     }
     const refusal = authentication && 'refused' in authentication ? authentication.refused : undefined;
-    const error = refusal ? new DomainError('unauthenticated', refusal, REFUSAL_DETAILS[refusal]) : new DomainError('unauthenticated', 'auth.invalid_api_key', 'A valid X-Api-Key header is required.');
+    const error = refusal ? REFUSALS[refusal]() : new DomainError('unauthenticated', 'auth.invalid_api_key', 'A valid X-Api-Key header is required.');
     problem(res, error, { 'WWW-Authenticate': 'ApiKey header="X-Api-Key"' });
     return;
   }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { boundedText, nonBlankText } from '@rental/problem';
-import { MAX_INTEGER_ID, OperationSpec, ResponseSpec, defineOperation, integerId, pageQuery, problemResponses, ulid } from '@rental/http';
+import { MAX_INTEGER_ID, OperationSpec, integerId, pageQuery, ulid } from '@rental/http';
+import { opsOperation } from './ops-operation';
+import { partnerOperationRoles } from './partner-contract';
 import type { OperatorRole } from '../../domain/roles';
 
-const TAG = 'Approval team';
 
 const casePath = z.object({ id: ulid().describe('Financing case id') });
 const contractPath = z.object({ id: ulid().describe('Contract id') });
@@ -174,19 +175,7 @@ const callbackSchema = z.object({
 
 const noteSchema = z.object({ financingCaseId: z.string(), text: z.string(), createdAt: z.string(), author: actorSchema }).meta({ id: 'OpsNote' });
 
-const authFailures = problemResponses(401, 403);
 const caseAnswer = { 200: { description: 'The changed case', schema: caseDetailSchema } };
-
-/**
- * An approval-team operation: the token and role failures of every operation (401, 403), the
- * problems its inputs bring (404 for a path id, 400 for a query, 422 for a body) and the ones it
- * names itself.
- */
-function opsOperation<const S extends Omit<OperationSpec, 'tags' | 'responses'> & { returns: Record<number, ResponseSpec>; problems?: number[] }>(spec: S) {
-  const { returns, problems = [], ...operation } = spec;
-  const inputs = [...(operation.params ? [404] : []), ...(operation.query ? [400] : []), ...(operation.body ? [422] : [])];
-  return defineOperation({ ...operation, tags: [TAG], responses: { ...returns, ...authFailures, ...problemResponses(...inputs, ...problems) } });
-}
 
 export const queueOperation = opsOperation({
   operationId: 'ops_list_cases', method: 'get', path: '/ops/v1/cases',
@@ -319,6 +308,7 @@ export const ROLE_OF_OPERATION: ReadonlyArray<readonly [OperationSpec, OperatorR
   [closeCallbackOperation, 'reviewer'],
   [noteOperation, 'reviewer'],
   [contractTransitionOperation, 'reviewer'],
+  ...partnerOperationRoles,
 ];
 
 export const operations: OperationSpec[] = ROLE_OF_OPERATION.map(([operation]) => operation);

@@ -4,6 +4,8 @@ import { contentDisposition } from './content-disposition';
 import * as use from '../../domain/operations';
 import type { BackofficeDependencies } from '../../domain/ports';
 import type { Operator } from '../../domain/roles';
+import type { PartnerAccessPort } from '../../domain/partners';
+import { partnerRoutes } from './partner-routes';
 import {
   callbackOperation, cancelOperation, caseOperation, closeCallbackOperation, contractTransitionOperation, downloadOperation, noteOperation, overrideOperation,
   queueOperation, requestsOperation, resubmitOperation, reviewOperation, transitionOperation, transmitOperation,
@@ -14,8 +16,8 @@ const ok = (body: unknown) => ({ status: 200, body });
 const created = (body: unknown) => ({ status: 201, body });
 
 /** The back office's API: each route takes the checked body, calls one use case, answers its result. */
-export function backofficeRoutes(deps: BackofficeDependencies): OperationRouter {
-  return new OperationRouter()
+export function backofficeRoutes(deps: BackofficeDependencies, access: PartnerAccessPort): OperationRouter {
+  return partnerRoutes(new OperationRouter(), access)
     .handle(queueOperation, async ({ query }) => {
       const statuses = (query.status ?? '').split(',').map((status) => status.trim()).filter(Boolean);
       return ok(await use.queue(deps, {
