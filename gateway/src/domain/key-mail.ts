@@ -10,7 +10,7 @@ const EVENT_WORDS: Record<KeyMail['event'], string> = {
 /** The mail to a partner's contact about a key: its name, prefix and who acted, never the key. */
 export function keyMailOf(mail: KeyMail, environment: string): { kind: string; subject: string; text: string } {
   const { key, actor } = mail;
-  const subject = `API key "${key.name}" (${key.prefix}…) ${EVENT_WORDS[mail.event]}`;
+  const subject = `API key "${key.name}" (prefix ${key.prefix}) ${EVENT_WORDS[mail.event]}`;
   const lines = [
     `Your ${environment} API key "${key.name}" (prefix ${key.prefix}) ${EVENT_WORDS[mail.event]}.`,
     mail.event === 'expiring' ? `It expires at ${key.expiresAt?.toISOString()}. Roll it in the partner portal before then.` : `By: ${actor.name} (${actor.type.replace('_', ' ')}).`,
