@@ -45,4 +45,9 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // Browser modules the portal serves as they are (its page).
+    files: ['services/portal/page/**/*.js', 'libs/bearer-token/browser/**/*.js'],
+    languageOptions: { sourceType: 'module', globals: { window: 'readonly', document: 'readonly', location: 'readonly', history: 'readonly', navigator: 'readonly', sessionStorage: 'readonly', confirm: 'readonly', CSS: 'readonly', URLSearchParams: 'readonly' } },
+  },
 );

@@ -3,6 +3,7 @@ import { loadProtoPackage } from '@rental/grpc';
 import type { ProtoGrpcType as PricingPackage } from './generated/pricing';
 import type { ProtoGrpcType as CaseWorkflowPackage } from './generated/case_workflow';
 import type { ProtoGrpcType as DocumentsPackage } from './generated/documents';
+import type { ProtoGrpcType as NotificationsPackage } from './generated/notifications';
 import type { ProtoGrpcType as PartnerAccessPackage } from './generated/partner_access';
 
 export * from './events';
@@ -33,6 +34,11 @@ export function loadDocumentsPackage(): DocumentsPackage['rental']['documents'][
   return load<DocumentsPackage>('rental/documents/v1/documents.proto').rental.documents.v1;
 }
 
+/** The partner API's webhook endpoint operations, for the partner portal (served by notifications). */
+export function loadNotificationsPackage(): NotificationsPackage['rental']['notifications']['v1'] {
+  return load<NotificationsPackage>('rental/notifications/v1/notifications.proto').rental.notifications.v1;
+}
+
 /** The gateway's partners, API keys and partner audit (served by the gateway process). */
 export function loadPartnerAccessPackage(): PartnerAccessPackage['rental']['partner_access']['v1'] {
   return load<PartnerAccessPackage>('rental/partner_access/v1/partner_access.proto').rental.partner_access.v1;
@@ -41,4 +47,5 @@ export function loadPartnerAccessPackage(): PartnerAccessPackage['rental']['part
 export type * as pricing from './generated/rental/pricing/v1';
 export type * as caseWorkflow from './generated/rental/case_workflow/v1';
 export type * as documents from './generated/rental/documents/v1';
+export type * as notifications from './generated/rental/notifications/v1';
 export type * as partnerAccess from './generated/rental/partner_access/v1';

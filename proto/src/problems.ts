@@ -207,6 +207,11 @@ export const PROBLEM_CATALOGUE = {
     meaning: 'The operator\'s token does not carry the role this back-office operation needs (reviewer or approver).',
     fix: 'Ask an administrator for the role, or let an operator who has it do the change.',
   },
+  'portal.role_required': {
+    title: 'Partner user lacks a role',
+    meaning: 'The partner user\'s token does not carry the role this portal operation needs: developer for webhooks and a sandbox\'s keys, admin for a production deployment\'s keys.',
+    fix: 'Ask an admin of your company to give you the role at your identity provider, or let a user who has it do the change.',
+  },
 
   // Dependencies
   'dependency.service_unavailable': {

@@ -1,45 +1,17 @@
-import os from 'node:os';
 import path from 'node:path';
-import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { sampleFile, upload } from '../documents/support/kit';
+import { screenshotDirectory, useWatchedBrowser } from '../support/browser';
 import { Ops, Owner, Role, operatorWith, partnerCase, sharedStack, simulate } from './support/kit';
 
-// Debian's chromium; nothing downloads a browser. Screenshots go to docs/ when asked for.
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = process.env.SAVE_CONSOLE_SCREENSHOTS ? path.resolve(__dirname, '..', '..', 'docs') : os.tmpdir();
+const SCREENSHOTS = screenshotDirectory('SAVE_CONSOLE_SCREENSHOTS');
 
 describe('approval team console (headless chromium)', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const browser = useWatchedBrowser();
   const gateway = () => sharedStack().gatewayUrl;
 
-  /** What the browser refused by a page's Content-Security-Policy: any refusal fails the test that caused it. */
-  const policyViolations: string[] = [];
-
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  });
-  afterEach(() => {
-    expect(policyViolations.splice(0)).toEqual([]);
-  });
-  afterAll(async () => {
-    await Promise.all(contexts.map((context) => context.close()));
-    await browser.close();
-  });
-
-  async function watchedContext(): Promise<BrowserContext> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    context.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/.test(message.text())) policyViolations.push(message.text());
-    });
-    // Runs outside the page's policy; reports every violation the page's own scripts would see too.
-    await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => console.error('Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))`);
-    return context;
-  }
-
   async function signedIn(role: Role): Promise<Page> {
-    const context = await watchedContext();
+    const context = await browser().newContext();
     const page = await context.newPage();
     const operator = operatorWith(role);
     await page.goto(`${gateway()}/console`);

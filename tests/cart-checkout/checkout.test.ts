@@ -213,7 +213,7 @@ describe('checkout: rejected before anything is created', () => {
     const template = fixture.partners.find((p) => p.id === 'acme');
     await seedDeployment(stack.databaseUrl, stack.environment, {
       ...fixture,
-      partners: [{ ...template!, id: partner.id, name: 'assigned', apiKeys: [{ key: partner.key, environment: 'sandbox', roles: ['api_user'] }] }],
+      partners: [{ ...template!, id: partner.id, name: 'assigned', apiKeys: [{ key: partner.key, environment: 'sandbox', roles: ['api_user'] }], users: [] }],
     }, createLogger('test', 'warn'), { productionSimulators: false });
     expect((await api.post(`/api/carts/${cartId}/checkout`, leasing, key)).status).toBe(201);
   });

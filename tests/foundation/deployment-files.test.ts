@@ -10,6 +10,7 @@ import { caseWorkflowVariables } from '@rental/case-workflow';
 import { documentsVariables } from '@rental/documents';
 import { notificationsVariables } from '@rental/notifications';
 import { backofficeVariables } from '@rental/backoffice';
+import { portalVariables } from '@rental/portal';
 import { simulatorProcessVariables } from '@rental/stack';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -24,6 +25,7 @@ const PROCESSES: Record<string, Shape> = {
   documents: documentsVariables,
   notifications: notificationsVariables,
   backoffice: backofficeVariables,
+  portal: portalVariables,
 };
 // Peer addresses are read through the service directory, not a config shape.
 // The gateway's partner access service (gRPC) is a peer address too.

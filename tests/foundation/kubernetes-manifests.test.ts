@@ -11,7 +11,7 @@ import { gatewayVariables } from '@rental/gateway';
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
-const PROCESSES = ['gateway', 'pricing', 'cart-checkout', 'case-workflow', 'documents', 'notifications', 'backoffice'];
+const PROCESSES = ['gateway', 'pricing', 'cart-checkout', 'case-workflow', 'documents', 'notifications', 'backoffice', 'portal'];
 // The seed Job runs the stack tools' image; it is released with the processes.
 const IMAGES = [...PROCESSES, 'stack'];
 const RELEASE_TAG = /^\d{4}\.\d{2}\.\d{2}(\.\d+)?$/;

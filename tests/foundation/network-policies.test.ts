@@ -102,7 +102,7 @@ describe('NetworkPolicies of deploy/k8s', () => {
   it('when egress to the internet is allowed, then only on 443 and never to cluster or private ranges', () => {
     const PRIVATE = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '169.254.0.0/16', '127.0.0.0/8'];
     const internet = policies.flatMap((policy) => (policy.spec.egress ?? []).filter((rule: Rule) => (rule.to ?? []).some((peer) => peer.ipBlock)).map((rule: Rule) => ({ apps: selectedApps(policy), rule })));
-    expect(internet.flatMap(({ apps }) => apps).sort()).toEqual(['backoffice', 'case-workflow', 'notifications', 'pricing']);
+    expect(internet.flatMap(({ apps }) => apps).sort()).toEqual(['backoffice', 'case-workflow', 'notifications', 'portal', 'pricing']);
     for (const { rule } of internet) {
       expect(rule.ports).toEqual([{ protocol: 'TCP', port: 443 }]);
       for (const peer of rule.to ?? []) expect(peer.ipBlock).toEqual({ cidr: '0.0.0.0/0', except: PRIVATE });

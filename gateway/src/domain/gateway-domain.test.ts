@@ -39,6 +39,10 @@ describe('route table', () => {
     ['/c/tok/documents', 'documents (no key)'],
     ['/c/tok/documents/x', 'case-workflow (no key)'],
     ['/c/tok/information/3', 'case-workflow (no key)'],
+    // The partner portal: the partner user's bearer token is the credential.
+    ['/portal', 'portal (no key)'],
+    ['/portal/v1/api-keys', 'portal (no key)'],
+    ['/portal/v1/session-config', 'portal (no key)'],
   ])('when %s is called, then %s owns it', (path, owner) => {
     expect(ownerOf(path)).toBe(owner);
   });

@@ -4,7 +4,7 @@ import { pathPattern } from './route-templates';
 /**
  * How a call on the route is admitted: `api_key` checks X-Api-Key and speaks for its partner;
  * `none` leaves authentication to the owner (a customer's link token, an outside party's signed
- * callback, an operator's bearer token) and throttles by client address.
+ * callback, an operator's or a partner user's bearer token) and throttles by client address.
  */
 export type RouteKey = 'api_key' | 'none';
 
@@ -59,6 +59,8 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/signing/v1/events', exact: true, owner: 'case-workflow', key: 'none' },
   { prefix: '/ops', owner: 'backoffice', key: 'none' },
   { prefix: '/console', owner: 'backoffice', key: 'none' },
+  // The partner portal: partner users' bearer tokens, verified by the portal (its API, page and session config).
+  { prefix: '/portal', owner: 'portal', key: 'none' },
   // The gateway's own: the API description, its reference page, the console's sign-in settings, the problem type pages.
   { prefix: '/api/docs.json', exact: true, owner: 'gateway' },
   { prefix: '/api/docs', owner: 'gateway' },

@@ -10,6 +10,7 @@ export const GRPC_CALL_GRAPH: Readonly<Record<string, readonly string[]>> = {
   notifications: ['pricing'],
   pricing: ['case-workflow'],
   backoffice: ['case-workflow', 'documents', 'gateway', 'pricing'],
+  portal: ['gateway', 'notifications'],
   // The gateway serves partners, keys and their audit (partner access) and passes conditions on to pricing.
   gateway: ['pricing'],
 };

@@ -3,7 +3,7 @@
  * stacks run side by side; in a cluster each address is given explicitly (<NAME>_HTTP_URL,
  * <NAME>_GRPC_ADDR), which wins over the derived one.
  */
-export const SERVICE_NAMES = ['pricing', 'cart-checkout', 'case-workflow', 'documents', 'notifications', 'backoffice'] as const;
+export const SERVICE_NAMES = ['pricing', 'cart-checkout', 'case-workflow', 'documents', 'notifications', 'backoffice', 'portal'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 const offsets: Record<ServiceName, number> = {
@@ -13,6 +13,7 @@ const offsets: Record<ServiceName, number> = {
   documents: 4,
   notifications: 5,
   backoffice: 6,
+  portal: 7,
 };
 
 /** Ports of the local helpers the development stack starts beside the services. */
@@ -62,7 +63,7 @@ export function simulatorUrl(name: keyof typeof SIMULATOR_OFFSETS, portBase: num
 
 /**
  * Admin ports (health, readiness, metrics): base +40 for the gateway, +40 + the service's offset
- * for a service (+41 … +46, backoffice included). ADMIN_PORT wins.
+ * for a service (+41 … +47, backoffice and portal included). ADMIN_PORT wins.
  */
 export const GATEWAY_ADMIN_OFFSET = 40;
 

@@ -31,13 +31,21 @@ function parsePathAndQuery(spec: OperationSpec, req: Request): { params: unknown
   return { params, query };
 }
 
+/**
+ * A JSON body checked as the operation checks it over HTTP (its schema, its own rejection): also
+ * for the same operation reached another way (a gRPC call carrying the body as JSON).
+ */
+export function checkedBody(spec: OperationSpec, input: unknown): unknown {
+  if (!spec.body) return input;
+  const parsed = spec.body.schema.safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  throw spec.body.reject ? spec.body.reject(parsed.error, input ?? {}) : validationFailed(zodViolations(parsed.error, input ?? {}));
+}
+
 /** The JSON body parsed by its schema; a multipart body is left to the handler, which streams it. */
 function parseBody(spec: OperationSpec, req: Request): unknown {
   if (!spec.body || (spec.body.contentType ?? 'application/json') !== 'application/json') return req.body;
-  const input = req.body ?? {};
-  const parsed = spec.body.schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  throw spec.body.reject ? spec.body.reject(parsed.error, input) : validationFailed(zodViolations(parsed.error, input));
+  return checkedBody(spec, req.body);
 }
 
 const unguarded = async () => undefined;

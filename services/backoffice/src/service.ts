@@ -1,3 +1,4 @@
+import { bearerAuthentication } from '@rental/bearer-token';
 import { gatewayGrpcAddressOf, grpcAddressOf } from '@rental/config';
 import { RunningService, startServiceHost } from '@rental/service-host';
 import { PROBLEM_CATALOGUE } from '@rental/proto';
@@ -8,7 +9,6 @@ import { GrpcPartnerDirectory } from './data-access/partner-directory';
 import { GrpcPartnerAccess } from './data-access/partner-access-client';
 import { JwtVerifier } from './data-access/token-verifier';
 import { backofficeApiDescription } from './entry-points/http/api-description';
-import { operatorAuthentication } from './entry-points/http/authenticate';
 import { mountConsole } from './entry-points/http/console';
 import { backofficeRoutes } from './entry-points/http/routes';
 import { migrations } from './migrations';
@@ -43,7 +43,13 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
         }, access),
         http: {
           apiPrefix: '/ops/v1',
-          authenticate: operatorAuthentication(verifier),
+          // Before the body is read and before any case is looked up; the role is checked on the route.
+          authenticate: bearerAuthentication({
+            realm: 'rental-ops',
+            missingTokenDetail: 'An operator\'s bearer token (Authorization: Bearer <JWT>) is required.',
+            authenticate: (token) => verifier.verify(token),
+            localsKey: 'operator',
+          }),
           beforeApi: (app) => mountConsole(app, { description: () => description, rolesClaim: config.OPERATOR_ROLES_CLAIM, issuerUrl: config.OPERATOR_ISSUER_URL }),
         },
         // Templates given by operators arrive base64 in JSON: 10 MB of file is about 14 MB of text.

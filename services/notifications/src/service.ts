@@ -13,6 +13,7 @@ import { GrpcPartnerDirectory } from './data-access/partner-directory';
 import { SmtpMailer } from './data-access/smtp-mailer';
 import { consumeMailRequests } from './entry-points/bus/mail-requested-consumer';
 import { consumeStatusChanges } from './entry-points/bus/status-changed-consumer';
+import { webhookEndpointGrpcService } from './entry-points/grpc/server';
 import { notificationsRoutes } from './entry-points/http/routes';
 import { deliveryWorker } from './entry-points/workers/delivery-worker';
 import { inboxCleanup } from './entry-points/workers/inbox-cleanup';
@@ -60,18 +61,21 @@ export function startNotifications(config: NotificationsConfig): Promise<Running
           if (queued.mails > 0) mail.wake();
         },
       });
+      const endpointOperations = {
+        store: endpoints,
+        resolver,
+        policy,
+        history: deliveries,
+        rotation: endpoints,
+        redeliveries: deliveries,
+        environment: config.API_ENVIRONMENT,
+        onQueued: () => webhooks.wake(),
+        budgets: { testEvents: perMinute('test_event', config.WEBHOOK_TEST_EVENTS_PER_MINUTE), redeliveries: perMinute('redelivery', config.WEBHOOK_REDELIVERIES_PER_MINUTE) },
+      };
       return {
-        router: notificationsRoutes({
-          store: endpoints,
-          resolver,
-          policy,
-          history: deliveries,
-          rotation: endpoints,
-          redeliveries: deliveries,
-          environment: config.API_ENVIRONMENT,
-          onQueued: () => webhooks.wake(),
-          budgets: { testEvents: perMinute('test_event', config.WEBHOOK_TEST_EVENTS_PER_MINUTE), redeliveries: perMinute('redelivery', config.WEBHOOK_REDELIVERIES_PER_MINUTE) },
-        }),
+        router: notificationsRoutes(endpointOperations),
+        // The same operations for the partner portal.
+        grpc: [webhookEndpointGrpcService(endpointOperations, log)],
         workers: [webhooks, mail, requestedMail, inboxCleanup(deliveries, log)],
         close: async () => {
           transport.close();

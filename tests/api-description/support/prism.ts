@@ -106,7 +106,7 @@ export function startExtraGateway(stack: { databaseUrl: string; environment: str
     name: 'gateway',
     command: (port) => ({
       args: [entry],
-      // Its admin port is any free one (0): this process is reached only on its public port.
+      // Its admin and gRPC ports are any free ones (0): this process is reached only on its public port.
       env: { API_ENVIRONMENT: stack.environment, DATABASE_URL: stack.databaseUrl, SERVICE_PORT_BASE: String(stack.portBase), PORT: String(port), ADMIN_PORT: '0', GRPC_PORT: '0', INTERNAL_IDENTITY_SECRET: stack.identitySecret, LOG_LEVEL: 'warn', ...env },
     }),
     // The public port opens after the database (and migrations), so the description answering means ready.

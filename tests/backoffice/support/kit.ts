@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ApiClient, ApiResponse } from '@rental/testkit';
+import type { ApiResponse } from '@rental/testkit';
 import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { newCase, newPartner, Owner } from '../../case-workflow/support/kit';
+import { BearerClient, clientCredentialsToken } from '../../support/oidc';
 import { sharedStack } from '../../support/shared-stack';
 
 export { expectProblem, expectViolations, movesOf, query, simulate, EventListener } from '../../case-workflow/support/kit';
@@ -25,18 +26,10 @@ export async function discovery(stack: StackAddress = sharedStack()): Promise<{ 
   return await (await fetch(`${config.issuer}/.well-known/openid-configuration`)).json() as never;
 }
 
-/** An access token by client credentials (HTTP Basic, no other parameter), as a program gets one. */
+/** An operator's access token by client credentials, as a program gets one. */
 export async function operatorToken(role: Role, stack: StackAddress = sharedStack()): Promise<string> {
   const operator = operatorWith(role);
-  const { token_endpoint: tokenEndpoint } = await discovery(stack);
-  const response = await fetch(tokenEndpoint, {
-    method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from(`${operator.clientId}:${operator.clientSecret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  const body = await response.json() as { access_token?: string };
-  if (response.status !== 200 || !body.access_token) throw new Error(`token endpoint answered ${response.status}`);
-  return body.access_token;
+  return clientCredentialsToken(`${stack.gatewayUrl}/ops/v1/session-config`, operator.clientId, operator.clientSecret);
 }
 
 /** A browser's visit: the cookies the provider set, sent back on each request. */
@@ -101,35 +94,21 @@ export async function consoleToken(role: Role, stack: StackAddress = sharedStack
 }
 
 /** The back office as an operator (or nobody, with no token) calls it. */
-export class Ops {
-  private readonly api: ApiClient;
-
-  constructor(readonly token: string | null, stack: StackAddress = sharedStack()) {
-    this.api = new ApiClient(stack.gatewayUrl);
+export class Ops extends BearerClient {
+  constructor(token: string | null, stack: StackAddress = sharedStack()) {
+    super(token, stack.gatewayUrl);
   }
 
   static async as(role: Role, stack: StackAddress = sharedStack()): Promise<Ops> {
     return new Ops(await operatorToken(role, stack), stack);
   }
 
-  private headers(): Record<string, string> {
-    return this.token ? { Authorization: `Bearer ${this.token}` } : {};
-  }
-
-  get(path: string): Promise<ApiResponse> {
-    return this.api.get(path, { key: null, headers: this.headers() });
-  }
-
-  post(path: string, body?: unknown): Promise<ApiResponse> {
-    return this.api.post(path, body, { key: null, headers: this.headers() });
-  }
-
   put(path: string, body?: unknown): Promise<ApiResponse> {
-    return this.api.request('PUT', path, { body, key: null, headers: this.headers() });
+    return this.send('PUT', path, body === undefined ? undefined : JSON.stringify(body));
   }
 
   postRaw(path: string, rawBody: string): Promise<ApiResponse> {
-    return this.api.request('POST', path, { key: null, rawBody, headers: { ...this.headers(), 'Content-Type': 'application/json' } });
+    return this.send('POST', path, rawBody);
   }
 }
 

@@ -5,6 +5,17 @@ import { conditionReferenceViolations, partnerFields } from '@rental/proto';
 
 const durationRange = z.tuple([z.number().int().positive(), z.number().int().positive()]);
 
+/** A person who signs in at the dev identity provider (password) and a program of theirs (client credentials). */
+const account = <const Roles extends readonly [string, ...string[]]>(roles: Roles) => z.object({
+  id: z.string().min(1).max(100),
+  name: z.string().min(1),
+  email: z.string().email(),
+  password: z.string().min(8),
+  roles: z.array(z.enum(roles)),
+  clientId: z.string().min(1).max(100),
+  clientSecret: z.string().min(16),
+});
+
 /** The shape of a seed file (fixtures/seed.json): partners, keys, catalog, conditions, lenders, hubs, operators. */
 export const seedFileSchema = z.object({
   sectors: z.array(z.object({ value: z.string(), label: z.string(), durationRange })),
@@ -26,15 +37,7 @@ export const seedFileSchema = z.object({
     intakeUrl: z.url().nullable(),
   })),
   /** The approval team, loaded into the dev identity provider. */
-  operators: z.array(z.object({
-    id: z.string().min(1).max(100),
-    name: z.string().min(1),
-    email: z.string().email(),
-    password: z.string().min(8),
-    roles: z.array(z.enum(['viewer', 'reviewer', 'approver'])),
-    clientId: z.string().min(1).max(100),
-    clientSecret: z.string().min(16),
-  })).default([]),
+  operators: z.array(account(['viewer', 'reviewer', 'approver'])).default([]),
   distributionHubs: z.array(z.object({
     id: z.string(),
     name: z.string(),
@@ -48,6 +51,8 @@ export const seedFileSchema = z.object({
   partners: z.array(z.object({
     ...partnerFields,
     apiKeys: z.array(z.object({ key: z.string().min(16), environment: z.enum(['sandbox', 'production']), roles: z.array(z.string()) })),
+    /** People at the partner (and their programs), loaded into the dev identity provider for the portal. */
+    users: z.array(account(['viewer', 'developer', 'admin'])).default([]),
   })),
 }).superRefine((seed, context) => {
   // Lenders, hubs and sectors a partner names must be in the same file (the seed loads them first).

@@ -6,13 +6,14 @@ import type { Logger } from '@rental/logger';
 import { openPricingDatabase, seedPricing } from '@rental/pricing';
 import type { SeedFile } from './fixture';
 import { HUB_STUB_SCHEMA, seedHubStub } from './hub-stub';
-import { IDENTITY_SCHEMA, seedOperators } from './identity-provider';
+import { IDENTITY_SCHEMA, seedOperators, seedPartnerUsers } from './identity-provider';
 
 export interface SeedSummary {
   partners: number;
   apiKeys: number;
   skippedApiKeys: number;
   operators: number;
+  partnerUsers: number;
 }
 
 /**
@@ -31,7 +32,8 @@ function refuseSimulatedLenders(environment: string, seed: SeedFile, productionS
  * Loads a seed file into a deployment's stores: partners and key hashes into the gateway,
  * catalog, conditions, lenders and hubs into pricing, SLA files into the hub stub, lenders'
  * intake URLs and secrets into case-workflow (which calls them), operators (password hashes)
- * into the dev identity provider. Keys of the other environment are skipped. Idempotent.
+ * and partner users (password hashes) into the dev identity provider. Keys of the other
+ * environment are skipped. Idempotent.
  */
 export async function seedDeployment(databaseUrl: string, environment: string, seed: SeedFile, log: Logger, options: { productionSimulators: boolean }): Promise<SeedSummary> {
   refuseSimulatedLenders(environment, seed, options.productionSimulators);
@@ -45,9 +47,10 @@ export async function seedDeployment(databaseUrl: string, environment: string, s
     await seedLenders(caseWorkflowDb, seed.lenders);
     await seedHubStub(hubDb, seed.distributionHubs);
     const operators = await seedOperators(identityDb, seed.operators);
+    const partnerUsers = await seedPartnerUsers(identityDb, seed.partners);
     const loaded = await seedPartnerIdentities(gatewayDb, seed.partners, environment);
     const allKeys = seed.partners.reduce((sum, partner) => sum + partner.apiKeys.length, 0);
-    return { partners: loaded.partners, apiKeys: loaded.keys, skippedApiKeys: allKeys - loaded.keys, operators };
+    return { partners: loaded.partners, apiKeys: loaded.keys, skippedApiKeys: allKeys - loaded.keys, operators, partnerUsers };
   } finally {
     await Promise.all([gatewayDb.destroy(), pricingDb.destroy(), hubDb.destroy(), caseWorkflowDb.destroy(), identityDb.destroy()]);
   }

@@ -201,6 +201,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         IDENTITY_PROVIDER_PORT: String(port),
         HOST: '127.0.0.1',
         CONSOLE_REDIRECT_URIS: consoleOrigins.map((origin) => `${origin}/console/callback`).join(','),
+        PORTAL_REDIRECT_URIS: consoleOrigins.map((origin) => `${origin}/portal/callback`).join(','),
       },
       logFile: path.join(logDirectory, 'identity-provider.log'),
       readyUrl: `http://127.0.0.1:${port}/readyz`,

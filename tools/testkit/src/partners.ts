@@ -10,6 +10,8 @@ export interface TestPartner {
   key: string;
   /** Key without roles. */
   readOnlyKey: string;
+  /** Its people in the dev identity provider: the template's users under new ids, e-mails and clients. */
+  users: PartnerSeed['users'];
 }
 
 export interface StackAddress {
@@ -31,11 +33,20 @@ export async function createTestPartner(stack: StackAddress, options: { like?: s
   const id = `${template.id}-${suffix}`;
   const key = `test_${id}_${randomBytes(12).toString('hex')}`;
   const readOnlyKey = `test_ro_${id}_${randomBytes(12).toString('hex')}`;
+  // The template's users belong to the template: the test partner gets its own (same names and roles).
+  const users = template.users.map((user) => ({
+    ...user,
+    id: `${user.id}-${suffix}`,
+    email: user.email.replace('@', `+${suffix}@`),
+    clientId: `${user.clientId}-${suffix}`,
+    clientSecret: `${user.clientSecret}_${suffix}`,
+  }));
   const partner: PartnerSeed = {
     ...template,
     ...options.overrides,
     id,
     name: `${template.name} (test ${suffix})`,
+    users,
     apiKeys: [
       { key, environment: stack.environment as 'sandbox', roles: ['api_user'] },
       { key: readOnlyKey, environment: stack.environment as 'sandbox', roles: [] },
@@ -44,7 +55,7 @@ export async function createTestPartner(stack: StackAddress, options: { like?: s
   const seed: SeedFile = { ...fixture, distributionHubs: [...fixture.distributionHubs, ...(options.hubs ?? [])], partners: [partner] };
   // A test's production stack serves the fixture's lenders (no intakeUrl) with its lender simulator.
   await seedDeployment(stack.databaseUrl, stack.environment, seed, createLogger('testkit', 'warn'), { productionSimulators: true });
-  return { id, name: partner.name, key, readOnlyKey };
+  return { id, name: partner.name, key, readOnlyKey, users };
 }
 
 export function fixturePartnerKey(partnerId: string, environment = 'sandbox', role: 'api_user' | 'none' = 'api_user'): string {

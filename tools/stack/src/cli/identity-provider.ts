@@ -6,7 +6,7 @@ import { IDENTITY_SCHEMA, startIdentityProvider } from '../identity-provider';
 
 /**
  * The dev identity provider as its own process (the stack starts it when OPERATOR_ISSUER_URL is
- * unset; docker-compose runs it too): operators loaded by `npm run seed` sign in here.
+ * unset; docker-compose runs it too): operators and partner users loaded by `npm run seed` sign in here.
  */
 runUntilSignal('identity provider', async () => {
   const config = loadConfig({
@@ -18,6 +18,11 @@ runUntilSignal('identity provider', async () => {
     CONSOLE_REDIRECT_URIS: z.string().min(1).transform((value) => value.split(',').map((uri) => uri.trim()).filter(Boolean)),
     OPERATOR_AUDIENCE: z.string().min(1).default('rental-ops'),
     OPERATOR_ROLES_CLAIM: z.string().min(1).default('roles'),
+    /** Where the portal page may come back to after sign-in (the gateway's /portal/callback). */
+    PORTAL_REDIRECT_URIS: z.string().default('').transform((value) => value.split(',').map((uri) => uri.trim()).filter(Boolean)),
+    PORTAL_AUDIENCE: z.string().min(1).default('rental-portal'),
+    PORTAL_PARTNER_CLAIM: z.string().min(1).default('partner_id'),
+    PORTAL_ROLES_CLAIM: z.string().min(1).default('portal_roles'),
   });
   const db = connectDatabase({ url: config.DATABASE_URL, schema: IDENTITY_SCHEMA });
   const provider = await startIdentityProvider({
@@ -28,6 +33,7 @@ runUntilSignal('identity provider', async () => {
     consoleRedirectUris: config.CONSOLE_REDIRECT_URIS,
     audience: config.OPERATOR_AUDIENCE,
     rolesClaim: config.OPERATOR_ROLES_CLAIM,
+    portal: { redirectUris: config.PORTAL_REDIRECT_URIS, audience: config.PORTAL_AUDIENCE, partnerClaim: config.PORTAL_PARTNER_CLAIM, rolesClaim: config.PORTAL_ROLES_CLAIM },
   });
   process.stdout.write(`identity provider listening at ${provider.issuer}\n`);
   return { stop: () => provider.close().then(() => db.destroy()) };

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     return;
   }
   const summary = await seedDeployment(config.DATABASE_URL, config.API_ENVIRONMENT, readSeedFile(resolved), createLogger('seed', 'warn'), { productionSimulators: config.PRODUCTION_SIMULATORS });
-  process.stdout.write(`Seeded ${resolved} into ${config.API_ENVIRONMENT}: ${summary.partners} partners, ${summary.apiKeys} API keys (${summary.skippedApiKeys} of another environment skipped), ${summary.operators} operators.\n`);
+  process.stdout.write(`Seeded ${resolved} into ${config.API_ENVIRONMENT}: ${summary.partners} partners, ${summary.apiKeys} API keys (${summary.skippedApiKeys} of another environment skipped), ${summary.operators} operators, ${summary.partnerUsers} partner users.\n`);
 }
 
 main().catch((error: Error) => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Application } from 'express';
+import { OIDC_SESSION_SCRIPT } from '@rental/bearer-token';
 
 const CONSOLE_DIRECTORY = path.join(__dirname, 'console');
 const OAUTH_LIBRARY = require.resolve('oauth4webapi');
@@ -32,7 +33,7 @@ function consolePolicy(page: string, issuerUrl: string | undefined): string {
 
 /**
  * The approval team's console: one static page that signs in through the IdP in the browser
- * (oauth4webapi, authorization code with PKCE) and calls /ops/v1 with the token; its script and
+ * (oauth4webapi through @rental/bearer-token's oidc-session.js, authorization code with PKCE) and calls /ops/v1 with the token; its script and
  * styles are inline, allowed by their hashes. Every view has its own URL under /console, so the
  * page answers them all.
  */
@@ -46,6 +47,9 @@ export function mountConsole(app: Application, options: { description: () => Rec
   });
   app.get('/console/assets/oauth4webapi.js', (_req, res) => {
     res.type('js').sendFile(OAUTH_LIBRARY);
+  });
+  app.get('/console/assets/oidc-session.js', (_req, res) => {
+    res.type('js').sendFile(OIDC_SESSION_SCRIPT);
   });
   app.get(['/console', '/console/{*view}'], (_req, res) => {
     res.set(pageHeaders).type('html').send(page);

@@ -1,0 +1,2 @@
+export { startPortal, portalIssuerOf } from './service';
+export { loadPortalConfig, portalVariables } from './config';

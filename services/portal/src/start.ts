@@ -1,0 +1,5 @@
+import { runUntilSignal } from '@rental/http';
+import { loadPortalConfig } from './config';
+import { startPortal } from './service';
+
+runUntilSignal('portal', () => startPortal(loadPortalConfig()));
