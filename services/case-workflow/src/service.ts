@@ -67,10 +67,8 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
       // Production only: sandbox envelopes never leave the process.
       const voidWorker = signing ? envelopeVoidJob({ queue: new EnvelopeVoidRepository(db), provider: signing.provider, now }, log) : undefined;
       const customer = { publicBaseUrl: config.PUBLIC_BASE_URL, linkTtlMs: config.CUSTOMER_LINK_TTL, now };
-      const clock = clockJob({
-        store, queries: new ClockRepository(db), documents, partners, customer, now,
-        clock: { reminderAfterMs: config.REVIEW_REMINDER_AFTER, reminderMax: config.REVIEW_REMINDER_MAX, expiryAfterMs: config.REVIEW_EXPIRY_AFTER, overdueGraceMs: config.DOCUMENT_OVERDUE_GRACE },
-      }, { tickMs: config.SCHEDULER_TICK, lease: postgresLease(db, 'case-workflow.clock'), log });
+      const clockSettings = { reminderAfterMs: config.REVIEW_REMINDER_AFTER, reminderMax: config.REVIEW_REMINDER_MAX, expiryAfterMs: config.REVIEW_EXPIRY_AFTER, overdueGraceMs: config.DOCUMENT_OVERDUE_GRACE };
+      const clock = clockJob({ store, queries: new ClockRepository(db), documents, partners, customer, now, clock: clockSettings }, { tickMs: config.SCHEDULER_TICK, lease: postgresLease(db, 'case-workflow.clock'), log });
       return {
         router: caseWorkflowRoutes({
           store,
@@ -80,6 +78,7 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
           sandbox: config.API_ENVIRONMENT === 'sandbox',
           partners,
           customer,
+          clock: clockSettings,
         }),
         mountOutsideApi: (app) => mountCallbacks(app, {
           lender: { store, lenders: submissions, signed, documents, production, dueAfterMs: config.DOCUMENT_DUE_AFTER, now },

@@ -3,8 +3,10 @@ import type { ClockQueries } from '../domain/ports';
 
 /**
  * The scheduler's reads of due work, each served by a partial index over the quotes in review
- * (0006_customer17_customer_links). Its lease (one replica ticks at a time) is `postgresLease`
- * over the table `scheduler_leases` of the same migration.
+ * (0006_customer17_customer_links). Cases the sandbox clock moved forward are due on their own
+ * clock (the wall clock plus their offset); the few of them are found by their partial index
+ * (0027_case_clocks). Its lease (one replica ticks at a time) is `postgresLease` over the table
+ * `scheduler_leases` of the same migration.
  */
 export class ClockRepository implements ClockQueries {
   constructor(private readonly db: Knex) {}
@@ -17,7 +19,8 @@ export class ClockRepository implements ClockQueries {
       .orderBy('review_mailed_at')
       .limit(limit)
       .select('financing_case_id');
-    return rows.map((row) => row.financing_case_id);
+    const moved = await this.movedCasesDue('review_mailed_at', mailedBefore, limit, (query) => query.where('q.reminder_count', '<', reminderMax));
+    return [...new Set([...rows.map((row) => row.financing_case_id), ...moved])];
   }
 
   async dueExpiries(inReviewBefore: Date, limit: number): Promise<string[]> {
@@ -27,6 +30,17 @@ export class ClockRepository implements ClockQueries {
       .orderBy('in_review_since')
       .limit(limit)
       .select('financing_case_id');
-    return rows.map((row) => row.financing_case_id);
+    const moved = await this.movedCasesDue('in_review_since', inReviewBefore, limit);
+    return [...new Set([...rows.map((row) => row.financing_case_id), ...moved])];
+  }
+
+  /** Moved cases in review whose `column` is before `before` on their own clock. */
+  private async movedCasesDue(column: 'review_mailed_at' | 'in_review_since', before: Date, limit: number, narrow: (query: Knex.QueryBuilder) => Knex.QueryBuilder = (query) => query): Promise<string[]> {
+    const query = this.db('financing_cases as fc').join('quotes as q', 'q.financing_case_id', 'fc.id')
+      .whereRaw('fc.clock_offset_ms <> 0')
+      .where('q.status', 'in_review')
+      .whereRaw(`q.${column} <= ?::timestamptz + fc.clock_offset_ms * interval '1 millisecond'`, [before])
+      .limit(limit);
+    return (await narrow(query).select('fc.id')).map((row: { id: string }) => row.id);
   }
 }
