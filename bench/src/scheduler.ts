@@ -34,6 +34,17 @@ async function seedQuotes(stack: Stack): Promise<void> {
   }
 }
 
+/** Reminder mails the tick put in the outbox, and of how many cases: each due case once. */
+async function reminderMails(stack: Stack): Promise<{ mails: number; cases: number }> {
+  const db = connectDatabase({ url: stack.databaseUrl, schema: 'case_workflow' });
+  try {
+    const result = await db.raw("SELECT count(*)::int AS mails, count(DISTINCT payload->>'financingCaseId')::int AS cases FROM outbox WHERE payload->>'kind' = 'review_reminder'");
+    return result.rows[0] as { mails: number; cases: number };
+  } finally {
+    await db.destroy();
+  }
+}
+
 interface DatabaseCounters { xact_commit: number; tup_returned: number; tup_fetched: number; tup_inserted: number; tup_updated: number; blks_hit: number; blks_read: number }
 
 async function counters(stack: Stack): Promise<DatabaseCounters> {
@@ -87,6 +98,7 @@ void (async () => {
   try {
     await seedQuotes(stack);
     const due = await measureTick(stack);
+    const mails = await reminderMails(stack);
     const idle = await measureTick(stack);
     report(BENCHMARK, [
       `Command: \`npm run bench:scheduler\` (${runDate()}). ${IN_REVIEW.toLocaleString('en')} quotes in in_review, ${DUE.toLocaleString('en')} of them due a reminder, none due expiry, no overdue items; one tick of case-workflow's scheduler, then the next tick with nothing left due. Time: the tick's own histogram (background_job_duration_seconds{job="clock"}), including the customer link and the outbox mail of each reminder and the documents service's overdue reads over gRPC. Database load: the deltas of pg_stat_database for the stack's database from the stop of case-workflow to one second after the tick (so the process's start and migrations check are in them). The stack, Postgres and NATS share the machine's 2 cores with other work.`,
@@ -95,6 +107,8 @@ void (async () => {
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
       row(`${DUE.toLocaleString('en')} due of ${IN_REVIEW.toLocaleString('en')} in review`, due),
       row(`nothing due of ${IN_REVIEW.toLocaleString('en')} in review`, { ...idle, reminders: idle.reminders }),
+      '',
+      `Reminder mails in the outbox after both ticks: ${mails.mails.toLocaleString('en')} for ${mails.cases.toLocaleString('en')} cases (each due case once).`,
     ].join('\n'));
   } finally {
     await shutdownStack(stack);

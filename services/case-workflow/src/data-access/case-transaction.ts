@@ -1,5 +1,5 @@
 import { ulid, ulidToUUID } from 'ulid';
-import { enqueueOutbox, outboxInsert } from '@rental/bus';
+import { OutboxMessage, enqueueOutbox, outboxInsert } from '@rental/bus';
 import { statusChangeSubject, statusChangedEventOf } from '@rental/proto';
 import { Knex, isUniqueViolation } from '@rental/db';
 import { currentOrigin } from '@rental/logger';
@@ -18,7 +18,43 @@ export async function recordAppliedCallback(db: Knex | Knex.Transaction, sender:
   return inserted.length === 1;
 }
 
-interface HistoryEntry {
+/** The outbox message of a mail about a case: notifications sends it once the transaction committed. */
+export function mailMessage(settings: Pick<EventSettings, 'mailSubject' | 'environment'>, financingCaseId: string, mail: MailRequest, at: Date): OutboxMessage {
+  const id = ulid(at.getTime());
+  return { messageId: ulidToUUID(id), subject: settings.mailSubject, payload: { id, ...mail, financingCaseId, environment: settings.environment } };
+}
+
+/** A customer link's row; only the token's hash is stored. */
+export function customerLinkRow(financingCase: { id: string; quoteId: string }, token: string, link: NewCustomerLink, at: Date): Record<string, unknown> {
+  return {
+    financing_case_id: financingCase.id,
+    quote_id: financingCase.quoteId,
+    token_hash: hashCustomerToken(token),
+    email: link.email,
+    view_only: link.viewOnly,
+    created_at: at,
+    expires_at: link.expiresAt,
+  };
+}
+
+/** A row of the case's history. */
+export function historyRow(financingCaseId: string, actor: Actor, entry: HistoryEntry): Record<string, unknown> {
+  return {
+    financing_case_id: financingCaseId,
+    at: entry.at,
+    actor_type: actor.type,
+    actor_id: actor.id,
+    actor_name: actor.name,
+    action: entry.action,
+    resource_type: entry.resourceType ?? null,
+    from_status: entry.fromStatus ?? null,
+    to_status: entry.toStatus ?? null,
+    reason: entry.reason,
+    details: entry.details ? JSON.stringify(entry.details) : null,
+  };
+}
+
+export interface HistoryEntry {
   at: Date;
   action: string;
   resourceType?: string;
@@ -139,15 +175,7 @@ export class KnexCaseTransaction implements CaseTransaction {
     // Replacing: the earlier links end in the same statement (one round trip); the WITH does not
     // see the row the statement inserts, so the new link stays valid.
     const statement: Knex.QueryBuilder = link.replace ? this.trx.queryBuilder().with('replaced_links', this.invalidateCustomerLinks('replaced')).from('customer_links') : this.trx('customer_links');
-    await statement.insert({
-      financing_case_id: this.caseRow.id,
-      quote_id: this.quoteRow.id,
-      token_hash: hashCustomerToken(token),
-      email: link.email,
-      view_only: link.viewOnly,
-      created_at: this.now(),
-      expires_at: link.expiresAt,
-    });
+    await statement.insert(customerLinkRow({ id: this.caseRow.id, quoteId: this.quoteRow.id }, token, link, this.now()));
     return { token, expiresAt: link.expiresAt.toISOString() };
   }
 
@@ -185,9 +213,7 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   async requestMail(mail: MailRequest): Promise<void> {
-    const id = ulid(this.now().getTime());
-    const payload = { id, ...mail, financingCaseId: this.caseRow.id, environment: this.settings.environment };
-    await enqueueOutbox(this.trx, { messageId: ulidToUUID(id), subject: this.settings.mailSubject, payload });
+    await enqueueOutbox(this.trx, mailMessage(this.settings, this.caseRow.id, mail, this.now()));
   }
 
   async createContract(id = ulid()): Promise<Contract> {
@@ -447,20 +473,7 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   /** A statement: awaited on its own, or sent along with another one (see emit). */
   private insertHistory(entry: HistoryEntry): Knex.QueryBuilder {
-    const actor = entry.actor ?? this.audit.actor;
-    return this.trx('case_history').insert({
-      financing_case_id: this.caseRow.id,
-      at: entry.at,
-      actor_type: actor.type,
-      actor_id: actor.id,
-      actor_name: actor.name,
-      action: entry.action,
-      resource_type: entry.resourceType ?? null,
-      from_status: entry.fromStatus ?? null,
-      to_status: entry.toStatus ?? null,
-      reason: entry.reason,
-      details: entry.details ? JSON.stringify(entry.details) : null,
-    });
+    return this.trx('case_history').insert(historyRow(this.caseRow.id, entry.actor ?? this.audit.actor, entry));
   }
 
   private requireContract(): ContractRow {

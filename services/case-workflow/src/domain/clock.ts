@@ -1,7 +1,7 @@
 import { applyApprovalTeamCancel } from './cancel';
 import { CustomerChannelSettings, remindCustomer } from './customer';
 import { Quote, SYSTEM_ACTOR } from './model';
-import type { CaseStore, CaseTransaction, ClockQueries, DocumentsPort, OverdueItem, OverdueStage, PartnerNames } from './ports';
+import type { CaseStore, CaseTransaction, ClockQueries, DocumentsPort, OverdueItem, OverdueStage, PartnerNames, ReminderBatches, ReminderCase } from './ports';
 
 /** The clock's rules, from configuration (milliseconds). */
 export interface ClockSettings {
@@ -14,6 +14,7 @@ export interface ClockSettings {
 export interface ClockDependencies {
   store: CaseStore;
   queries: ClockQueries;
+  reminders: ReminderBatches;
   documents: DocumentsPort;
   partners: PartnerNames;
   customer: CustomerChannelSettings;
@@ -45,7 +46,7 @@ export function reminderDueAt(quote: Quote, clock: ClockSettings): number | null
   return Date.parse(quote.reviewMailedAt) + clock.reminderAfterMs;
 }
 
-const isDue = (dueAt: number | null, transaction: CaseTransaction): dueAt is number => dueAt !== null && dueAt <= transaction.now().getTime();
+const isDue = (dueAt: number | null, transaction: Pick<CaseTransaction, 'now'>): dueAt is number => dueAt !== null && dueAt <= transaction.now().getTime();
 
 /**
  * Expiry: a quote in review for REVIEW_EXPIRY_AFTER moves with `expire` (its links stop working
@@ -67,7 +68,7 @@ export async function expireReviewIfDue(transaction: CaseTransaction, clock: Clo
 }
 
 /** Reminders: the customer gets at most REVIEW_REMINDER_MAX, each REVIEW_REMINDER_AFTER after the last link mail or reminder. */
-export async function remindCustomerIfDue(transaction: CaseTransaction, settings: { clock: ClockSettings; customer: CustomerChannelSettings }, partnerName: string | null): Promise<boolean> {
+export async function remindCustomerIfDue(transaction: ReminderCase, settings: { clock: ClockSettings; customer: CustomerChannelSettings }, partnerName: string | null): Promise<boolean> {
   if (!isDue(reminderDueAt(transaction.quote, settings.clock), transaction)) return false;
   const link = await transaction.currentCustomerLink();
   const email = link?.email ?? transaction.quote.customer.email;
@@ -136,14 +137,23 @@ function expireReviews(deps: ClockDependencies, now: Date): Promise<number> {
   return inBatches(() => deps.queries.dueExpiries(cutoff, CLOCK_BATCH), (id) => inCaseOfClock(deps, id, (transaction) => expireReviewIfDue(transaction, deps.clock)));
 }
 
-function remindCustomers(deps: ClockDependencies, now: Date): Promise<number> {
+/** Reminders are many at once (1,000 due among 100,000 in review): a batch of cases is one transaction. */
+const REMINDER_BATCH = 500;
+
+async function remindCustomers(deps: ClockDependencies, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - deps.clock.reminderAfterMs);
-  return inBatches(() => deps.queries.dueReminders(cutoff, deps.clock.reminderMax, CLOCK_BATCH), async (id) => {
-    // The partner's name comes over gRPC: read before the case is locked.
-    const financingCase = await deps.store.findCase(id);
-    const partnerName = financingCase ? await deps.partners.nameOf(financingCase.partnerId) : null;
-    return inCaseOfClock(deps, id, (transaction) => remindCustomerIfDue(transaction, deps, partnerName));
-  });
+  let applied = 0;
+  for (let batch = 0; batch < MAX_BATCHES_PER_TICK; batch += 1) {
+    const due = await deps.queries.dueReminders(cutoff, deps.clock.reminderMax, REMINDER_BATCH);
+    // The partners' names come over gRPC: read before the cases are locked.
+    const partnerIds = [...new Set(due.map((entry) => entry.partnerId))];
+    const names = new Map(await Promise.all(partnerIds.map(async (partnerId) => [partnerId, await deps.partners.nameOf(partnerId)] as const)));
+    const reminded = await deps.reminders.remindAll(due.map((entry) => entry.financingCaseId), (reminder) => remindCustomerIfDue(reminder, deps, names.get(reminder.quote.partnerId) ?? null), systemAudit);
+    applied += reminded;
+    // A full batch of which nothing applied means another replica holds these rows: next tick.
+    if (due.length < REMINDER_BATCH || reminded === 0) break;
+  }
+  return applied;
 }
 
 export function byCase(items: OverdueItem[]): Map<string, OverdueItem[]> {

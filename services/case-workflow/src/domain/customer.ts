@@ -3,7 +3,7 @@ import { forbidden, gone, notFound, ruleViolation, tooLongMessage, validationFai
 import { caseNotFound, ownCase, requireApiUser } from './access';
 import { hashCustomerToken, looksLikeCustomerToken } from './customer-token';
 import { FinancingCase, Quote, QuoteDetails, RequestedItem, partnerActor } from './model';
-import type { CaseStore, CaseTransaction, CustomerLink, DocumentsPort, MailRequest, PartnerNames } from './ports';
+import type { CaseStore, CaseTransaction, CustomerLink, DocumentsPort, MailRequest, PartnerNames, ReminderCase } from './ports';
 import type { QuoteMove, QuoteStatus } from './quote-machine';
 
 /** What the customer's side needs to know of the deployment. */
@@ -115,7 +115,7 @@ export async function issueLinkAndMail(settings: CustomerChannelSettings, transa
 }
 
 /** The reminder to the customer, with a copy of the current link (the earlier one keeps working). */
-export async function remindCustomer(settings: CustomerChannelSettings, transaction: CaseTransaction, input: { email: string; expiresAt: string; partnerName: string | null }): Promise<void> {
+export async function remindCustomer(settings: CustomerChannelSettings, transaction: ReminderCase, input: { email: string; expiresAt: string; partnerName: string | null }): Promise<void> {
   const link = await transaction.issueCustomerLink({ email: input.email, viewOnly: false, replace: false, expiresAt: new Date(input.expiresAt) });
   const url = customerUrlOf(settings, link.token);
   const quote = transaction.quote;

@@ -444,8 +444,8 @@ export interface SigningStatementSource {
 
 /** The reads that find what is due; the changes themselves go through the locked case. */
 export interface ClockQueries {
-  /** Cases whose quote is in_review, below the reminder maximum, last mailed at or before the cutoff. */
-  dueReminders(mailedBefore: Date, reminderMax: number, limit: number): Promise<string[]>;
+  /** Cases (with their partner) whose quote is in_review, below the reminder maximum, last mailed at or before the cutoff. */
+  dueReminders(mailedBefore: Date, reminderMax: number, limit: number): Promise<{ financingCaseId: string; partnerId: string }[]>;
   /** Cases whose quote is in_review since at or before the cutoff. */
   dueExpiries(inReviewBefore: Date, limit: number): Promise<string[]>;
 }
@@ -458,4 +458,19 @@ export interface OpsReads {
   listLenderSubmissions(financingCaseId: string): Promise<LenderSubmissionView[]>;
   /** The case a contract belongs to. */
   caseOfContract(contractId: string): Promise<string | undefined>;
+}
+
+/**
+ * What a reminder does to its locked case: a case transaction offers it (the sandbox clock), and
+ * so does a batch of the scheduler, which writes the reminders of many cases in a few statements.
+ */
+export type ReminderCase = Pick<CaseTransaction, 'quote' | 'now' | 'setAuditReason' | 'currentCustomerLink' | 'markReviewMailed' | 'issueCustomerLink' | 'recordReminder' | 'recordHistory' | 'requestMail'>;
+
+export interface ReminderBatches {
+  /**
+   * Locks those of the cases no one else holds (others are left to a later tick), runs `work` on
+   * each and writes what it did in one transaction, by `audit.actor`; the number for which `work`
+   * answered true.
+   */
+  remindAll(financingCaseIds: string[], work: (reminder: ReminderCase) => Promise<boolean>, audit: AuditContext): Promise<number>;
 }
