@@ -5,12 +5,15 @@ import { report } from './report';
 
 // The clock's tick with 100,000 quotes in review of which 1,000 are due a reminder: the rows are
 // written straight into case-workflow's schema (checkouts would take hours), then case-workflow is
-// restarted, because its scheduler ticks once at start; the tick's own histogram and Postgres'
+// restarted with a short tick (its first tick comes one interval after start), and measured up to
+// that first tick; the tick's own histogram and Postgres'
 // counters for the database give time per tick and database load.
 
 const IN_REVIEW = 100_000;
 const DUE = 1_000;
 const BENCHMARK = 'Scheduler tick';
+/** Longer than a tick with due work takes, so the metrics read after the first tick hold that tick alone. */
+const MEASURED_TICK = '20s';
 
 async function seedQuotes(stack: Stack): Promise<void> {
   const db = connectDatabase({ url: stack.databaseUrl, schema: 'case_workflow' });
@@ -75,6 +78,9 @@ async function measureTick(stack: Stack): Promise<{ seconds: number; reminders: 
   // Postgres publishes its counters with a short delay; settle before and after reading them.
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const before = await counters(stack);
+  // Booted with an hourly tick, so nothing ticks while the quotes are written; measured with a
+  // tick a few seconds after start (the first tick waits one interval).
+  process.options.env = { ...process.options.env, SCHEDULER_TICK: MEASURED_TICK };
   process.start();
   await process.waitReady();
   const metrics = await waitFor(async () => {
@@ -93,7 +99,7 @@ function row(label: string, tick: { seconds: number; reminders: number; load: Re
 }
 
 void (async () => {
-  // A tick an hour: the only ticks are the ones at each restart.
+  // A tick an hour until the quotes are written: the measured ticks are the first after each restart.
   const stack = await bootStack({ env: { SCHEDULER_TICK: '1h', REVIEW_REMINDER_AFTER: '3d', REVIEW_EXPIRY_AFTER: '14d', LOG_LEVEL: 'warn' } });
   try {
     await seedQuotes(stack);

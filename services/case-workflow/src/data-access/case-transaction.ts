@@ -349,7 +349,8 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   async queueLenderSubmission(): Promise<void> {
-    const now = this.now();
+    // Work queues of the workers run on the wall clock, whatever the case's own clock says.
+    const now = this.settings.now();
     // One case, one live submission: an earlier one still waiting for a retry would otherwise
     // send the lender a second application for the case.
     await this.trx('lender_submissions').where({ financing_case_id: this.caseRow.id }).whereNull('superseded_at').update({ superseded_at: now });
@@ -378,7 +379,7 @@ export class KnexCaseTransaction implements CaseTransaction {
       .where({ financing_case_id: this.caseRow.id }).orderBy('id', 'desc').forUpdate().first('application_id', 'status', 'lease_until');
     if (!row) return undefined;
     // The claim leases the row and counts the attempt but keeps the previous outcome's status until this one's is recorded.
-    return { applicationId: row.application_id, status: row.status, inFlight: row.lease_until !== null && row.lease_until > this.now() };
+    return { applicationId: row.application_id, status: row.status, inFlight: row.lease_until !== null && row.lease_until > this.settings.now() };
   }
 
   async setSigningStatement(statement: SigningStatement | null): Promise<void> {
@@ -390,7 +391,7 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   markCallbackApplied(sender: string, webhookId: string): Promise<boolean> {
-    return recordAppliedCallback(this.trx, sender, webhookId, this.now());
+    return recordAppliedCallback(this.trx, sender, webhookId, this.settings.now());
   }
 
   async providerEnvelopes(): Promise<ProviderEnvelope[]> {
@@ -413,7 +414,7 @@ export class KnexCaseTransaction implements CaseTransaction {
       persons: JSON.stringify(reservation.persons),
       request_attempts: 1,
       requested_until: reservation.requestedUntil,
-      created_at: this.now(),
+      created_at: this.settings.now(),
     });
     // The void worker sleeps until the next void falls due; an abandoned request becomes one.
     this.wakeVoidWorkerOnCommit();
