@@ -607,6 +607,11 @@ export const PROBLEM_CATALOGUE = {
     meaning: 'A contract exists only once the quote is finance_accepted.',
     fix: 'Accept the financing first (sandbox finance decision).',
   },
+  'sandbox.clock_advancing': {
+    title: 'Case clock moving',
+    meaning: 'Another advance of this case\'s clock was applied while this one was being prepared; nothing of this one was applied.',
+    fix: 'Read the case and send the advance again if the case still needs it.',
+  },
 
   // Documents and requested items
   'document.not_found': notFound('document', ''),

@@ -418,6 +418,19 @@ describe('every operation through the Prism validation proxy', () => {
     await post(send(financed.caseId), {}, 422);
   });
 
+  it('when a case\'s clock is advanced in the sandbox, then every answer matches', async () => {
+    const draft = await checkedOutCase(false);
+    await post(`/api/financing_cases/${draft.caseId}/send-to-customer`, {}, 200);
+    const advance = (caseId: string) => `/api/sandbox/financing_cases/${caseId}/advance-clock`;
+    await post(advance(draft.caseId), { by: '15d' }, 403, { as: owner.readOnlyKey });
+    await post(advance(draft.caseId), { by: '15d' }, 403, { as: stranger.key });
+    await post(advance(UNKNOWN_ULID), { by: '15d' }, 404);
+    await post(advance(draft.caseId), { by: '0s' }, 422);
+    const advanced = await post(advance(draft.caseId), { by: '15d' }, 200);
+    expect(advanced.json.applied.map((effect: { action: string }) => effect.action)).toEqual(['remind', 'remind', 'expire']);
+    await post(advance(draft.caseId), { by: '1d' }, 200);
+  });
+
   it('when the calls above are counted, then every operation of the description was exercised and no response differed from it', () => {
     const exercised = new Set(exchanges.map((exchange) => exchange.operation));
     expect(operations.map((operation) => operation.key).filter((key) => !exercised.has(key))).toEqual([]);

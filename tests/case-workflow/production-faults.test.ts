@@ -26,6 +26,8 @@ describe('outside the sandbox', () => {
       await owner.api.post(`/api/sandbox/financing_cases/${caseId}/simulate`, { scenario: 'finance_accepted' }),
       await owner.api.post(`/api/sandbox/financing_cases/${caseId}/simulate`, { scenario: 'reset', data: { targetStatus: 'finance_review' } }),
       await owner.api.post(`/api/sandbox/financing_cases/${caseId}/simulate`, { scenario: 'no-such-scenario' }),
+      await owner.api.post(`/api/sandbox/financing_cases/${caseId}/advance-clock`, { by: '15d' }),
+      await owner.api.post(`/api/sandbox/financing_cases/${caseId}/advance-clock`, { by: 'never' }),
       await owner.readOnly.post(`/api/sandbox/financing_cases/${caseId}/finance-decision`, {}),
     ];
     for (const response of attempts) {

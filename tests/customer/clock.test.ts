@@ -54,6 +54,11 @@ describe('reminders and expiry', () => {
     expect(Date.parse(quote.lastReminderAt)).toBeGreaterThan(sentAt);
     // A reminder is no status change: no event.
     expect(await transitionsOf(caseId)).toEqual(['create', 'finalize']);
+    // …but each is an entry of the case's history, by the system (issue 27 item 7).
+    expect(await query('SELECT actor_type, actor_id, action, reason FROM case_history WHERE financing_case_id = $1 AND action = $2 ORDER BY id', [caseId, 'remind'], stack)).toEqual([
+      { actor_type: 'system', actor_id: null, action: 'remind', reason: null },
+      { actor_type: 'system', actor_id: null, action: 'remind', reason: null },
+    ]);
 
     await waitFor(async () => ((await owner.api.get(`/api/financing_cases/${caseId}`)).json.status === 'review_expired' ? true : undefined), { timeoutMs: EXPIRY_AFTER_MS + SLACK_MS, what: 'the expiry' });
     expect(Date.now() - sentAt).toBeGreaterThanOrEqual(EXPIRY_AFTER_MS - TICK_MS);

@@ -1,4 +1,4 @@
-import { ConfigurationError, parseConfig, booleanVariable, durationVariable, portVariable } from './load-config';
+import { ConfigurationError, parseConfig, booleanVariable, durationVariable, formatDuration, portVariable } from './load-config';
 import { platformVariables } from './platform';
 import { defaultAdminPort, grpcAddressOf, httpUrlOf } from './service-directory';
 
@@ -54,5 +54,9 @@ describe('service directory', () => {
 
   it('when no ADMIN_PORT is given, then the gateway takes base + 40 and each service base + 40 + its offset', () => {
     expect([defaultAdminPort('gateway', 7100), defaultAdminPort('pricing', 7100), defaultAdminPort('notifications', 7100)]).toEqual([7140, 7141, 7145]);
+  });
+
+  it('when a duration is written back, then it takes its largest whole unit', () => {
+    expect([formatDuration(1_296_000_000), formatDuration(129_600_000), formatDuration(90_000), formatDuration(0)]).toEqual(['15d', '36h', '90s', '0s']);
   });
 });

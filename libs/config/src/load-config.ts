@@ -68,6 +68,15 @@ export function parseDuration(value: string): number | undefined {
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }
 
+/** A duration in milliseconds written in its largest whole unit (`15d`, `36h`, `90s`); a rest below a second is dropped. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  for (const [unit, size] of [['d', 86_400], ['h', 3_600], ['m', 60]] as const) {
+    if (seconds > 0 && seconds % size === 0) return `${seconds / size}${unit}`;
+  }
+  return `${seconds}s`;
+}
+
 /** An environment variable holding a duration (`30s`, `15m`, `12h`, `14d`), read as milliseconds. */
 export function durationVariable(defaultValue: string) {
   return z

@@ -4,6 +4,7 @@ import { RunningService, outboxRelay, postgresLease, startServiceHost } from '@r
 import type { CaseWorkflowConfig } from './config';
 import { CaseRepository } from './data-access/case-repository';
 import { PdfContractRenderer } from './data-access/contract-pdf';
+import { ReminderBatchRepository } from './data-access/reminder-batch-repository';
 import { CreditBureauClient } from './data-access/credit-bureau-client';
 import { ClockRepository } from './data-access/clock-repository';
 import { DocumentsClient } from './data-access/documents-client';
@@ -38,14 +39,15 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
       const now = () => new Date();
       const submissions = new LenderSubmissionRepository(db, config.LENDER_MAX_ATTEMPTS);
       const signed = new StandardWebhooks();
-      const store = new CaseRepository(db, {
+      const events = {
         environment: config.API_ENVIRONMENT,
         subject: bus.subject(STATUS_CHANGED_SUBJECT),
         mailSubject: bus.subject(MAIL_REQUESTED_SUBJECT),
         now,
         onLenderSubmissionQueued: () => lenderWorker.wake(),
         onEnvelopeVoidQueued: () => voidWorker?.wake(),
-      });
+      };
+      const store = new CaseRepository(db, events);
       const documents = new DocumentsClient(grpcAddressOf('documents', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const partners = new GrpcPartnerNames(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const creditBureau = new CreditBureauClient(config.CREDIT_BUREAU_URL);
@@ -67,10 +69,8 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
       // Production only: sandbox envelopes never leave the process.
       const voidWorker = signing ? envelopeVoidJob({ queue: new EnvelopeVoidRepository(db), provider: signing.provider, now }, log) : undefined;
       const customer = { publicBaseUrl: config.PUBLIC_BASE_URL, linkTtlMs: config.CUSTOMER_LINK_TTL, now };
-      const clock = clockJob({
-        store, queries: new ClockRepository(db), documents, partners, customer, now,
-        clock: { reminderAfterMs: config.REVIEW_REMINDER_AFTER, reminderMax: config.REVIEW_REMINDER_MAX, expiryAfterMs: config.REVIEW_EXPIRY_AFTER, overdueGraceMs: config.DOCUMENT_OVERDUE_GRACE },
-      }, { tickMs: config.SCHEDULER_TICK, lease: postgresLease(db, 'case-workflow.clock'), log });
+      const clockSettings = { reminderAfterMs: config.REVIEW_REMINDER_AFTER, reminderMax: config.REVIEW_REMINDER_MAX, expiryAfterMs: config.REVIEW_EXPIRY_AFTER, overdueGraceMs: config.DOCUMENT_OVERDUE_GRACE };
+      const clock = clockJob({ store, queries: new ClockRepository(db), reminders: new ReminderBatchRepository(db, events), documents, partners, customer, now, clock: clockSettings }, { tickMs: config.SCHEDULER_TICK, lease: postgresLease(db, 'case-workflow.clock'), log });
       return {
         router: caseWorkflowRoutes({
           store,
@@ -80,6 +80,7 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
           sandbox: config.API_ENVIRONMENT === 'sandbox',
           partners,
           customer,
+          clock: clockSettings,
         }),
         mountOutsideApi: (app) => mountCallbacks(app, {
           lender: { store, lenders: submissions, signed, documents, production, dueAfterMs: config.DOCUMENT_DUE_AFTER, now },

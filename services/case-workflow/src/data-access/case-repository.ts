@@ -97,6 +97,7 @@ export class CaseRepository implements CaseStore {
           created_at: now,
           updated_at: now,
           last_event_at: null,
+          clock_offset_ms: 0,
         };
         const terms = newCase.terms;
         const quoteNumber = newCase.quoteNumber ?? await this.generatedQuoteNumber(trx, newCase.partnerId, year);
@@ -211,7 +212,8 @@ export class CaseRepository implements CaseStore {
   }
 
   async findCustomerLink(tokenHash: string): Promise<CustomerLink | undefined> {
-    const row = await this.db('customer_links').where({ token_hash: tokenHash }).first();
+    const row = await this.db('customer_links as l').join('financing_cases as fc', 'fc.id', 'l.financing_case_id').where('l.token_hash', tokenHash)
+      .first('l.*', 'fc.clock_offset_ms');
     if (!row) return undefined;
     return {
       id: Number(row.id),
@@ -222,6 +224,7 @@ export class CaseRepository implements CaseStore {
       createdAt: (row.created_at as Date).toISOString(),
       expiresAt: (row.expires_at as Date).toISOString(),
       invalidatedAt: row.invalidated_at ? (row.invalidated_at as Date).toISOString() : null,
+      clockOffsetMs: Number(row.clock_offset_ms),
     };
   }
 

@@ -1,11 +1,11 @@
 import { ulid, ulidToUUID } from 'ulid';
-import { enqueueOutbox, outboxInsert } from '@rental/bus';
+import { OutboxMessage, enqueueOutbox, outboxInsert } from '@rental/bus';
 import { statusChangeSubject, statusChangedEventOf } from '@rental/proto';
 import { Knex, isUniqueViolation } from '@rental/db';
 import { currentOrigin } from '@rental/logger';
 import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract-machine';
 import { ResourceType, nextOccurredAt } from '../domain/events';
-import type { AuditContext, AuthorizedPerson, Contract, EnvelopeRecipient, FinancingCase, Quote, QuoteFeedbackAction, SignatureEnvelope } from '../domain/model';
+import type { Actor, AuditContext, AuthorizedPerson, Contract, EnvelopeRecipient, FinancingCase, Quote, QuoteFeedbackAction, SignatureEnvelope } from '../domain/model';
 import { hashCustomerToken, newCustomerToken } from '../domain/customer-token';
 import type { CaseTransaction, EnvelopeVoidReason, IssuedCustomerLink, LockedLenderSubmission, MailRequest, NewAuthorizedPerson, NewCustomerLink, ProviderEnvelope, SigningStatement } from '../domain/ports';
 import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote-machine';
@@ -18,7 +18,43 @@ export async function recordAppliedCallback(db: Knex | Knex.Transaction, sender:
   return inserted.length === 1;
 }
 
-interface HistoryEntry {
+/** The outbox message of a mail about a case: notifications sends it once the transaction committed. */
+export function mailMessage(settings: Pick<EventSettings, 'mailSubject' | 'environment'>, financingCaseId: string, mail: MailRequest, at: Date): OutboxMessage {
+  const id = ulid(at.getTime());
+  return { messageId: ulidToUUID(id), subject: settings.mailSubject, payload: { id, ...mail, financingCaseId, environment: settings.environment } };
+}
+
+/** A customer link's row; only the token's hash is stored. */
+export function customerLinkRow(financingCase: { id: string; quoteId: string }, token: string, link: NewCustomerLink, at: Date): Record<string, unknown> {
+  return {
+    financing_case_id: financingCase.id,
+    quote_id: financingCase.quoteId,
+    token_hash: hashCustomerToken(token),
+    email: link.email,
+    view_only: link.viewOnly,
+    created_at: at,
+    expires_at: link.expiresAt,
+  };
+}
+
+/** A row of the case's history. */
+export function historyRow(financingCaseId: string, actor: Actor, entry: HistoryEntry): Record<string, unknown> {
+  return {
+    financing_case_id: financingCaseId,
+    at: entry.at,
+    actor_type: actor.type,
+    actor_id: actor.id,
+    actor_name: actor.name,
+    action: entry.action,
+    resource_type: entry.resourceType ?? null,
+    from_status: entry.fromStatus ?? null,
+    to_status: entry.toStatus ?? null,
+    reason: entry.reason,
+    details: entry.details ? JSON.stringify(entry.details) : null,
+  };
+}
+
+export interface HistoryEntry {
   at: Date;
   action: string;
   resourceType?: string;
@@ -26,6 +62,8 @@ interface HistoryEntry {
   toStatus?: string;
   reason: string | null;
   details?: Record<string, unknown> | null;
+  /** Default: the transaction's actor. */
+  actor?: Actor;
 }
 
 export interface EventSettings {
@@ -55,7 +93,32 @@ export class KnexCaseTransaction implements CaseTransaction {
     private contractRow: ContractRow | null,
     private envelopeRow: EnvelopeRow | null,
     private readonly audit: AuditContext,
-  ) {}
+  ) {
+    this.reason = audit.reason ?? null;
+  }
+
+  /** The reason of the changes that follow (see setAuditReason). */
+  private reason: string | null;
+
+  setAuditReason(reason: string | null): void {
+    this.reason = reason;
+  }
+
+  /** Set while the sandbox clock applies an effect at its own time. */
+  private pinnedAt: Date | null = null;
+
+  now(): Date {
+    return this.pinnedAt ?? new Date(this.settings.now().getTime() + Number(this.caseRow.clock_offset_ms));
+  }
+
+  pinClock(at: Date | null): void {
+    this.pinnedAt = at;
+  }
+
+  async setClockOffset(offsetMs: number): Promise<void> {
+    const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ clock_offset_ms: offsetMs }).returning('*') as CaseRow[];
+    this.caseRow = row as CaseRow;
+  }
 
   get financingCase(): FinancingCase {
     return toCase({ ...this.caseRow, quote_id: this.quoteRow.id, quote_status: this.quoteRow.status, quote_number: this.quoteRow.quote_number });
@@ -104,7 +167,7 @@ export class KnexCaseTransaction implements CaseTransaction {
   /** A statement: awaited on its own, or sent along with another one (see issueCustomerLink). */
   private invalidateCustomerLinks(reason: 'canceled' | 'expired' | 'replaced'): Knex.QueryBuilder {
     return this.trx('customer_links').where({ financing_case_id: this.caseRow.id }).whereNull('invalidated_at')
-      .update({ invalidated_at: this.settings.now(), invalidated_reason: reason });
+      .update({ invalidated_at: this.now(), invalidated_reason: reason });
   }
 
   async issueCustomerLink(link: NewCustomerLink): Promise<IssuedCustomerLink> {
@@ -112,24 +175,16 @@ export class KnexCaseTransaction implements CaseTransaction {
     // Replacing: the earlier links end in the same statement (one round trip); the WITH does not
     // see the row the statement inserts, so the new link stays valid.
     const statement: Knex.QueryBuilder = link.replace ? this.trx.queryBuilder().with('replaced_links', this.invalidateCustomerLinks('replaced')).from('customer_links') : this.trx('customer_links');
-    await statement.insert({
-      financing_case_id: this.caseRow.id,
-      quote_id: this.quoteRow.id,
-      token_hash: hashCustomerToken(token),
-      email: link.email,
-      view_only: link.viewOnly,
-      created_at: this.settings.now(),
-      expires_at: link.expiresAt,
-    });
+    await statement.insert(customerLinkRow({ id: this.caseRow.id, quoteId: this.quoteRow.id }, token, link, this.now()));
     return { token, expiresAt: link.expiresAt.toISOString() };
   }
 
   async markReviewMailed(): Promise<void> {
-    await this.updateQuote({ review_mailed_at: this.settings.now() });
+    await this.updateQuote({ review_mailed_at: this.now() });
   }
 
   async recordReminder(): Promise<void> {
-    const now = this.settings.now();
+    const now = this.now();
     await this.updateQuote({ reminder_count: this.quoteRow.reminder_count + 1, last_reminder_at: now, review_mailed_at: now });
   }
 
@@ -137,24 +192,28 @@ export class KnexCaseTransaction implements CaseTransaction {
     const row = await this.trx('customer_links')
       .where({ financing_case_id: this.caseRow.id, view_only: false })
       .whereNull('invalidated_at')
-      .where('expires_at', '>', this.settings.now())
+      .where('expires_at', '>', this.now())
       .orderBy('id', 'desc')
       .first('email', 'expires_at');
     return row ? { email: row.email, expiresAt: (row.expires_at as Date).toISOString() } : null;
   }
 
+  async nextCustomerLinkExpiry(after: Date): Promise<Date | null> {
+    const row = await this.trx('customer_links').where({ financing_case_id: this.caseRow.id }).whereNull('invalidated_at')
+      .where('expires_at', '>', after).min('expires_at as next').first() as { next: Date | null } | undefined;
+    return row?.next ?? null;
+  }
+
   async claimOverdueNotice(item: { type: string; id: number }): Promise<boolean> {
     const inserted = await this.trx('overdue_notices')
-      .insert({ item_type: item.type, item_id: item.id, financing_case_id: this.caseRow.id, notified_at: this.settings.now() })
+      .insert({ item_type: item.type, item_id: item.id, financing_case_id: this.caseRow.id, notified_at: this.now() })
       .onConflict(['item_type', 'item_id']).ignore()
       .returning('item_id');
     return inserted.length > 0;
   }
 
   async requestMail(mail: MailRequest): Promise<void> {
-    const id = ulid(this.settings.now().getTime());
-    const payload = { id, ...mail, financingCaseId: this.caseRow.id, environment: this.settings.environment };
-    await enqueueOutbox(this.trx, { messageId: ulidToUUID(id), subject: this.settings.mailSubject, payload });
+    await enqueueOutbox(this.trx, mailMessage(this.settings, this.caseRow.id, mail, this.now()));
   }
 
   async createContract(id = ulid()): Promise<Contract> {
@@ -213,7 +272,7 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   async sendEnvelope(recipients: EnvelopeRecipient[], id = ulid()): Promise<SignatureEnvelope> {
     const contract = this.requireContract();
-    const now = this.settings.now();
+    const now = this.now();
     await this.trx('signature_envelopes').where({ contract_id: contract.id }).delete();
     const [row] = await this.trx('signature_envelopes').insert({
       id,
@@ -231,7 +290,7 @@ export class KnexCaseTransaction implements CaseTransaction {
   async setEnvelopeStatus(status: EnvelopeStatus, declineReason: string | null = null): Promise<void> {
     if (!this.envelopeRow) throw new Error('no signature envelope to change');
     const [row] = await this.trx('signature_envelopes').where({ id: this.envelopeRow.id })
-      .update({ status, decline_reason: status === 'declined' ? declineReason : null, updated_at: this.settings.now() }).returning('*') as EnvelopeRow[];
+      .update({ status, decline_reason: status === 'declined' ? declineReason : null, updated_at: this.now() }).returning('*') as EnvelopeRow[];
     this.envelopeRow = row as EnvelopeRow;
   }
 
@@ -243,22 +302,22 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   async setRejectionReason(reason: string | null): Promise<void> {
     if (this.caseRow.rejection_reason === reason) return;
-    const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ rejection_reason: reason, updated_at: this.settings.now() }).returning('*') as CaseRow[];
+    const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ rejection_reason: reason, updated_at: this.now() }).returning('*') as CaseRow[];
     this.caseRow = row as CaseRow;
   }
 
   async markFinancingRequest(): Promise<void> {
     if (this.caseRow.financing_request) return;
-    const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ financing_request: true, updated_at: this.settings.now() }).returning('*') as CaseRow[];
+    const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ financing_request: true, updated_at: this.now() }).returning('*') as CaseRow[];
     this.caseRow = row as CaseRow;
   }
 
   async addQuoteFeedback(action: QuoteFeedbackAction, text: string | null): Promise<void> {
-    await this.trx('quote_feedbacks').insert({ quote_id: this.quoteRow.id, action, text, created_at: this.settings.now() });
+    await this.trx('quote_feedbacks').insert({ quote_id: this.quoteRow.id, action, text, created_at: this.now() });
   }
 
   async replaceAuthorizedPersons(persons: NewAuthorizedPerson[]): Promise<AuthorizedPerson[]> {
-    const now = this.settings.now();
+    const now = this.now();
     await this.trx('authorized_persons').where({ quote_id: this.quoteRow.id }).delete();
     const rows = await this.trx('authorized_persons').insert(persons.map((person) => ({
       quote_id: this.quoteRow.id,
@@ -282,7 +341,7 @@ export class KnexCaseTransaction implements CaseTransaction {
     const active = await this.trx('financing_responses').where({ quote_id: this.quoteRow.id, active: true }).select('decision');
     if (active.length === 1 && active[0].decision === decision) return;
     await this.deactivateFinancingResponses();
-    await this.trx('financing_responses').insert({ quote_id: this.quoteRow.id, decision, active: true, created_at: this.settings.now() });
+    await this.trx('financing_responses').insert({ quote_id: this.quoteRow.id, decision, active: true, created_at: this.now() });
   }
 
   async deactivateFinancingResponses(): Promise<void> {
@@ -290,6 +349,7 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   async queueLenderSubmission(): Promise<void> {
+    // Work queues of the workers run on the wall clock, whatever the case's own clock says.
     const now = this.settings.now();
     // One case, one live submission: an earlier one still waiting for a retry would otherwise
     // send the lender a second application for the case.
@@ -399,7 +459,7 @@ export class KnexCaseTransaction implements CaseTransaction {
     try {
       // A savepoint: a number taken meanwhile by another transaction leaves this one usable.
       const [row] = await this.trx.transaction(async (savepoint) => savepoint('contracts').where({ id: contract.id })
-        .update({ contract_number: contractNumber, updated_at: this.settings.now() }).returning('*')) as ContractRow[];
+        .update({ contract_number: contractNumber, updated_at: this.now() }).returning('*')) as ContractRow[];
       this.contractRow = row as ContractRow;
       return true;
     } catch (error) {
@@ -408,26 +468,13 @@ export class KnexCaseTransaction implements CaseTransaction {
     }
   }
 
-  async recordHistory(action: string, entry: { reason?: string | null; details?: Record<string, unknown> | null } = {}): Promise<void> {
-    await this.insertHistory({ at: this.settings.now(), action, reason: entry.reason ?? this.audit.reason ?? null, details: entry.details ?? null });
+  async recordHistory(action: string, entry: { reason?: string | null; details?: Record<string, unknown> | null; actor?: Actor } = {}): Promise<void> {
+    await this.insertHistory({ at: this.now(), action, reason: entry.reason ?? this.reason, details: entry.details ?? null, actor: entry.actor });
   }
 
   /** A statement: awaited on its own, or sent along with another one (see emit). */
   private insertHistory(entry: HistoryEntry): Knex.QueryBuilder {
-    const { actor } = this.audit;
-    return this.trx('case_history').insert({
-      financing_case_id: this.caseRow.id,
-      at: entry.at,
-      actor_type: actor.type,
-      actor_id: actor.id,
-      actor_name: actor.name,
-      action: entry.action,
-      resource_type: entry.resourceType ?? null,
-      from_status: entry.fromStatus ?? null,
-      to_status: entry.toStatus ?? null,
-      reason: entry.reason,
-      details: entry.details ? JSON.stringify(entry.details) : null,
-    });
+    return this.trx('case_history').insert(historyRow(this.caseRow.id, entry.actor ?? this.audit.actor, entry));
   }
 
   private requireContract(): ContractRow {
@@ -438,12 +485,12 @@ export class KnexCaseTransaction implements CaseTransaction {
   /** `withWrites`, other writes of this transaction as WITH clauses, go in the same statement (one round trip). */
   private async updateQuote(changes: Record<string, unknown>, withWrites?: Knex.QueryBuilder): Promise<void> {
     const statement: Knex.QueryBuilder = withWrites ? withWrites.from('quotes') : this.trx('quotes');
-    const [row] = await statement.where({ id: this.quoteRow.id }).update({ ...changes, updated_at: this.settings.now() }).returning('*') as QuoteRow[];
+    const [row] = await statement.where({ id: this.quoteRow.id }).update({ ...changes, updated_at: this.now() }).returning('*') as QuoteRow[];
     this.quoteRow = row as QuoteRow;
   }
 
   private nextEventTime(): Date {
-    return nextOccurredAt(this.settings.now(), this.caseRow.last_event_at);
+    return nextOccurredAt(this.now(), this.caseRow.last_event_at);
   }
 
   /** `quoteChanges`: the quote's new status (and what goes with it), written in the same statement. */
@@ -464,11 +511,11 @@ export class KnexCaseTransaction implements CaseTransaction {
     });
     // The event, its history line and the case's last event time go in one statement (one round
     // trip); the case row is brought up to date here, with exactly the two values written.
-    const caseChanges = { last_event_at: occurredAt, updated_at: this.settings.now() };
+    const caseChanges = { last_event_at: occurredAt, updated_at: this.now() };
     const statement = this.trx.queryBuilder()
       // The outbox keys messages by UUID; a ULID is 128 bits too, so the event id maps onto one.
       .with('event_outbox', outboxInsert(this.trx, { messageId: ulidToUUID(id), subject: statusChangeSubject(this.settings.subject, event.data), payload: event }))
-      .with('event_history', this.insertHistory({ at: occurredAt, action: transition, resourceType, fromStatus, toStatus, reason: this.audit.reason ?? null }));
+      .with('event_history', this.insertHistory({ at: occurredAt, action: transition, resourceType, fromStatus, toStatus, reason: this.reason }));
     if (quoteChanges) await this.updateQuote(quoteChanges, statement.with('event_case', this.trx('financing_cases').where({ id: this.caseRow.id }).update(caseChanges)));
     else await statement.from('financing_cases').where({ id: this.caseRow.id }).update(caseChanges);
     this.caseRow = { ...this.caseRow, ...caseChanges };

@@ -83,8 +83,16 @@ export class DocumentsClient implements DocumentsPort {
     await this.client.call('AnswerCustomerInformation', { financingCaseId, informationId, response }, context);
   }
 
-  async listOverdueItems(dueBefore: Date, stage: OverdueStage, limit: number): Promise<OverdueItem[]> {
-    const response = await this.client.call('ListOverdueItems', { dueBefore: dueBefore.toISOString(), stage, limit }, { requestId: `clock-${stage}-${dueBefore.getTime()}` });
+  listOverdueItems(dueBefore: Date, stage: OverdueStage, limit: number): Promise<OverdueItem[]> {
+    return this.overdueItems({ dueBefore: dueBefore.toISOString(), stage, limit, financingCaseIds: [] }, { requestId: `clock-${stage}-${dueBefore.getTime()}` });
+  }
+
+  listOverdueItemsOfCase(financingCaseId: string, dueBefore: Date, stage: OverdueStage, context: CallContext): Promise<OverdueItem[]> {
+    return this.overdueItems({ dueBefore: dueBefore.toISOString(), stage, limit: 1000, financingCaseIds: [financingCaseId] }, context);
+  }
+
+  private async overdueItems(request: { dueBefore: string; stage: OverdueStage; limit: number; financingCaseIds: string[] }, context: { partnerId?: string; requestId?: string }): Promise<OverdueItem[]> {
+    const response = await this.client.call('ListOverdueItems', request, context);
     return response.items.map((item) => ({
       id: item.id,
       type: requestedItemTypeOf(item.type),

@@ -17,6 +17,8 @@ export interface CaseRow {
   created_at: Date;
   updated_at: Date;
   last_event_at: Date | null;
+  /** bigint: node-postgres reads it as a string. */
+  clock_offset_ms: string | number;
 }
 
 /** A case row joined with its quote's id and status. */
@@ -164,6 +166,7 @@ export function toCase(row: CaseWithQuoteRow): FinancingCase {
     status: row.quote_status as QuoteStatus,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
+    clockOffsetMs: Number(row.clock_offset_ms),
   };
 }
 

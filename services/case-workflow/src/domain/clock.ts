@@ -1,7 +1,7 @@
 import { applyApprovalTeamCancel } from './cancel';
 import { CustomerChannelSettings, remindCustomer } from './customer';
-import { SYSTEM_ACTOR } from './model';
-import type { CaseStore, ClockQueries, DocumentsPort, OverdueItem, OverdueStage, PartnerNames } from './ports';
+import { Quote, SYSTEM_ACTOR } from './model';
+import type { CaseStore, CaseTransaction, ClockQueries, DocumentsPort, OverdueItem, OverdueStage, PartnerNames, ReminderBatches, ReminderCase } from './ports';
 
 /** The clock's rules, from configuration (milliseconds). */
 export interface ClockSettings {
@@ -14,6 +14,7 @@ export interface ClockSettings {
 export interface ClockDependencies {
   store: CaseStore;
   queries: ClockQueries;
+  reminders: ReminderBatches;
   documents: DocumentsPort;
   partners: PartnerNames;
   customer: CustomerChannelSettings;
@@ -27,12 +28,93 @@ export interface TickResult {
   overdueCancels: number;
 }
 
+/*
+ * The rules of the clock on one locked case, at the case's clock (`transaction.now()`): the wall
+ * clock for the scheduler, the wall clock plus the case's offset for the sandbox clock, which
+ * pins it at each effect's own time. Both run exactly these functions.
+ */
+
+/** When the case's review expires (epoch ms), or null when it is not in review. */
+export function expiryDueAt(quote: Quote, clock: ClockSettings): number | null {
+  if (quote.status !== 'in_review' || quote.inReviewSince === null) return null;
+  return Date.parse(quote.inReviewSince) + clock.expiryAfterMs;
+}
+
+/** When the customer is due the next reminder (epoch ms), or null when no reminder is left. */
+export function reminderDueAt(quote: Quote, clock: ClockSettings): number | null {
+  if (quote.status !== 'in_review' || quote.reminderCount >= clock.reminderMax || quote.reviewMailedAt === null) return null;
+  return Date.parse(quote.reviewMailedAt) + clock.reminderAfterMs;
+}
+
+const isDue = (dueAt: number | null, transaction: Pick<CaseTransaction, 'now'>): dueAt is number => dueAt !== null && dueAt <= transaction.now().getTime();
+
+/**
+ * Expiry: a quote in review for REVIEW_EXPIRY_AFTER moves with `expire` (its links stop working
+ * with the move) and its partner is mailed. Re-checked in the locked case, so a second replica or
+ * a customer's answer in between makes this a no-op.
+ */
+export async function expireReviewIfDue(transaction: CaseTransaction, clock: ClockSettings): Promise<boolean> {
+  if (!isDue(expiryDueAt(transaction.quote, clock), transaction)) return false;
+  const { quote } = transaction;
+  transaction.setAuditReason('review_expired');
+  await transaction.moveQuote('expire');
+  await transaction.requestMail({
+    kind: 'review_expired',
+    recipient: { partnerId: quote.partnerId },
+    subject: `Offer ${quote.quoteNumber} expired`,
+    text: `Hello,\n\nthe customer did not answer the offer ${quote.quoteNumber} (financing case ${quote.financingCaseId}) within the review period; it is now review_expired and its customer link no longer works.\nSend it to the customer again to reactivate it.`,
+  });
+  return true;
+}
+
+/** Reminders: the customer gets at most REVIEW_REMINDER_MAX, each REVIEW_REMINDER_AFTER after the last link mail or reminder. */
+export async function remindCustomerIfDue(transaction: ReminderCase, settings: { clock: ClockSettings; customer: CustomerChannelSettings }, partnerName: string | null): Promise<boolean> {
+  if (!isDue(reminderDueAt(transaction.quote, settings.clock), transaction)) return false;
+  const link = await transaction.currentCustomerLink();
+  const email = link?.email ?? transaction.quote.customer.email;
+  if (!email) {
+    // Nobody to remind: the reminder clock starts again instead of finding this quote on every tick.
+    await transaction.markReviewMailed();
+    return false;
+  }
+  transaction.setAuditReason(null);
+  const expiresAt = link?.expiresAt ?? new Date(transaction.now().getTime() + settings.customer.linkTtlMs).toISOString();
+  await remindCustomer(settings.customer, transaction, { email, expiresAt, partnerName });
+  return true;
+}
+
+const closed = (transaction: CaseTransaction) => ['canceled', 'completed'].includes(transaction.quote.status);
+
+/** Overdue items' notice: the partner is mailed once about the items this case has not been noticed of. */
+export async function noticeOverdueItems(transaction: CaseTransaction, items: OverdueItem[], clock: ClockSettings): Promise<boolean> {
+  if (closed(transaction)) return false;
+  const fresh: OverdueItem[] = [];
+  for (const item of items) if (await transaction.claimOverdueNotice(item)) fresh.push(item);
+  if (fresh.length === 0) return false;
+  const lines = fresh.map((item) => `- ${item.label} (${item.type}, for the ${item.targetAudience}), due ${item.dueAt}`).join('\n');
+  await transaction.requestMail({
+    kind: 'documents_overdue',
+    recipient: { partnerId: transaction.financingCase.partnerId },
+    subject: `Financing case ${transaction.financingCase.caseNumber}: requested items are overdue`,
+    text: `Hello,\n\nthese requested items of financing case ${transaction.financingCase.caseNumber} (quote ${transaction.quote.quoteNumber}) are overdue:\n${lines}\n\nWithout them the case is canceled automatically ${Math.round(clock.overdueGraceMs / 3_600_000)} hours after the due date.`,
+  });
+  return true;
+}
+
+/** Still overdue after DOCUMENT_OVERDUE_GRACE: the system cancels the case with every effect of the approval team's cancel. */
+export async function cancelForOverdueItems(transaction: CaseTransaction): Promise<boolean> {
+  if (closed(transaction)) return false;
+  transaction.setAuditReason('overdue_documents');
+  await applyApprovalTeamCancel(transaction);
+  return true;
+}
+
 /** One read of due work takes at most this many; a tick reads again while a read comes back full. */
 const CLOCK_BATCH = 200;
 /** Bounds one tick, so a backlog is worked off over several ticks and a stop is never long delayed. */
 const MAX_BATCHES_PER_TICK = 25;
 
-const systemAudit = (reason: string | null = null) => ({ actor: { ...SYSTEM_ACTOR }, reason });
+const systemAudit = { actor: { ...SYSTEM_ACTOR } };
 
 async function inBatches(read: () => Promise<string[]>, apply: (id: string) => Promise<boolean>): Promise<number> {
   let applied = 0;
@@ -45,56 +127,36 @@ async function inBatches(read: () => Promise<string[]>, apply: (id: string) => P
   return applied;
 }
 
-/**
- * Expiry: a quote in review since REVIEW_EXPIRY_AFTER moves with `expire` (its links stop
- * working with the move) and its partner is mailed. The case is locked and read again, so a
- * second replica or a customer's answer in between makes this a no-op.
- */
-async function expireReviews(deps: ClockDependencies, now: Date): Promise<number> {
-  const cutoff = new Date(now.getTime() - deps.clock.expiryAfterMs);
-  return inBatches(() => deps.queries.dueExpiries(cutoff, CLOCK_BATCH), async (id) => {
-    const outcome = await deps.store.inCase(id, async (transaction) => {
-      const { quote } = transaction;
-      if (quote.status !== 'in_review' || quote.inReviewSince === null || Date.parse(quote.inReviewSince) > cutoff.getTime()) return false;
-      await transaction.moveQuote('expire');
-      await transaction.requestMail({
-        kind: 'review_expired',
-        recipient: { partnerId: quote.partnerId },
-        subject: `Offer ${quote.quoteNumber} expired`,
-        text: `Hello,\n\nthe customer did not answer the offer ${quote.quoteNumber} (financing case ${quote.financingCaseId}) within the review period; it is now review_expired and its customer link no longer works.\nSend it to the customer again to reactivate it.`,
-      });
-      return true;
-    }, systemAudit('review_expired'));
-    return outcome?.result ?? false;
-  });
+async function inCaseOfClock(deps: ClockDependencies, id: string, work: (transaction: CaseTransaction) => Promise<boolean>): Promise<boolean> {
+  return (await deps.store.inCase(id, work, systemAudit))?.result ?? false;
 }
 
-/** Reminders: the customer gets at most REVIEW_REMINDER_MAX, each REVIEW_REMINDER_AFTER after the last link mail or reminder. */
+/** The due queries find candidates by the wall clock (and moved cases by their own); the locked case decides on its clock. */
+function expireReviews(deps: ClockDependencies, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - deps.clock.expiryAfterMs);
+  return inBatches(() => deps.queries.dueExpiries(cutoff, CLOCK_BATCH), (id) => inCaseOfClock(deps, id, (transaction) => expireReviewIfDue(transaction, deps.clock)));
+}
+
+/** Reminders are many at once (1,000 due among 100,000 in review): a batch of cases is one transaction. */
+const REMINDER_BATCH = 500;
+
 async function remindCustomers(deps: ClockDependencies, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - deps.clock.reminderAfterMs);
-  return inBatches(() => deps.queries.dueReminders(cutoff, deps.clock.reminderMax, CLOCK_BATCH), async (id) => {
-    const financingCase = await deps.store.findCase(id);
-    const partnerName = financingCase ? await deps.partners.nameOf(financingCase.partnerId) : null;
-    const outcome = await deps.store.inCase(id, async (transaction) => {
-      const { quote } = transaction;
-      if (quote.status !== 'in_review' || quote.reminderCount >= deps.clock.reminderMax) return false;
-      if (quote.reviewMailedAt !== null && Date.parse(quote.reviewMailedAt) > cutoff.getTime()) return false;
-      const link = await transaction.currentCustomerLink();
-      const email = link?.email ?? quote.customer.email;
-      if (!email) {
-        // Nobody to remind: the reminder clock starts again instead of finding this quote on every tick.
-        await transaction.markReviewMailed();
-        return false;
-      }
-      const expiresAt = link?.expiresAt ?? new Date(now.getTime() + deps.customer.linkTtlMs).toISOString();
-      await remindCustomer(deps.customer, transaction, { email, expiresAt, partnerName });
-      return true;
-    }, systemAudit());
-    return outcome?.result ?? false;
-  });
+  let applied = 0;
+  for (let batch = 0; batch < MAX_BATCHES_PER_TICK; batch += 1) {
+    const due = await deps.queries.dueReminders(cutoff, deps.clock.reminderMax, REMINDER_BATCH);
+    // The partners' names come over gRPC: read before the cases are locked.
+    const partnerIds = [...new Set(due.map((entry) => entry.partnerId))];
+    const names = new Map(await Promise.all(partnerIds.map(async (partnerId) => [partnerId, await deps.partners.nameOf(partnerId)] as const)));
+    const reminded = await deps.reminders.remindAll(due.map((entry) => entry.financingCaseId), (reminder) => remindCustomerIfDue(reminder, deps, names.get(reminder.quote.partnerId) ?? null), systemAudit);
+    applied += reminded;
+    // A full batch of which nothing applied means another replica holds these rows: next tick.
+    if (due.length < REMINDER_BATCH || reminded === 0) break;
+  }
+  return applied;
 }
 
-function byCase(items: OverdueItem[]): Map<string, OverdueItem[]> {
+export function byCase(items: OverdueItem[]): Map<string, OverdueItem[]> {
   const grouped = new Map<string, OverdueItem[]>();
   for (const item of items) grouped.set(item.financingCaseId, [...(grouped.get(item.financingCaseId) ?? []), item]);
   return grouped;
@@ -112,26 +174,8 @@ async function overdueStage(deps: ClockDependencies, now: Date, stage: OverdueSt
   for (let batch = 0; batch < MAX_BATCHES_PER_TICK; batch += 1) {
     const items = await deps.documents.listOverdueItems(dueBefore, stage, CLOCK_BATCH);
     for (const [financingCaseId, caseItems] of byCase(items)) {
-      const outcome = await deps.store.inCase(financingCaseId, async (transaction) => {
-        const status = transaction.quote.status;
-        if (status === 'canceled' || status === 'completed') return false;
-        if (stage === 'cancel') {
-          await applyApprovalTeamCancel(transaction);
-          return true;
-        }
-        const fresh: OverdueItem[] = [];
-        for (const item of caseItems) if (await transaction.claimOverdueNotice(item)) fresh.push(item);
-        if (fresh.length === 0) return false;
-        const lines = fresh.map((item) => `- ${item.label} (${item.type}, for the ${item.targetAudience}), due ${item.dueAt}`).join('\n');
-        await transaction.requestMail({
-          kind: 'documents_overdue',
-          recipient: { partnerId: transaction.financingCase.partnerId },
-          subject: `Financing case ${transaction.financingCase.caseNumber}: requested items are overdue`,
-          text: `Hello,\n\nthese requested items of financing case ${transaction.financingCase.caseNumber} (quote ${transaction.quote.quoteNumber}) are overdue:\n${lines}\n\nWithout them the case is canceled automatically ${Math.round(deps.clock.overdueGraceMs / 3_600_000)} hours after the due date.`,
-        });
-        return true;
-      }, systemAudit(stage === 'cancel' ? 'overdue_documents' : null));
-      if (outcome?.result) applied += 1;
+      const done = await inCaseOfClock(deps, financingCaseId, (transaction) => (stage === 'cancel' ? cancelForOverdueItems(transaction) : noticeOverdueItems(transaction, caseItems, deps.clock)));
+      if (done) applied += 1;
     }
     await deps.documents.markOverdueItems(items.map((item) => item.id), stage, now);
     if (items.length < CLOCK_BATCH) break;

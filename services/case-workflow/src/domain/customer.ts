@@ -3,7 +3,7 @@ import { forbidden, gone, notFound, ruleViolation, tooLongMessage, validationFai
 import { caseNotFound, ownCase, requireApiUser } from './access';
 import { hashCustomerToken, looksLikeCustomerToken } from './customer-token';
 import { FinancingCase, Quote, QuoteDetails, RequestedItem, partnerActor } from './model';
-import type { CaseStore, CaseTransaction, CustomerLink, DocumentsPort, MailRequest, PartnerNames } from './ports';
+import type { CaseStore, CaseTransaction, CustomerLink, DocumentsPort, MailRequest, PartnerNames, ReminderCase } from './ports';
 import type { QuoteMove, QuoteStatus } from './quote-machine';
 
 /** What the customer's side needs to know of the deployment. */
@@ -107,7 +107,7 @@ export async function sendToCustomer(deps: CustomerDependencies, id: string, bod
 
 /** A new link (replacing the earlier ones) and its mail, in the case's transaction. */
 export async function issueLinkAndMail(settings: CustomerChannelSettings, transaction: CaseTransaction, input: { email: string; viewOnly: boolean; partnerName: string | null }): Promise<{ customerUrl: string; expiresAt: string }> {
-  const link = await transaction.issueCustomerLink({ email: input.email, viewOnly: input.viewOnly, replace: true, expiresAt: new Date(settings.now().getTime() + settings.linkTtlMs) });
+  const link = await transaction.issueCustomerLink({ email: input.email, viewOnly: input.viewOnly, replace: true, expiresAt: new Date(transaction.now().getTime() + settings.linkTtlMs) });
   const customerUrl = customerUrlOf(settings, link.token);
   await transaction.requestMail({ recipient: { email: input.email }, ...linkMail(transaction.quote, input.partnerName, customerUrl, link.expiresAt, input.viewOnly) });
   await transaction.markReviewMailed();
@@ -115,12 +115,14 @@ export async function issueLinkAndMail(settings: CustomerChannelSettings, transa
 }
 
 /** The reminder to the customer, with a copy of the current link (the earlier one keeps working). */
-export async function remindCustomer(settings: CustomerChannelSettings, transaction: CaseTransaction, input: { email: string; expiresAt: string; partnerName: string | null }): Promise<void> {
+export async function remindCustomer(settings: CustomerChannelSettings, transaction: ReminderCase, input: { email: string; expiresAt: string; partnerName: string | null }): Promise<void> {
   const link = await transaction.issueCustomerLink({ email: input.email, viewOnly: false, replace: false, expiresAt: new Date(input.expiresAt) });
   const url = customerUrlOf(settings, link.token);
   const quote = transaction.quote;
   const from = input.partnerName ?? 'Your dealer';
   await transaction.recordReminder();
+  // A reminder changes no status, so it is recorded on its own (action remind, by the clock's actor).
+  await transaction.recordHistory('remind');
   await transaction.requestMail({
     kind: 'review_reminder',
     recipient: { email: input.email },
@@ -143,7 +145,8 @@ async function openLink(deps: Pick<CustomerDependencies, 'store' | 'customer'>, 
   if (!looksLikeCustomerToken(token)) throw linkNotFound();
   const link = await deps.store.findCustomerLink(hashCustomerToken(token));
   if (!link) throw linkNotFound();
-  if (link.invalidatedAt !== null || Date.parse(link.expiresAt) <= deps.customer.now().getTime()) throw linkExpired();
+  // The link's end is a time on its case's clock (moved forward by the sandbox clock, if ever).
+  if (link.invalidatedAt !== null || Date.parse(link.expiresAt) <= deps.customer.now().getTime() + link.clockOffsetMs) throw linkExpired();
   const financingCase = await deps.store.findCase(link.financingCaseId);
   if (!financingCase) throw linkNotFound();
   return { link, financingCase };

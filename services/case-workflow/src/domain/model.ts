@@ -42,6 +42,8 @@ export interface FinancingCase {
   status: QuoteStatus;
   createdAt: string;
   updatedAt: string;
+  /** How far the sandbox clock moved this case forward: its clock is the wall clock plus this (0: never moved). */
+  clockOffsetMs: number;
 }
 
 export type LenderSubmissionStatus = 'pending' | 'submitted' | 'failed';

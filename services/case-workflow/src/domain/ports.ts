@@ -1,7 +1,7 @@
 import type { ProblemDocument } from '@rental/problem';
 import type { TraceOrigin } from '@rental/logger';
 import type { ContractMove, ContractPlace, EnvelopeStatus } from './contract-machine';
-import type { Address, AuditContext, AuthorizedPerson, Contract, ContractDetails, Customer, EnvelopeRecipient, FinancingCase, HistoryEntry, Quote, QuoteDetails, QuoteFeedbackAction, QuoteItem, QuoteTermsInput, RequestedItem, SignatureEnvelope } from './model';
+import type { Actor, Address, AuditContext, AuthorizedPerson, Contract, ContractDetails, Customer, EnvelopeRecipient, FinancingCase, HistoryEntry, Quote, QuoteDetails, QuoteFeedbackAction, QuoteItem, QuoteTermsInput, RequestedItem, SignatureEnvelope } from './model';
 import type { MoveFlags, QuoteMove, QuoteStatus } from './quote-machine';
 import type { OpsQueueFilters } from '@rental/proto';
 import type { LenderSubmissionView, OpsQueueEntry } from './operator';
@@ -47,6 +47,16 @@ export interface CaseTransaction {
   readonly quote: Quote;
   readonly contract: Contract | null;
   readonly envelope: SignatureEnvelope | null;
+  /** The case's clock, which stamps every change: the wall clock plus the case's sandbox offset, or the pinned time. */
+  now(): Date;
+  /** Sandbox clock: the changes that follow happen at `at` (an effect's own time); null: the case's clock again. */
+  pinClock(at: Date | null): void;
+  /** Sandbox clock: the case's total offset from the wall clock. */
+  setClockOffset(offsetMs: number): Promise<void>;
+  /** The reason the changes that follow are recorded with in the case's history (default: the audit's). */
+  setAuditReason(reason: string | null): void;
+  /** The earliest end after `after` of the case's customer links that still work, or null. */
+  nextCustomerLinkExpiry(after: Date): Promise<Date | null>;
   moveQuote(move: QuoteMove, flags?: MoveFlags): Promise<void>;
   /** Sandbox rewind: sets the quote's status directly (one event, transition reset) when it differs. */
   resetQuote(target: QuoteStatus): Promise<void>;
@@ -100,7 +110,7 @@ export interface CaseTransaction {
    * A change that is not a status move (a note, a document review, a lender submission, …) in the
    * case's history, by the transaction's actor. Status moves are recorded by themselves.
    */
-  recordHistory(action: string, entry?: { reason?: string | null; details?: Record<string, unknown> | null }): Promise<void>;
+  recordHistory(action: string, entry?: { reason?: string | null; details?: Record<string, unknown> | null; actor?: Actor }): Promise<void>;
   /**
    * A new customer link of the quote (only its hash is stored). With `replace`, every earlier
    * link of the case stops working (410); a reminder's copy leaves them working.
@@ -149,6 +159,8 @@ export interface CustomerLink {
   createdAt: string;
   expiresAt: string;
   invalidatedAt: string | null;
+  /** The case's sandbox clock offset: the link's end is compared with the case's clock. */
+  clockOffsetMs: number;
 }
 
 export interface CreatedCaseResult {
@@ -218,6 +230,8 @@ export interface DocumentsPort {
   answerCustomerInformation(financingCaseId: string, informationId: number, response: string, context: CallContext): Promise<void>;
   /** Required, pending partner- or customer-audience items due before `dueBefore` that `stage` has not marked yet. */
   listOverdueItems(dueBefore: Date, stage: OverdueStage, limit: number): Promise<OverdueItem[]>;
+  /** The same for one case (its own clock decides `dueBefore`), at most 1,000. */
+  listOverdueItemsOfCase(financingCaseId: string, dueBefore: Date, stage: OverdueStage, context: CallContext): Promise<OverdueItem[]>;
   markOverdueItems(itemIds: number[], stage: OverdueStage, at: Date): Promise<void>;
 }
 
@@ -430,8 +444,8 @@ export interface SigningStatementSource {
 
 /** The reads that find what is due; the changes themselves go through the locked case. */
 export interface ClockQueries {
-  /** Cases whose quote is in_review, below the reminder maximum, last mailed at or before the cutoff. */
-  dueReminders(mailedBefore: Date, reminderMax: number, limit: number): Promise<string[]>;
+  /** Cases (with their partner) whose quote is in_review, below the reminder maximum, last mailed at or before the cutoff. */
+  dueReminders(mailedBefore: Date, reminderMax: number, limit: number): Promise<{ financingCaseId: string; partnerId: string }[]>;
   /** Cases whose quote is in_review since at or before the cutoff. */
   dueExpiries(inReviewBefore: Date, limit: number): Promise<string[]>;
 }
@@ -444,4 +458,19 @@ export interface OpsReads {
   listLenderSubmissions(financingCaseId: string): Promise<LenderSubmissionView[]>;
   /** The case a contract belongs to. */
   caseOfContract(contractId: string): Promise<string | undefined>;
+}
+
+/**
+ * What a reminder does to its locked case: a case transaction offers it (the sandbox clock), and
+ * so does a batch of the scheduler, which writes the reminders of many cases in a few statements.
+ */
+export type ReminderCase = Pick<CaseTransaction, 'quote' | 'now' | 'setAuditReason' | 'currentCustomerLink' | 'markReviewMailed' | 'issueCustomerLink' | 'recordReminder' | 'recordHistory' | 'requestMail'>;
+
+export interface ReminderBatches {
+  /**
+   * Locks those of the cases no one else holds (others are left to a later tick), runs `work` on
+   * each and writes what it did in one transaction, by `audit.actor`; the number for which `work`
+   * answered true.
+   */
+  remindAll(financingCaseIds: string[], work: (reminder: ReminderCase) => Promise<boolean>, audit: AuditContext): Promise<number>;
 }

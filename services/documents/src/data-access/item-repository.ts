@@ -83,8 +83,10 @@ export class ItemRepository implements ItemStore {
     return rows.map(toItem);
   }
 
-  async listOverdue(dueBefore: string, stage: OverdueStage, limit: number): Promise<RequestItem[]> {
-    const rows: ItemRow[] = await this.select()
+  async listOverdue(dueBefore: string, stage: OverdueStage, limit: number, only?: { partnerId: string; financingCaseIds: string[] }): Promise<RequestItem[]> {
+    const query = this.select();
+    if (only) query.where('requested_items.partner_id', only.partnerId).whereIn('requested_items.financing_case_id', only.financingCaseIds);
+    const rows: ItemRow[] = await query
       .where('requested_items.status', 'pending')
       .where('requested_items.optional', false)
       .whereIn('requested_items.target_audience', ['partner', 'customer'])

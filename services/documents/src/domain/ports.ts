@@ -112,7 +112,7 @@ export interface ItemStore {
   /** The customer-audience items of a case, oldest first. */
   listForCustomer(financingCaseId: string): Promise<RequestItem[]>;
   /** Required, pending partner- or customer-audience items due before the time, not yet marked by the stage. */
-  listOverdue(dueBefore: string, stage: OverdueStage, limit: number): Promise<RequestItem[]>;
+  listOverdue(dueBefore: string, stage: OverdueStage, limit: number, only?: { partnerId: string; financingCaseIds: string[] }): Promise<RequestItem[]>;
   markOverdue(ids: number[], stage: OverdueStage, at: string): Promise<number>;
 }
 

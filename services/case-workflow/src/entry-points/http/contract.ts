@@ -7,6 +7,7 @@ import { sendToCustomerBody } from '../../domain/customer';
 import { startEsignatureBody } from '../../domain/esignature';
 import { QUOTE_STATES } from '../../domain/quote-machine';
 import { financeDecisionBody, simulateBody } from '../../domain/sandbox';
+import { advanceClockBody } from '../../domain/sandbox-clock';
 import { invalidBody } from '../../domain/validation';
 
 const idParams = z.object({ id: ulid().describe('ULID') });
@@ -202,6 +203,7 @@ const quote = operationsOn({ tags: ['Quotes'], params: idParams });
 const contract = operationsOn({ tags: ['Contracts'], params: idParams });
 const esignature = operationsOn({ tags: ['E-signature'], params: caseIdParams });
 const sandboxCase = operationsOn({ tags: ['Sandbox'], params: idParams, problems: [403] });
+const sandboxClock = operationsOn({ tags: ['Sandbox'], params: caseIdParams, problems: [403] });
 
 export const listFinancingCases = financingCases.list({
   operationId: 'listFinancingCases',
@@ -283,6 +285,38 @@ export const sandboxSimulate = sandboxCase.post({
   returns: { 204: { description: 'Applied' } },
 });
 
+export const advanceClockResponse = z.object({
+  financingCaseId: z.string(),
+  clockOffset: z.string().describe('How far the case\'s clock is ahead of the wall clock in total, e.g. 15d'),
+  applied: z.array(z.object({
+    action: z.enum(['remind', 'expire', 'overdue_notice', 'cancel', 'link_expired']).describe('remind: a reminder mail to the customer; expire: the review expired (event expire); overdue_notice: the partner was mailed about overdue requested items; cancel: the system canceled the case for overdue items (event cancel); link_expired: the customer links reached their end (410 from then on)'),
+    at: timestamp.describe('The case\'s clock time of the effect'),
+  })).describe('What the clock did in the advanced time, in time order; empty when nothing was due'),
+  status: z.enum(QUOTE_STATES).describe('The case\'s status afterwards'),
+}).meta({
+  id: 'SandboxClockAdvanced',
+  examples: [{
+    financingCaseId: '01JABCDEFGHJKMNPQRSTVWXYZ0',
+    clockOffset: '15d',
+    applied: [
+      { action: 'remind', at: '2026-11-29T10:00:00.000Z' },
+      { action: 'remind', at: '2026-12-02T10:00:00.000Z' },
+      { action: 'expire', at: '2026-12-10T10:00:00.000Z' },
+    ],
+    status: 'review_expired',
+  }],
+});
+
+export const sandboxAdvanceClock = sandboxClock.post({
+  operationId: 'sandboxAdvanceClock',
+  path: '/api/sandbox/financing_cases/{financingCaseId}/advance-clock',
+  summary: 'Sandbox: move one case\'s clock forward (test clock)',
+  description: 'Sandbox only (404 elsewhere); needs the api_user role; another partner\'s case 403. Moves this case\'s clock forward by `by` (1s to 60d; cumulative; no other case moves) and applies at once, in time order, everything the clock would have done to the case meanwhile, as in production: reminders with their mails (REVIEW_REMINDER_AFTER, at most REVIEW_REMINDER_MAX), the expiry of a review (REVIEW_EXPIRY_AFTER, event expire, the link answers 410), overdue notices of required requested items, the system\'s cancel once they are DOCUMENT_OVERDUE_GRACE overdue (event cancel), and the end of customer links. The case\'s changes are stamped with its clock. An advance overtaken by another advance of the same case applies nothing (409 sandbox.clock_advancing); a repeated advance applies no effect twice.',
+  body: { schema: advanceClockBody, reject: invalidBody },
+  returns: { 200: { description: 'The clock moved; what it applied', schema: advanceClockResponse } },
+  problems: [409],
+});
+
 export const sendToCustomerResponse = z.object({
   financingCaseId: z.string(),
   status: z.literal('in_review'),
@@ -308,4 +342,4 @@ export const sendToCustomer = defineOperation({
   },
 });
 
-export const operations = [listFinancingCases, getFinancingCase, cancelFinancingCase, sendToCustomer, getQuote, getContract, editContractNumber, startEsignature, sandboxFinanceDecision, sandboxSimulate];
+export const operations = [listFinancingCases, getFinancingCase, cancelFinancingCase, sendToCustomer, getQuote, getContract, editContractNumber, startEsignature, sandboxFinanceDecision, sandboxSimulate, sandboxAdvanceClock];

@@ -9,8 +9,11 @@ import { CustomerChannelSettings, sendToCustomer as sendToCustomerUseCase } from
 import type { CaseStore, DocumentsPort, PartnerNames, SigningStatementSource } from '../../domain/ports';
 import { listCases, readCase, readContract, readQuote } from '../../domain/reads';
 import { financeDecision, sandboxCase, simulate } from '../../domain/sandbox';
+import { advanceClock } from '../../domain/sandbox-clock';
+import type { ClockSettings } from '../../domain/clock';
+import { formatDuration } from '@rental/config';
 import {
-  cancelFinancingCase, editContractNumber, getContract, getFinancingCase, getQuote, listFinancingCases, sandboxFinanceDecision, sandboxSimulate, sendToCustomer, startEsignature,
+  cancelFinancingCase, editContractNumber, getContract, getFinancingCase, getQuote, listFinancingCases, sandboxAdvanceClock, sandboxFinanceDecision, sandboxSimulate, sendToCustomer, startEsignature,
 } from './contract';
 import { customerRoutes } from './customer-routes';
 import { casePath, presentCase, presentContract, presentContractNumber, presentQuote } from './presenters';
@@ -25,6 +28,7 @@ export interface CaseWorkflowRouteDependencies {
   sandbox: boolean;
   partners: PartnerNames;
   customer: CustomerChannelSettings;
+  clock: ClockSettings;
 }
 
 export function caseWorkflowRoutes(deps: CaseWorkflowRouteDependencies): OperationRouter {
@@ -72,6 +76,13 @@ export function caseWorkflowRoutes(deps: CaseWorkflowRouteDependencies): Operati
         const result = await simulate(sandbox, financingCase, body, { ...partner, requestId });
         if (result.kind === 'upload_rejected') return { status: result.problem.status, body: result.problem, contentType: PROBLEM_CONTENT_TYPE };
         return { status: 204 };
+      },
+    })
+    .handle(sandboxAdvanceClock, {
+      before: ({ params, partner, requestId }) => sandboxCase(sandbox, params.financingCaseId, { ...partner, requestId }),
+      handle: async ({ body, partner, requestId, guarded: financingCase }) => {
+        const { clockOffsetMs, ...advanced } = await advanceClock(deps, financingCase, body, { ...partner, requestId });
+        return { status: 200, body: { financingCaseId: advanced.financingCaseId, clockOffset: formatDuration(clockOffsetMs), applied: advanced.applied, status: advanced.status } };
       },
     });
   return customerRoutes(deps, router);

@@ -69,9 +69,11 @@ export function documentsGrpcService(deps: DocumentsDependencies & { cleanup: Ca
       const items = await listCustomerItems(deps, request.financingCaseId);
       return { items: items.map((item) => itemMessage({ item, responses: [] })) };
     }),
-    ListOverdueItems: unaryHandler<documents.ListOverdueItemsRequest__Output, documents.OverdueItems>('ListOverdueItems', log, mappers, async (request) => {
+    ListOverdueItems: unaryHandler<documents.ListOverdueItemsRequest__Output, documents.OverdueItems>('ListOverdueItems', log, mappers, async (request, context) => {
       const stage = overdueStage(request.stage);
-      const items = await deps.items.listOverdue(request.dueBefore, stage, Math.min(Math.max(request.limit, 1), 1000));
+      // Named cases are the calling partner's only; the scheduler names none and calls as the system.
+      const only = request.financingCaseIds.length > 0 ? { partnerId: context.partnerId, financingCaseIds: request.financingCaseIds } : undefined;
+      const items = await deps.items.listOverdue(request.dueBefore, stage, Math.min(Math.max(request.limit, 1), 1000), only);
       return {
         items: items.map((item) => ({
           id: item.id, type: item.itemType, financingCaseId: item.financingCaseId, partnerId: item.partnerId, label: item.label, dueAt: item.dueAt ?? '', targetAudience: item.targetAudience,
