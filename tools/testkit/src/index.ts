@@ -9,3 +9,4 @@ export * from './private-nats';
 export * from './private-postgres';
 export * from './benchmark-report';
 export * from './log-lines';
+export * from './grow-cases';

@@ -36,28 +36,31 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 export class OpsReadsRepository implements OpsReads {
   constructor(private readonly db: Knex) {}
 
+  /**
+   * The queue's page is chosen on quotes alone, in the order of an index that holds the filter
+   * column, status_updated_at and financing_case_id, so skipping to a deep page reads index
+   * entries only; the shown columns are joined for the page's rows alone (issue 34).
+   */
   async listQueue(filters: OpsQueueFilters): Promise<OpsQueueEntry[]> {
-    const query = this.db('financing_cases as fc')
-      .join('quotes as q', 'q.financing_case_id', 'fc.id')
+    const page = this.db('quotes as q').select('q.financing_case_id', 'q.status_updated_at');
+    if (filters.statuses.length > 0) page.whereIn('q.status', filters.statuses);
+    // A quote carries its case's partner: filtering here keeps the page within one index.
+    if (filters.partnerId) page.where('q.partner_id', filters.partnerId);
+    if (filters.lenderSubmissionStatus) page.where('q.lender_submission_status', filters.lenderSubmissionStatus);
+    if (filters.onlyCases) page.whereIn('q.financing_case_id', filters.onlyCases);
+    if (filters.query) page.whereIn('q.financing_case_id', this.casesMatching(`%${escapeLike(filters.query)}%`));
+    page.orderBy([{ column: 'q.status_updated_at', order: 'asc' }, { column: 'q.financing_case_id', order: 'asc' }]).limit(filters.limit).offset(filters.offset);
+
+    const rows: QueueRow[] = await this.db.from(page.as('page'))
+      .join('financing_cases as fc', 'fc.id', 'page.financing_case_id')
+      .join('quotes as q', 'q.financing_case_id', 'page.financing_case_id')
       .leftJoin('contracts as c', 'c.quote_id', 'q.id')
       .select(
         'fc.id', 'fc.case_number', 'q.quote_number', 'fc.partner_id', 'q.status', 'c.status as contract_status',
         'q.lender_submission_status', 'q.financing_number', 'q.in_review_since', 'q.status_updated_at',
         this.db.raw("q.customer->>'company' as customer_company"),
-      );
-    if (filters.statuses.length > 0) query.whereIn('q.status', filters.statuses);
-    if (filters.partnerId) query.where('fc.partner_id', filters.partnerId);
-    if (filters.lenderSubmissionStatus) query.where('q.lender_submission_status', filters.lenderSubmissionStatus);
-    if (filters.onlyCases) query.whereIn('fc.id', filters.onlyCases);
-    if (filters.query) {
-      const pattern = `%${escapeLike(filters.query)}%`;
-      query.where((where) => where
-        .whereILike('fc.case_number', pattern)
-        .orWhereILike('q.quote_number', pattern)
-        .orWhereILike('q.financing_number', pattern)
-        .orWhereRaw("q.customer->>'company' ILIKE ?", [pattern]));
-    }
-    const rows: QueueRow[] = await query.orderBy([{ column: 'q.status_updated_at', order: 'asc' }, { column: 'fc.id', order: 'asc' }]).limit(filters.limit).offset(filters.offset);
+      )
+      .orderBy([{ column: 'page.status_updated_at', order: 'asc' }, { column: 'page.financing_case_id', order: 'asc' }]);
     return rows.map((row) => ({
       id: row.id,
       caseNumber: row.case_number,
@@ -71,6 +74,18 @@ export class OpsReadsRepository implements OpsReads {
       statusUpdatedAt: row.status_updated_at.toISOString(),
       customerCompany: row.customer_company,
     }));
+  }
+
+  /**
+   * Ids of the cases whose case, quote or financing number or customer company contains the
+   * pattern: one query per field, each served by its trigram index, united before the page is
+   * ordered (an OR across the two tables could only be answered by reading every case).
+   */
+  private casesMatching(pattern: string): Knex.QueryBuilder {
+    return this.db('financing_cases').whereILike('case_number', pattern).select('id as financing_case_id')
+      .union((union) => union.from('quotes').whereILike('quote_number', pattern).select('financing_case_id'))
+      .union((union) => union.from('quotes').whereILike('financing_number', pattern).select('financing_case_id'))
+      .union((union) => union.from('quotes').whereRaw("customer->>'company' ILIKE ?", [pattern]).select('financing_case_id'));
   }
 
   async listLenderSubmissions(financingCaseId: string): Promise<LenderSubmissionView[]> {

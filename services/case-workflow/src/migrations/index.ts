@@ -7,6 +7,7 @@ import * as customerLinks from './0006_customer17_customer_links';
 import * as traceContext from './0021_trace_context';
 import * as supersededLenderSubmissions from './0022_superseded_lender_submissions';
 import * as envelopeRequestsAndVoids from './0024_envelope_requests_and_voids';
+import * as queueAndSearchIndexes from './0034_scale34_queue_and_search_indexes';
 
 export const migrations: Record<string, Migration> = {
   '0001_case_workflow': caseWorkflow,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0021_trace_context': traceContext,
   '0022_superseded_lender_submissions': supersededLenderSubmissions,
   '0024_envelope_requests_and_voids': envelopeRequestsAndVoids,
+  '0034_scale34_queue_and_search_indexes': queueAndSearchIndexes,
 };
