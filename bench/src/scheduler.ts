@@ -1,6 +1,6 @@
-import { databaseNameOf, defaultAdminPort } from '@rental/config';
 import { connectDatabase } from '@rental/db';
-import { Stack, bootStack, runDate, shutdownStack, waitFor } from '@rental/testkit';
+import { Stack, bootStack, runDate, shutdownStack } from '@rental/testkit';
+import { measureTick } from './clock-tick';
 import { report } from './report';
 
 // The clock's tick with 100,000 quotes in review of which 1,000 are due a reminder: the rows are
@@ -32,48 +32,6 @@ async function seedQuotes(stack: Stack): Promise<void> {
   } finally {
     await db.destroy();
   }
-}
-
-interface DatabaseCounters { xact_commit: number; tup_returned: number; tup_fetched: number; tup_inserted: number; tup_updated: number; blks_hit: number; blks_read: number }
-
-async function counters(stack: Stack): Promise<DatabaseCounters> {
-  const db = connectDatabase({ url: stack.databaseUrl, schema: 'public' });
-  try {
-    const result = await db.raw('SELECT xact_commit, tup_returned, tup_fetched, tup_inserted, tup_updated, blks_hit, blks_read FROM pg_stat_database WHERE datname = ?', [databaseNameOf(stack.databaseUrl)]);
-    return Object.fromEntries(Object.entries(result.rows[0] as Record<string, string>).map(([key, value]) => [key, Number(value)])) as unknown as DatabaseCounters;
-  } finally {
-    await db.destroy();
-  }
-}
-
-/** The scheduler's figures from case-workflow's /metrics. */
-async function schedulerMetrics(stack: Stack): Promise<{ ticks: number; seconds: number; reminders: number }> {
-  const text = await (await fetch(`http://127.0.0.1:${defaultAdminPort('case-workflow', stack.portBase)}/metrics`)).text();
-  const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
-  return {
-    ticks: value(/^background_job_runs_total\{(?=[^}]*job="clock")(?=[^}]*outcome="succeeded")[^}]*\} (\S+)$/m),
-    seconds: value(/^background_job_duration_seconds_sum\{[^}]*job="clock"[^}]*\} (\S+)$/m),
-    reminders: value(/^scheduler_effects_total\{[^}]*kind="reminder"[^}]*\} (\S+)$/m),
-  };
-}
-
-/** Restarts case-workflow (its first tick runs at start) and measures that one tick. */
-async function measureTick(stack: Stack): Promise<{ seconds: number; reminders: number; load: Record<string, number> }> {
-  const process = stack.processes['case-workflow'];
-  await process.stop();
-  // Postgres publishes its counters with a short delay; settle before and after reading them.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const before = await counters(stack);
-  process.start();
-  await process.waitReady();
-  const metrics = await waitFor(async () => {
-    const current = await schedulerMetrics(stack);
-    return current.ticks >= 1 ? current : undefined;
-  }, { timeoutMs: 300_000, intervalMs: 200, what: 'the first tick' });
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const after = await counters(stack);
-  const load = Object.fromEntries(Object.keys(before).map((key) => [key, after[key as keyof DatabaseCounters] - before[key as keyof DatabaseCounters]]));
-  return { seconds: metrics.seconds, reminders: metrics.reminders, load };
 }
 
 function row(label: string, tick: { seconds: number; reminders: number; load: Record<string, number> }): string {

@@ -1,4 +1,4 @@
-import { ApiClient, ApiResponse } from '@rental/testkit';
+import { ApiClient, ApiResponse, operatorAccessToken, operatorDiscovery } from '@rental/testkit';
 import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { newCase, newPartner, Owner } from '../../case-workflow/support/kit';
 import { sharedStack } from '../../support/shared-stack';
@@ -20,22 +20,12 @@ export function operatorWith(role: Role) {
 interface StackAddress { gatewayUrl: string }
 
 export async function discovery(stack: StackAddress = sharedStack()): Promise<{ issuer: string; token_endpoint: string; authorization_endpoint: string; jwks_uri: string }> {
-  const config = await (await fetch(`${stack.gatewayUrl}/ops/v1/session-config`)).json() as { issuer: string };
-  return await (await fetch(`${config.issuer}/.well-known/openid-configuration`)).json() as never;
+  return operatorDiscovery(stack.gatewayUrl);
 }
 
 /** An access token by client credentials (HTTP Basic, no other parameter), as a program gets one. */
 export async function operatorToken(role: Role, stack: StackAddress = sharedStack()): Promise<string> {
-  const operator = operatorWith(role);
-  const { token_endpoint: tokenEndpoint } = await discovery(stack);
-  const response = await fetch(tokenEndpoint, {
-    method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from(`${operator.clientId}:${operator.clientSecret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  const body = await response.json() as { access_token?: string };
-  if (response.status !== 200 || !body.access_token) throw new Error(`token endpoint answered ${response.status}`);
-  return body.access_token;
+  return operatorAccessToken(stack.gatewayUrl, operatorWith(role));
 }
 
 /** The back office as an operator (or nobody, with no token) calls it. */

@@ -10,3 +10,4 @@ export * from './private-postgres';
 export * from './benchmark-report';
 export * from './log-lines';
 export * from './grow-cases';
+export * from './operators';
