@@ -11,3 +11,7 @@ export { seedLenders } from './data-access/lender-submission-repository';
 export function openCaseWorkflowDatabase(url: string, log: Logger): Promise<Knex> {
   return openDatabase({ url, schema: schemaOf('case-workflow'), migrations, log });
 }
+// The reads whose plans tests/case-workflow/query-plans.test.ts checks on a grown database.
+export { CaseRepository } from './data-access/case-repository';
+export { ClockRepository } from './data-access/clock-repository';
+export { OpsReadsRepository } from './data-access/ops-reads-repository';

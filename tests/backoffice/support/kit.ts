@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ApiResponse } from '@rental/testkit';
+import { type ApiResponse, operatorDiscovery } from '@rental/testkit';
 import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { newCase, newPartner, Owner } from '../../case-workflow/support/kit';
 import { BearerClient, clientCredentialsToken } from '../../support/oidc';
@@ -22,8 +22,7 @@ export function operatorWith(role: Role) {
 interface StackAddress { gatewayUrl: string }
 
 export async function discovery(stack: StackAddress = sharedStack()): Promise<{ issuer: string; token_endpoint: string; authorization_endpoint: string; jwks_uri: string }> {
-  const config = await (await fetch(`${stack.gatewayUrl}/ops/v1/session-config`)).json() as { issuer: string };
-  return await (await fetch(`${config.issuer}/.well-known/openid-configuration`)).json() as never;
+  return operatorDiscovery(stack.gatewayUrl);
 }
 
 /** An operator's access token by client credentials, as a program gets one. */

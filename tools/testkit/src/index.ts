@@ -9,3 +9,5 @@ export * from './private-nats';
 export * from './private-postgres';
 export * from './benchmark-report';
 export * from './log-lines';
+export * from './grow-cases';
+export * from './operators';

@@ -40,9 +40,15 @@ export class CaseRepository implements CaseStore {
     return quote !== undefined;
   }
 
+  /**
+   * The page is chosen from the index (partner_id, created_at DESC, id DESC) alone, so a deep
+   * `?page=` skips index entries, not joined rows; the quote is joined for the page's cases only.
+   */
   async listCases(partnerId: string, limit: number, offset: number): Promise<FinancingCase[]> {
-    const rows: CaseWithQuoteRow[] = await this.casesWithQuote().where('fc.partner_id', partnerId)
-      .orderBy([{ column: 'fc.created_at', order: 'desc' }, { column: 'fc.id', order: 'desc' }]).limit(limit).offset(offset);
+    const page = this.db('financing_cases').where('partner_id', partnerId).select('id', 'created_at')
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).offset(offset);
+    const rows: CaseWithQuoteRow[] = await this.casesWithQuote().join(page.as('page'), 'page.id', 'fc.id')
+      .orderBy([{ column: 'page.created_at', order: 'desc' }, { column: 'page.id', order: 'desc' }]);
     return rows.map(toCase);
   }
 

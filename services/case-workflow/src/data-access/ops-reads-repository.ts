@@ -32,32 +32,47 @@ interface SubmissionRow {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/**
+ * What the trigram indexes look up for a search: the longest run of digits without its leading
+ * zeros when it has three or more, else the whole words. Case and quote numbers share most of
+ * their trigrams (`FC-`, `-20`, `000`), and an index lookup reads the entries of every trigram it
+ * is given: at 1,000,000 cases a whole case number read 1,600 index pages, its number part 7.
+ * Any text containing the words contains the part, so the part finds every match.
+ */
+export function distinctivePart(query: string): string {
+  const longest = (query.match(/\d+/g) ?? []).reduce((best, run) => (run.length > best.length ? run : best), '').replace(/^0+/, '');
+  return longest.length >= 3 ? longest : query;
+}
+
 /** The back office's reads across partners: the queue, lender submissions, a contract's case. */
 export class OpsReadsRepository implements OpsReads {
   constructor(private readonly db: Knex) {}
 
+  /**
+   * The queue's page is chosen on quotes alone, in the order of an index that holds the filter
+   * column, status_updated_at and financing_case_id, so skipping to a deep page reads index
+   * entries only; the shown columns are joined for the page's rows alone (issue 34).
+   */
   async listQueue(filters: OpsQueueFilters): Promise<OpsQueueEntry[]> {
-    const query = this.db('financing_cases as fc')
-      .join('quotes as q', 'q.financing_case_id', 'fc.id')
+    const page = this.db('quotes as q').select('q.financing_case_id', 'q.status_updated_at');
+    if (filters.statuses.length > 0) page.whereIn('q.status', filters.statuses);
+    // A quote carries its case's partner: filtering here keeps the page within one index.
+    if (filters.partnerId) page.where('q.partner_id', filters.partnerId);
+    if (filters.lenderSubmissionStatus) page.where('q.lender_submission_status', filters.lenderSubmissionStatus);
+    if (filters.onlyCases) page.whereIn('q.financing_case_id', filters.onlyCases);
+    if (filters.query) page.whereIn('q.financing_case_id', this.casesMatching(filters.query));
+    page.orderBy([{ column: 'q.status_updated_at', order: 'asc' }, { column: 'q.financing_case_id', order: 'asc' }]).limit(filters.limit).offset(filters.offset);
+
+    const rows: QueueRow[] = await this.db.from(page.as('page'))
+      .join('financing_cases as fc', 'fc.id', 'page.financing_case_id')
+      .join('quotes as q', 'q.financing_case_id', 'page.financing_case_id')
       .leftJoin('contracts as c', 'c.quote_id', 'q.id')
       .select(
         'fc.id', 'fc.case_number', 'q.quote_number', 'fc.partner_id', 'q.status', 'c.status as contract_status',
         'q.lender_submission_status', 'q.financing_number', 'q.in_review_since', 'q.status_updated_at',
         this.db.raw("q.customer->>'company' as customer_company"),
-      );
-    if (filters.statuses.length > 0) query.whereIn('q.status', filters.statuses);
-    if (filters.partnerId) query.where('fc.partner_id', filters.partnerId);
-    if (filters.lenderSubmissionStatus) query.where('q.lender_submission_status', filters.lenderSubmissionStatus);
-    if (filters.onlyCases) query.whereIn('fc.id', filters.onlyCases);
-    if (filters.query) {
-      const pattern = `%${escapeLike(filters.query)}%`;
-      query.where((where) => where
-        .whereILike('fc.case_number', pattern)
-        .orWhereILike('q.quote_number', pattern)
-        .orWhereILike('q.financing_number', pattern)
-        .orWhereRaw("q.customer->>'company' ILIKE ?", [pattern]));
-    }
-    const rows: QueueRow[] = await query.orderBy([{ column: 'q.status_updated_at', order: 'asc' }, { column: 'fc.id', order: 'asc' }]).limit(filters.limit).offset(filters.offset);
+      )
+      .orderBy([{ column: 'page.status_updated_at', order: 'asc' }, { column: 'page.financing_case_id', order: 'asc' }]);
     return rows.map((row) => ({
       id: row.id,
       caseNumber: row.case_number,
@@ -71,6 +86,28 @@ export class OpsReadsRepository implements OpsReads {
       statusUpdatedAt: row.status_updated_at.toISOString(),
       customerCompany: row.customer_company,
     }));
+  }
+
+  /**
+   * Ids of the cases whose case, quote or financing number or customer company contains the
+   * search words: one query per field, each served by its trigram index, united before the page
+   * is ordered (an OR across the two tables could only be answered by reading every case). The
+   * index looks up the words' distinctive part only (see `distinctivePart`); the whole words are
+   * then checked on the rows found, in a form the planner does not take to the index.
+   */
+  private casesMatching(query: string): Knex.QueryBuilder {
+    const whole = `%${escapeLike(query)}%`;
+    const part = distinctivePart(query);
+    const lookedUp = `%${escapeLike(part)}%`;
+    const field = (builder: Knex.QueryBuilder, column: string) => {
+      builder.whereRaw(`${column} ILIKE ?`, [lookedUp]);
+      if (part !== query) builder.whereRaw(`(${column} || '') ILIKE ?`, [whole]);
+      return builder;
+    };
+    return field(this.db('financing_cases').select('id as financing_case_id'), 'case_number')
+      .union((union) => field(union.from('quotes').select('financing_case_id'), 'quote_number'))
+      .union((union) => field(union.from('quotes').select('financing_case_id'), 'financing_number'))
+      .union((union) => field(union.from('quotes').select('financing_case_id'), "(customer->>'company')"));
   }
 
   async listLenderSubmissions(financingCaseId: string): Promise<LenderSubmissionView[]> {

@@ -8,6 +8,7 @@ import * as traceContext from './0021_trace_context';
 import * as supersededLenderSubmissions from './0022_superseded_lender_submissions';
 import * as envelopeRequestsAndVoids from './0024_envelope_requests_and_voids';
 import * as caseClocks from './0027_case_clocks';
+import * as queueAndSearchIndexes from './0034_scale34_queue_and_search_indexes';
 
 export const migrations: Record<string, Migration> = {
   '0001_case_workflow': caseWorkflow,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0022_superseded_lender_submissions': supersededLenderSubmissions,
   '0024_envelope_requests_and_voids': envelopeRequestsAndVoids,
   '0027_case_clocks': caseClocks,
+  '0034_scale34_queue_and_search_indexes': queueAndSearchIndexes,
 };

@@ -309,8 +309,13 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
     }));
   }
 
-  /** Events older than the retention go with their deliveries, attempts and mail log. */
-  async removeOldEvents(): Promise<number> {
-    return this.db('event_inbox').where('received_at', '<', this.db.raw(`now() - interval '${INBOX_RETENTION_DAYS} days'`)).delete();
+  /**
+   * At most `limit` of the events older than the retention go, oldest first, with their
+   * deliveries, attempts and mail log (the cascades): one short statement of its own, so a large
+   * backlog never holds its locks and dead rows in one long transaction (issue 34).
+   */
+  async removeOldEvents(limit: number): Promise<number> {
+    const oldest = this.db('event_inbox').where('received_at', '<', this.db.raw(`now() - interval '${INBOX_RETENTION_DAYS} days'`)).orderBy('received_at').limit(limit).select('id');
+    return this.db('event_inbox').whereIn('id', oldest).delete();
   }
 }

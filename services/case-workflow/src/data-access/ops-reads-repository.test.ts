@@ -1,0 +1,17 @@
+import { distinctivePart } from './ops-reads-repository';
+
+describe('the part of the search words the trigram indexes look up', () => {
+  it.each([
+    ['FC-2026-000123', '123'],
+    ['FC-S-000004242', '4242'],
+    ['Q-2026-004242', '4242'],
+    ['Company 1234 GmbH', '1234'],
+    ['4242', '4242'],
+  ])('when the words are %s, then the longest digit run without leading zeros, %s', (query, part) => {
+    expect(distinctivePart(query)).toBe(part);
+  });
+
+  it.each(['Mustermann GmbH', 'FC-12', '000', 'Q-2026-000007'])('when %s has no run of three digits beyond leading zeros, then the whole words', (query) => {
+    expect(distinctivePart(query)).toBe(query);
+  });
+});
