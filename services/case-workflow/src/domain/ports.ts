@@ -268,6 +268,8 @@ export interface LenderAttachments {
 export interface LenderSubmissionQueue {
   /** Due submissions (pending, or failed with their retry time passed; never a superseded one), leased to this worker; attempts already counted. */
   claimDue(now: Date, limit: number): Promise<LenderSubmission[]>;
+  /** When the next waiting submission falls due (a retry), or undefined when none waits. */
+  nextDueAt(): Promise<Date | undefined>;
   markSubmitted(id: number, reference: string, at: Date): Promise<void>;
   markFailed(id: number, error: string, retryAt: Date | null, at: Date): Promise<void>;
 }
