@@ -48,10 +48,11 @@ export async function enqueueOutbox(trx: Knex.Transaction, message: OutboxMessag
  * enqueueOutbox's insert, not yet run, for a caller that sends it along with other writes in one
  * statement (a data-modifying WITH) to save round trips; it must run in `trx`.
  */
-export function outboxInsert(trx: Knex.Transaction, message: OutboxMessage): Knex.QueryBuilder {
+export function outboxInsert(trx: Knex.Transaction, messages: OutboxMessage | OutboxMessage[]): Knex.QueryBuilder {
   const origin = currentOrigin();
   trx.executionPromise.then(() => commitListeners.forEach((listener) => listener()), () => undefined);
-  return trx('outbox').insert({ message_id: message.messageId, subject: message.subject, payload: JSON.stringify(message.payload), request_id: origin.requestId, traceparent: origin.traceparent });
+  // Several messages go in as one multi-row insert, whose rows take their ids in the order given.
+  return trx('outbox').insert((Array.isArray(messages) ? messages : [messages]).map((message) => ({ message_id: message.messageId, subject: message.subject, payload: JSON.stringify(message.payload), request_id: origin.requestId, traceparent: origin.traceparent })));
 }
 
 /** Calls `listener` after every commit that wrote outbox rows in this process; returns the unsubscribe. */

@@ -9,8 +9,12 @@ export const caseWorkflowVariables = {
   ...serviceVariables,
   /** How often the lender-submission worker looks for due submissions at the latest (it wakes on each one queued in this process). */
   LENDER_SUBMISSION_POLL_MS: positiveIntegerVariable(2000),
-  /** Submissions with the lender at once per process; each holds one lender call, never a database connection while it waits. */
-  LENDER_SUBMISSION_CONCURRENCY: positiveIntegerVariable(32),
+  /**
+   * Submissions with the lender at once per process. No connection is held while the lender
+   * answers, but each submission's reads and outcome share the pool (DB_POOL_MAX) with the
+   * requests: 32 starved checkouts of a pool of 3 (connection timeouts) while the lender refused.
+   */
+  LENDER_SUBMISSION_CONCURRENCY: positiveIntegerVariable(8),
   /** Attempts of one lender submission before it stays failed for the approval team. */
   LENDER_MAX_ATTEMPTS: positiveIntegerVariable(8),
   /** Where customers, lenders and the signing provider reach the gateway; default http://127.0.0.1:<PORT>. */

@@ -153,8 +153,9 @@ export class CaseRepository implements CaseStore {
         }).into('quotes').returning(['*', trx.raw('(SELECT case_number FROM new_case) AS new_case_number')]) as (QuoteRow & { new_case_number: string })[];
         const caseRow: CaseRow = { ...caseValues, case_number: caseNumber };
         const transaction = new KnexCaseTransaction(trx, this.settings, caseRow, quoteRow, null, null, audit);
-        await transaction.recordQuoteCreated();
+        transaction.recordQuoteCreated();
         await work(transaction);
+        await transaction.flush();
         return { financingCase: transaction.financingCase, quoteNumber: transaction.quote.quoteNumber, created: true };
       });
     } catch (error) {

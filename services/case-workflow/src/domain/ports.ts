@@ -48,6 +48,8 @@ export interface CaseTransaction {
   readonly contract: Contract | null;
   readonly envelope: SignatureEnvelope | null;
   moveQuote(move: QuoteMove, flags?: MoveFlags): Promise<void>;
+  /** Several moves one after the other, as moveQuote would make them, written in one statement. */
+  moveQuotes(moves: QuoteMove[]): Promise<void>;
   /** Sandbox rewind: sets the quote's status directly (one event, transition reset) when it differs. */
   resetQuote(target: QuoteStatus): Promise<void>;
   /** A contract at wait_for_signing (event: create, from new); `id` when the provider was told it before. */
