@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ManagedProcess } from '@rental/stack';
 import { fixturePartnerKey, runDate } from '@rental/testkit';
 import { DirectAccess, againstDirect } from './direct';
-import { BenchContext, runAlone } from './harness';
+import { BENCH_RATE_LIMITS, BenchContext, runAlone } from './harness';
 import { LatencyProbe, ROW_SECONDS, measure, probeLatency } from './load';
 import { type NginxProxy, nginxInstalled, startNginxProxy } from './nginx';
 import { latencyTable, report, table } from './report';
@@ -26,29 +26,32 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
   const trivialPort = stack.portBase + 28;
   const trivialUrl = `http://127.0.0.1:${trivialPort}`;
   const trivial = benchProcess('bench-trivial-upstream', path.join(__dirname, 'trivial-upstream.js'), trivialPort, {});
-  // A second gateway on the same database, whose pricing paths go to the trivial upstream.
-  const gatewayPort = stack.portBase + 29;
-  const gatewayAdminPort = stack.portBase + 48;
-  const gateway = benchProcess('bench-gateway', require.resolve('@rental/gateway/package.json').replace('package.json', 'dist/start.js'), gatewayPort, {
+  // A second gateway on the same database, whose pricing paths go to the trivial upstream, with
+  // the rate limits on as the stack's (BENCH_RATE_LIMITS), and a third one with them off: the
+  // reference of what the limits cost.
+  const gatewayEntry = require.resolve('@rental/gateway/package.json').replace('package.json', 'dist/start.js');
+  const trivialGateway = (name: string, port: number, adminPort: number, limits: NodeJS.ProcessEnv) => benchProcess(name, gatewayEntry, port, {
     DATABASE_URL: stack.databaseUrl,
     API_ENVIRONMENT: 'sandbox',
     PRICING_HTTP_URL: trivialUrl,
-    // As on the stack the test kit boots: one key from one address at full speed is the load here, not abuse.
-    RATE_LIMIT_KEY_PER_SECOND: '0',
-    RATE_LIMIT_ADDRESS_PER_SECOND: '0',
+    ...limits,
     INTERNAL_IDENTITY_SECRET: stack.identitySecret,
-    ADMIN_PORT: String(gatewayAdminPort),
-  }, gatewayAdminPort);
+    ADMIN_PORT: String(adminPort),
+  }, adminPort);
+  const gatewayPort = stack.portBase + 29;
+  const gateway = trivialGateway('bench-gateway', gatewayPort, stack.portBase + 48, BENCH_RATE_LIMITS);
+  const unlimitedPort = stack.portBase + 30;
+  const unlimited = trivialGateway('bench-gateway-unlimited', unlimitedPort, stack.portBase + 49, { RATE_LIMIT_KEY_PER_SECOND: '0', RATE_LIMIT_ADDRESS_PER_SECOND: '0' });
   const direct = new DirectAccess(stack);
   const barePort = stack.portBase + 27;
   const bare = benchProcess('bench-bare-proxy', path.join(__dirname, 'bare-proxy.js'), barePort, { TARGET_URL: trivialUrl });
-  const helpers = [trivial, gateway, bare];
+  const helpers = [trivial, gateway, unlimited, bare];
   helpers.forEach((process) => process.start());
   await Promise.all(helpers.map((process) => process.waitReady()));
   const nginxPort = stack.portBase + 26;
   let nginx: NginxProxy | undefined;
   // The trivial-route runs are served by these; the summary names their peaks under the table.
-  const recorder = stackRecorder.including(() => ({ 'second gateway': gateway.pid, 'trivial upstream': trivial.pid, 'bare proxy': bare.pid, nginx: nginx?.pid }));
+  const recorder = stackRecorder.including(() => ({ 'second gateway': gateway.pid, 'gateway, limits off': unlimited.pid, 'trivial upstream': trivial.pid, 'bare proxy': bare.pid, nginx: nginx?.pid }));
   const measureTrivial = (options: Parameters<typeof measure>[0]) => recorder.measure('gateway overhead', options);
   const measureService = (options: Parameters<typeof measure>[0]) => recorder.measure('gateway overhead', options);
   /** nginx in front of `upstream` for one run: the reference a reverse proxy reaches on these cores. */
@@ -72,6 +75,10 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     const trivialRuns = [
       trivialDirect,
       againstDirect(await measureTrivial({ label: 'trivial route, through the gateway (saturated)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
+      // Limits on and off in turn, twice: the machine's load drifts, a ratio of neighbours holds.
+      againstDirect(await measureTrivial({ label: 'trivial route, through the gateway with rate limits off (saturated)', url: `http://127.0.0.1:${unlimitedPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
+      againstDirect(await measureTrivial({ label: 'trivial route, through the gateway, second turn (saturated)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
+      againstDirect(await measureTrivial({ label: 'trivial route, through the gateway with rate limits off, second turn (saturated)', url: `http://127.0.0.1:${unlimitedPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
       againstDirect(await measureTrivial({ label: 'trivial route, bare node:http proxy for reference (saturated)', url: `http://127.0.0.1:${barePort}/api/product-sectors`, ...saturated }), trivialDirect),
     ];
     const trivialNginx = await throughNginx(trivialUrl, {}, (url) => measureTrivial({ label: 'trivial route, nginx for reference (saturated)', url: `${url}/api/product-sectors`, ...saturated }));

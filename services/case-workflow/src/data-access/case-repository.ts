@@ -52,6 +52,14 @@ export class CaseRepository implements CaseStore {
     return row ? { financingCase: toCase(row), quoteNumber: row.quote_number } : undefined;
   }
 
+  async findQuoteWithItems(quoteId: string): Promise<Pick<QuoteDetails, 'quote' | 'items'> | undefined> {
+    const [quote, items] = await Promise.all([
+      this.db('quotes').where({ id: quoteId }).first() as Promise<QuoteRow | undefined>,
+      this.db('quote_items').where({ quote_id: quoteId }).orderBy('position') as Promise<QuoteItemRow[]>,
+    ]);
+    return quote ? { quote: toQuote(quote), items: items.map(toQuoteItem) } : undefined;
+  }
+
   async findQuoteDetails(quoteId: string): Promise<QuoteDetails | undefined> {
     const quote: QuoteRow | undefined = await this.db('quotes').where({ id: quoteId }).first();
     if (!quote) return undefined;

@@ -164,6 +164,8 @@ export interface CaseStore {
   /** Newest first. */
   listCases(partnerId: string, limit: number, offset: number): Promise<FinancingCase[]>;
   findQuoteDetails(quoteId: string): Promise<QuoteDetails | undefined>;
+  /** The quote and its items only (what a lender application carries), two reads instead of findQuoteDetails' six. */
+  findQuoteWithItems(quoteId: string): Promise<Pick<QuoteDetails, 'quote' | 'items'> | undefined>;
   findContract(contractId: string): Promise<ContractDetails | undefined>;
   findCaseBySource(partnerId: string, source: CaseSource): Promise<{ financingCase: FinancingCase; quoteNumber: string } | undefined>;
   /** Whether one of the partner's quotes of this calculation type and duration froze this rental factor (a decimal with 3 places). */
