@@ -7,7 +7,7 @@ import { BENCH_RATE_LIMITS, BenchContext, runAlone } from './harness';
 import { LatencyProbe, ROW_SECONDS, measure, probeLatency } from './load';
 import { type NginxProxy, nginxInstalled, startNginxProxy } from './nginx';
 import { latencyTable, report, table } from './report';
-import { FACTS } from './targets';
+import { FACTS, turnLabel } from './targets';
 
 const KEY = fixturePartnerKey('acme');
 function benchProcess(name: string, entry: string, port: number, env: NodeJS.ProcessEnv, readyPort = port): ManagedProcess {
@@ -20,6 +20,14 @@ function benchProcess(name: string, entry: string, port: number, env: NodeJS.Pro
     readyUrl: `http://127.0.0.1:${readyPort}/readyz`,
     restartOnCrash: false,
   });
+}
+
+const LIMIT_TURNS = Number(process.env.BENCH_LIMIT_TURNS ?? 2);
+
+async function limitTurns<T>(turn: (number: number) => Promise<T[]>): Promise<T[]> {
+  const rows: T[] = [];
+  for (let number = 1; number <= LIMIT_TURNS; number += 1) rows.push(...await turn(number));
+  return rows;
 }
 
 export async function gatewayBench({ stack, recorder: stackRecorder }: BenchContext): Promise<void> {
@@ -74,11 +82,11 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     const trivialDirect = await measureTrivial({ label: 'trivial route, direct (saturated)', url: `${trivialUrl}/api/product-sectors`, ...saturated });
     const trivialRuns = [
       trivialDirect,
-      againstDirect(await measureTrivial({ label: 'trivial route, through the gateway (saturated)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
-      // Limits on and off in turn, twice: the machine's load drifts, a ratio of neighbours holds.
-      againstDirect(await measureTrivial({ label: 'trivial route, through the gateway with rate limits off (saturated)', url: `http://127.0.0.1:${unlimitedPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
-      againstDirect(await measureTrivial({ label: 'trivial route, through the gateway, second turn (saturated)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
-      againstDirect(await measureTrivial({ label: 'trivial route, through the gateway with rate limits off, second turn (saturated)', url: `http://127.0.0.1:${unlimitedPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
+      // Limits on and off in turn (BENCH_LIMIT_TURNS times): the machine's load drifts, a ratio of neighbours holds.
+      ...await limitTurns(async (turn) => [
+        againstDirect(await measureTrivial({ label: `trivial route, through the gateway${turnLabel(turn)} (saturated)`, url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
+        againstDirect(await measureTrivial({ label: `trivial route, through the gateway with rate limits off${turnLabel(turn)} (saturated)`, url: `http://127.0.0.1:${unlimitedPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
+      ]),
       againstDirect(await measureTrivial({ label: 'trivial route, bare node:http proxy for reference (saturated)', url: `http://127.0.0.1:${barePort}/api/product-sectors`, ...saturated }), trivialDirect),
     ];
     const trivialNginx = await throughNginx(trivialUrl, {}, (url) => measureTrivial({ label: 'trivial route, nginx for reference (saturated)', url: `${url}/api/product-sectors`, ...saturated }));
