@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { PROCESS_NAMES } from '@rental/stack';
 import { readBenchmarkSection, runDate, shutdownStack, writeBenchmarkSection } from '@rental/testkit';
@@ -8,6 +9,7 @@ import { documentsBench } from './documents';
 import { gatewayBench } from './gateway';
 import { Benchmark, Recorder, bootBenchStack, stackProcesses } from './harness';
 import { journeyBench } from './journey';
+import { lenderSubmissionsBench } from './lender-submissions';
 import { processTree } from './processes';
 import { COLUMNS_LEGEND, MEMORY_COLUMNS, summaryTable } from './report';
 import { pricingBench } from './pricing';
@@ -75,12 +77,14 @@ async function main(): Promise<void> {
   }
   process.stdout.write('\n=== bench:webhooks\n');
   await attempt('bench:webhooks', () => webhooksBench(recorder));
+  process.stdout.write('\n=== bench:lender-submissions\n');
+  await attempt('bench:lender-submissions', () => lenderSubmissionsBench(recorder));
 
   // Every run must answer 2xx only: an error or a refusal (a 429 from a rate limit, a 503) is a fault of the setup or of the code.
   const unclean = recorder.rows.filter((row) => row.errors > 0 || row.non2xx > 0).map((row) => `${row.benchmark}: ${row.label}`);
   if (unclean.length > 0) failures.push(`runs with errors or non-2xx answers (${unclean.join('; ')})`);
   const body = [
-    `Command: \`npm run bench\` (${runDate()}${failures.length ? `; FAILED: ${failures.join(', ')}` : ''}). Every benchmark of the project, one after the other: gateway overhead, pricing, cart + checkout, case reads, documents and the partner journey on one stack booted by the test kit (in that order, so the case reads see the cases the checkouts made), then the webhook benchmark (jest), which boots a stack of its own. Each benchmark's section below has its own command and details.`,
+    `Command: \`npm run bench\` (${runDate()}${failures.length ? `; FAILED: ${failures.join(', ')}` : ''}). Every benchmark of the project, one after the other: gateway overhead, pricing, cart + checkout, case reads, documents and the partner journey on one stack booted by the test kit (in that order, so the case reads see the cases the checkouts made), then the webhook benchmark (jest) and the lender submissions (a production stack), each on a stack of its own. Every stack runs with the gateway's rate limits on, as shipped, with a per-key budget the runs never reach (\`BENCH_RATE_LIMITS\` in bench/src/harness.ts). Each benchmark's section below has its own command and details.`,
     '',
     '**The load generator and the stack share the machine\'s 2 cores**: autocannon (in the benchmark process, together with the stack\'s embedded S3 server, hub stub and SMTP sink), the six stack processes, Postgres and NATS all run on the same two cores, and other work on the machine may run at the same time; saturated rows measure that contention as much as the code, and figures vary between runs.',
     '',
@@ -89,8 +93,8 @@ async function main(): Promise<void> {
     summaryTable(recorder.rows, MEMORY_COLUMNS),
   ].join('\n');
   writeBenchmarkSection('Summary (npm run bench)', body);
-  writeBenchmarkSection('Targets (issue 18)', [
-    `Command: \`npm run bench\` (${runDate()}), the same run as the summary above. "Today" is the run the targets were set against (2026-11-23); references are measured in this run; CPU figures are of the serving processes (pricing's alone for the estimate). Where a target is not met, the section "Performance work (issue 18)" explains the remaining gap with a profile.`,
+  writeBenchmarkSection('Targets (issues 18 and 31)', [
+    `Command: \`npm run bench\` (${runDate()}; load average ${os.loadavg().map((load) => load.toFixed(1)).join(', ')} at its end), the same run as the summary above. "Before" is what the targets were set against (issue 18: the run of 2026-11-23; issue 31: the figures the issue measured); references are measured in this run; CPU figures are of the serving processes (pricing's alone for the estimate). Where a target is not met, the section "Performance work (issue 18)" explains the remaining gap with a profile.`,
     '',
     targetsTable(recorder.rows, recorder.facts),
   ].join('\n'));

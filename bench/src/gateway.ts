@@ -3,11 +3,11 @@ import path from 'node:path';
 import { ManagedProcess } from '@rental/stack';
 import { fixturePartnerKey, runDate } from '@rental/testkit';
 import { DirectAccess, againstDirect } from './direct';
-import { BenchContext, runAlone } from './harness';
+import { BENCH_RATE_LIMITS, BenchContext, runAlone } from './harness';
 import { LatencyProbe, ROW_SECONDS, measure, probeLatency } from './load';
 import { type NginxProxy, nginxInstalled, startNginxProxy } from './nginx';
 import { latencyTable, report, table } from './report';
-import { FACTS } from './targets';
+import { FACTS, turnLabel } from './targets';
 
 const KEY = fixturePartnerKey('acme');
 function benchProcess(name: string, entry: string, port: number, env: NodeJS.ProcessEnv, readyPort = port): ManagedProcess {
@@ -22,35 +22,46 @@ function benchProcess(name: string, entry: string, port: number, env: NodeJS.Pro
   });
 }
 
+const LIMIT_TURNS = Number(process.env.BENCH_LIMIT_TURNS ?? 2);
+
+async function limitTurns<T>(turn: (number: number) => Promise<T[]>): Promise<T[]> {
+  const rows: T[] = [];
+  for (let number = 1; number <= LIMIT_TURNS; number += 1) rows.push(...await turn(number));
+  return rows;
+}
+
 export async function gatewayBench({ stack, recorder: stackRecorder }: BenchContext): Promise<void> {
   const trivialPort = stack.portBase + 28;
   const trivialUrl = `http://127.0.0.1:${trivialPort}`;
   const trivial = benchProcess('bench-trivial-upstream', path.join(__dirname, 'trivial-upstream.js'), trivialPort, {});
-  // A second gateway on the same database, whose pricing paths go to the trivial upstream.
-  const gatewayPort = stack.portBase + 29;
-  const gatewayAdminPort = stack.portBase + 48;
-  const gateway = benchProcess('bench-gateway', require.resolve('@rental/gateway/package.json').replace('package.json', 'dist/start.js'), gatewayPort, {
+  // A second gateway on the same database, whose pricing paths go to the trivial upstream, with
+  // the rate limits on as the stack's (BENCH_RATE_LIMITS), and a third one with them off: the
+  // reference of what the limits cost.
+  const gatewayEntry = require.resolve('@rental/gateway/package.json').replace('package.json', 'dist/start.js');
+  const trivialGateway = (name: string, port: number, adminPort: number, limits: NodeJS.ProcessEnv) => benchProcess(name, gatewayEntry, port, {
     DATABASE_URL: stack.databaseUrl,
     API_ENVIRONMENT: 'sandbox',
     PRICING_HTTP_URL: trivialUrl,
-    // As on the stack the test kit boots: one key from one address at full speed is the load here, not abuse.
-    RATE_LIMIT_KEY_PER_SECOND: '0',
-    RATE_LIMIT_ADDRESS_PER_SECOND: '0',
+    ...limits,
     INTERNAL_IDENTITY_SECRET: stack.identitySecret,
-    ADMIN_PORT: String(gatewayAdminPort),
+    ADMIN_PORT: String(adminPort),
     // The stack's gateway holds the partner access port of this base; this one takes any free port.
     GRPC_PORT: '0',
-  }, gatewayAdminPort);
+  }, adminPort);
+  const gatewayPort = stack.portBase + 29;
+  const gateway = trivialGateway('bench-gateway', gatewayPort, stack.portBase + 48, BENCH_RATE_LIMITS);
+  const unlimitedPort = stack.portBase + 30;
+  const unlimited = trivialGateway('bench-gateway-unlimited', unlimitedPort, stack.portBase + 49, { RATE_LIMIT_KEY_PER_SECOND: '0', RATE_LIMIT_ADDRESS_PER_SECOND: '0' });
   const direct = new DirectAccess(stack);
   const barePort = stack.portBase + 27;
   const bare = benchProcess('bench-bare-proxy', path.join(__dirname, 'bare-proxy.js'), barePort, { TARGET_URL: trivialUrl });
-  const helpers = [trivial, gateway, bare];
+  const helpers = [trivial, gateway, unlimited, bare];
   helpers.forEach((process) => process.start());
   await Promise.all(helpers.map((process) => process.waitReady()));
   const nginxPort = stack.portBase + 26;
   let nginx: NginxProxy | undefined;
   // The trivial-route runs are served by these; the summary names their peaks under the table.
-  const recorder = stackRecorder.including(() => ({ 'second gateway': gateway.pid, 'trivial upstream': trivial.pid, 'bare proxy': bare.pid, nginx: nginx?.pid }));
+  const recorder = stackRecorder.including(() => ({ 'second gateway': gateway.pid, 'gateway, limits off': unlimited.pid, 'trivial upstream': trivial.pid, 'bare proxy': bare.pid, nginx: nginx?.pid }));
   const measureTrivial = (options: Parameters<typeof measure>[0]) => recorder.measure('gateway overhead', options);
   const measureService = (options: Parameters<typeof measure>[0]) => recorder.measure('gateway overhead', options);
   /** nginx in front of `upstream` for one run: the reference a reverse proxy reaches on these cores. */
@@ -73,7 +84,11 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     const trivialDirect = await measureTrivial({ label: 'trivial route, direct (saturated)', url: `${trivialUrl}/api/product-sectors`, ...saturated });
     const trivialRuns = [
       trivialDirect,
-      againstDirect(await measureTrivial({ label: 'trivial route, through the gateway (saturated)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
+      // Limits on and off in turn (BENCH_LIMIT_TURNS times): the machine's load drifts, a ratio of neighbours holds.
+      ...await limitTurns(async (turn) => [
+        againstDirect(await measureTrivial({ label: `trivial route, through the gateway${turnLabel(turn)} (saturated)`, url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
+        againstDirect(await measureTrivial({ label: `trivial route, through the gateway with rate limits off${turnLabel(turn)} (saturated)`, url: `http://127.0.0.1:${unlimitedPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
+      ]),
       againstDirect(await measureTrivial({ label: 'trivial route, bare node:http proxy for reference (saturated)', url: `http://127.0.0.1:${barePort}/api/product-sectors`, ...saturated }), trivialDirect),
     ];
     const trivialNginx = await throughNginx(trivialUrl, {}, (url) => measureTrivial({ label: 'trivial route, nginx for reference (saturated)', url: `${url}/api/product-sectors`, ...saturated }));

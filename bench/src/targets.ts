@@ -1,7 +1,8 @@
+import { LENDER_ROWS } from './lender-submissions';
 import type { SummaryRow } from './report';
 
-// The performance targets of issue 18, with the figures they were set against (2026-11-23) and
-// this run's, read from the rows and facts `npm run bench` recorded.
+// The performance targets of issues 18 and 31, with the figures they were set against and this
+// run's, read from the rows and facts `npm run bench` recorded.
 
 /** Facts a benchmark records beside its rows (Recorder.facts). */
 export const FACTS = {
@@ -19,6 +20,9 @@ interface Target {
   /** This run's figure, the reference of this run (if any) and whether the target holds; undefined when the rows are missing. */
   measure(find: (label: string) => SummaryRow | undefined, facts: Record<string, number>): { now: string; reference: string; met: boolean } | undefined;
 }
+
+/** The rows' label of a turn of rate limits on and off after the first (bench/src/gateway.ts). */
+export const turnLabel = (turn: number) => (turn === 1 ? '' : `, turn ${turn}`);
 
 const ratio = (row: SummaryRow, direct: SummaryRow) => row.requestsPerSecond / direct.requestsPerSecond;
 const times = (value: number) => `${value.toFixed(2)}×`;
@@ -56,6 +60,27 @@ const TARGETS: Target[] = [
         now: `${times(ratio(gateway, direct))} of direct (${gateway.requestsPerSecond} vs ${direct.requestsPerSecond} req/s, ${gateway.tool}), p50 +${added} µs`,
         reference: nginx ? `nginx ${times(ratio(nginx, direct))}, p50 +${facts[FACTS.nginxAddedP50Micros]} µs` : '–',
         met: ratio(gateway, direct) >= 0.85 && added < 300,
+      };
+    },
+  },
+  {
+    path: 'gateway, rate limits on vs off, trivial route, saturated',
+    today: '0.53× (801–904 vs 1,386–1,776 req/s, issue 31)',
+    target: '≥ 0.95×, limits shared by every replica (tests/replicas/shared-rate-limits.test.ts)',
+    measure: (find) => {
+      const turns = Array.from({ length: 20 }, (_, index) => [
+        find(`trivial route, through the gateway${turnLabel(index + 1)} (saturated)`),
+        find(`trivial route, through the gateway with rate limits off${turnLabel(index + 1)} (saturated)`),
+      ]);
+      const measured = turns.filter((turn): turn is [SummaryRow, SummaryRow] => turn.every(Boolean));
+      if (measured.length === 0) return undefined;
+      const sum = (rows: SummaryRow[]) => rows.reduce((total, row) => total + row.requestsPerSecond, 0);
+      const on = sum(measured.map(([row]) => row));
+      const off = sum(measured.map(([, row]) => row));
+      return {
+        now: `${times(on / off)} (on ${measured.map(([row]) => row.requestsPerSecond).join(' and ')} req/s)`,
+        reference: `limits off in turn: ${measured.map(([, row]) => row.requestsPerSecond).join(' and ')} req/s`,
+        met: on / off >= 0.95,
       };
     },
   },
@@ -102,6 +127,21 @@ const TARGETS: Target[] = [
       label: 'POST /api/carts/{id}/checkout with Idempotency-Key, cart-checkout direct (saturated, 10 connections)',
       describe: (direct) => `cart-checkout direct: ${direct.requestsPerSecond}/s, ${direct.cpuMsPerRequest} ms of stack CPU each`,
     }),
+  },
+  {
+    path: 'lender submissions, lender answering in 50 ms',
+    today: 'rounds of at most 20 every ~10 s; about 11 cases/s at best; wait 0.1 → 19 s within a minute at 3 checkouts/s (issue 31)',
+    target: '≥ 30 applications/s; at 20 checkouts/s p99 wait from checkout to application < 2 s; one application per entry into finance review with two replicas (tests/replicas)',
+    measure: (find) => {
+      const backlog = find(LENDER_ROWS.backlog);
+      const paced = find(LENDER_ROWS.paced);
+      if (!backlog || !paced) return undefined;
+      return {
+        now: `${backlog.requestsPerSecond} applications/s from a backlog of ${backlog.requests}; at 20 checkouts/s wait p50 ${paced.p50} ms, p99 ${paced.p99} ms (${paced.requests} cases, ${paced.errors} checkouts failed)`,
+        reference: '–',
+        met: backlog.requestsPerSecond >= 30 && paced.p99 < 2000 && paced.errors === 0,
+      };
+    },
   },
   {
     path: 'partner journey',
@@ -151,7 +191,7 @@ const TARGETS: Target[] = [
 export function targetsTable(rows: SummaryRow[], facts: Record<string, number>): string {
   const find = (label: string) => rows.find((row) => row.label === label || row.label.startsWith(`${label} —`) || row.label.startsWith(`${label} (`));
   const lines = [
-    '| path | today (2026-11-23) | this run | reference, same run | target | met |',
+    '| path | before (issue 18: 2026-11-23; issue 31: its own figures) | this run | reference, same run | target | met |',
     '| --- | --- | --- | --- | --- | --- |',
   ];
   for (const target of TARGETS) {

@@ -7,8 +7,14 @@ export const webhookSecret = z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, 'm
 
 export const caseWorkflowVariables = {
   ...serviceVariables,
-  /** How often the lender-submission worker looks for due submissions (it also wakes on each new one). */
+  /** How often the lender-submission worker looks for due submissions at the latest (it wakes on each one queued in this process). */
   LENDER_SUBMISSION_POLL_MS: positiveIntegerVariable(2000),
+  /**
+   * Submissions with the lender at once per process. No connection is held while the lender
+   * answers, but each submission's reads and outcome share the pool (DB_POOL_MAX) with the
+   * requests: 32 starved checkouts of a pool of 3 (connection timeouts) while the lender refused.
+   */
+  LENDER_SUBMISSION_CONCURRENCY: positiveIntegerVariable(8),
   /** Attempts of one lender submission before it stays failed for the approval team. */
   LENDER_MAX_ATTEMPTS: positiveIntegerVariable(8),
   /** Where customers, lenders and the signing provider reach the gateway; default http://127.0.0.1:<PORT>. */

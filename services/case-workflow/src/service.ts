@@ -61,7 +61,7 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
           log,
         })
         : new SandboxLender(log);
-      const lenderWorker = lenderSubmissionJob({ queue: submissions, lender, now, maxAttempts: config.LENDER_MAX_ATTEMPTS }, config.LENDER_SUBMISSION_POLL_MS, log);
+      const lenderWorker = lenderSubmissionJob({ queue: submissions, lender, now, maxAttempts: config.LENDER_MAX_ATTEMPTS }, { concurrency: config.LENDER_SUBMISSION_CONCURRENCY, pollMs: config.LENDER_SUBMISSION_POLL_MS, log });
       const secret = production ? config.SIGNING_WEBHOOK_SECRET : undefined;
       const signing = production && secret
         ? { provider: new HttpSigningProvider({ url: config.SIGNING_PROVIDER_URL, secret, publicBaseUrl: config.PUBLIC_BASE_URL, signed, now }), renderer: new PdfContractRenderer(), now }

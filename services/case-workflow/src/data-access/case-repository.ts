@@ -58,6 +58,14 @@ export class CaseRepository implements CaseStore {
     return row ? { financingCase: toCase(row), quoteNumber: row.quote_number } : undefined;
   }
 
+  async findQuoteWithItems(quoteId: string): Promise<Pick<QuoteDetails, 'quote' | 'items'> | undefined> {
+    const [quote, items] = await Promise.all([
+      this.db('quotes').where({ id: quoteId }).first() as Promise<QuoteRow | undefined>,
+      this.db('quote_items').where({ quote_id: quoteId }).orderBy('position') as Promise<QuoteItemRow[]>,
+    ]);
+    return quote ? { quote: toQuote(quote), items: items.map(toQuoteItem) } : undefined;
+  }
+
   async findQuoteDetails(quoteId: string): Promise<QuoteDetails | undefined> {
     const quote: QuoteRow | undefined = await this.db('quotes').where({ id: quoteId }).first();
     if (!quote) return undefined;
@@ -160,8 +168,9 @@ export class CaseRepository implements CaseStore {
         }).into('quotes').returning(['*', trx.raw('(SELECT case_number FROM new_case) AS new_case_number')]) as (QuoteRow & { new_case_number: string })[];
         const caseRow: CaseRow = { ...caseValues, case_number: caseNumber };
         const transaction = new KnexCaseTransaction(trx, this.settings, caseRow, quoteRow, null, null, audit);
-        await transaction.recordQuoteCreated();
+        transaction.recordQuoteCreated();
         await work(transaction);
+        await transaction.flush();
         return { financingCase: transaction.financingCase, quoteNumber: transaction.quote.quoteNumber, created: true };
       });
     } catch (error) {

@@ -66,6 +66,26 @@ export interface HistoryEntry {
   actor?: Actor;
 }
 
+/** A status change as the outbox, the case's history and the partner's webhooks carry it. */
+interface StatusEvent {
+  occurredAt: Date;
+  resourceType: ResourceType;
+  fromStatus: string;
+  toStatus: string;
+  transition: string;
+  /** The case's (its quote's) status once the change is made. */
+  caseStatus: string;
+}
+
+type QuoteChanges = Record<string, unknown> & { status: string };
+
+/** The quote's columns a move to `to` at `at` writes. */
+function quoteStatusChanges(to: QuoteStatus, at: Date): QuoteChanges {
+  // Each entry into in_review is a new review: its reminders count from the entry (or the link mail).
+  const review = to === 'in_review' ? { in_review_since: at, reminder_count: 0, last_reminder_at: null, review_mailed_at: at } : { in_review_since: null };
+  return { status: to, status_updated_at: at, ...review };
+}
+
 export interface EventSettings {
   environment: string;
   /** Full subject of status changes on this stack's bus; each goes to its transition's subject below it. */
@@ -120,6 +140,11 @@ export class KnexCaseTransaction implements CaseTransaction {
     this.caseRow = row as CaseRow;
   }
 
+  /** Status events recorded but not yet written: they go first in the next statement that writes events. */
+  private unwritten: StatusEvent[] = [];
+  /** The case was created in this transaction: it has no earlier lender submission to supersede. */
+  private created = false;
+
   get financingCase(): FinancingCase {
     return toCase({ ...this.caseRow, quote_id: this.quoteRow.id, quote_status: this.quoteRow.status, quote_number: this.quoteRow.quote_number });
   }
@@ -140,8 +165,17 @@ export class KnexCaseTransaction implements CaseTransaction {
    * The quote was just created: its creation is the case's first event, at the quote's
    * statusUpdatedAt (the case has no earlier event to follow).
    */
-  async recordQuoteCreated(): Promise<void> {
-    await this.emit(this.quoteRow.status_updated_at, 'quote', 'new', this.quoteRow.status, 'create');
+  recordQuoteCreated(): void {
+    const at = this.quoteRow.status_updated_at;
+    this.unwritten.push({ occurredAt: at, resourceType: 'quote', fromStatus: 'new', toStatus: this.quoteRow.status, transition: 'create', caseStatus: this.quoteRow.status });
+    // Written with the next status change of the transaction or by flush(); later events follow it from now on.
+    this.caseRow = { ...this.caseRow, last_event_at: at };
+    this.created = true;
+  }
+
+  /** Writes the events still held back (recordQuoteCreated); the case's creation calls it before it commits. */
+  async flush(): Promise<void> {
+    if (this.unwritten.length > 0) await this.emitAll([]);
   }
 
   async moveQuote(move: QuoteMove, flags: MoveFlags = {}): Promise<void> {
@@ -155,13 +189,28 @@ export class KnexCaseTransaction implements CaseTransaction {
     if (from !== target) await this.changeQuoteStatus(from, target, 'reset');
   }
 
+  async moveQuotes(moves: QuoteMove[]): Promise<void> {
+    const events: StatusEvent[] = [];
+    let quoteChanges: QuoteChanges | undefined;
+    let status = this.quoteRow.status as QuoteStatus;
+    let previous = this.caseRow.last_event_at;
+    for (const move of moves) {
+      const to = nextQuoteStatus(status, move);
+      const at = nextOccurredAt(this.now(), previous);
+      if (to === 'canceled' || to === 'review_expired') await this.invalidateCustomerLinks(to === 'canceled' ? 'canceled' : 'expired');
+      events.push({ occurredAt: at, resourceType: 'quote', fromStatus: status, toStatus: to, transition: move, caseStatus: to });
+      quoteChanges = { ...quoteChanges, ...quoteStatusChanges(to, at) };
+      status = to;
+      previous = at;
+    }
+    if (events.length > 0) await this.emitAll(events, quoteChanges);
+  }
+
   private async changeQuoteStatus(from: QuoteStatus, to: QuoteStatus, transition: string): Promise<void> {
     const at = this.nextEventTime();
-    // Each entry into in_review is a new review: its reminders count from the entry (or the link mail).
-    const review = to === 'in_review' ? { in_review_since: at, reminder_count: 0, last_reminder_at: null, review_mailed_at: at } : { in_review_since: null };
     // A canceled case or an expired review ends what the customer's links open ("document tokens are invalidated").
     if (to === 'canceled' || to === 'review_expired') await this.invalidateCustomerLinks(to === 'canceled' ? 'canceled' : 'expired');
-    await this.emit(at, 'quote', from, to, transition, { status: to, status_updated_at: at, ...review });
+    await this.emit(at, 'quote', from, to, transition, quoteStatusChanges(to, at));
   }
 
   /** A statement: awaited on its own, or sent along with another one (see issueCustomerLink). */
@@ -353,7 +402,7 @@ export class KnexCaseTransaction implements CaseTransaction {
     const now = this.settings.now();
     // One case, one live submission: an earlier one still waiting for a retry would otherwise
     // send the lender a second application for the case.
-    await this.trx('lender_submissions').where({ financing_case_id: this.caseRow.id }).whereNull('superseded_at').update({ superseded_at: now });
+    if (!this.created) await this.trx('lender_submissions').where({ financing_case_id: this.caseRow.id }).whereNull('superseded_at').update({ superseded_at: now });
     // The worker submits it under the trace of the request that queued it.
     const origin = currentOrigin();
     const submission = this.trx('lender_submissions').insert({
@@ -469,12 +518,14 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   async recordHistory(action: string, entry: { reason?: string | null; details?: Record<string, unknown> | null; actor?: Actor } = {}): Promise<void> {
+    // A line of the case's history never goes before the case's creation.
+    await this.flush();
     await this.insertHistory({ at: this.now(), action, reason: entry.reason ?? this.reason, details: entry.details ?? null, actor: entry.actor });
   }
 
-  /** A statement: awaited on its own, or sent along with another one (see emit). */
-  private insertHistory(entry: HistoryEntry): Knex.QueryBuilder {
-    return this.trx('case_history').insert(historyRow(this.caseRow.id, entry.actor ?? this.audit.actor, entry));
+  /** A statement: awaited on its own, or sent along with another one (see emitAll); several entries go in their order. */
+  private insertHistory(entries: HistoryEntry | HistoryEntry[]): Knex.QueryBuilder {
+    return this.trx('case_history').insert((Array.isArray(entries) ? entries : [entries]).map((entry) => historyRow(this.caseRow.id, entry.actor ?? this.audit.actor, entry)));
   }
 
   private requireContract(): ContractRow {
@@ -494,30 +545,49 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   /** `quoteChanges`: the quote's new status (and what goes with it), written in the same statement. */
-  private async emit(occurredAt: Date, resourceType: ResourceType, fromStatus: string, toStatus: string, transition: string, quoteChanges?: Record<string, unknown> & { status: string }): Promise<void> {
-    const id = ulid(occurredAt.getTime());
-    const event = statusChangedEventOf({
-      id,
-      occurredAt,
-      financingCaseId: this.caseRow.id,
-      quoteId: this.quoteRow.id,
-      partnerId: this.caseRow.partner_id,
-      environment: this.settings.environment,
-      resourceType,
-      fromStatus,
-      toStatus,
-      caseStatus: quoteChanges?.status ?? this.quoteRow.status,
-      transition,
-    });
-    // The event, its history line and the case's last event time go in one statement (one round
-    // trip); the case row is brought up to date here, with exactly the two values written.
-    const caseChanges = { last_event_at: occurredAt, updated_at: this.now() };
-    const statement = this.trx.queryBuilder()
-      // The outbox keys messages by UUID; a ULID is 128 bits too, so the event id maps onto one.
-      .with('event_outbox', outboxInsert(this.trx, { messageId: ulidToUUID(id), subject: statusChangeSubject(this.settings.subject, event.data), payload: event }))
-      .with('event_history', this.insertHistory({ at: occurredAt, action: transition, resourceType, fromStatus, toStatus, reason: this.reason }));
+  private emit(occurredAt: Date, resourceType: ResourceType, fromStatus: string, toStatus: string, transition: string, quoteChanges?: QuoteChanges): Promise<void> {
+    return this.emitAll([{ occurredAt, resourceType, fromStatus, toStatus, transition, caseStatus: quoteChanges?.status ?? this.quoteRow.status }], quoteChanges);
+  }
+
+  /**
+   * Status events in their order: their outbox rows, their history lines, the case's last event
+   * time and the quote's new status go in one statement (one round trip); the case row is brought
+   * up to date here, with exactly the two values written.
+   */
+  private async emitAll(newEvents: StatusEvent[], quoteChanges?: QuoteChanges): Promise<void> {
+    const events = [...this.unwritten, ...newEvents];
+    this.unwritten = [];
+    const { outbox, history } = this.eventWrites(events);
+    const caseChanges = { last_event_at: (events.at(-1) as StatusEvent).occurredAt, updated_at: this.now() };
+    const statement = this.trx.queryBuilder().with('event_outbox', outbox).with('event_history', history);
     if (quoteChanges) await this.updateQuote(quoteChanges, statement.with('event_case', this.trx('financing_cases').where({ id: this.caseRow.id }).update(caseChanges)));
     else await statement.from('financing_cases').where({ id: this.caseRow.id }).update(caseChanges);
     this.caseRow = { ...this.caseRow, ...caseChanges };
+  }
+
+  /** The outbox rows and history lines of status events, as one multi-row insert each (rows in the events' order). */
+  private eventWrites(events: StatusEvent[]): { outbox: Knex.QueryBuilder; history: Knex.QueryBuilder } {
+    const messages = events.map((event) => {
+      const id = ulid(event.occurredAt.getTime());
+      const payload = statusChangedEventOf({
+        id,
+        occurredAt: event.occurredAt,
+        financingCaseId: this.caseRow.id,
+        quoteId: this.quoteRow.id,
+        partnerId: this.caseRow.partner_id,
+        environment: this.settings.environment,
+        resourceType: event.resourceType,
+        fromStatus: event.fromStatus,
+        toStatus: event.toStatus,
+        caseStatus: event.caseStatus,
+        transition: event.transition,
+      });
+      // The outbox keys messages by UUID; a ULID is 128 bits too, so the event id maps onto one.
+      return { messageId: ulidToUUID(id), subject: statusChangeSubject(this.settings.subject, payload.data), payload };
+    });
+    return {
+      outbox: outboxInsert(this.trx, messages),
+      history: this.insertHistory(events.map((event) => ({ at: event.occurredAt, action: event.transition, resourceType: event.resourceType, fromStatus: event.fromStatus, toStatus: event.toStatus, reason: this.reason }))),
+    };
   }
 }

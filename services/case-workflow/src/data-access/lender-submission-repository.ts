@@ -51,6 +51,13 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
     return (result.rows as SubmissionRow[]).sort((a, b) => a.id - b.id).map(toSubmission);
   }
 
+  async nextDueAt(): Promise<Date | undefined> {
+    const row: { due: Date | null } | undefined = await this.db('lender_submissions')
+      .whereIn('status', ['pending', 'failed']).whereNull('superseded_at').where('attempts', '<', this.maxAttempts)
+      .first(this.db.raw('min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) AS due'));
+    return row?.due ?? undefined;
+  }
+
   async markSubmitted(id: number, reference: string, at: Date): Promise<void> {
     await this.recordOutcome(id, at, {
       submission: { status: 'submitted', reference, submitted_at: at, lease_until: null, last_error: null },

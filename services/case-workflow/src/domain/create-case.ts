@@ -112,8 +112,7 @@ export async function createCaseFromCheckout(store: CaseStore, input: CheckoutCa
     printPlanTerms: input.printPlanTerms,
   }, async (transaction) => {
     if (!input.submitFinancing) return;
-    await transaction.moveQuote('accept_by_customer');
-    await transaction.moveQuote('request_finance_review');
+    await transaction.moveQuotes(['accept_by_customer', 'request_finance_review']);
     await transaction.queueLenderSubmission();
     if (channel && email) await issueLinkAndMail(channel.settings, transaction, { email, viewOnly: true, partnerName });
   });

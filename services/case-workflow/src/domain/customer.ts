@@ -201,8 +201,7 @@ async function customerChange(deps: CustomerDependencies, token: string, change:
 /** POST …/accept: accept_by_customer, then request_finance_review (two events), and the lender submission is queued. */
 export function acceptOffer(deps: CustomerDependencies, token: string): Promise<CustomerView> {
   return customerChange(deps, token, async (transaction) => {
-    await transaction.moveQuote('accept_by_customer');
-    await transaction.moveQuote('request_finance_review');
+    await transaction.moveQuotes(['accept_by_customer', 'request_finance_review']);
     await transaction.markFinancingRequest();
     await transaction.queueLenderSubmission();
   });

@@ -1,4 +1,4 @@
-import { retryDelayMs, submitDueSubmissions } from './lender-submission';
+import { retryDelayMs, submitOne } from './lender-submission';
 import type { LenderSubmission, LenderSubmissionQueue } from './ports';
 
 class MemoryQueue implements LenderSubmissionQueue {
@@ -12,6 +12,10 @@ class MemoryQueue implements LenderSubmissionQueue {
     const due = [...this.rows.values()].filter((row) => (row.status === 'pending' || row.status === 'failed') && row.retryAt <= now.getTime());
     due.forEach((row) => { row.attempts += 1; });
     return due.map((row) => ({ ...row }));
+  }
+
+  async nextDueAt(): Promise<Date | undefined> {
+    return undefined;
   }
 
   async markSubmitted(id: number, reference: string): Promise<void> {
@@ -41,10 +45,11 @@ function queued(id: number, failures: number, maxAttempts?: number) {
   };
   const clock = { ms: 0 };
   const deps = { queue, lender, now: () => new Date(clock.ms), maxAttempts };
-  /** One round of the job with the clock at `ms`. */
-  const roundAt = (ms: number) => {
+  /** What the worker does with the clock at `ms`: claims what is due and submits each. */
+  const roundAt = async (ms: number) => {
     clock.ms = ms;
-    return submitDueSubmissions(deps);
+    const outcomes = await Promise.all((await queue.claimDue(deps.now())).map((submission) => submitOne(deps, submission)));
+    return { submitted: outcomes.filter((outcome) => outcome === 'submitted').length, failed: outcomes.filter((outcome) => outcome === 'failed').length };
   };
   return { queue, lender, roundAt };
 }

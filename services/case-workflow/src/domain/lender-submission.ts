@@ -8,11 +8,6 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
 }
 
-export interface SubmissionRound {
-  submitted: number;
-  failed: number;
-}
-
 export interface SubmissionDependencies {
   queue: LenderSubmissionQueue;
   lender: LenderAdapter;
@@ -23,16 +18,16 @@ export interface SubmissionDependencies {
   onBehalfOf?<T>(submission: LenderSubmission, attempt: () => Promise<T>): Promise<T>;
 }
 
+export type SubmissionOutcome = 'submitted' | 'failed';
+
 /**
- * One round of the lender-submission worker: every due submission is handed to the lender, all
- * at once so that the round ends within one attempt's timeout (inside the lease); accepted ones
- * become submitted, failures are kept as failed and retried after a growing wait until the
- * attempts run out.
+ * One claimed submission handed to the lender: accepted ones become submitted, failures are
+ * kept as failed and retried after a growing wait until the attempts run out. The lender is
+ * called outside any transaction; each outcome is written in one of its own.
  */
-export async function submitDueSubmissions(deps: SubmissionDependencies, limit = 20): Promise<SubmissionRound> {
-  const due = await deps.queue.claimDue(deps.now(), limit);
+export function submitOne(deps: SubmissionDependencies, submission: LenderSubmission): Promise<SubmissionOutcome> {
   const onBehalfOf = deps.onBehalfOf ?? ((_submission, attempt) => attempt());
-  const outcomes = await Promise.all(due.map((submission) => onBehalfOf(submission, async () => {
+  return onBehalfOf(submission, async () => {
     try {
       const { reference } = await deps.lender.submit(submission);
       await deps.queue.markSubmitted(submission.id, reference, deps.now());
@@ -43,6 +38,5 @@ export async function submitDueSubmissions(deps: SubmissionDependencies, limit =
       await deps.queue.markFailed(submission.id, error instanceof Error ? error.message : String(error), exhausted ? null : new Date(at.getTime() + retryDelayMs(submission.attempts)), at);
       return 'failed' as const;
     }
-  })));
-  return { submitted: outcomes.filter((outcome) => outcome === 'submitted').length, failed: outcomes.filter((outcome) => outcome === 'failed').length };
+  });
 }

@@ -29,7 +29,7 @@ export interface ApplicationDependencies {
  * check. The check is made once per submission and kept, so a retry sends the same result.
  */
 export async function lenderApplication(deps: ApplicationDependencies, submission: LenderSubmission, lenderId: string): Promise<Record<string, unknown>> {
-  const [financingCase, details] = await Promise.all([deps.store.findCase(submission.financingCaseId), deps.store.findQuoteDetails(submission.quoteId)]);
+  const [financingCase, details] = await Promise.all([deps.store.findCase(submission.financingCaseId), deps.store.findQuoteWithItems(submission.quoteId)]);
   if (!financingCase || !details) throw new Error(`the case ${submission.financingCaseId} of submission ${submission.id} is gone`);
   const { quote, items } = details;
   let creditCheck = await deps.applications.creditCheckOf(submission.id);

@@ -58,6 +58,8 @@ export interface CaseTransaction {
   /** The earliest end after `after` of the case's customer links that still work, or null. */
   nextCustomerLinkExpiry(after: Date): Promise<Date | null>;
   moveQuote(move: QuoteMove, flags?: MoveFlags): Promise<void>;
+  /** Several moves one after the other, as moveQuote would make them, written in one statement. */
+  moveQuotes(moves: QuoteMove[]): Promise<void>;
   /** Sandbox rewind: sets the quote's status directly (one event, transition reset) when it differs. */
   resetQuote(target: QuoteStatus): Promise<void>;
   /** A contract at wait_for_signing (event: create, from new); `id` when the provider was told it before. */
@@ -174,6 +176,8 @@ export interface CaseStore {
   /** Newest first. */
   listCases(partnerId: string, limit: number, offset: number): Promise<FinancingCase[]>;
   findQuoteDetails(quoteId: string): Promise<QuoteDetails | undefined>;
+  /** The quote and its items only (what a lender application carries), two reads instead of findQuoteDetails' six. */
+  findQuoteWithItems(quoteId: string): Promise<Pick<QuoteDetails, 'quote' | 'items'> | undefined>;
   findContract(contractId: string): Promise<ContractDetails | undefined>;
   findCaseBySource(partnerId: string, source: CaseSource): Promise<{ financingCase: FinancingCase; quoteNumber: string } | undefined>;
   /** Whether one of the partner's quotes of this calculation type and duration froze this rental factor (a decimal with 3 places). */
@@ -282,6 +286,8 @@ export interface LenderAttachments {
 export interface LenderSubmissionQueue {
   /** Due submissions (pending, or failed with their retry time passed; never a superseded one), leased to this worker; attempts already counted. */
   claimDue(now: Date, limit: number): Promise<LenderSubmission[]>;
+  /** When the next waiting submission falls due (a retry), or undefined when none waits. */
+  nextDueAt(): Promise<Date | undefined>;
   markSubmitted(id: number, reference: string, at: Date): Promise<void>;
   markFailed(id: number, error: string, retryAt: Date | null, at: Date): Promise<void>;
 }
