@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedText, nonBlankText } from '@rental/problem';
 import { MAX_INTEGER_ID, OperationSpec, ResponseSpec, defineOperation, integerId, pageQuery, problemResponses, ulid } from '@rental/http';
+import { STORED_FILE_TYPES } from '@rental/proto';
 import type { OperatorRole } from '../../domain/roles';
 
 const TAG = 'Approval team';
@@ -12,6 +13,11 @@ const integerPath = (description: string) => z.object({ id: integerId(descriptio
 const ITEM_TYPES = ['document', 'fill_and_return', 'information'] as const;
 const AUDIENCES = ['partner', 'customer', 'operator'] as const;
 const reasonText = boundedText(1000);
+
+const fileHeaders = {
+  'Content-Length': { description: 'Size of the file in bytes', schema: z.string(), required: true },
+  'Content-Disposition': { description: 'inline (the console opens the file), with an ASCII filename and the exact name as filename* (RFC 6266)', schema: z.string(), required: true },
+};
 
 export const actorSchema = z.object({
   type: z.enum(['partner', 'customer', 'lender', 'signing', 'operator', 'system']),
@@ -137,7 +143,7 @@ const newItem = z.object({
   dueAt: z.iso.datetime({ offset: true }).nullable().optional().describe('Default: now + DOCUMENT_DUE_AFTER'),
   template: z.object({
     fileName: z.string().min(1).max(255),
-    mimeType: z.enum(['application/pdf', 'image/png', 'image/jpeg']),
+    mimeType: z.enum(STORED_FILE_TYPES),
     contentBase64: z.base64().max(14_000_000),
   }).nullable().optional().describe('fill_and_return: the form to fill in; without it one is generated'),
 });
@@ -174,18 +180,29 @@ const callbackSchema = z.object({
 
 const noteSchema = z.object({ financingCaseId: z.string(), text: z.string(), createdAt: z.string(), author: actorSchema }).meta({ id: 'OpsNote' });
 
-const authFailures = problemResponses(401, 403);
+/** The 401 and 403 of every operation: the operator's token (not a partner's API key) and role. */
+const authFailures: Record<number, ResponseSpec> = {
+  401: {
+    ...problemResponses(401)[401],
+    description: 'Missing or invalid bearer token',
+    headers: { 'WWW-Authenticate': { description: 'Bearer realm="rental-ops", with error="invalid_token" when a token was given', schema: z.string(), required: true } },
+  },
+  403: { ...problemResponses(403)[403], description: 'The operator\'s roles lack the one this operation needs' },
+};
 const caseAnswer = { 200: { description: 'The changed case', schema: caseDetailSchema } };
 
 /**
- * An approval-team operation: the token and role failures of every operation (401, 403), the
- * problems its inputs bring (404 for a path id, 400 for a query, 422 for a body) and the ones it
- * names itself.
+ * An approval-team operation with the problems of every operation: the token and the role
+ * (401, 403) and a backend that is down (503: every operation asks case-workflow or documents);
+ * the problems its inputs bring: 404 for a path id, 400 for a query and for a POST whose body
+ * is not well-formed JSON (the body is parsed on every POST, described or not), 422 for a body
+ * that breaks its schema; and the ones it names itself.
  */
 function opsOperation<const S extends Omit<OperationSpec, 'tags' | 'responses'> & { returns: Record<number, ResponseSpec>; problems?: number[] }>(spec: S) {
   const { returns, problems = [], ...operation } = spec;
-  const inputs = [...(operation.params ? [404] : []), ...(operation.query ? [400] : []), ...(operation.body ? [422] : [])];
-  return defineOperation({ ...operation, tags: [TAG], responses: { ...returns, ...authFailures, ...problemResponses(...inputs, ...problems) } });
+  const readsBody = operation.body !== undefined || ['post', 'put', 'patch'].includes(operation.method);
+  const inputs = [503, ...(operation.params ? [404] : []), ...(operation.query || readsBody ? [400] : []), ...(operation.body ? [422] : [])];
+  return defineOperation({ ...operation, tags: [TAG], responses: { ...returns, ...authFailures, ...problemResponses(...new Set([...inputs, ...problems])) } });
 }
 
 export const queueOperation = opsOperation({
@@ -247,9 +264,9 @@ export const reviewOperation = opsOperation({
 export const downloadOperation = opsOperation({
   operationId: 'ops_download_document', method: 'get', path: '/ops/v1/documents/{id}/download',
   summary: 'Any document of any case, bytes as stored',
-  description: 'Role viewer. The bytes as stored, with their content type.',
+  description: 'Role viewer. The bytes as stored, with their own content type (application/pdf, image/png or image/jpeg, as the document\'s mimeType says).',
   params: integerPath('Document id'),
-  returns: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
+  returns: { 200: { description: 'The file', contentType: STORED_FILE_TYPES, headers: fileHeaders } },
 });
 
 export const transmitOperation = opsOperation({
@@ -258,7 +275,7 @@ export const transmitOperation = opsOperation({
   description: 'Role reviewer. Each item needs a verified document or a given answer (422 naming it); a case without a lender reference is 422. Items become sent with transmittedToLenderAt once the lender took them; a lender that fails is 502 and nothing changes.',
   params: casePath, body: { schema: itemsBody },
   returns: caseAnswer,
-  problems: [502, 503],
+  problems: [502],
 });
 
 export const resubmitOperation = opsOperation({
@@ -267,7 +284,7 @@ export const resubmitOperation = opsOperation({
   description: 'Role reviewer. Only when the last submission is failed (else 422).',
   params: casePath,
   returns: caseAnswer,
-  problems: [422, 503],
+  problems: [422],
 });
 
 export const callbackOperation = opsOperation({
