@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { OperationSpec } from '@rental/http';
+import { backofficeVariables } from '@rental/backoffice';
+import { operations as backofficeOperations } from '@rental/backoffice/contract';
+import { cartCheckoutVariables } from '@rental/cart-checkout';
+import { operations as cartCheckoutOperations } from '@rental/cart-checkout/contract';
+import { caseWorkflowVariables } from '@rental/case-workflow';
+import { operations as caseWorkflowOperations } from '@rental/case-workflow/contract';
+import { documentsVariables } from '@rental/documents';
+import { operations as documentsOperations } from '@rental/documents/contract';
+import { notificationsVariables } from '@rental/notifications';
+import { operations as notificationsOperations } from '@rental/notifications/contract';
+import { pricingVariables } from '@rental/pricing';
+import { operations as pricingOperations } from '@rental/pricing/contract';
+import { serviceVariables } from '@rental/service-host';
+
+// Each service README lists its operations, RPCs, variables and migrations; these lists are
+// compared with the code at test time (the contract's operations, the rpcs of its proto, its
+// config schema and its migration files), so a README can neither miss nor invent one.
+
+const repo = path.resolve(__dirname, '..', '..');
+
+interface Service {
+  name: string;
+  operations: readonly OperationSpec[];
+  variables: Record<string, unknown>;
+  /** The proto package it serves, if any. */
+  proto?: string;
+}
+
+const SERVICES: Service[] = [
+  { name: 'pricing', operations: pricingOperations, variables: pricingVariables, proto: 'pricing' },
+  { name: 'cart-checkout', operations: cartCheckoutOperations, variables: cartCheckoutVariables },
+  { name: 'case-workflow', operations: caseWorkflowOperations, variables: caseWorkflowVariables, proto: 'case_workflow' },
+  { name: 'documents', operations: documentsOperations, variables: documentsVariables, proto: 'documents' },
+  { name: 'notifications', operations: notificationsOperations, variables: notificationsVariables },
+  { name: 'backoffice', operations: backofficeOperations, variables: backofficeVariables },
+];
+
+const readme = (service: Service) => fs.readFileSync(path.join(repo, 'services', service.name, 'README.md'), 'utf8');
+
+/** The text of the `## ` sections whose title starts with one of `titles`. */
+function sections(text: string, ...titles: string[]): string {
+  return text.split(/^(?=## )/m).filter((section) => titles.some((title) => section.startsWith(`## ${title}`))).join('\n');
+}
+
+/** The first cells of a section's table rows. */
+function firstCells(section: string): string[] {
+  return [...section.matchAll(/^\| *([^|\n]*?) *\|/gm)].map((match) => match[1] as string);
+}
+
+const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
+
+describe.each(SERVICES)('the README of $name', (service) => {
+  const text = readme(service);
+
+  it('when its operations table is read, then it lists exactly the operations of the contract, as METHOD /path', () => {
+    const listed = firstCells(sections(text, 'Public operations', 'Operations'))
+      .map((cell) => /^`(GET|POST|PUT|PATCH|DELETE) ([^`?\s]+)/.exec(cell))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map((match) => `${match[1]} ${match[2]}`);
+
+    expect(sorted(listed)).toEqual(sorted(service.operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`)));
+  });
+
+  it('when its gRPC table is read, then it lists exactly the rpcs of its proto (none when it serves none)', () => {
+    const proto = service.proto ? fs.readFileSync(path.join(repo, 'proto', 'rental', service.proto, 'v1', `${service.proto}.proto`), 'utf8') : '';
+    const listed = firstCells(sections(text, 'Internal gRPC')).map((cell) => /^`(\w+)`$/.exec(cell)?.[1]).filter((name): name is string => name !== undefined);
+
+    expect(sorted(listed)).toEqual(sorted([...proto.matchAll(/^\s*rpc (\w+)\s*\(/gm)].map((match) => match[1] as string)));
+  });
+
+  it('when its variables are read, then every variable of its own config schema is in the table, and every variable it names is one the process reads', () => {
+    const section = sections(text, 'Variables');
+    const named = sorted([...section.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1] as string));
+    const own = Object.keys(service.variables).filter((name) => !(name in serviceVariables));
+    // Addresses of other services are read from the environment by name (@rental/config's
+    // service directory), and TMPDIR by node itself: not part of the schema, still variables.
+    const readOutsideSchema = (name: string) => /_(GRPC_ADDR|HTTP_URL)$/.test(name) || name === 'TMPDIR';
+
+    expect(own.filter((name) => !named.includes(name))).toEqual([]);
+    expect(named.filter((name) => !(name in service.variables) && !readOutsideSchema(name))).toEqual([]);
+  });
+
+  it('when its layout names the migrations, then it names exactly the migration files', () => {
+    const files = fs.readdirSync(path.join(repo, 'services', service.name, 'src', 'migrations')).filter((file) => /^\d{4}_\w+\.ts$/.test(file)).map((file) => file.replace(/\.ts$/, ''));
+    const layout = /^ {2}migrations\/ {2,}([\s\S]*?)(?=\n {2}\S|\n```)/m.exec(text)?.[1] ?? '';
+
+    expect(sorted(layout.match(/\b\d{4}_\w+/g) ?? [])).toEqual(sorted(files));
+  });
+});
