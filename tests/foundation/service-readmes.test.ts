@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { SERVICE_NAMES } from '@rental/config';
 import type { OperationSpec } from '@rental/http';
 import { backofficeVariables } from '@rental/backoffice';
 import { operations as backofficeOperations } from '@rental/backoffice/contract';
@@ -88,5 +89,14 @@ describe.each(SERVICES)('the README of $name', (service) => {
     const layout = /^ {2}migrations\/ {2,}([\s\S]*?)(?=\n {2}\S|\n```)/m.exec(text)?.[1] ?? '';
 
     expect(sorted(layout.match(/\b\d{4}_\w+/g) ?? [])).toEqual(sorted(files));
+  });
+});
+
+describe('docs/operations.md', () => {
+  it('when its table of processes is read, then it names the gateway and every service, once each', () => {
+    const runbook = fs.readFileSync(path.join(repo, 'docs', 'operations.md'), 'utf8');
+    const processes = firstCells(sections(runbook, 'Processes and their state')).filter((cell) => !['process', '---'].includes(cell));
+
+    expect(processes).toEqual(['gateway', ...SERVICE_NAMES]);
   });
 });
