@@ -12,6 +12,7 @@ import { documentsVariables } from '@rental/documents';
 import { operations as documentsOperations } from '@rental/documents/contract';
 import { notificationsVariables } from '@rental/notifications';
 import { operations as notificationsOperations } from '@rental/notifications/contract';
+import { gatewayVariables } from '@rental/gateway';
 import { pricingVariables } from '@rental/pricing';
 import { operations as pricingOperations } from '@rental/pricing/contract';
 import { serviceVariables } from '@rental/service-host';
@@ -53,6 +54,22 @@ function firstCells(section: string): string[] {
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
+// Addresses of other services are read from the environment by name (@rental/config's service
+// directory), and TMPDIR by node itself: not part of a schema, still variables.
+const readOutsideSchema = (name: string) => /_(GRPC_ADDR|HTTP_URL)$/.test(name) || name === 'TMPDIR';
+
+/**
+ * What the Variables section of a README misses of the process's own variables (its schema
+ * beyond the shared service variables), and the variables it names that the process does not read.
+ */
+function variableGaps(text: string, variables: Record<string, unknown>): { unlisted: string[]; unknown: string[] } {
+  const named = sorted([...sections(text, 'Variables').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1] as string));
+  return {
+    unlisted: Object.keys(variables).filter((name) => !(name in serviceVariables) && !named.includes(name)),
+    unknown: named.filter((name) => !(name in variables) && !readOutsideSchema(name)),
+  };
+}
+
 describe.each(SERVICES)('the README of $name', (service) => {
   const text = readme(service);
 
@@ -73,15 +90,7 @@ describe.each(SERVICES)('the README of $name', (service) => {
   });
 
   it('when its variables are read, then every variable of its own config schema is in the table, and every variable it names is one the process reads', () => {
-    const section = sections(text, 'Variables');
-    const named = sorted([...section.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1] as string));
-    const own = Object.keys(service.variables).filter((name) => !(name in serviceVariables));
-    // Addresses of other services are read from the environment by name (@rental/config's
-    // service directory), and TMPDIR by node itself: not part of the schema, still variables.
-    const readOutsideSchema = (name: string) => /_(GRPC_ADDR|HTTP_URL)$/.test(name) || name === 'TMPDIR';
-
-    expect(own.filter((name) => !named.includes(name))).toEqual([]);
-    expect(named.filter((name) => !(name in service.variables) && !readOutsideSchema(name))).toEqual([]);
+    expect(variableGaps(text, service.variables)).toEqual({ unlisted: [], unknown: [] });
   });
 
   it('when its layout names the migrations, then it names exactly the migration files', () => {
@@ -89,6 +98,12 @@ describe.each(SERVICES)('the README of $name', (service) => {
     const layout = /^ {2}migrations\/ {2,}([\s\S]*?)(?=\n {2}\S|\n```)/m.exec(text)?.[1] ?? '';
 
     expect(sorted(layout.match(/\b\d{4}_\w+/g) ?? [])).toEqual(sorted(files));
+  });
+});
+
+describe('the README of the gateway', () => {
+  it('when its variables are read, then it names every variable of the gateway\'s own schema, and only variables the gateway reads', () => {
+    expect(variableGaps(fs.readFileSync(path.join(repo, 'gateway', 'README.md'), 'utf8'), gatewayVariables)).toEqual({ unlisted: [], unknown: [] });
   });
 });
 
