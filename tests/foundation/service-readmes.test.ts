@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SERVICE_NAMES } from '@rental/config';
+import { SERVICE_NAMES, type ServiceName, schemaOf } from '@rental/config';
 import type { OperationSpec } from '@rental/http';
 import { backofficeVariables } from '@rental/backoffice';
 import { operations as backofficeOperations } from '@rental/backoffice/contract';
@@ -24,18 +24,16 @@ import { serviceVariables } from '@rental/service-host';
 const repo = path.resolve(__dirname, '..', '..');
 
 interface Service {
-  name: string;
+  name: ServiceName;
   operations: readonly OperationSpec[];
   variables: Record<string, unknown>;
-  /** The proto package it serves, if any. */
-  proto?: string;
 }
 
 const SERVICES: Service[] = [
-  { name: 'pricing', operations: pricingOperations, variables: pricingVariables, proto: 'pricing' },
+  { name: 'pricing', operations: pricingOperations, variables: pricingVariables },
   { name: 'cart-checkout', operations: cartCheckoutOperations, variables: cartCheckoutVariables },
-  { name: 'case-workflow', operations: caseWorkflowOperations, variables: caseWorkflowVariables, proto: 'case_workflow' },
-  { name: 'documents', operations: documentsOperations, variables: documentsVariables, proto: 'documents' },
+  { name: 'case-workflow', operations: caseWorkflowOperations, variables: caseWorkflowVariables },
+  { name: 'documents', operations: documentsOperations, variables: documentsVariables },
   { name: 'notifications', operations: notificationsOperations, variables: notificationsVariables },
   { name: 'backoffice', operations: backofficeOperations, variables: backofficeVariables },
 ];
@@ -54,6 +52,21 @@ function firstCells(section: string): string[] {
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
+/** What a README list misses of the code's, and what it names that the code does not have. */
+function gaps(listed: Iterable<string>, inCode: Iterable<string>): { unlisted: string[]; unknown: string[] } {
+  const readme = new Set(listed);
+  const code = new Set(inCode);
+  return { unlisted: sorted([...code].filter((name) => !readme.has(name))), unknown: sorted([...readme].filter((name) => !code.has(name))) };
+}
+
+const NO_GAPS = { unlisted: [], unknown: [] };
+
+/** The rpcs of the proto package named after the service, if it serves one. */
+function rpcsOf(name: ServiceName): string[] {
+  const file = path.join(repo, 'proto', 'rental', schemaOf(name), 'v1', `${schemaOf(name)}.proto`);
+  return fs.existsSync(file) ? [...fs.readFileSync(file, 'utf8').matchAll(/^\s*rpc (\w+)\s*\(/gm)].map((match) => match[1] as string) : [];
+}
+
 // Addresses of other services are read from the environment by name (@rental/config's service
 // directory), and TMPDIR by node itself: not part of a schema, still variables.
 const readOutsideSchema = (name: string) => /_(GRPC_ADDR|HTTP_URL)$/.test(name) || name === 'TMPDIR';
@@ -65,7 +78,7 @@ const readOutsideSchema = (name: string) => /_(GRPC_ADDR|HTTP_URL)$/.test(name) 
 function variableGaps(text: string, variables: Record<string, unknown>): { unlisted: string[]; unknown: string[] } {
   const named = sorted([...sections(text, 'Variables').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1] as string));
   return {
-    unlisted: Object.keys(variables).filter((name) => !(name in serviceVariables) && !named.includes(name)),
+    unlisted: sorted(Object.keys(variables).filter((name) => !(name in serviceVariables) && !named.includes(name))),
     unknown: named.filter((name) => !(name in variables) && !readOutsideSchema(name)),
   };
 }
@@ -79,31 +92,30 @@ describe.each(SERVICES)('the README of $name', (service) => {
       .filter((match): match is RegExpExecArray => match !== null)
       .map((match) => `${match[1]} ${match[2]}`);
 
-    expect(sorted(listed)).toEqual(sorted(service.operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`)));
+    expect(gaps(listed, service.operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`))).toEqual(NO_GAPS);
   });
 
   it('when its gRPC table is read, then it lists exactly the rpcs of its proto (none when it serves none)', () => {
-    const proto = service.proto ? fs.readFileSync(path.join(repo, 'proto', 'rental', service.proto, 'v1', `${service.proto}.proto`), 'utf8') : '';
     const listed = firstCells(sections(text, 'Internal gRPC')).map((cell) => /^`(\w+)`$/.exec(cell)?.[1]).filter((name): name is string => name !== undefined);
 
-    expect(sorted(listed)).toEqual(sorted([...proto.matchAll(/^\s*rpc (\w+)\s*\(/gm)].map((match) => match[1] as string)));
+    expect(gaps(listed, rpcsOf(service.name))).toEqual(NO_GAPS);
   });
 
   it('when its variables are read, then every variable of its own config schema is in the table, and every variable it names is one the process reads', () => {
-    expect(variableGaps(text, service.variables)).toEqual({ unlisted: [], unknown: [] });
+    expect(variableGaps(text, service.variables)).toEqual(NO_GAPS);
   });
 
   it('when its layout names the migrations, then it names exactly the migration files', () => {
     const files = fs.readdirSync(path.join(repo, 'services', service.name, 'src', 'migrations')).filter((file) => /^\d{4}_\w+\.ts$/.test(file)).map((file) => file.replace(/\.ts$/, ''));
     const layout = /^ {2}migrations\/ {2,}([\s\S]*?)(?=\n {2}\S|\n```)/m.exec(text)?.[1] ?? '';
 
-    expect(sorted(layout.match(/\b\d{4}_\w+/g) ?? [])).toEqual(sorted(files));
+    expect(gaps(layout.match(/\b\d{4}_\w+/g) ?? [], files)).toEqual(NO_GAPS);
   });
 });
 
 describe('the README of the gateway', () => {
   it('when its variables are read, then it names every variable of the gateway\'s own schema, and only variables the gateway reads', () => {
-    expect(variableGaps(fs.readFileSync(path.join(repo, 'gateway', 'README.md'), 'utf8'), gatewayVariables)).toEqual({ unlisted: [], unknown: [] });
+    expect(variableGaps(fs.readFileSync(path.join(repo, 'gateway', 'README.md'), 'utf8'), gatewayVariables)).toEqual(NO_GAPS);
   });
 });
 
