@@ -24,3 +24,11 @@ export const FILL_AND_RETURN_CATEGORIES: readonly DocumentCategory[] = ['self_di
 export function isDocumentCategory(value: unknown): value is DocumentCategory {
   return typeof value === 'string' && (DOCUMENT_CATEGORIES as readonly string[]).includes(value);
 }
+
+/**
+ * The only file types the platform stores (documents and templates, decided by their first
+ * bytes): what every download answers with, and what an operator's template may be.
+ */
+export const STORED_FILE_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const;
+
+export type StoredFileType = (typeof STORED_FILE_TYPES)[number];

@@ -15,12 +15,15 @@ let scratch: string;
 
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(tmpdir(), 'stock-types-'));
-  const response = await apiAs().get('/api/docs.json');
-  expect(response.status).toBe(200);
-  writeFileSync(path.join(scratch, 'openapi.json'), JSON.stringify(response.json));
-  // The generator's own command line with nothing but input and output, as a partner runs it.
+  // The generator's own command line with nothing but input and output, as a partner (or the
+  // approval team's tooling) runs it.
   const cli = path.join(path.dirname(require.resolve('openapi-typescript/package.json')), 'bin', 'cli.js');
-  await promisify(execFile)(process.execPath, [cli, path.join(scratch, 'openapi.json'), '-o', path.join(scratch, 'generated', 'schema.ts')]);
+  for (const [served, generated] of [['/api/docs.json', 'schema'], ['/ops/v1/docs.json', 'ops']]) {
+    const response = await apiAs().get(served as string);
+    expect(response.status).toBe(200);
+    writeFileSync(path.join(scratch, `${generated}.json`), JSON.stringify(response.json));
+    await promisify(execFile)(process.execPath, [cli, path.join(scratch, `${generated}.json`), '-o', path.join(scratch, 'generated', `${generated}.ts`)]);
+  }
   writeFileSync(path.join(scratch, 'index.ts'), readFileSync(path.join(repo, 'clients', 'partner-api', 'src', 'index.ts')));
 });
 
@@ -65,5 +68,27 @@ export const withoutDurations: Body<'/api/calculate/estimate'> = { calculationTy
 `);
 
     expect(typeErrors(path.join(scratch, 'bodies.ts'), path.join(scratch, 'index.ts'))).toEqual([]);
+  });
+
+  it('when an id read from a body is passed to the path that takes it, then it type-checks without a cast, in the partner and the back office descriptions', () => {
+    writeFileSync(path.join(scratch, 'ids.ts'), `import createClient from 'openapi-fetch';
+import type { components, paths } from './generated/schema';
+import type { components as opsComponents, paths as opsPaths } from './generated/ops';
+type Partner = components['schemas'];
+type Ops = opsComponents['schemas'];
+const partner = createClient<paths>({ baseUrl: 'http://localhost' });
+const ops = createClient<opsPaths>({ baseUrl: 'http://localhost' });
+export async function follow(doc: Partner['FinancingDocument'], item: Partner['DocumentRequestItem'], opsDoc: Ops['OpsDocument'], callback: Ops['OpsCallbackRequest']): Promise<void> {
+  await partner.GET('/api/documents/{id}/download', { params: { path: { id: doc.id } }, parseAs: 'blob' });
+  await partner.GET('/api/documents/{id}', { params: { path: { id: doc.id } } });
+  await partner.POST('/api/financing-cases/{financingCaseId}/document-requests/information/{informationId}/respond', { params: { path: { financingCaseId: doc.financingCaseId, informationId: item.id } }, body: { response: 'Twelve' } });
+  await partner.POST('/api/financing-cases/{financingCaseId}/document-requests/{type}/{itemId}/not-available', { params: { path: { financingCaseId: doc.financingCaseId, type: item.type, itemId: item.id } } });
+  await ops.GET('/ops/v1/documents/{id}/download', { params: { path: { id: opsDoc.id } }, parseAs: 'blob' });
+  await ops.POST('/ops/v1/documents/{id}/review', { params: { path: { id: opsDoc.id } }, body: { status: 'VERIFIED' } });
+  await ops.POST('/ops/v1/callback-requests/{id}/close', { params: { path: { id: callback.id } } });
+}
+`);
+
+    expect(typeErrors(path.join(scratch, 'ids.ts'), path.join(scratch, 'index.ts'))).toEqual([]);
   });
 });

@@ -132,9 +132,14 @@ function isOptional(schema: z.ZodType): boolean {
   return schema.safeParse(undefined).success;
 }
 
+/**
+ * Path parameters are described by the value the operation reads from the segment (an integer
+ * id as an integer): on the wire every segment is text, and OpenAPI's `simple` style writes a
+ * number as its digits, so a typed client passes an id from a body to a path as it is.
+ */
 function parameters(spec: OperationSpec, schemas: SchemaCollector): unknown[] {
   const path = objectShape(spec.params).map(([name, schema]) => ({
-    name, in: 'path', required: true, description: schema.description, schema: schemas.convert(schema, 'input'),
+    name, in: 'path', required: true, description: schema.description, schema: schemas.convert(schema, 'output'),
   }));
   const query = objectShape(spec.query).map(([name, schema]) => ({
     name, in: 'query', required: !isOptional(schema), description: schema.description, schema: schemas.convert(schema, 'input'),
@@ -155,8 +160,10 @@ function response(spec: ResponseSpec, schemas: SchemaCollector): Record<string, 
     }]));
   }
   if (spec.schema || spec.contentType) {
-    const schema = spec.schema ? schemas.convert(spec.schema, 'output') : { type: 'string', contentMediaType: spec.contentType, format: 'binary' };
-    result.content = { [spec.contentType ?? 'application/json']: { schema } };
+    const types = typeof spec.contentType === 'string' ? [spec.contentType] : spec.contentType ?? ['application/json'];
+    result.content = Object.fromEntries(types.map((type) => [type, {
+      schema: spec.schema ? schemas.convert(spec.schema, 'output') : { type: 'string', contentMediaType: type, format: 'binary' },
+    }]));
   }
   return result;
 }

@@ -16,7 +16,8 @@ export interface ResponseSpec {
   description: string;
   /** Absent for responses without a body (204) or with a binary body described by contentType. */
   schema?: z.ZodType;
-  contentType?: string;
+  /** A binary body may come in one of several types (a file as stored): each is described. */
+  contentType?: string | readonly string[];
   headers?: Record<string, HeaderSpec>;
 }
 

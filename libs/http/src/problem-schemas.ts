@@ -47,3 +47,8 @@ export function problemResponses(...statuses: number[]): Record<number, Response
     schema: status === 422 ? validationProblemSchema : problemSchema,
   }]));
 }
+
+/** A 429 as the gateway answers it, with the seconds to wait in Retry-After. */
+export function rateLimitedResponse(description: string): Record<number, ResponseSpec> {
+  return { 429: { ...problemResponses(429)[429], description, headers: { 'Retry-After': { description: 'Seconds to wait before the next request', schema: z.string(), required: true } } } };
+}

@@ -18,8 +18,11 @@ function parsePathAndQuery(spec: OperationSpec, req: Request): { params: unknown
   let params: unknown = req.params;
   if (spec.params) {
     const parsed = spec.params.safeParse(req.params);
-    // A path id that cannot exist is a resource that does not exist.
-    if (!parsed.success) throw new DomainError('not_found', 'resource.not_found', 'No resource exists at this path.');
+    // A path id that cannot exist is a resource that does not exist; the detail names the segment.
+    if (!parsed.success) {
+      const names = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))];
+      throw new DomainError('not_found', 'resource.not_found', `No resource exists at this path: ${names.join(', ')} cannot name one.`);
+    }
     params = parsed.data;
   }
   let query: unknown = req.query;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { operations as cartCheckoutOperations } from '@rental/cart-checkout/contract';
 import { operations as caseWorkflowOperations } from '@rental/case-workflow/contract';
 import { operations as documentsOperations } from '@rental/documents/contract';
-import { type OperationSpec, PAGE_SIZE, buildOpenApiDocument, problemResponses } from '@rental/http';
+import { type OperationSpec, PAGE_SIZE, buildOpenApiDocument, problemResponses, rateLimitedResponse } from '@rental/http';
 import { WEBHOOK_TEST_EVENT, operations as notificationsOperations, webhookTestEventSchema } from '@rental/notifications/contract';
 import { operations as pricingOperations } from '@rental/pricing/contract';
 import { STATUS_CHANGED_EVENT, statusChangedWebhookBody } from '@rental/proto';
@@ -27,8 +27,6 @@ const DESCRIPTION = [
   'Every request carries `X-Api-Key` (sandbox and production keys are separate). Errors are `application/problem+json` with `type` (the URL of a page that explains the problem and how to fix it; `/problems` lists them all), `title`, `status`, `detail` and `instance` (`urn:request:<request id>`); every 422 adds `violations` (`propertyPath`, `message`, `code`). Collections are JSON arrays paged with `page` (1-based, ' + PAGE_SIZE + ' items per page). Every response carries `X-Request-Id`. Too many requests for one key or address answer 429 with `Retry-After`. Deprecated behaviour answers with `Deprecation`, `Sunset` and `Link` (and `X-Deprecated-Fields` for retired fields).',
 ].join('\n');
 
-const retryAfter = (description: string) => ({ 'Retry-After': { description, schema: z.string(), required: true } });
-
 /**
  * What the gateway answers by itself on any operation: 429 when a key or an address exceeds its
  * rate limit, 503 when the owning service does not answer, 413 when a body is larger than the
@@ -36,7 +34,7 @@ const retryAfter = (description: string) => ({ 'Retry-After': { description, sch
  */
 const gatewayResponses = {
   keyed: {
-    429: { ...problemResponses(429)[429], description: 'Too many requests for this API key or client address', headers: retryAfter('Seconds to wait before the next request') },
+    ...rateLimitedResponse('Too many requests for this API key or client address'),
     ...problemResponses(503),
   },
   withBody: problemResponses(413),

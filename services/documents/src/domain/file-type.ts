@@ -1,5 +1,7 @@
+import type { StoredFileType } from '@rental/proto';
+
 /** The only file types the platform stores, decided by the file's first bytes. */
-export type StoredMimeType = 'application/pdf' | 'image/png' | 'image/jpeg';
+export type StoredMimeType = StoredFileType;
 
 /** 10 MB: the specification's upload limit, in bytes. */
 export const MAX_UPLOAD_BYTES = 10_000_000;

@@ -1,4 +1,4 @@
-import { PAGE_SIZE, buildOpenApiDocument } from '@rental/http';
+import { PAGE_SIZE, buildOpenApiDocument, problemResponses, rateLimitedResponse } from '@rental/http';
 import { operations } from './contract';
 
 const DESCRIPTION = [
@@ -9,6 +9,16 @@ const DESCRIPTION = [
   `Errors are \`application/problem+json\`; every 422 names the field in \`violations\`. Collections are JSON arrays paged with \`page\` (${PAGE_SIZE} items per page).`,
 ].join('\n');
 
+/**
+ * What the gateway in front answers by itself on every back-office call: 429 when the client
+ * address exceeds its rate limit, 503 when the back office does not answer, and 413 on a POST
+ * whose body is larger than the gateway (MAX_BODY_BYTES) or the service (1 MB) accepts.
+ */
+const gatewayResponses = {
+  keyed: { ...rateLimitedResponse('Too many requests from this client address'), ...problemResponses(503) },
+  withBody: problemResponses(413),
+};
+
 /** The back office's OpenAPI description, from the same schemas the routes validate with. */
 export function backofficeApiDescription(version: string): Record<string, unknown> {
   return buildOpenApiDocument({
@@ -17,6 +27,7 @@ export function backofficeApiDescription(version: string): Record<string, unknow
     description: DESCRIPTION,
     contact: { name: 'Approval team tooling', email: 'ops-tooling@partner-rental.example' },
     operations,
+    gatewayResponses,
     tags: [{ name: 'Approval team', description: 'Cases, documents and decisions of the approval team' }],
     securityScheme: { name: 'operatorToken', scheme: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token of the operators\' identity provider' } },
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedText, nonBlankText } from '@rental/problem';
 import { MAX_INTEGER_ID, integerId, pageQuery, ulid } from '@rental/http';
+import { STORED_FILE_TYPES } from '@rental/proto';
 import { OpsOperationSpec, opsOperation } from './ops-operation';
 import { partnerOperations } from './partner-contract';
 
@@ -12,6 +13,11 @@ const integerPath = (description: string) => z.object({ id: integerId(descriptio
 const ITEM_TYPES = ['document', 'fill_and_return', 'information'] as const;
 const AUDIENCES = ['partner', 'customer', 'operator'] as const;
 const reasonText = boundedText(1000);
+
+const fileHeaders = {
+  'Content-Length': { description: 'Size of the file in bytes', schema: z.string(), required: true },
+  'Content-Disposition': { description: 'inline (the console opens the file), with an ASCII filename and the exact name as filename* (RFC 6266)', schema: z.string(), required: true },
+};
 
 export const actorSchema = z.object({
   type: z.enum(['partner', 'customer', 'lender', 'signing', 'operator', 'system']),
@@ -137,7 +143,7 @@ const newItem = z.object({
   dueAt: z.iso.datetime({ offset: true }).nullable().optional().describe('Default: now + DOCUMENT_DUE_AFTER'),
   template: z.object({
     fileName: z.string().min(1).max(255),
-    mimeType: z.enum(['application/pdf', 'image/png', 'image/jpeg']),
+    mimeType: z.enum(STORED_FILE_TYPES),
     contentBase64: z.base64().max(14_000_000),
   }).nullable().optional().describe('fill_and_return: the form to fill in; without it one is generated'),
 });
@@ -243,9 +249,9 @@ export const downloadOperation = opsOperation({
   role: 'viewer',
   operationId: 'ops_download_document', method: 'get', path: '/ops/v1/documents/{id}/download',
   summary: 'Any document of any case, bytes as stored',
-  description: 'Role viewer. The bytes as stored, with their content type.',
+  description: 'Role viewer. The bytes as stored, with their own content type (application/pdf, image/png or image/jpeg, as the document\'s mimeType says).',
   params: integerPath('Document id'),
-  returns: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
+  returns: { 200: { description: 'The file', contentType: STORED_FILE_TYPES, headers: fileHeaders } },
 });
 
 export const transmitOperation = opsOperation({
@@ -255,7 +261,7 @@ export const transmitOperation = opsOperation({
   description: 'Role reviewer. Each item needs a verified document or a given answer (422 naming it); a case without a lender reference is 422. Items become sent with transmittedToLenderAt once the lender took them; a lender that fails is 502 and nothing changes.',
   params: casePath, body: { schema: itemsBody },
   returns: caseAnswer,
-  problems: [502, 503],
+  problems: [502],
 });
 
 export const resubmitOperation = opsOperation({
@@ -265,7 +271,7 @@ export const resubmitOperation = opsOperation({
   description: 'Role reviewer. Only when the last submission is failed (else 422).',
   params: casePath,
   returns: caseAnswer,
-  problems: [422, 503],
+  problems: [422],
 });
 
 export const callbackOperation = opsOperation({

@@ -1,19 +1,32 @@
+import { z } from 'zod';
 import { OperationSpec, ResponseSpec, defineOperation, problemResponses } from '@rental/http';
 import type { OperatorRole } from '../../domain/roles';
 
 const TAG = 'Approval team';
-const authFailures = problemResponses(401, 403);
+
+/** The 401 and 403 of every operation: the operator's token (not a partner's API key) and role. */
+const authFailures: Record<number, ResponseSpec> = {
+  401: {
+    ...problemResponses(401)[401],
+    description: 'Missing or invalid bearer token',
+    headers: { 'WWW-Authenticate': { description: 'Bearer realm="rental-ops", with error="invalid_token" when a token was given', schema: z.string(), required: true } },
+  },
+  403: { ...problemResponses(403)[403], description: 'The operator\'s roles lack the one this operation needs' },
+};
 
 /** An approval-team operation with the least role that may call it (checked on its route, before the body is read). */
 export type OpsOperationSpec = OperationSpec & { role: OperatorRole };
 
 /**
- * An approval-team operation: its role, the token and role failures of every operation (401,
- * 403), the problems its inputs bring (404 for a path id, 400 for a query, 422 for a body) and
- * the ones it names itself.
+ * An approval-team operation: its role, and the problems of every operation: the token and the
+ * role (401, 403) and a backend that is down (503: every operation asks another process); the
+ * problems its inputs bring: 404 for a path id, 400 for a query and for a POST whose body is not
+ * well-formed JSON (the body is parsed on every POST, described or not), 422 for a body that
+ * breaks its schema; and the ones it names itself.
  */
 export function opsOperation<const S extends Omit<OpsOperationSpec, 'tags' | 'responses'> & { returns: Record<number, ResponseSpec>; problems?: number[] }>(spec: S) {
   const { returns, problems = [], ...operation } = spec;
-  const inputs = [...(operation.params ? [404] : []), ...(operation.query ? [400] : []), ...(operation.body ? [422] : [])];
-  return defineOperation({ ...operation, tags: [TAG], responses: { ...returns, ...authFailures, ...problemResponses(...inputs, ...problems) } });
+  const readsBody = operation.body !== undefined || ['post', 'put', 'patch'].includes(operation.method);
+  const inputs = [503, ...(operation.params ? [404] : []), ...(operation.query || readsBody ? [400] : []), ...(operation.body ? [422] : [])];
+  return defineOperation({ ...operation, tags: [TAG], responses: { ...returns, ...authFailures, ...problemResponses(...new Set([...inputs, ...problems])) } });
 }

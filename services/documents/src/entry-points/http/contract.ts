@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, integerId, operationsOn, problemResponses, ulid } from '@rental/http';
 import { malformedBody, zodViolations } from '@rental/problem';
-import { DOCUMENT_CATEGORIES } from '@rental/proto';
+import { DOCUMENT_CATEGORIES, STORED_FILE_TYPES } from '@rental/proto';
 import { MAX_UPLOAD_BYTES } from '../../domain/file-type';
 import { ITEM_STATUSES, ITEM_TYPES, REVIEW_STATUSES, TARGET_AUDIENCES } from '../../domain/model';
 
@@ -126,7 +126,7 @@ export const downloadDocument = document.read({
   path: '/api/documents/{id}/download',
   summary: 'Content of a document',
   description: 'Streamed with the document\'s own type (application/pdf, image/png or image/jpeg, as its mimeType says). Visibility as for the metadata.',
-  returns: { description: 'The file', contentType: '*/*', headers: downloadHeaders },
+  returns: { description: 'The file', contentType: STORED_FILE_TYPES, headers: downloadHeaders },
 });
 
 /**
@@ -163,7 +163,7 @@ export const downloadTemplate = caseRequests.read({
   summary: 'The form of a fill-and-return request',
   description: '`templateId` is the id of the fill-and-return request (its templateDownloadUrl).',
   params: z.object({ financingCaseId: caseId, templateId: integerId('Id of the fill-and-return request') }),
-  returns: { description: 'The template (PDF)', contentType: 'application/pdf', headers: downloadHeaders },
+  returns: { description: 'The template: a PDF, or the image an operator gave as the form', contentType: STORED_FILE_TYPES, headers: downloadHeaders },
 });
 
 /** What a partner's answer on a requested item gets back: the item as it now stands. */
