@@ -33,8 +33,11 @@ describe('the back office authorization', () => {
       const held = (['viewer', 'reviewer', 'approver'] as const).slice(0, index + 1);
       return refusal(() => authorizeOperator(operation, asOperator([...held]))) === null ? highest : '-';
     })]);
-    const approverOnly = new Set(['ops_override_case', 'ops_cancel_case']);
-    const viewerToo = new Set(['ops_list_cases', 'ops_get_case', 'ops_download_document']);
+    const approverOnly = new Set([
+      'ops_override_case', 'ops_cancel_case',
+      'ops_create_partner', 'ops_replace_partner_conditions', 'ops_suspend_partner', 'ops_reactivate_partner', 'ops_create_partner_api_key', 'ops_revoke_partner_api_key',
+    ]);
+    const viewerToo = new Set(['ops_list_cases', 'ops_get_case', 'ops_download_document', 'ops_list_partners', 'ops_get_partner', 'ops_partner_audit']);
 
     expect(outcomes).toEqual(operations.map((operation) => [
       operation.operationId,
