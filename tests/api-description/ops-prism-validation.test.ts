@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { ApiClient } from '@rental/testkit';
 import { sampleFile, upload } from '../documents/support/kit';
 import { Role, operatorToken, partnerCase, sharedStack } from '../backoffice/support/kit';
@@ -131,6 +132,31 @@ describe('the back office through the Prism validation proxy', () => {
     expect(seen(await send('POST', `/ops/v1/contracts/${UNKNOWN_ULID}/transitions`, { as: 'reviewer', body: { to: 'signed' } }))).toEqual(answered(404));
     expect(seen(await send('POST', `/ops/v1/cases/${caseId}/cancel`, { as: 'reviewer', body: { reason: 'Customer withdrew' } }))).toEqual(answered(403));
     expect(seen(await send('POST', `/ops/v1/cases/${caseId}/cancel`, { as: 'approver', body: { reason: 'Customer withdrew' } }))).toEqual(answered(200));
+  });
+
+  it('when a partner is onboarded, read, its conditions replaced, a key made and revoked, the partner suspended and reactivated, then every answer matches', async () => {
+    const id = `prism-${Date.now().toString(36)}`;
+    const conditions = {
+      allowedSectors: ['IT_AND_OFFICE_EQUIPMENT'], financingPartner: readSeedFile(DEMO_SEED_FILE).lenders[0]!.id, distributionHub: null, monthlySurcharge: 1.5,
+      paymentIntervals: ['monthly'], rentalFactors: { leasing: { 0: { 36: 3.0 } } }, residualValues: {},
+    };
+    const partner = { id, name: `Prism Reseller ${id}`, contactEmail: `ops@${id}.example`, ...conditions };
+
+    expect(seen(await send('POST', '/ops/v1/partners', { body: partner }))).toEqual(answered(403));
+    expect(seen(await send('POST', '/ops/v1/partners', { as: 'approver', body: partner }))).toEqual(answered(201));
+    expect(seen(await send('POST', '/ops/v1/partners', { as: 'approver', body: partner }))).toEqual(answered(409));
+    expect(seen(await send('POST', '/ops/v1/partners', { as: 'approver', body: { ...partner, id: `${id}-2`, financingPartner: 'lender-nowhere' } }))).toEqual(answered(422));
+    expect(seen(await send('GET', '/ops/v1/partners'))).toEqual(answered(200));
+    expect(seen(await send('GET', `/ops/v1/partners/${id}`))).toEqual(answered(200));
+    expect(seen(await send('GET', '/ops/v1/partners/nobody-here'))).toEqual(answered(404));
+    expect(seen(await send('PUT', `/ops/v1/partners/${id}/conditions`, { as: 'approver', body: { ...conditions, rentalFactors: { leasing: { 0: { 36: 2.9 } } }, reason: 'new agreement' } }))).toEqual(answered(200));
+    const key = await send('POST', `/ops/v1/partners/${id}/api-keys`, { as: 'approver', body: { name: 'First key', role: 'api_user' } });
+    expect(seen(key)).toEqual(answered(201));
+    expect(seen(await send('POST', `/ops/v1/partners/${id}/api-keys/${key.json.id}/revoke`, { as: 'approver', body: { reason: 'found on a paste site' } }))).toEqual(answered(200));
+    expect(seen(await send('POST', `/ops/v1/partners/${id}/suspend`, { as: 'approver', body: { reason: 'unpaid invoices' } }))).toEqual(answered(200));
+    expect(seen(await send('POST', `/ops/v1/partners/${id}/suspend`, { as: 'approver', body: { reason: 'again' } }))).toEqual(answered(422));
+    expect(seen(await send('POST', `/ops/v1/partners/${id}/reactivate`, { as: 'approver', body: { reason: 'paid' } }))).toEqual(answered(200));
+    expect(seen(await send('GET', `/ops/v1/partners/${id}/audit`))).toEqual(answered(200));
   });
 
   it('when the back office does not answer, then the gateway\'s 503, as described', async () => {

@@ -79,8 +79,8 @@ describe('partners in the back office', () => {
 
     const audit = await approver.get(`/ops/v1/partners/${partner.id}/audit`);
     expect(audit.json.map((entry: { action: string; reason: string; actor: unknown }) => [entry.action, entry.reason, entry.actor])).toEqual([
-      ['partner.reactivated', 'paid', { type: 'operator', id: anna.clientId, name: anna.name }],
-      ['partner.suspended', 'unpaid invoices', { type: 'operator', id: anna.clientId, name: anna.name }],
+      ['partner.reactivated', 'paid', { type: 'operator', id: anna.id, name: anna.name }],
+      ['partner.suspended', 'unpaid invoices', { type: 'operator', id: anna.id, name: anna.name }],
     ]);
   });
 
@@ -91,7 +91,7 @@ describe('partners in the back office', () => {
     const created = await approver.post(`/ops/v1/partners/${partner.id}/api-keys`, { name: 'Onboarding key', role: 'api_user' });
 
     expect(created.status).toBe(201);
-    expect(created.json).toEqual(expect.objectContaining({ name: 'Onboarding key', role: 'api_user', status: 'active', createdBy: { type: 'operator', id: anna.clientId, name: anna.name }, key: expect.stringMatching(/^sbx_[A-Za-z0-9]{40}$/) }));
+    expect(created.json).toEqual(expect.objectContaining({ name: 'Onboarding key', role: 'api_user', status: 'active', createdBy: { type: 'operator', id: anna.id, name: anna.name }, key: expect.stringMatching(/^sbx_[A-Za-z0-9]{40}$/) }));
     expect((await api.withKey(created.json.key).get('/api/product-sectors')).status).toBe(200);
     const shown = await approver.get(`/ops/v1/partners/${partner.id}`);
     expect(shown.json.apiKeys[0]).toEqual(expect.objectContaining({ id: created.json.id, prefix: created.json.key.slice(0, 12) }));
@@ -114,7 +114,7 @@ describe('partners in the back office', () => {
     expect([refused.status, refused.json.type]).toEqual([401, expect.stringMatching(/\/problems\/api_key\.revoked$/)]);
     expect((await other.api.get('/api/product-sectors')).status).toBe(200);
     const [entry] = (await approver.get(`/ops/v1/partners/${partner.id}/audit`)).json;
-    expect(entry).toEqual({ id: expect.any(String), at: expect.stringMatching(ISO), actor: { type: 'operator', id: anna.clientId, name: anna.name }, action: 'api_key.revoked', target: { type: 'api_key', id: key.id, name: 'Seed key' }, reason: 'found on a paste site' });
+    expect(entry).toEqual({ id: expect.any(String), at: expect.stringMatching(ISO), actor: { type: 'operator', id: anna.id, name: anna.name }, action: 'api_key.revoked', target: { type: 'api_key', id: key.id, name: 'Seed key' }, reason: 'found on a paste site' });
   });
 
   it('when a body is bad, then it is 422 naming the field and nothing changes', async () => {

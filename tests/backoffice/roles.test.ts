@@ -4,9 +4,10 @@ import { Ops, Role, expectProblem, partnerCase, sharedStack, simulate } from './
 const ROLES: Role[] = ['viewer', 'reviewer', 'approver'];
 const UNKNOWN_CASE = '01AAAAAAAAAAAAAAAAAAAAAAAA';
 const UNKNOWN_NUMBER = '2147483647';
+const UNKNOWN_KEY = 'key_01AAAAAAAAAAAAAAAAAAAAAAAA';
 
 interface DescribedOperation {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   role: Role;
 }
@@ -19,7 +20,7 @@ async function describedOperations(): Promise<DescribedOperation[]> {
     const role = /^Role (viewer|reviewer|approver)\b/.exec(operation.description ?? '')?.[1] as Role | undefined;
     if (!role) throw new Error(`${method} ${template} names no role in its description`);
     const idType = operation.parameters?.find((parameter) => parameter.in === 'path' && parameter.name === 'id')?.schema?.type;
-    return { method: method.toUpperCase() as 'GET' | 'POST', path: template.replace('{id}', idType === 'integer' ? UNKNOWN_NUMBER : UNKNOWN_CASE), role };
+    return { method: method.toUpperCase() as DescribedOperation['method'], path: template.replace('{id}', idType === 'integer' ? UNKNOWN_NUMBER : UNKNOWN_CASE).replace('{keyId}', UNKNOWN_KEY), role };
   }));
 }
 
@@ -32,7 +33,7 @@ function spellings(path: string): [string, string][] {
   return [['trailing slash', `${path}/`], ['upper-case last word', upperLast], ['capitalised resource', capitalFirst]];
 }
 
-const call = (ops: Ops, method: 'GET' | 'POST', path: string, body: unknown = {}) => (method === 'GET' ? ops.get(path) : ops.post(path, body));
+const call = (ops: Ops, method: DescribedOperation['method'], path: string, body: unknown = {}) => (method === 'GET' ? ops.get(path) : method === 'PUT' ? ops.put(path, body) : ops.post(path, body));
 
 describe('back office roles on every operation and spelling', () => {
   const as: Partial<Record<Role, Ops>> = {};
@@ -44,7 +45,7 @@ describe('back office roles on every operation and spelling', () => {
   });
 
   it('when every operation of /ops/v1/docs.json is called by every role as documented, then a role below the named one is 403 and the others get past the check; any other spelling is 404 for everyone', async () => {
-    expect(operations).toHaveLength(14);
+    expect(operations).toHaveLength(23);
     const rank = (role: Role) => ROLES.indexOf(role);
     const outcomes: string[] = [];
     const expected: string[] = [];
