@@ -28,6 +28,8 @@ beforeAll(async () => {
       SERVICE_PORT_BASE: String(stack.portBase),
       PORT: String(port),
       ADMIN_PORT: String(adminPort),
+      // The stack's gateway holds the partner access port of this base; this one takes any free port.
+      GRPC_PORT: '0',
       INTERNAL_IDENTITY_SECRET: stack.identitySecret,
       API_ENVIRONMENT: 'sandbox',
     },
