@@ -4,7 +4,7 @@
  * simulator, and the signed contract the partner can download. Each status is printed as it
  * changes.
  *
- *   API_ENVIRONMENT=production npm start     # the stack, in another terminal (PRODUCTION_SIMULATORS=true by default there)
+ *   API_ENVIRONMENT=production PRODUCTION_SIMULATORS=true npm start     # the stack, in another terminal
  *   npm run demo:production
  *
  * PARTNER_API_URL (default http://127.0.0.1:8080) and PARTNER_API_KEY (default: the production

@@ -8,9 +8,10 @@ import { startStack } from '../stack';
 
 /** `npm start`: the whole stack on this machine, seeded with the demo fixture when empty. */
 runUntilSignal('The stack', async () => {
-  // The local stack is a demo: in production its outside parties are the local simulators unless
-  // PRODUCTION_SIMULATORS=false (then every URL must be given, as in a deployment).
-  const config = loadConfig({ ...platformVariables, PORT: portVariable(8080), SEED_DEMO: booleanVariable(true), PRODUCTION_SIMULATORS: booleanVariable(true) });
+  // In production the local simulators stand in for the outside parties only when
+  // PRODUCTION_SIMULATORS=true says so (PRODUCTION-PATH section 9); without it every URL must be
+  // given, as in a deployment, and a missing one stops the stack naming it.
+  const config = loadConfig({ ...platformVariables, PORT: portVariable(8080), SEED_DEMO: booleanVariable(true), PRODUCTION_SIMULATORS: booleanVariable(false) });
   const log = createLogger('stack', 'warn');
   const stateDirectory = path.resolve(__dirname, '..', '..', '..', '..', '.stack', `${config.API_ENVIRONMENT}-${new URL(config.DATABASE_URL).pathname.slice(1)}`);
   const stack = await startStack({
