@@ -1,3 +1,4 @@
+import { API_KEY_LIMITS } from '@rental/proto';
 import { conflict, notFound, ruleViolation, violation } from '@rental/problem';
 import { hashApiKey } from './api-key';
 import { KEY_PREFIX_LENGTH, generateApiKey } from './key-format';
@@ -110,11 +111,9 @@ export interface ConditionsOwner {
   putConditions(partner: { id: string; name: string; contactEmail: string | null }, conditions: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
-export const MAX_LIVE_KEYS = 10;
+const { maxLiveKeys: MAX_LIVE_KEYS, maxRollOverlapSeconds: MAX_OVERLAP_SECONDS, maxLifetimeDays: MAX_EXPIRY_DAYS } = API_KEY_LIMITS;
 export const EXPIRY_NOTICE_DAYS = 7;
 const SYSTEM: Actor = { type: 'system', id: 'gateway', name: 'Partner Rental API' };
-export const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;
-const MAX_EXPIRY_DAYS = 366;
 
 export function keyStatusOf(key: Pick<ApiKeyRecord, 'revokedAt' | 'expiresAt'>, now: Date): KeyStatus {
   if (key.revokedAt) return 'revoked';

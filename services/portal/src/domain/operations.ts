@@ -1,14 +1,20 @@
+import { API_KEY_LIMITS } from '@rental/proto';
 import type { AuditEntryView, PortalDependencies, WebhookCall, WebhookOperation } from './ports';
-import { PartnerUser, actorOf } from './roles';
+import { PartnerUser, actorOf, hasRole, keyRoleOf } from './roles';
 
-/** How long the old key keeps working after a roll unless the user says otherwise. */
-export const DEFAULT_ROLL_OVERLAP_SECONDS = 86_400;
+/** The signed-in user and what the roles allow in this deployment (the page offers only that). */
+export const me = (deps: PortalDependencies, user: PartnerUser) => ({
+  ...user,
+  environment: deps.environment,
+  may: { manageKeys: hasRole(user, keyRoleOf(deps.environment)), manageWebhooks: hasRole(user, 'developer') },
+});
+
 
 export const listKeys = (deps: PortalDependencies, user: PartnerUser, statuses: string[], page: number) => deps.access.listKeys(user.partnerId, statuses, page);
 
 export const createKey = (deps: PortalDependencies, user: PartnerUser, input: { name: string; role: string; expiresAt: string | null }) => deps.access.createKey(user.partnerId, input, actorOf(user));
 
-export const rollKey = (deps: PortalDependencies, user: PartnerUser, keyId: string, expiresIn: number | undefined) => deps.access.rollKey(user.partnerId, keyId, expiresIn ?? DEFAULT_ROLL_OVERLAP_SECONDS, actorOf(user));
+export const rollKey = (deps: PortalDependencies, user: PartnerUser, keyId: string, expiresIn: number | undefined) => deps.access.rollKey(user.partnerId, keyId, expiresIn ?? API_KEY_LIMITS.defaultRollOverlapSeconds, actorOf(user));
 
 export const revokeKey = (deps: PortalDependencies, user: PartnerUser, keyId: string) => deps.access.revokeKey(user.partnerId, keyId, actorOf(user));
 

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { type OperationSpec, type ResponseSpec, defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
+import { API_KEY_LIMITS } from '@rental/proto';
 import { type PortalRole, keyRoleOf } from '../../domain/roles';
 
 const TAG = 'Partner portal';
 const KEY_STATUSES = ['active', 'expiring', 'expired', 'revoked'] as const;
-/** The longest a new key may live, and the longest an old key may overlap its successor after a roll. */
-export const MAX_KEY_LIFETIME_DAYS = 366;
-export const MAX_ROLL_OVERLAP_SECONDS = 604_800;
+const { maxLifetimeDays: MAX_KEY_LIFETIME_DAYS, maxRollOverlapSeconds: MAX_ROLL_OVERLAP_SECONDS, defaultRollOverlapSeconds } = API_KEY_LIMITS;
 
 const actorSchema = z.object({
   type: z.string().describe('partner_user, operator or seed (keys loaded from the seed file)'),
@@ -64,7 +63,7 @@ export const newKeyBody = z.object({
 }).meta({ id: 'PortalNewApiKey' });
 
 export const rollBody = z.object({
-  expiresIn: z.number().int().min(0).max(MAX_ROLL_OVERLAP_SECONDS).optional().describe('Seconds the old key keeps working (0 = expires at once; default 86400)'),
+  expiresIn: z.number().int().min(0).max(MAX_ROLL_OVERLAP_SECONDS).optional().describe(`Seconds the old key keeps working (0 = expires at once; default ${defaultRollOverlapSeconds})`),
 }).meta({ id: 'PortalRoll' });
 
 /** Anything: the webhook operations' owner (notifications) validates bodies with its own rules. */

@@ -3,7 +3,7 @@ import { type OperationSpec, OperationRouter } from '@rental/http';
 import { forbidden } from '@rental/problem';
 import * as use from '../../domain/operations';
 import type { PortalDependencies } from '../../domain/ports';
-import { type PartnerUser, type PortalRole, hasRole, keyRoleOf } from '../../domain/roles';
+import { type PartnerUser, type PortalRole, hasRole } from '../../domain/roles';
 import {
   auditOperation, createEndpointOperation, createKeyOperation, deleteEndpointOperation, deliveriesOperation, getEndpointOperation, listEndpointsOperation, listKeysOperation,
   meOperation, redeliverOperation, rolesOfOperations, revokeKeyOperation, rollKeyOperation, rotateSecretOperation, testEventOperation, updateEndpointOperation,
@@ -26,10 +26,7 @@ export function portalRoutes(deps: PortalDependencies): OperationRouter {
     if (!hasRole(userOf(res), role)) throw forbidden('portal.role_required', `This operation needs the ${role} role.`);
   };
   return new OperationRouter({ authorization })
-    .handle(meOperation, async ({ res }) => {
-      const user = userOf(res);
-      return ok({ ...user, environment: deps.environment, may: { manageKeys: hasRole(user, keyRoleOf(deps.environment)), manageWebhooks: hasRole(user, 'developer') } });
-    })
+    .handle(meOperation, async ({ res }) => ok(use.me(deps, userOf(res))))
     .handle(listKeysOperation, async ({ query, res }) => {
       const statuses = (query.status ?? '').split(',').map((status) => status.trim()).filter(Boolean);
       return ok(await use.listKeys(deps, userOf(res), statuses, pageOf(query.page)));
