@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { Client } from 'pg';
-import { ManagedProcess } from '@rental/stack';
-import { ApiClient, Stack, bootStack, fixturePartnerKey, freePort, shutdownStack } from '@rental/testkit';
+import { ListeningProcess, startExtraGateway } from '../api-description/support/prism';
+import { ApiClient, Stack, bootStack, fixturePartnerKey, shutdownStack } from '@rental/testkit';
 
 /**
  * Two gateways on one database in front of the same services, with a key limit of 200 requests
@@ -12,34 +11,14 @@ const BURST = 200;
 const LIMITS = { RATE_LIMIT_KEY_PER_SECOND: '5', RATE_LIMIT_KEY_BURST: String(BURST), RATE_LIMIT_ADDRESS_PER_SECOND: '0' };
 
 let stack: Stack;
-let second: ManagedProcess;
+let second: ListeningProcess;
 let secondUrl: string;
 
 beforeAll(async () => {
   stack = await bootStack({ env: LIMITS });
-  const [port, adminPort] = [await freePort(), await freePort()];
-  second = new ManagedProcess({
-    name: 'gateway-second',
-    entry: require.resolve('@rental/gateway/package.json').replace('package.json', 'dist/start.js'),
-    env: {
-      ...process.env,
-      ...LIMITS,
-      DATABASE_URL: stack.databaseUrl,
-      SERVICE_PORT_BASE: String(stack.portBase),
-      PORT: String(port),
-      ADMIN_PORT: String(adminPort),
-      // The stack's gateway holds the partner access port of this base; this one takes any free port.
-      GRPC_PORT: '0',
-      INTERNAL_IDENTITY_SECRET: stack.identitySecret,
-      API_ENVIRONMENT: 'sandbox',
-    },
-    logFile: path.join(stack.logDirectory, 'gateway-second.log'),
-    readyUrl: `http://127.0.0.1:${adminPort}/readyz`,
-    restartOnCrash: false,
-  });
-  second.start();
-  await second.waitReady();
-  secondUrl = `http://127.0.0.1:${port}`;
+  // The helper every test uses for another gateway on the stack (its own free ports).
+  second = await startExtraGateway(stack, LIMITS);
+  secondUrl = second.url;
 });
 
 afterAll(async () => {
