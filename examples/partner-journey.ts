@@ -102,7 +102,9 @@ async function main(): Promise<void> {
     step(`Register a webhook endpoint at ${process.env.WEBHOOK_PUBLIC_URL ?? receiver.url}`);
     const registration = await api.POST('/api/webhook_endpoints', { body: { url: process.env.WEBHOOK_PUBLIC_URL ?? receiver.url } });
     if (registration.response.status === 422) {
-      detail('The deployment refuses this URL. Locally, start the stack with WEBHOOK_ALLOW_PRIVATE_URLS=true; elsewhere set WEBHOOK_PUBLIC_URL to a public https address that reaches this receiver.');
+      detail(
+        'The deployment refuses this URL. Locally, start the stack with WEBHOOK_ALLOW_PRIVATE_URLS=true; elsewhere set WEBHOOK_PUBLIC_URL to a public https address that reaches this receiver.',
+      );
     }
     const endpoint = expectOk('registering the webhook endpoint', registration);
     endpointId = endpoint.id;
@@ -110,41 +112,67 @@ async function main(): Promise<void> {
     detail(`endpoint ${endpoint.id}; its secret is shown only now and signs every delivery`);
 
     step('Calculate a leasing offer: a 1,000 EUR laptop over 36 months');
-    const calculation = expectOk('calculate', await api.POST('/api/calculate', {
-      body: { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000, productSector: 'IT_AND_OFFICE_EQUIPMENT' },
-    }));
-    for (const offer of calculation.response.offers) detail(`${offer.calculationType}, ${offer.duration} months: ${offer.rate.toFixed(2)} EUR a month (rental factor ${offer.rentalFactor} %)`);
+    const calculation = expectOk(
+      'calculate',
+      await api.POST('/api/calculate', {
+        body: { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000, productSector: 'IT_AND_OFFICE_EQUIPMENT' },
+      }),
+    );
+    for (const offer of calculation.response.offers)
+      detail(`${offer.calculationType}, ${offer.duration} months: ${offer.rate.toFixed(2)} EUR a month (rental factor ${offer.rentalFactor} %)`);
     detail(`stored as ${calculation.uri}`);
 
     step('Create a cart with the laptop');
-    const cart = expectOk('create the cart', await api.POST('/api/carts', {
-      body: { items: [{ productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }] },
-    }));
+    const cart = expectOk(
+      'create the cart',
+      await api.POST('/api/carts', {
+        body: { items: [{ productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }] },
+      }),
+    );
     detail(`cart ${cart.cartId}: purchase price ${cart.purchasePrice} EUR, ${cart.financingOptions.length} financing options`);
 
     step('Check the cart out (leasing, 36 months) with an Idempotency-Key');
-    const checkout = expectOk('checkout', await api.POST('/api/carts/{id}/checkout', {
-      params: { path: { id: cart.cartId }, header: { 'Idempotency-Key': randomUUID() } },
-      body: {
-        duration: 36,
-        financingType: 'leasing',
-        customer: { firstName: 'Erika', lastName: 'Mustermann', email: 'erika@customer.example', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', company: 'Mustermann GmbH' },
-      },
-    }));
+    const checkout = expectOk(
+      'checkout',
+      await api.POST('/api/carts/{id}/checkout', {
+        params: { path: { id: cart.cartId }, header: { 'Idempotency-Key': randomUUID() } },
+        body: {
+          duration: 36,
+          financingType: 'leasing',
+          customer: {
+            firstName: 'Erika',
+            lastName: 'Mustermann',
+            email: 'erika@customer.example',
+            street: 'Hauptstr.',
+            houseNumber: '1',
+            zipCode: '10115',
+            city: 'Berlin',
+            country: 'DE',
+            company: 'Mustermann GmbH',
+          },
+        },
+      }),
+    );
     const caseId = checkout.financeCaseId;
     detail(`financing case ${caseId} (${checkout.financeCaseLink}): ${checkout.message}`);
     const submitted = expectOk('read the financing case', await api.GET('/api/financing_cases/{id}', { params: { path: { id: caseId } } }));
     detail(`case ${submitted.caseNumber} is ${submitted.status}`);
 
     step('Sandbox: the lender accepts the financing');
-    expectOk('finance decision', await api.POST('/api/sandbox/financing_cases/{id}/finance-decision', { params: { path: { id: caseId } }, body: { decision: 'accepted' } }));
+    expectOk(
+      'finance decision',
+      await api.POST('/api/sandbox/financing_cases/{id}/finance-decision', { params: { path: { id: caseId } }, body: { decision: 'accepted' } }),
+    );
     await receiver.waitFor('for the acceptance', (event) => event.data.financingCaseId === caseId && event.data.toStatus === 'finance_accepted');
 
     step('Start the e-signature of the contract');
-    const signature = expectOk('start the e-signature', await api.POST('/api/financing-cases/{financingCaseId}/start-esignature', {
-      params: { path: { financingCaseId: caseId } },
-      body: { authorizedPersons: [{ firstName: 'Anna', lastName: 'Berg', email: 'anna.berg@customer.example', soloSigneePermitted: true }] },
-    }));
+    const signature = expectOk(
+      'start the e-signature',
+      await api.POST('/api/financing-cases/{financingCaseId}/start-esignature', {
+        params: { path: { financingCaseId: caseId } },
+        body: { authorizedPersons: [{ firstName: 'Anna', lastName: 'Berg', email: 'anna.berg@customer.example', soloSigneePermitted: true }] },
+      }),
+    );
     detail(`envelope ${signature.envelopeId} ${signature.status} to ${signature.authorizedPersons.map((person) => person.email).join(', ')}`);
     await receiver.waitFor('for the new contract', (event) => event.data.financingCaseId === caseId && event.data.resourceType === 'contract');
     const contract = expectOk('read the contract', await api.GET('/api/contracts/{id}', { params: { path: { id: signature.contractId } } }));

@@ -51,9 +51,28 @@ async function follow(read: () => Promise<Json>, describe: (value: Json) => stri
 async function main(): Promise<void> {
   console.log(`Production path demo against ${BASE_URL}`);
   console.log('1. cart and checkout with submitFinancing (a financed amount up to 50,000: the lender simulator accepts)');
-  const cart = await call('POST', '/api/carts', { items: [{ productNumber: `DEMO-${Date.now()}`, productName: 'Laptop Pro 14', quantity: 2, price: 1499.5, categorySlug: 'laptops' }] });
-  const customer = { firstName: 'Mara', lastName: 'Keller', email: 'mara.keller@kunde-gmbh.example', street: 'Hauptstrasse', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', phone: '+49301234567', company: 'Kunde GmbH', vatId: 'DE123456789' };
-  const checkout = await call('POST', `/api/carts/${String(cart.cartId)}/checkout`, { duration: 36, financingType: 'leasing', customer, submitFinancing: true }, { 'Idempotency-Key': randomUUID() });
+  const cart = await call('POST', '/api/carts', {
+    items: [{ productNumber: `DEMO-${Date.now()}`, productName: 'Laptop Pro 14', quantity: 2, price: 1499.5, categorySlug: 'laptops' }],
+  });
+  const customer = {
+    firstName: 'Mara',
+    lastName: 'Keller',
+    email: 'mara.keller@kunde-gmbh.example',
+    street: 'Hauptstrasse',
+    houseNumber: '1',
+    zipCode: '10115',
+    city: 'Berlin',
+    country: 'DE',
+    phone: '+49301234567',
+    company: 'Kunde GmbH',
+    vatId: 'DE123456789',
+  };
+  const checkout = await call(
+    'POST',
+    `/api/carts/${String(cart.cartId)}/checkout`,
+    { duration: 36, financingType: 'leasing', customer, submitFinancing: true },
+    { 'Idempotency-Key': randomUUID() },
+  );
   const caseId = String(checkout.financeCaseId);
   console.log(`   financing case ${caseId}`);
 
@@ -61,13 +80,16 @@ async function main(): Promise<void> {
   const quotePath = String(((await call('GET', `/api/financing_cases/${caseId}`)).quotes as string[])[0]);
   const decided = await follow(
     async () => call('GET', quotePath),
-    (found) => `quote ${String(found.status)}; lender submission ${String(found.lenderSubmissionStatus ?? '-')}; financingNumber ${String(found.financingNumber ?? '-')}`,
+    (found) =>
+      `quote ${String(found.status)}; lender submission ${String(found.lenderSubmissionStatus ?? '-')}; financingNumber ${String(found.financingNumber ?? '-')}`,
     (found) => !['finance_review', 'accepted_by_customer'].includes(String(found.status)),
   );
   if (decided.status !== 'finance_accepted') throw new Error(`the lender did not accept: the case is ${String(decided.status)}`);
 
   console.log('3. start-esignature: the contract PDF goes to the signing simulator');
-  const started = await call('POST', `/api/financing-cases/${caseId}/start-esignature`, { authorizedPersons: [{ firstName: 'Mara', lastName: 'Keller', email: 'mara.keller@kunde-gmbh.example', soloSigneePermitted: true }] });
+  const started = await call('POST', `/api/financing-cases/${caseId}/start-esignature`, {
+    authorizedPersons: [{ firstName: 'Mara', lastName: 'Keller', email: 'mara.keller@kunde-gmbh.example', soloSigneePermitted: true }],
+  });
   console.log(`   contract ${String(started.contractId)}, envelope ${String(started.envelopeId)} ${String(started.status)}`);
 
   console.log('4. the signature: envelope.sent at once, envelope.signed with the signed PDF later');
@@ -79,7 +101,9 @@ async function main(): Promise<void> {
   const documents = await call('GET', `/api/financing-cases/${caseId}/documents`);
   const list = (Array.isArray(documents) ? documents : (documents['hydra:member'] ?? documents.documents ?? [])) as Json[];
   const signed = list.find((document) => document.category === 'signed_contract');
-  console.log(`5. signed contract: ${signed ? `${String(signed.originalName ?? signed.fileName ?? signed.id)} (${String(signed.downloadUrl)})` : 'not listed yet'}`);
+  console.log(
+    `5. signed contract: ${signed ? `${String(signed.originalName ?? signed.fileName ?? signed.id)} (${String(signed.downloadUrl)})` : 'not listed yet'}`,
+  );
   console.log('Done.');
 }
 

@@ -27,18 +27,34 @@ async function main(): Promise<void> {
   const api = createPartnerApiClient(BASE_URL, API_KEY);
 
   console.log('1. A cart checked out as a quote only (no financing request yet)');
-  const cart = ok('create the cart', await api.POST('/api/carts', {
-    body: { items: [{ productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }] },
-  }));
-  const checkout = ok('checkout', await api.POST('/api/carts/{id}/checkout', {
-    params: { path: { id: cart.cartId }, header: { 'Idempotency-Key': randomUUID() } },
-    body: {
-      duration: 36,
-      financingType: 'leasing',
-      submitFinancing: false,
-      customer: { firstName: 'Erika', lastName: 'Mustermann', email: 'erika@customer.example', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', company: 'Mustermann GmbH' },
-    },
-  }));
+  const cart = ok(
+    'create the cart',
+    await api.POST('/api/carts', {
+      body: { items: [{ productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }] },
+    }),
+  );
+  const checkout = ok(
+    'checkout',
+    await api.POST('/api/carts/{id}/checkout', {
+      params: { path: { id: cart.cartId }, header: { 'Idempotency-Key': randomUUID() } },
+      body: {
+        duration: 36,
+        financingType: 'leasing',
+        submitFinancing: false,
+        customer: {
+          firstName: 'Erika',
+          lastName: 'Mustermann',
+          email: 'erika@customer.example',
+          street: 'Hauptstr.',
+          houseNumber: '1',
+          zipCode: '10115',
+          city: 'Berlin',
+          country: 'DE',
+          company: 'Mustermann GmbH',
+        },
+      },
+    }),
+  );
   const caseId = checkout.financeCaseId;
 
   console.log('2. The offer goes to the customer: the quote is in review, the customer has a link');
@@ -46,11 +62,14 @@ async function main(): Promise<void> {
   const linkBefore = await fetch(sent.customerUrl);
   console.log(`   case ${caseId} is ${sent.status}; the customer's page answers ${linkBefore.status}`);
 
-  console.log('3. The customer never answers: the case\'s clock moves 15 days forward');
-  const advanced = ok('advance the clock', await api.POST('/api/sandbox/financing_cases/{financingCaseId}/advance-clock', {
-    params: { path: { financingCaseId: caseId } },
-    body: { by: '15d' },
-  }));
+  console.log("3. The customer never answers: the case's clock moves 15 days forward");
+  const advanced = ok(
+    'advance the clock',
+    await api.POST('/api/sandbox/financing_cases/{financingCaseId}/advance-clock', {
+      params: { path: { financingCaseId: caseId } },
+      body: { by: '15d' },
+    }),
+  );
   for (const effect of advanced.applied) console.log(`   ${effect.at}  ${effect.action}`);
   console.log(`   the case's clock is ${advanced.clockOffset} ahead; the case is ${advanced.status}`);
 

@@ -10,7 +10,7 @@ export type StatusChangedEvent = components['schemas']['FinancingCaseStatusChang
 /** Request headers as Node's http module gives them (names in lower case). */
 export type IncomingHeaders = Record<string, string | string[] | undefined>;
 
-const single = (value: string | string[] | undefined): string => (Array.isArray(value) ? value.join(', ') : value ?? '');
+const single = (value: string | string[] | undefined): string => (Array.isArray(value) ? value.join(', ') : (value ?? ''));
 
 /**
  * Standard Webhooks: accepts the delivery when one of the `v1,` entries of `webhook-signature`

@@ -4,7 +4,8 @@ const path = require('node:path');
 
 for (const service of fs.readdirSync('src/generated/rental')) {
   const dir = path.join('src/generated/rental', service, 'v1');
-  const lines = fs.readdirSync(dir)
+  const lines = fs
+    .readdirSync(dir)
     .filter((file) => file.endsWith('.ts') && file !== 'index.ts')
     .map((file) => `export type * from './${file.replace(/\.ts$/, '')}';`);
   fs.writeFileSync(path.join(dir, 'index.ts'), `${lines.join('\n')}\n`);

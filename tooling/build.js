@@ -36,19 +36,21 @@ function copyAssets(dir) {
 async function main() {
   fs.rmSync(outDir, { recursive: true, force: true });
   const files = listSources(srcDir);
-  await Promise.all(files.map(async (file) => {
-    const relative = path.relative(srcDir, file);
-    const target = path.join(outDir, relative.replace(/\.ts$/, '.js'));
-    const { code, map } = await transformFile(file, {
-      jsc: { parser: { syntax: 'typescript' }, target: 'es2022', keepClassNames: true },
-      module: { type: 'commonjs' },
-      sourceMaps: true,
-      sourceFileName: path.relative(path.dirname(target), file),
-    });
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, `${code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
-    fs.writeFileSync(`${target}.map`, map);
-  }));
+  await Promise.all(
+    files.map(async (file) => {
+      const relative = path.relative(srcDir, file);
+      const target = path.join(outDir, relative.replace(/\.ts$/, '.js'));
+      const { code, map } = await transformFile(file, {
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022', keepClassNames: true },
+        module: { type: 'commonjs' },
+        sourceMaps: true,
+        sourceFileName: path.relative(path.dirname(target), file),
+      });
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(target, `${code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
+      fs.writeFileSync(`${target}.map`, map);
+    }),
+  );
   if (!flat) copyAssets(srcDir);
 }
 

@@ -12,13 +12,10 @@ http
       res.end('{"status":"ready"}');
       return;
     }
-    const upstream = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, agent, headers: req.headers },
-      (response) => {
-        res.writeHead(response.statusCode ?? 502, response.headers);
-        response.pipe(res);
-      },
-    );
+    const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, agent, headers: req.headers }, (response) => {
+      res.writeHead(response.statusCode ?? 502, response.headers);
+      response.pipe(res);
+    });
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   })

@@ -5,13 +5,26 @@ import { Stack, waitFor } from '@rental/testkit';
 // One tick of case-workflow's clock, measured: case-workflow is restarted (its scheduler ticks
 // once at start), the tick's own histogram gives its time, Postgres' counters the database load.
 
-export interface DatabaseCounters { xact_commit: number; tup_returned: number; tup_fetched: number; tup_inserted: number; tup_updated: number; blks_hit: number; blks_read: number }
+export interface DatabaseCounters {
+  xact_commit: number;
+  tup_returned: number;
+  tup_fetched: number;
+  tup_inserted: number;
+  tup_updated: number;
+  blks_hit: number;
+  blks_read: number;
+}
 
 async function counters(stack: Stack): Promise<DatabaseCounters> {
   const db = connectDatabase({ url: stack.databaseUrl, schema: 'public' });
   try {
-    const result = await db.raw('SELECT xact_commit, tup_returned, tup_fetched, tup_inserted, tup_updated, blks_hit, blks_read FROM pg_stat_database WHERE datname = ?', [databaseNameOf(stack.databaseUrl)]);
-    return Object.fromEntries(Object.entries(result.rows[0] as Record<string, string>).map(([key, value]) => [key, Number(value)])) as unknown as DatabaseCounters;
+    const result = await db.raw(
+      'SELECT xact_commit, tup_returned, tup_fetched, tup_inserted, tup_updated, blks_hit, blks_read FROM pg_stat_database WHERE datname = ?',
+      [databaseNameOf(stack.databaseUrl)],
+    );
+    return Object.fromEntries(
+      Object.entries(result.rows[0] as Record<string, string>).map(([key, value]) => [key, Number(value)]),
+    ) as unknown as DatabaseCounters;
   } finally {
     await db.destroy();
   }
@@ -32,7 +45,10 @@ async function schedulerMetrics(stack: Stack): Promise<{ ticks: number; seconds:
  * Restarts case-workflow and measures its first tick (one SCHEDULER_TICK after the start);
  * `whileStopped` prepares the due work while no tick can take it.
  */
-export async function measureTick(stack: Stack, whileStopped?: () => Promise<void>): Promise<{ seconds: number; reminders: number; load: Record<string, number> }> {
+export async function measureTick(
+  stack: Stack,
+  whileStopped?: () => Promise<void>,
+): Promise<{ seconds: number; reminders: number; load: Record<string, number> }> {
   const process = stack.processes['case-workflow'];
   await process.stop();
   await whileStopped?.();
@@ -41,10 +57,13 @@ export async function measureTick(stack: Stack, whileStopped?: () => Promise<voi
   const before = await counters(stack);
   process.start();
   await process.waitReady();
-  const metrics = await waitFor(async () => {
-    const current = await schedulerMetrics(stack);
-    return current.ticks >= 1 ? current : undefined;
-  }, { timeoutMs: 300_000, intervalMs: 200, what: 'the first tick' });
+  const metrics = await waitFor(
+    async () => {
+      const current = await schedulerMetrics(stack);
+      return current.ticks >= 1 ? current : undefined;
+    },
+    { timeoutMs: 300_000, intervalMs: 200, what: 'the first tick' },
+  );
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const after = await counters(stack);
   const load = Object.fromEntries(Object.keys(before).map((key) => [key, after[key as keyof DatabaseCounters] - before[key as keyof DatabaseCounters]]));

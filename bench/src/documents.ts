@@ -28,12 +28,25 @@ export async function documentsBench({ stack, recorder }: BenchContext): Promise
   const base = { url: stack.gatewayUrl, headers: { 'X-Api-Key': key }, connections: 10 };
   await measure({ label: 'warm-up', ...base, durationSeconds: 3, requests: [upload, download] });
   const rows = [
-    await recorder.measure(BENCHMARK, { label: 'POST /api/financing-cases/{id}/documents, 100 KB PDF (saturated, 10 connections)', ...base, requests: [upload] }),
-    await recorder.measure(BENCHMARK, { label: 'POST /api/financing-cases/{id}/documents, 100 KB PDF (20 req/s)', ...base, overallRate: 20, requests: [upload] }),
+    await recorder.measure(BENCHMARK, {
+      label: 'POST /api/financing-cases/{id}/documents, 100 KB PDF (saturated, 10 connections)',
+      ...base,
+      requests: [upload],
+    }),
+    await recorder.measure(BENCHMARK, {
+      label: 'POST /api/financing-cases/{id}/documents, 100 KB PDF (20 req/s)',
+      ...base,
+      overallRate: 20,
+      requests: [upload],
+    }),
     await recorder.measure(BENCHMARK, { label: 'GET /api/documents/{id}/download, 100 KB (saturated, 10 connections)', ...base, requests: [download] }),
     await recorder.measure(BENCHMARK, { label: 'GET /api/documents/{id}/download, 100 KB (100 req/s)', ...base, overallRate: 100, requests: [download] }),
   ];
-  reportRuns('Document upload and download', `Command: \`npm run bench:documents\` (${runDate()}; ${ROW_SECONDS} s per row, through the gateway with acme's sandbox key). Uploads are multipart/form-data with a ${UPLOAD_BYTES / 1024} KB PDF in category other, spread over ten of acme's cases; downloads fetch the uploaded documents in turn. The object storage is the stack's embedded S3 server, which runs in the benchmark process beside autocannon.`, rows);
+  reportRuns(
+    'Document upload and download',
+    `Command: \`npm run bench:documents\` (${runDate()}; ${ROW_SECONDS} s per row, through the gateway with acme's sandbox key). Uploads are multipart/form-data with a ${UPLOAD_BYTES / 1024} KB PDF in category other, spread over ten of acme's cases; downloads fetch the uploaded documents in turn. The object storage is the stack's embedded S3 server, which runs in the benchmark process beside autocannon.`,
+    rows,
+  );
 }
 
 if (require.main === module) runAlone('bench:documents', documentsBench);

@@ -15,7 +15,13 @@ function benchProcess(name: string, entry: string, port: number, env: NodeJS.Pro
     name,
     entry,
     // BENCH_NODE_OPTIONS (a profiler, say) reaches these as it reaches the stack's processes.
-    env: { ...process.env, ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}), ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+      ...env,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+    },
     logFile: path.join(os.tmpdir(), `${name}.log`),
     readyUrl: `http://127.0.0.1:${readyPort}/readyz`,
     restartOnCrash: false,
@@ -26,7 +32,7 @@ const LIMIT_TURNS = Number(process.env.BENCH_LIMIT_TURNS ?? 2);
 
 async function limitTurns<T>(turn: (number: number) => Promise<T[]>): Promise<T[]> {
   const rows: T[] = [];
-  for (let number = 1; number <= LIMIT_TURNS; number += 1) rows.push(...await turn(number));
+  for (let number = 1; number <= LIMIT_TURNS; number += 1) rows.push(...(await turn(number)));
   return rows;
 }
 
@@ -38,20 +44,30 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
   // the rate limits on as the stack's (BENCH_RATE_LIMITS), and a third one with them off: the
   // reference of what the limits cost.
   const gatewayEntry = require.resolve('@rental/gateway/package.json').replace('package.json', 'dist/start.js');
-  const trivialGateway = (name: string, port: number, adminPort: number, limits: NodeJS.ProcessEnv) => benchProcess(name, gatewayEntry, port, {
-    DATABASE_URL: stack.databaseUrl,
-    API_ENVIRONMENT: 'sandbox',
-    PRICING_HTTP_URL: trivialUrl,
-    ...limits,
-    INTERNAL_IDENTITY_SECRET: stack.identitySecret,
-    ADMIN_PORT: String(adminPort),
-    // The stack's gateway holds the partner access port of this base; this one takes any free port.
-    GRPC_PORT: '0',
-  }, adminPort);
+  const trivialGateway = (name: string, port: number, adminPort: number, limits: NodeJS.ProcessEnv) =>
+    benchProcess(
+      name,
+      gatewayEntry,
+      port,
+      {
+        DATABASE_URL: stack.databaseUrl,
+        API_ENVIRONMENT: 'sandbox',
+        PRICING_HTTP_URL: trivialUrl,
+        ...limits,
+        INTERNAL_IDENTITY_SECRET: stack.identitySecret,
+        ADMIN_PORT: String(adminPort),
+        // The stack's gateway holds the partner access port of this base; this one takes any free port.
+        GRPC_PORT: '0',
+      },
+      adminPort,
+    );
   const gatewayPort = stack.portBase + 29;
   const gateway = trivialGateway('bench-gateway', gatewayPort, stack.portBase + 48, BENCH_RATE_LIMITS);
   const unlimitedPort = stack.portBase + 30;
-  const unlimited = trivialGateway('bench-gateway-unlimited', unlimitedPort, stack.portBase + 49, { RATE_LIMIT_KEY_PER_SECOND: '0', RATE_LIMIT_ADDRESS_PER_SECOND: '0' });
+  const unlimited = trivialGateway('bench-gateway-unlimited', unlimitedPort, stack.portBase + 49, {
+    RATE_LIMIT_KEY_PER_SECOND: '0',
+    RATE_LIMIT_ADDRESS_PER_SECOND: '0',
+  });
   const direct = new DirectAccess(stack);
   const barePort = stack.portBase + 27;
   const bare = benchProcess('bench-bare-proxy', path.join(__dirname, 'bare-proxy.js'), barePort, { TARGET_URL: trivialUrl });
@@ -61,7 +77,13 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
   const nginxPort = stack.portBase + 26;
   let nginx: NginxProxy | undefined;
   // The trivial-route runs are served by these; the summary names their peaks under the table.
-  const recorder = stackRecorder.including(() => ({ 'second gateway': gateway.pid, 'gateway, limits off': unlimited.pid, 'trivial upstream': trivial.pid, 'bare proxy': bare.pid, nginx: nginx?.pid }));
+  const recorder = stackRecorder.including(() => ({
+    'second gateway': gateway.pid,
+    'gateway, limits off': unlimited.pid,
+    'trivial upstream': trivial.pid,
+    'bare proxy': bare.pid,
+    nginx: nginx?.pid,
+  }));
   const measureTrivial = (options: Parameters<typeof measure>[0]) => recorder.measure('gateway overhead', options);
   const measureService = (options: Parameters<typeof measure>[0]) => recorder.measure('gateway overhead', options);
   /** nginx in front of `upstream` for one run: the reference a reverse proxy reaches on these cores. */
@@ -85,19 +107,59 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     const trivialRuns = [
       trivialDirect,
       // Limits on and off in turn (BENCH_LIMIT_TURNS times): the machine's load drifts, a ratio of neighbours holds.
-      ...await limitTurns(async (turn) => [
-        againstDirect(await measureTrivial({ label: `trivial route, through the gateway${turnLabel(turn)} (saturated)`, url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
-        againstDirect(await measureTrivial({ label: `trivial route, through the gateway with rate limits off${turnLabel(turn)} (saturated)`, url: `http://127.0.0.1:${unlimitedPort}/api/product-sectors`, headers: viaGateway, ...saturated }), trivialDirect),
-      ]),
-      againstDirect(await measureTrivial({ label: 'trivial route, bare node:http proxy for reference (saturated)', url: `http://127.0.0.1:${barePort}/api/product-sectors`, ...saturated }), trivialDirect),
+      ...(await limitTurns(async (turn) => [
+        againstDirect(
+          await measureTrivial({
+            label: `trivial route, through the gateway${turnLabel(turn)} (saturated)`,
+            url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`,
+            headers: viaGateway,
+            ...saturated,
+          }),
+          trivialDirect,
+        ),
+        againstDirect(
+          await measureTrivial({
+            label: `trivial route, through the gateway with rate limits off${turnLabel(turn)} (saturated)`,
+            url: `http://127.0.0.1:${unlimitedPort}/api/product-sectors`,
+            headers: viaGateway,
+            ...saturated,
+          }),
+          trivialDirect,
+        ),
+      ])),
+      againstDirect(
+        await measureTrivial({
+          label: 'trivial route, bare node:http proxy for reference (saturated)',
+          url: `http://127.0.0.1:${barePort}/api/product-sectors`,
+          ...saturated,
+        }),
+        trivialDirect,
+      ),
     ];
-    const trivialNginx = await throughNginx(trivialUrl, {}, (url) => measureTrivial({ label: 'trivial route, nginx for reference (saturated)', url: `${url}/api/product-sectors`, ...saturated }));
+    const trivialNginx = await throughNginx(trivialUrl, {}, (url) =>
+      measureTrivial({ label: 'trivial route, nginx for reference (saturated)', url: `${url}/api/product-sectors`, ...saturated }),
+    );
     if (trivialNginx) trivialRuns.push(againstDirect(trivialNginx, trivialDirect));
     const autocannonDirect = await measureTrivial({ label: 'trivial route, direct (saturated, autocannon)', url: `${trivialUrl}/api/product-sectors` });
-    trivialRuns.push(autocannonDirect, againstDirect(await measureTrivial({ label: 'trivial route, through the gateway (saturated, autocannon)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway }), autocannonDirect));
+    trivialRuns.push(
+      autocannonDirect,
+      againstDirect(
+        await measureTrivial({
+          label: 'trivial route, through the gateway (saturated, autocannon)',
+          url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`,
+          headers: viaGateway,
+        }),
+        autocannonDirect,
+      ),
+    );
     trivialRuns.push(
       await measureTrivial({ label: 'trivial route, direct (500 req/s)', url: `${trivialUrl}/api/product-sectors`, overallRate: 500 }),
-      await measureTrivial({ label: 'trivial route, through the gateway (500 req/s)', url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`, headers: viaGateway, overallRate: 500 }),
+      await measureTrivial({
+        label: 'trivial route, through the gateway (500 req/s)',
+        url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`,
+        headers: viaGateway,
+        overallRate: 500,
+      }),
     );
     const latencies = [
       await probeLatency('trivial route, direct', `${trivialUrl}/api/product-sectors`, {}),
@@ -109,13 +171,28 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     const [latencyDirect, , latencyGateway] = latencies as [LatencyProbe, LatencyProbe, LatencyProbe];
     recorder.facts[FACTS.gatewayAddedP50Micros] = latencyGateway.p50Micros - latencyDirect.p50Micros;
     if (nginxLatency) recorder.facts[FACTS.nginxAddedP50Micros] = nginxLatency.p50Micros - latencyDirect.p50Micros;
-    const serviceDirect = await measureService({ label: 'GET /api/product-sectors, pricing direct (saturated)', url: `${pricingDirect}/api/product-sectors`, headers: await direct.headers(), ...saturated });
+    const serviceDirect = await measureService({
+      label: 'GET /api/product-sectors, pricing direct (saturated)',
+      url: `${pricingDirect}/api/product-sectors`,
+      headers: await direct.headers(),
+      ...saturated,
+    });
     const serviceRuns = [
       serviceDirect,
-      againstDirect(await measureService({ label: 'GET /api/product-sectors, through the gateway (saturated)', url: `${stack.gatewayUrl}/api/product-sectors`, headers: viaGateway, ...saturated }), serviceDirect),
+      againstDirect(
+        await measureService({
+          label: 'GET /api/product-sectors, through the gateway (saturated)',
+          url: `${stack.gatewayUrl}/api/product-sectors`,
+          headers: viaGateway,
+          ...saturated,
+        }),
+        serviceDirect,
+      ),
     ];
     // nginx cannot sign; it sends the identity the gateway would, signed for this run.
-    const serviceNginx = await throughNginx(pricingDirect, await direct.headers(), (url) => measureService({ label: 'GET /api/product-sectors, nginx for reference (saturated)', url: `${url}/api/product-sectors`, ...saturated }));
+    const serviceNginx = await throughNginx(pricingDirect, await direct.headers(), (url) =>
+      measureService({ label: 'GET /api/product-sectors, nginx for reference (saturated)', url: `${url}/api/product-sectors`, ...saturated }),
+    );
     if (serviceNginx) serviceRuns.push(againstDirect(serviceNginx, serviceDirect));
     const body = [
       `Command: \`npm run bench:gateway\` (${runDate()}; saturated runs: 20 connections for ${ROW_SECONDS} s, with wrk (one thread) when it is installed, autocannon otherwise, and two autocannon rows to compare with earlier runs; paced runs: 500 req/s evenly paced over 100 connections with autocannon). The trivial route is an express handler in its own process that only answers JSON, behind a second gateway process on the same database; the service route is pricing's real handler. References in the same run: the direct service, a bare node:http proxy, and nginx (Debian nginx-light, one process, keep-alive to the upstream, no access log) when installed. The load generator, the proxy and the upstream share the machine's 2 cores, so saturated figures include that contention.`,
@@ -126,7 +203,11 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
       '',
       latencyTable(latencies),
       '',
-      `- Added latency at p50: gateway +${latencyGateway.p50Micros - latencyDirect.p50Micros} µs${latencies.slice(1).filter((probe) => probe !== latencyGateway).map((probe) => `, ${probe.label.replace('trivial route, ', '')} +${probe.p50Micros - latencyDirect.p50Micros} µs`).join('')}.`,
+      `- Added latency at p50: gateway +${latencyGateway.p50Micros - latencyDirect.p50Micros} µs${latencies
+        .slice(1)
+        .filter((probe) => probe !== latencyGateway)
+        .map((probe) => `, ${probe.label.replace('trivial route, ', '')} +${probe.p50Micros - latencyDirect.p50Micros} µs`)
+        .join('')}.`,
     ].join('\n');
     report('Gateway overhead', body);
   } finally {

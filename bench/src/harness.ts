@@ -36,7 +36,12 @@ export function bootBenchStack(): Promise<Stack> {
  * 200 per second would refuse, and a refusal is cheaper than the work it measures. The address
  * limit keeps its default (it counts only requests without a valid key).
  */
-export const BENCH_RATE_LIMITS = { RATE_LIMIT_KEY_PER_SECOND: '1000000', RATE_LIMIT_KEY_BURST: '2000000', RATE_LIMIT_ADDRESS_PER_SECOND: '500', RATE_LIMIT_ADDRESS_BURST: '1000' };
+export const BENCH_RATE_LIMITS = {
+  RATE_LIMIT_KEY_PER_SECOND: '1000000',
+  RATE_LIMIT_KEY_BURST: '2000000',
+  RATE_LIMIT_ADDRESS_PER_SECOND: '500',
+  RATE_LIMIT_ADDRESS_BURST: '1000',
+};
 
 /** `npm run bench:<name>`: one benchmark on a stack of its own; it writes its own section. */
 export function runAlone(command: string, benchmark: Benchmark): void {
@@ -62,7 +67,11 @@ export class Recorder {
    * @param facts figures a benchmark measured beside its rows (an added latency, the CPU of a
    *   journey), for the targets table of `npm run bench`.
    */
-  constructor(readonly processes: () => ProcessPids, readonly rows: SummaryRow[] = [], readonly facts: Record<string, number> = {}) {}
+  constructor(
+    readonly processes: () => ProcessPids,
+    readonly rows: SummaryRow[] = [],
+    readonly facts: Record<string, number> = {},
+  ) {}
 
   /** The same table, with more processes watched (a benchmark's own helper processes). */
   including(extra: () => ProcessPids): Recorder {

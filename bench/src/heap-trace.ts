@@ -16,6 +16,12 @@ fs.mkdirSync(directory, { recursive: true });
 setInterval(() => {
   const usage = process.memoryUsage();
   const mb = (bytes: number) => Math.round(bytes / 1048576);
-  const line = { s: Math.round((Date.now() - startedAt) / 1000), rss: mb(usage.rss), heapTotal: mb(usage.heapTotal), heapUsed: mb(usage.heapUsed), external: mb(usage.external) };
+  const line = {
+    s: Math.round((Date.now() - startedAt) / 1000),
+    rss: mb(usage.rss),
+    heapTotal: mb(usage.heapTotal),
+    heapUsed: mb(usage.heapUsed),
+    external: mb(usage.external),
+  };
   fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
 }, 2000).unref();

@@ -59,31 +59,42 @@ function journey(key: string, upload: { body: Buffer; contentType: string }, cas
     step('create cart', { method: 'POST', path: '/api/carts', headers: JSON_TYPE, body: JSON.stringify(CART) }, (context, body) => {
       context.cartId = fieldOf(body, 'cartId');
     }),
-    step('checkout', {
-      method: 'POST',
-      body: JSON.stringify(CHECKOUT),
-      setupRequest: (request, context: JourneyContext) => (context.cartId
-        ? { ...request, path: `/api/carts/${context.cartId}/checkout`, headers: { ...request.headers, ...JSON_TYPE, ...idempotencyKey() } }
-        : abandon()),
-    }, (context, body) => {
-      context.caseId = fieldOf(body, 'financeCaseId');
-      if (context.caseId) cases.add(context.caseId);
-    }),
+    step(
+      'checkout',
+      {
+        method: 'POST',
+        body: JSON.stringify(CHECKOUT),
+        setupRequest: (request, context: JourneyContext) =>
+          context.cartId
+            ? { ...request, path: `/api/carts/${context.cartId}/checkout`, headers: { ...request.headers, ...JSON_TYPE, ...idempotencyKey() } }
+            : abandon(),
+      },
+      (context, body) => {
+        context.caseId = fieldOf(body, 'financeCaseId');
+        if (context.caseId) cases.add(context.caseId);
+      },
+    ),
     step('read case', {
       method: 'GET',
       setupRequest: (request, context: JourneyContext) => (context.caseId ? { ...request, path: `/api/financing_cases/${context.caseId}` } : abandon()),
     }),
-    step('upload 100 KB PDF', {
-      method: 'POST',
-      headers: { 'Content-Type': upload.contentType },
-      body: upload.body,
-      setupRequest: (request, context: JourneyContext) => (context.caseId ? { ...request, path: `/api/financing-cases/${context.caseId}/documents` } : abandon()),
-    }, (context, body) => {
-      context.documentId = fieldOf(body, 'id');
-    }),
+    step(
+      'upload 100 KB PDF',
+      {
+        method: 'POST',
+        headers: { 'Content-Type': upload.contentType },
+        body: upload.body,
+        setupRequest: (request, context: JourneyContext) =>
+          context.caseId ? { ...request, path: `/api/financing-cases/${context.caseId}/documents` } : abandon(),
+      },
+      (context, body) => {
+        context.documentId = fieldOf(body, 'id');
+      },
+    ),
     step('download it', {
       method: 'GET',
-      setupRequest: (request, context: JourneyContext) => (context.documentId ? { ...request, path: `/api/documents/${context.documentId}/download` } : abandon()),
+      setupRequest: (request, context: JourneyContext) =>
+        context.documentId ? { ...request, path: `/api/documents/${context.documentId}/download` } : abandon(),
     }),
     step('list webhook endpoints', { method: 'GET', path: '/api/webhook_endpoints' }),
   ];
@@ -114,12 +125,16 @@ async function drive(url: string, key: string, seconds: number, cases: Set<strin
   const upload = pdfUpload();
   const steps = new Map<Step, StepFigures>(STEPS.map((name) => [name, { latencies: [], ok: 0, failed: new Map() }]));
   const journeys = Array.from({ length: JOURNEYS_PER_SECOND }, () => journey(key, upload, cases));
-  const results = await fireStaggered(JOURNEYS_PER_SECOND, (slot) => ({ url, connectionRate: STEPS.length, duration: seconds, requests: journeys[slot]?.requests }), (slot, status, latency) => {
-    const figures = steps.get(journeys[slot]?.answered() ?? STEPS[0]) as StepFigures;
-    figures.latencies.push(Math.round(latency));
-    if (status >= 200 && status < 300) figures.ok += 1;
-    else figures.failed.set(status, (figures.failed.get(status) ?? 0) + 1);
-  });
+  const results = await fireStaggered(
+    JOURNEYS_PER_SECOND,
+    (slot) => ({ url, connectionRate: STEPS.length, duration: seconds, requests: journeys[slot]?.requests }),
+    (slot, status, latency) => {
+      const figures = steps.get(journeys[slot]?.answered() ?? STEPS[0]) as StepFigures;
+      figures.latencies.push(Math.round(latency));
+      if (status >= 200 && status < 300) figures.ok += 1;
+      else figures.failed.set(status, (figures.failed.get(status) ?? 0) + 1);
+    },
+  );
   return {
     requests: results.reduce((sum, result) => sum + result.requests.total, 0),
     errors: results.reduce((sum, result) => sum + result.errors + result.timeouts, 0),
@@ -141,7 +156,8 @@ function memoryChanges(samples: MemorySample[], peaks: Record<string, number>): 
   const windowMs = WINDOW_SECONDS * 1000;
   const end = samples[samples.length - 1]?.atMs ?? 0;
   return MEMORY_COLUMNS.map((name) => {
-    const of = (inWindow: (atMs: number) => boolean) => mean(samples.filter((sample) => inWindow(sample.atMs) && sample.rssMb[name] !== undefined).map((sample) => sample.rssMb[name] as number));
+    const of = (inWindow: (atMs: number) => boolean) =>
+      mean(samples.filter((sample) => inWindow(sample.atMs) && sample.rssMb[name] !== undefined).map((sample) => sample.rssMb[name] as number));
     const firstMb = of((atMs) => atMs <= windowMs);
     const lastMb = of((atMs) => atMs >= end - windowMs);
     const allowed = Math.max(GROWTH_TOLERANCE.mb, firstMb * GROWTH_TOLERANCE.fraction);
@@ -164,7 +180,12 @@ export async function journeyBench({ stack, recorder }: BenchContext): Promise<v
     if (registered.status !== 201) throw new Error(`registering the webhook endpoint gave ${registered.status}: ${registered.text}`);
     const cases = new Set<string>();
     await drive(stack.gatewayUrl, partner.key, WARM_UP_SECONDS, new Set());
-    const { result: run, peakRssMb, cpuMs, watch } = await recorder.watch(() => profileRow('partner journey', recorder.processes(), () => drive(stack.gatewayUrl, partner.key, SECONDS, cases)), 1000);
+    const {
+      result: run,
+      peakRssMb,
+      cpuMs,
+      watch,
+    } = await recorder.watch(() => profileRow('partner journey', recorder.processes(), () => drive(stack.gatewayUrl, partner.key, SECONDS, cases)), 1000);
 
     // Every case's status events reach the partner's endpoint (delivery is asynchronous).
     // The cases some webhook reached, read once per look: 6,000 cases against 20,000 bodies made a
@@ -179,7 +200,9 @@ export async function journeyBench({ stack, recorder }: BenchContext): Promise<v
       await sleep(500);
       undelivered = undeliveredCount();
     }
-    const lags = receiver.requests.map((request) => request.receivedAt - Date.parse(JSON.parse(request.rawBody.toString('utf8')).occurredAt)).sort((a, b) => a - b);
+    const lags = receiver.requests
+      .map((request) => request.receivedAt - Date.parse(JSON.parse(request.rawBody.toString('utf8')).occurredAt))
+      .sort((a, b) => a - b);
 
     const all = [...run.steps.values()].flatMap((figures) => figures.latencies).sort((a, b) => a - b);
     const non2xx = [...run.steps.values()].reduce((sum, figures) => sum + [...figures.failed.values()].reduce((a, b) => a + b, 0), 0);
@@ -187,9 +210,15 @@ export async function journeyBench({ stack, recorder }: BenchContext): Promise<v
     const changes = memoryChanges(watch.samples, peakRssMb);
     // BENCH_JOURNEY_SAMPLES=<file> keeps the RSS series, to see how a process's memory moved.
     if (process.env.BENCH_JOURNEY_SAMPLES) fs.writeFileSync(process.env.BENCH_JOURNEY_SAMPLES, JSON.stringify(watch.samples));
-    const stackCpuPerJourney = journeys ? Object.entries(cpuMs).filter(([name]) => name !== 'bench').reduce((sum, [, ms]) => sum + ms, 0) / journeys : 0;
+    const stackCpuPerJourney = journeys
+      ? Object.entries(cpuMs)
+          .filter(([name]) => name !== 'bench')
+          .reduce((sum, [, ms]) => sum + ms, 0) / journeys
+      : 0;
     const failures = [
-      ...(journeys < RATE_HELD * JOURNEYS_PER_SECOND * SECONDS ? [`the rate was not held (${(journeys / SECONDS).toFixed(1)} of ${JOURNEYS_PER_SECOND} journeys/s)`] : []),
+      ...(journeys < RATE_HELD * JOURNEYS_PER_SECOND * SECONDS
+        ? [`the rate was not held (${(journeys / SECONDS).toFixed(1)} of ${JOURNEYS_PER_SECOND} journeys/s)`]
+        : []),
       ...(run.errors > 0 ? [`${run.errors} connection errors or timeouts`] : []),
       ...(non2xx > 0 ? [`${non2xx} non-2xx answers`] : []),
       ...(run.aborted > 0 ? [`${run.aborted} journeys abandoned after a failed step`] : []),
@@ -200,7 +229,19 @@ export async function journeyBench({ stack, recorder }: BenchContext): Promise<v
     recorder.facts[FACTS.stackCpuMsPerJourney] = stackCpuPerJourney;
     recorder.facts[FACTS.journeySeconds] = SECONDS;
     recorder.facts[FACTS.processesThatGrew] = changes.filter((change) => change.grew && change.name !== 'bench').length;
-    recorder.add({ benchmark: 'partner journey', label, requestsPerSecond: Math.round(run.requests / SECONDS), p50: percentile(all, 50), p99: percentile(all, 99), errors: run.errors, non2xx, requests: run.requests, peakRssMb, cpuMsPerRequest: cpuPerRequest(cpuMs, run.requests), tool: 'autocannon' });
+    recorder.add({
+      benchmark: 'partner journey',
+      label,
+      requestsPerSecond: Math.round(run.requests / SECONDS),
+      p50: percentile(all, 50),
+      p99: percentile(all, 99),
+      errors: run.errors,
+      non2xx,
+      requests: run.requests,
+      peakRssMb,
+      cpuMsPerRequest: cpuPerRequest(cpuMs, run.requests),
+      tool: 'autocannon',
+    });
 
     const stepRows = STEPS.map((name) => {
       const figures = run.steps.get(name) as StepFigures;
@@ -221,7 +262,10 @@ export async function journeyBench({ stack, recorder }: BenchContext): Promise<v
       '',
       `| process | first ${WINDOW_SECONDS} s MB | last ${WINDOW_SECONDS} s MB | change MB | peak MB | growth | CPU ms per journey |`,
       '| --- | ---: | ---: | ---: | ---: | --- | ---: |',
-      ...changes.map((change) => `| ${change.name} | ${change.firstMb} | ${change.lastMb} | ${change.lastMb - change.firstMb >= 0 ? '+' : ''}${change.lastMb - change.firstMb} | ${change.peakMb} | ${change.name === 'bench' ? '–' : change.grew ? 'yes' : 'no'} | ${journeys ? ((cpuMs[change.name] ?? 0) / journeys).toFixed(1) : '–'} |`),
+      ...changes.map(
+        (change) =>
+          `| ${change.name} | ${change.firstMb} | ${change.lastMb} | ${change.lastMb - change.firstMb >= 0 ? '+' : ''}${change.lastMb - change.firstMb} | ${change.peakMb} | ${change.name === 'bench' ? '–' : change.grew ? 'yes' : 'no'} | ${journeys ? ((cpuMs[change.name] ?? 0) / journeys).toFixed(1) : '–'} |`,
+      ),
     ].join('\n');
     report('Partner journey', body);
     if (failures.length > 0) throw new Error(`partner journey failed: ${failures.join('; ')}`);

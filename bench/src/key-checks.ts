@@ -19,7 +19,12 @@ async function perCall(label: string, work: () => unknown | Promise<unknown>): P
 }
 
 async function main(): Promise<void> {
-  const state = { partner: { partnerId: 'acme', environment: 'sandbox', roles: ['api_user'] }, revoked: false, expiresAt: Date.now() + 3_600_000, partnerSuspended: false };
+  const state = {
+    partner: { partnerId: 'acme', environment: 'sandbox', roles: ['api_user'] },
+    revoked: false,
+    expiresAt: Date.now() + 3_600_000,
+    partnerSuspended: false,
+  };
   const store = { findKey: async () => state, recordLastUse: async () => undefined };
   const lastUse = new LastUseRecorder(store);
   const withoutLastUse = new ApiKeyAuthenticator(store, 'sandbox', 600_000);

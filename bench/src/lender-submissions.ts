@@ -106,21 +106,45 @@ export async function lenderSubmissionsBench(recorder: Recorder): Promise<void> 
     const backlog: string[] = [];
     const failures: string[] = [];
     let started = 0;
-    await Promise.all(Array.from({ length: 4 }, async () => {
-      while (started < BACKLOG) {
-        started += 1;
-        await checkout(api).then((flight) => { backlog.push(flight.caseId); }, (error: Error) => { failures.push(error.message); });
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (started < BACKLOG) {
+          started += 1;
+          await checkout(api).then(
+            (flight) => {
+              backlog.push(flight.caseId);
+            },
+            (error: Error) => {
+              failures.push(error.message);
+            },
+          );
+        }
+      }),
+    );
     lender.open = true;
     const drained = await watched.watch(async () => {
       await sql(stack, "UPDATE case_workflow.lender_submissions SET next_attempt_at = now() WHERE status = 'failed'");
       await until(() => backlog.every((caseId) => lender.arrivals.has(caseId)), DRAIN_MS + 30_000);
     });
-    const backlogTimes = backlog.map((caseId) => lender.arrivals.get(caseId)).filter((at): at is number => at !== undefined).sort((a, b) => a - b);
+    const backlogTimes = backlog
+      .map((caseId) => lender.arrivals.get(caseId))
+      .filter((at): at is number => at !== undefined)
+      .sort((a, b) => a - b);
     const drainSeconds = ((backlogTimes.at(-1) ?? 0) - (backlogTimes[0] ?? 0)) / 1000;
     const perSecond = Math.round((backlogTimes.length - 1) / Math.max(drainSeconds, 0.001));
-    watched.add({ benchmark: 'lender submissions', label: `${LENDER_ROWS.backlog} (applications/s; ${backlog.length} submissions)`, requestsPerSecond: perSecond, p50: 0, p99: 0, errors: 0, non2xx: backlog.length - backlogTimes.length, requests: backlogTimes.length, peakRssMb: drained.peakRssMb, tool: 'checkouts, then the queue drained', cpuMs: drained.cpuMs });
+    watched.add({
+      benchmark: 'lender submissions',
+      label: `${LENDER_ROWS.backlog} (applications/s; ${backlog.length} submissions)`,
+      requestsPerSecond: perSecond,
+      p50: 0,
+      p99: 0,
+      errors: 0,
+      non2xx: backlog.length - backlogTimes.length,
+      requests: backlogTimes.length,
+      peakRssMb: drained.peakRssMb,
+      tool: 'checkouts, then the queue drained',
+      cpuMs: drained.cpuMs,
+    });
 
     // Paced: 20 checkouts a second; the wait is from sending the checkout to the application's arrival.
     const flights: { caseId: string; sentAt: number; answeredAt: number }[] = [];
@@ -129,28 +153,58 @@ export async function lenderSubmissionsBench(recorder: Recorder): Promise<void> 
       const begin = Date.now();
       for (let index = 0; index < PACED_RATE * PACED_SECONDS; index += 1) {
         await sleep(Math.max(0, begin + (index * 1000) / PACED_RATE - Date.now()));
-        started.push(checkout(api).then((flight) => { flights.push(flight); }, (error: Error) => { failures.push(error.message); }));
+        started.push(
+          checkout(api).then(
+            (flight) => {
+              flights.push(flight);
+            },
+            (error: Error) => {
+              failures.push(error.message);
+            },
+          ),
+        );
       }
       await Promise.all(started);
       await until(() => flights.every((flight) => lender.arrivals.has(flight.caseId)), DRAIN_MS);
     });
-    const waits = flights.map((flight) => (lender.arrivals.get(flight.caseId) ?? Number.NaN) - flight.sentAt).filter((ms) => !Number.isNaN(ms)).sort((a, b) => a - b);
-    watched.add({ benchmark: 'lender submissions', label: `${LENDER_ROWS.paced} (latency: checkout sent to application received; ${PACED_SECONDS} s)`, requestsPerSecond: PACED_RATE, p50: percentile(waits, 50), p99: percentile(waits, 99), errors: failures.length, non2xx: flights.length - waits.length, requests: waits.length, peakRssMb: paced.peakRssMb, tool: 'paced checkouts', cpuMs: paced.cpuMs });
+    const waits = flights
+      .map((flight) => (lender.arrivals.get(flight.caseId) ?? Number.NaN) - flight.sentAt)
+      .filter((ms) => !Number.isNaN(ms))
+      .sort((a, b) => a - b);
+    watched.add({
+      benchmark: 'lender submissions',
+      label: `${LENDER_ROWS.paced} (latency: checkout sent to application received; ${PACED_SECONDS} s)`,
+      requestsPerSecond: PACED_RATE,
+      p50: percentile(waits, 50),
+      p99: percentile(waits, 99),
+      errors: failures.length,
+      non2xx: flights.length - waits.length,
+      requests: waits.length,
+      peakRssMb: paced.peakRssMb,
+      tool: 'paced checkouts',
+      cpuMs: paced.cpuMs,
+    });
 
     // The part of the wait after the checkout's answer: the queue's own share.
-    const queued = flights.map((flight) => (lender.arrivals.get(flight.caseId) ?? Number.NaN) - flight.answeredAt).filter((ms) => !Number.isNaN(ms)).sort((a, b) => a - b);
+    const queued = flights
+      .map((flight) => (lender.arrivals.get(flight.caseId) ?? Number.NaN) - flight.answeredAt)
+      .filter((ms) => !Number.isNaN(ms))
+      .sort((a, b) => a - b);
     const answers = flights.map((flight) => flight.answeredAt - flight.sentAt).sort((a, b) => a - b);
     const duplicates = [...lender.taken.values()].filter((count) => count > 1).length;
-    report(TITLE, [
-      `Command: \`npm run bench:lender-submissions\` (${runDate()}; part of \`npm run bench\`), a production stack booted by the test kit with the default LENDER_SUBMISSION_* settings; lender-a's intake is an HTTP server of the benchmark that takes each application after ${LENDER_ANSWER_MS} ms. Backlog: ${BACKLOG} checkouts (4 at a time) while the lender answers 503, then the lender answers and the failed submissions are made due at once; applications/s from the first to the last application taken. Paced: ${PACED_RATE} checkouts a second for ${PACED_SECONDS} s; the wait is from sending the checkout to the application's arrival at the lender. ${failures.length} checkouts failed${failures[0] ? ` (first: ${failures[0]})` : ''}; ${duplicates} applications were taken more than once.`,
-      '',
-      '| run | cases | applications/s | wait p50 ms | wait p99 ms | wait max ms |',
-      '| --- | ---: | ---: | ---: | ---: | ---: |',
-      `| backlog of ${backlog.length} | ${backlogTimes.length} | ${perSecond} | – | – | – |`,
-      `| ${PACED_RATE} checkouts/s: checkout sent → application received | ${waits.length} | – | ${percentile(waits, 50)} | ${percentile(waits, 99)} | ${waits.at(-1) ?? '–'} |`,
-      `| ${PACED_RATE} checkouts/s: checkout sent → checkout answered | ${answers.length} | – | ${percentile(answers, 50)} | ${percentile(answers, 99)} | ${answers.at(-1) ?? '–'} |`,
-      `| ${PACED_RATE} checkouts/s: checkout answered → application received | ${queued.length} | – | ${percentile(queued, 50)} | ${percentile(queued, 99)} | ${queued.at(-1) ?? '–'} |`,
-    ].join('\n'));
+    report(
+      TITLE,
+      [
+        `Command: \`npm run bench:lender-submissions\` (${runDate()}; part of \`npm run bench\`), a production stack booted by the test kit with the default LENDER_SUBMISSION_* settings; lender-a's intake is an HTTP server of the benchmark that takes each application after ${LENDER_ANSWER_MS} ms. Backlog: ${BACKLOG} checkouts (4 at a time) while the lender answers 503, then the lender answers and the failed submissions are made due at once; applications/s from the first to the last application taken. Paced: ${PACED_RATE} checkouts a second for ${PACED_SECONDS} s; the wait is from sending the checkout to the application's arrival at the lender. ${failures.length} checkouts failed${failures[0] ? ` (first: ${failures[0]})` : ''}; ${duplicates} applications were taken more than once.`,
+        '',
+        '| run | cases | applications/s | wait p50 ms | wait p99 ms | wait max ms |',
+        '| --- | ---: | ---: | ---: | ---: | ---: |',
+        `| backlog of ${backlog.length} | ${backlogTimes.length} | ${perSecond} | – | – | – |`,
+        `| ${PACED_RATE} checkouts/s: checkout sent → application received | ${waits.length} | – | ${percentile(waits, 50)} | ${percentile(waits, 99)} | ${waits.at(-1) ?? '–'} |`,
+        `| ${PACED_RATE} checkouts/s: checkout sent → checkout answered | ${answers.length} | – | ${percentile(answers, 50)} | ${percentile(answers, 99)} | ${answers.at(-1) ?? '–'} |`,
+        `| ${PACED_RATE} checkouts/s: checkout answered → application received | ${queued.length} | – | ${percentile(queued, 50)} | ${percentile(queued, 99)} | ${queued.at(-1) ?? '–'} |`,
+      ].join('\n'),
+    );
   } finally {
     await shutdownStack(stack);
     await lender.close();

@@ -47,19 +47,21 @@ async function main(): Promise<void> {
     for (let index = 0; index < total; index += 1) {
       const due = begin + (index * 1000) / CASES_PER_SECOND;
       await sleep(Math.max(0, due - Date.now()));
-      started.push((async () => {
-        const cart = await api.post('/api/carts', CART);
-        if (cart.status !== 201) throw new Error(`cart ${cart.status}`);
-        const startedAt = Date.now();
-        const checkout = await api.request('POST', `/api/carts/${cart.json.cartId}/checkout`, { body: CHECKOUT, headers: idempotencyKey() });
-        if (checkout.status !== 201) throw new Error(`checkout ${checkout.status}: ${checkout.text}`);
-        const flight: Flight = { startedAt, checkoutMs: Date.now() - startedAt };
-        const arrived = early.get(checkout.json.financeCaseId);
-        if (arrived !== undefined) flight.webhookMs = arrived - startedAt;
-        flights.set(checkout.json.financeCaseId, flight);
-      })().catch((error: Error) => {
-        flights.set(`failed-${index}`, { startedAt: Date.now(), failed: error.message });
-      }));
+      started.push(
+        (async () => {
+          const cart = await api.post('/api/carts', CART);
+          if (cart.status !== 201) throw new Error(`cart ${cart.status}`);
+          const startedAt = Date.now();
+          const checkout = await api.request('POST', `/api/carts/${cart.json.cartId}/checkout`, { body: CHECKOUT, headers: idempotencyKey() });
+          if (checkout.status !== 201) throw new Error(`checkout ${checkout.status}: ${checkout.text}`);
+          const flight: Flight = { startedAt, checkoutMs: Date.now() - startedAt };
+          const arrived = early.get(checkout.json.financeCaseId);
+          if (arrived !== undefined) flight.webhookMs = arrived - startedAt;
+          flights.set(checkout.json.financeCaseId, flight);
+        })().catch((error: Error) => {
+          flights.set(`failed-${index}`, { startedAt: Date.now(), failed: error.message });
+        }),
+      );
     }
     await Promise.all(started);
     const sentFor = (Date.now() - begin) / 1000;
@@ -68,18 +70,28 @@ async function main(): Promise<void> {
 
     const all = [...flights.values()];
     const failed = all.filter((flight) => flight.failed);
-    const roundTrips = all.map((flight) => flight.webhookMs).filter((ms): ms is number => ms !== undefined).sort((a, b) => a - b);
-    const checkouts = all.map((flight) => flight.checkoutMs).filter((ms): ms is number => ms !== undefined).sort((a, b) => a - b);
+    const roundTrips = all
+      .map((flight) => flight.webhookMs)
+      .filter((ms): ms is number => ms !== undefined)
+      .sort((a, b) => a - b);
+    const checkouts = all
+      .map((flight) => flight.checkoutMs)
+      .filter((ms): ms is number => ms !== undefined)
+      .sort((a, b) => a - b);
     const lost = all.length - failed.length - roundTrips.length;
-    const row = (label: string, values: number[]) => `| ${label} | ${values.length} | ${percentile(values, 50)} | ${percentile(values, 99)} | ${values.at(-1) ?? '-'} |`;
-    report(TITLE, [
-      `Command: \`npm run bench:lender\` (${runDate()}; ${total} cases at ${CASES_PER_SECOND}/s, sent in ${sentFor.toFixed(1)} s, on a production stack booted by the test kit). Each case: a one-laptop cart, then a checkout with submitFinancing (default true) through the gateway with acme's production key; case-workflow submits it to the lender simulator (signed application, credit check by the credit bureau simulator), which decides at once (LENDER_SIMULATOR_DELAY=0s) through the signed callback; the partner's webhook receiver records the finance_accept event. Round trip: from sending the checkout to the webhook's arrival. ${failed.length} checkouts failed${failed[0] ? ` (first: ${failed[0].failed})` : ''}; ${lost} cases got no webhook within ${DRAIN_MS / 1000} s after the last checkout.`,
-      '',
-      '| measured | cases | p50 ms | p99 ms | max ms |',
-      '| --- | ---: | ---: | ---: | ---: |',
-      row('checkout response', checkouts),
-      row('checkout → finance_accept webhook', roundTrips),
-    ].join('\n'));
+    const row = (label: string, values: number[]) =>
+      `| ${label} | ${values.length} | ${percentile(values, 50)} | ${percentile(values, 99)} | ${values.at(-1) ?? '-'} |`;
+    report(
+      TITLE,
+      [
+        `Command: \`npm run bench:lender\` (${runDate()}; ${total} cases at ${CASES_PER_SECOND}/s, sent in ${sentFor.toFixed(1)} s, on a production stack booted by the test kit). Each case: a one-laptop cart, then a checkout with submitFinancing (default true) through the gateway with acme's production key; case-workflow submits it to the lender simulator (signed application, credit check by the credit bureau simulator), which decides at once (LENDER_SIMULATOR_DELAY=0s) through the signed callback; the partner's webhook receiver records the finance_accept event. Round trip: from sending the checkout to the webhook's arrival. ${failed.length} checkouts failed${failed[0] ? ` (first: ${failed[0].failed})` : ''}; ${lost} cases got no webhook within ${DRAIN_MS / 1000} s after the last checkout.`,
+        '',
+        '| measured | cases | p50 ms | p99 ms | max ms |',
+        '| --- | ---: | ---: | ---: | ---: |',
+        row('checkout response', checkouts),
+        row('checkout → finance_accept webhook', roundTrips),
+      ].join('\n'),
+    );
   } finally {
     await shutdownStack(stack);
     await hook.close();

@@ -118,7 +118,11 @@ async function measureWithWrk(options: LoadOptions): Promise<Measurement> {
  * spread over the second instead of arriving together; `onResponse` sees every response of all,
  * with the index of its run.
  */
-export async function fireStaggered(count: number, optionsOf: (index: number) => autocannon.Options, onResponse: (index: number, status: number, latencyMs: number) => void): Promise<autocannon.Result[]> {
+export async function fireStaggered(
+  count: number,
+  optionsOf: (index: number) => autocannon.Options,
+  onResponse: (index: number, status: number, latencyMs: number) => void,
+): Promise<autocannon.Result[]> {
   const runs: Promise<autocannon.Result>[] = [];
   const startedAt = performance.now();
   for (let index = 0; index < count; index += 1) {
@@ -145,13 +149,17 @@ async function measureEvenlyPaced(options: LoadOptions, rate: number): Promise<M
   const connections = Math.min(rate, MOST_PACED_CONNECTIONS);
   const seconds = options.durationSeconds ?? ROW_SECONDS;
   const latencies: number[] = [];
-  const results = await fireStaggered(connections, (index) => ({
-    ...target(options),
-    connectionRate: Math.floor(rate / connections) + (index < rate % connections ? 1 : 0),
-    duration: seconds,
-  }), (_index, status, latencyMs) => {
-    if (status >= 200 && status < 300) latencies.push(latencyMs);
-  });
+  const results = await fireStaggered(
+    connections,
+    (index) => ({
+      ...target(options),
+      connectionRate: Math.floor(rate / connections) + (index < rate % connections ? 1 : 0),
+      duration: seconds,
+    }),
+    (_index, status, latencyMs) => {
+      if (status >= 200 && status < 300) latencies.push(latencyMs);
+    },
+  );
   latencies.sort((a, b) => a - b);
   const requests = results.reduce((sum, result) => sum + result.requests.total, 0);
   const tenths = (ms: number) => Math.round(ms * 10) / 10;
@@ -180,13 +188,16 @@ export interface LatencyProbe {
 export async function probeLatency(label: string, url: string, headers: Record<string, string>, count = 3000): Promise<LatencyProbe> {
   const http = await import('node:http');
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const once = () => new Promise<number>((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    http.get(url, { agent, headers }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(Number(process.hrtime.bigint() - started) / 1000));
-    }).on('error', reject);
-  });
+  const once = () =>
+    new Promise<number>((resolve, reject) => {
+      const started = process.hrtime.bigint();
+      http
+        .get(url, { agent, headers }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(Number(process.hrtime.bigint() - started) / 1000));
+        })
+        .on('error', reject);
+    });
   for (let i = 0; i < 200; i += 1) await once();
   const samples: number[] = [];
   for (let i = 0; i < count; i += 1) samples.push(await once());

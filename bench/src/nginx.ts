@@ -17,7 +17,9 @@ export interface NginxProxy {
 }
 
 function configuration(directory: string, port: number, upstream: URL, headers: Record<string, string>): string {
-  const setHeaders = Object.entries(headers).map(([name, value]) => `      proxy_set_header ${name} "${value}";`).join('\n');
+  const setHeaders = Object.entries(headers)
+    .map(([name, value]) => `      proxy_set_header ${name} "${value}";`)
+    .join('\n');
   return `worker_processes 1;
 daemon off;
 master_process off;

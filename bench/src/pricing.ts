@@ -14,7 +14,12 @@ export async function pricingBench({ stack, recorder }: BenchContext): Promise<v
   const post = (body: unknown) => ({ method: 'POST' as const, headers: HEADERS, body: JSON.stringify(body) });
   await measure({ label: 'warm-up', url: estimateUrl, ...post(ESTIMATE), durationSeconds: 3 });
   const direct = new DirectAccess(stack);
-  const estimateDirect = { url: `${direct.url('pricing')}/api/calculate/estimate`, method: 'POST' as const, headers: { ...(await direct.headers()), 'Content-Type': 'application/json' }, body: JSON.stringify(ESTIMATE) };
+  const estimateDirect = {
+    url: `${direct.url('pricing')}/api/calculate/estimate`,
+    method: 'POST' as const,
+    headers: { ...(await direct.headers()), 'Content-Type': 'application/json' },
+    body: JSON.stringify(ESTIMATE),
+  };
   const saturatedEstimate = await recorder.measure('pricing', { label: 'estimate (saturated, 20 connections)', url: estimateUrl, ...post(ESTIMATE) });
   const saturatedEstimateDirect = await recorder.measure('pricing', { label: 'estimate, pricing direct (saturated, 20 connections)', ...estimateDirect });
   const rows = [

@@ -71,7 +71,10 @@ export class ProcessWatch {
   private timer?: NodeJS.Timeout;
   private startedAt = 0;
 
-  constructor(private readonly processes: () => ProcessPids, private readonly intervalMs = 500) {}
+  constructor(
+    private readonly processes: () => ProcessPids,
+    private readonly intervalMs = 500,
+  ) {}
 
   start(): this {
     for (const pid of Object.values(this.processes())) if (pid) resetPeak(pid);
@@ -100,7 +103,13 @@ export class ProcessWatch {
       // CPU time counts from the first sample of a process; a restart (new pid) starts a new count.
       const seen = this.cpu.get(name);
       if (!seen) this.cpu.set(name, { pid, firstTicks: status.cpuTicks, lastTicks: status.cpuTicks, earlierTicks: 0 });
-      else if (seen.pid !== pid) this.cpu.set(name, { pid, firstTicks: status.cpuTicks, lastTicks: status.cpuTicks, earlierTicks: seen.earlierTicks + seen.lastTicks - seen.firstTicks });
+      else if (seen.pid !== pid)
+        this.cpu.set(name, {
+          pid,
+          firstTicks: status.cpuTicks,
+          lastTicks: status.cpuTicks,
+          earlierTicks: seen.earlierTicks + seen.lastTicks - seen.firstTicks,
+        });
       else seen.lastTicks = status.cpuTicks;
     }
     this.samples.push({ atMs: Date.now() - this.startedAt, rssMb });
@@ -143,6 +152,8 @@ export function processTree(rootPid: number, names: readonly string[]): ProcessP
 /** The CPU the serving processes (every one but `bench`, the load generator) spent per request. */
 export function cpuPerRequest(cpuMs: Record<string, number>, requests: number): number | undefined {
   if (requests === 0) return undefined;
-  const serving = Object.entries(cpuMs).filter(([name]) => name !== 'bench').reduce((sum, [, ms]) => sum + ms, 0);
+  const serving = Object.entries(cpuMs)
+    .filter(([name]) => name !== 'bench')
+    .reduce((sum, [, ms]) => sum + ms, 0);
   return Math.round((10 * serving) / requests) / 10;
 }

@@ -61,10 +61,12 @@ function costsOf(file: string): Costs {
   const selfMicros = new Map<number, number>();
   profile.samples.forEach((id, index) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
   const total = profile.endTime - profile.startTime;
-  const idle = [...selfMicros].filter(([id]) => {
-    const frame = byId.get(id)?.callFrame;
-    return frame && (frame.functionName === '(idle)' || isProfilerItself(frame));
-  }).reduce((sum, [, micros]) => sum + micros, 0);
+  const idle = [...selfMicros]
+    .filter(([id]) => {
+      const frame = byId.get(id)?.callFrame;
+      return frame && (frame.functionName === '(idle)' || isProfilerItself(frame));
+    })
+    .reduce((sum, [, micros]) => sum + micros, 0);
   const add = (map: Map<string, number>, key: string, micros: number) => map.set(key, (map.get(key) ?? 0) + micros);
   const byFunction = new Map<string, number>();
   const byPackage = new Map<string, number>();
@@ -84,7 +86,11 @@ function costsOf(file: string): Costs {
   for (const [id, micros] of selfMicros) {
     const frame = byId.get(id)?.callFrame;
     if (!frame || frame.functionName === '(idle)' || isProfilerItself(frame)) continue;
-    add(byFunction, `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/\/work\/[^/]+\//, '')}:${frame.lineNumber + 1}`, micros);
+    add(
+      byFunction,
+      `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/\/work\/[^/]+\//, '')}:${frame.lineNumber + 1}`,
+      micros,
+    );
     add(byPackage, packageOf(frame.url), micros);
     add(byCaller, callerOf(id), micros);
   }
@@ -98,7 +104,8 @@ function printOne(file: string, top: number): void {
   const costs = costsOf(file);
   const print = (title: string, entries: [string, number][]) => {
     process.stdout.write(`\n${title}\n`);
-    for (const [key, micros] of entries.slice(0, top)) process.stdout.write(`${(micros / 1000).toFixed(0).padStart(8)} ms ${percentOf(micros, costs).padStart(7)}  ${key}\n`);
+    for (const [key, micros] of entries.slice(0, top))
+      process.stdout.write(`${(micros / 1000).toFixed(0).padStart(8)} ms ${percentOf(micros, costs).padStart(7)}  ${key}\n`);
   };
   process.stdout.write(`${file}: ${costs.totalMs.toFixed(0)} ms profiled, ${costs.busyMs.toFixed(0)} ms busy\n`);
   print('self time by package', costs.byPackage);
@@ -109,12 +116,19 @@ function printOne(file: string, top: number): void {
 /** A directory of per-row cuts (bench/src/row-profiles.ts): per row, each process's busy time and its top packages and functions. */
 function printRows(directory: string, top: number): void {
   for (const row of fs.readdirSync(directory).sort()) {
-    process.stdout.write(`\n## ${row}\n\n| process | busy ms | top costs (by the package that asked) | top functions (self time) |\n| --- | ---: | --- | --- |\n`);
+    process.stdout.write(
+      `\n## ${row}\n\n| process | busy ms | top costs (by the package that asked) | top functions (self time) |\n| --- | ---: | --- | --- |\n`,
+    );
     const files = fs.readdirSync(path.join(directory, row)).filter((file) => file.endsWith('.cpuprofile'));
-    const costs = files.map((file) => ({ name: file.replace('.cpuprofile', ''), costs: costsOf(path.join(directory, row, file)) }))
+    const costs = files
+      .map((file) => ({ name: file.replace('.cpuprofile', ''), costs: costsOf(path.join(directory, row, file)) }))
       .sort((a, b) => b.costs.busyMs - a.costs.busyMs);
     for (const { name, costs: own } of costs) {
-      const list = (entries: [string, number][]) => entries.slice(0, top).map(([key, micros]) => `${key} ${percentOf(micros, own)}`).join('; ');
+      const list = (entries: [string, number][]) =>
+        entries
+          .slice(0, top)
+          .map(([key, micros]) => `${key} ${percentOf(micros, own)}`)
+          .join('; ');
       process.stdout.write(`| ${name} | ${own.busyMs.toFixed(0)} | ${list(own.byCaller)} | ${list(own.byFunction)} |\n`);
     }
   }

@@ -19,12 +19,14 @@ const SCHEMA = 'bench_rate_limiter';
 async function drive(take: () => Promise<unknown>): Promise<number> {
   let done = 0;
   const end = Date.now() + SECONDS * 1000;
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (Date.now() < end) {
-      await take();
-      done += 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (Date.now() < end) {
+        await take();
+        done += 1;
+      }
+    }),
+  );
   return Math.round(done / SECONDS);
 }
 
@@ -34,8 +36,15 @@ async function main(): Promise<void> {
     await db.raw(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
     await db.raw(`CREATE TABLE IF NOT EXISTS ${SCHEMA}.rate_limits (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
     const before = new RateLimiterPostgres({
-      storeClient: db, storeType: 'knex', schemaName: SCHEMA, tableName: 'rate_limits', tableCreated: true, keyPrefix: 'before',
-      points: POINTS, duration: WINDOW_SECONDS, inMemoryBlockOnConsumed: POINTS,
+      storeClient: db,
+      storeType: 'knex',
+      schemaName: SCHEMA,
+      tableName: 'rate_limits',
+      tableCreated: true,
+      keyPrefix: 'before',
+      points: POINTS,
+      duration: WINDOW_SECONDS,
+      inMemoryBlockOnConsumed: POINTS,
       insuranceLimiter: new RateLimiterMemory({ keyPrefix: 'before-insurance', points: POINTS, duration: WINDOW_SECONDS }),
     });
     const leased = sharedRateLimiter(db, { schema: SCHEMA, prefix: 'leased', points: POINTS, windowSeconds: WINDOW_SECONDS, lease: POINTS / 20 });
@@ -45,11 +54,14 @@ async function main(): Promise<void> {
       const now = await drive(() => leased.take('key'));
       lines.push(`| ${turn} | ${old} | ${now} |`);
     }
-    report('Rate limiter alone', [
-      `Command: \`npm run bench:rate-limiter\` (${runDate()}). One key, ${IN_FLIGHT} takes in flight for ${SECONDS} s per row, a budget of ${POINTS} per ${WINDOW_SECONDS} s window (never reached), a pool of 3 connections; the two limiters in turn on the same table layout.`,
-      '',
-      ...lines,
-    ].join('\n'));
+    report(
+      'Rate limiter alone',
+      [
+        `Command: \`npm run bench:rate-limiter\` (${runDate()}). One key, ${IN_FLIGHT} takes in flight for ${SECONDS} s per row, a budget of ${POINTS} per ${WINDOW_SECONDS} s window (never reached), a pool of 3 connections; the two limiters in turn on the same table layout.`,
+        '',
+        ...lines,
+      ].join('\n'),
+    );
   } finally {
     await db.raw(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
     await db.destroy();

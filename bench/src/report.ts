@@ -54,7 +54,9 @@ export function summaryTable(rows: SummaryRow[], columns: readonly string[], opt
     }
     const memory = columns.map((name) => (row.peakRssMb[name] === undefined ? '–' : String(row.peakRssMb[name])));
     const cpu = row.cpuMsPerRequest === undefined ? '–' : row.cpuMsPerRequest.toFixed(1);
-    lines.push(`|${withBenchmark ? ` ${row.benchmark} |` : ''} ${label} | ${row.tool} | ${row.requestsPerSecond} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} | ${cpu} | ${memory.join(' | ')} |`);
+    lines.push(
+      `|${withBenchmark ? ` ${row.benchmark} |` : ''} ${label} | ${row.tool} | ${row.requestsPerSecond} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} | ${cpu} | ${memory.join(' | ')} |`,
+    );
   }
   if (notes.length > 0) lines.push('', ...notes.map((note, index) => `Note ${index + 1}: peak RSS of the benchmark's own processes in that run: ${note}.`));
   return lines.join('\n');
@@ -67,7 +69,8 @@ export function report(title: string, body: string): void {
 }
 
 /** What the columns beyond autocannon's figures hold. */
-export const COLUMNS_LEGEND = 'CPU ms/req: CPU time (all threads, from /proc/<pid>/stat) of the serving processes, every watched process but the benchmark process, per response; their idle work (timers, pollers, about 45 ms a second for the whole stack) is in it, which shows at low rates. MB columns: peak RSS of each process during the row (VmHWM, reset through /proc/<pid>/clear_refs when the row starts; VmRSS also sampled every 0.5 s); bench is the benchmark process (autocannon and the stack\'s embedded S3 server, hub stub and SMTP sink). Autocannon, the stack, Postgres and NATS share the machine\'s 2 cores.';
+export const COLUMNS_LEGEND =
+  "CPU ms/req: CPU time (all threads, from /proc/<pid>/stat) of the serving processes, every watched process but the benchmark process, per response; their idle work (timers, pollers, about 45 ms a second for the whole stack) is in it, which shows at low rates. MB columns: peak RSS of each process during the row (VmHWM, reset through /proc/<pid>/clear_refs when the row starts; VmRSS also sampled every 0.5 s); bench is the benchmark process (autocannon and the stack's embedded S3 server, hub stub and SMTP sink). Autocannon, the stack, Postgres and NATS share the machine's 2 cores.";
 
 /** A section of an introduction and the runs, with the CPU per request and the peak RSS of each process. */
 export function reportRuns(title: string, introduction: string, rows: SummaryRow[]): void {

@@ -2,10 +2,32 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApiClient } from '@rental/testkit';
 
 /** What the partner benchmarks send: an estimate of 3 types × 5 durations, one laptop cart, a 36-month leasing checkout, a PDF. */
-export const ESTIMATE = { durations: [12, 24, 36, 48, 60], calculationTypes: ['leasing', 'rent', 'rent_to_own'], acquisitionCost: 2499.99, serviceCost: 10, productSector: 'IT_AND_OFFICE_EQUIPMENT' };
-export const CALCULATION = { durations: [36], calculationTypes: ['leasing', 'rent'], acquisitionCost: 1000, serviceCost: 10, productSector: 'IT_AND_OFFICE_EQUIPMENT' };
+export const ESTIMATE = {
+  durations: [12, 24, 36, 48, 60],
+  calculationTypes: ['leasing', 'rent', 'rent_to_own'],
+  acquisitionCost: 2499.99,
+  serviceCost: 10,
+  productSector: 'IT_AND_OFFICE_EQUIPMENT',
+};
+export const CALCULATION = {
+  durations: [36],
+  calculationTypes: ['leasing', 'rent'],
+  acquisitionCost: 1000,
+  serviceCost: 10,
+  productSector: 'IT_AND_OFFICE_EQUIPMENT',
+};
 export const CART = { items: [{ productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }] };
-export const CUSTOMER = { firstName: 'Erika', lastName: 'Mustermann', email: 'erika@customer.example', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', company: 'Mustermann GmbH' };
+export const CUSTOMER = {
+  firstName: 'Erika',
+  lastName: 'Mustermann',
+  email: 'erika@customer.example',
+  street: 'Hauptstr.',
+  houseNumber: '1',
+  zipCode: '10115',
+  city: 'Berlin',
+  country: 'DE',
+  company: 'Mustermann GmbH',
+};
 export const CHECKOUT = { duration: 36, financingType: 'leasing', customer: CUSTOMER };
 export const UPLOAD_BYTES = 100 * 1024;
 
@@ -57,7 +79,7 @@ export async function casesOf(api: ApiClient, count: number): Promise<string[]> 
   const page = await api.get('/api/financing_cases');
   if (page.status !== 200) throw new Error(`GET /api/financing_cases gave ${page.status}: ${page.text}`);
   const ids = (page.json as { id: string }[]).map((financingCase) => financingCase.id);
-  if (ids.length < count) ids.push(...await checkedOutCases(api, count - ids.length));
+  if (ids.length < count) ids.push(...(await checkedOutCases(api, count - ids.length)));
   return ids;
 }
 

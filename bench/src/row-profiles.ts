@@ -13,7 +13,10 @@ const profiled = Boolean(directory && process.env.BENCH_NODE_OPTIONS?.includes('
 /** Only processes started with the profiler preloaded are signalled: SIGUSR2 ends any other Node process. */
 function carriesProfiler(pid: number): boolean {
   try {
-    return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').some((variable) => variable.startsWith('NODE_OPTIONS=') && variable.includes('cpu-profile'));
+    return fs
+      .readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .some((variable) => variable.startsWith('NODE_OPTIONS=') && variable.includes('cpu-profile'));
   } catch {
     return false;
   }
@@ -26,13 +29,20 @@ function profiledPids(pids: ProcessPids): [string, number][] {
 /** The profiler names its files <entry package>-<pid>-<n>.cpuprofile. */
 function newestProfileOf(pid: number): string | undefined {
   const pattern = new RegExp(`^[\\w.-]+-${pid}-(\\d+)\\.cpuprofile$`);
-  const numbered = fs.readdirSync(directory!).map((file) => ({ file, n: Number(pattern.exec(file)?.[1] ?? -1) }))
+  const numbered = fs
+    .readdirSync(directory!)
+    .map((file) => ({ file, n: Number(pattern.exec(file)?.[1] ?? -1) }))
     .filter((entry) => entry.n >= 0)
     .sort((a, b) => b.n - a.n);
   return numbered[0]?.file;
 }
 
-const slug = (label: string) => label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+const slug = (label: string) =>
+  label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 80);
 
 /**
  * Signals every process to write its profile so far and start the next, and waits until each
@@ -74,6 +84,7 @@ export async function profileRow<T>(label: string, pids: ProcessPids, run: () =>
   } finally {
     const rowDirectory = path.join(directory!, 'rows', slug(label));
     fs.mkdirSync(rowDirectory, { recursive: true });
-    for (const [name, file] of await cut(stackPids)) fs.renameSync(path.join(directory!, file), path.join(rowDirectory, `${name.replace(/\s+/g, '-')}.cpuprofile`));
+    for (const [name, file] of await cut(stackPids))
+      fs.renameSync(path.join(directory!, file), path.join(rowDirectory, `${name.replace(/\s+/g, '-')}.cpuprofile`));
   }
 }

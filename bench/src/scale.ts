@@ -40,7 +40,12 @@ function partners(): SeedFile {
     ...fixture,
     partners: Array.from({ length: PARTNERS }, (_, index) => {
       const id = `scale-partner-${String(index).padStart(5, '0')}`;
-      return { ...acme, id, name: `Scale Partner ${index}`, apiKeys: [{ key: `scale_${id}_${randomBytes(12).toString('hex')}`, environment: 'sandbox' as const, roles: ['api_user'] }] };
+      return {
+        ...acme,
+        id,
+        name: `Scale Partner ${index}`,
+        apiKeys: [{ key: `scale_${id}_${randomBytes(12).toString('hex')}`, environment: 'sandbox' as const, roles: ['api_user'] }],
+      };
     }),
   };
 }
@@ -65,35 +70,68 @@ async function makeTemplates(stack: Stack): Promise<void> {
 async function makeDue(stack: Stack): Promise<void> {
   const db = connectDatabase({ url: stack.databaseUrl, schema: 'case_workflow', poolMax: 1 });
   try {
-    await db.raw("UPDATE quotes SET review_mailed_at = now(), in_review_since = now() WHERE status = 'in_review' AND (review_mailed_at < now() - interval '1 day' OR in_review_since < now() - interval '1 day')");
-    await db.raw(`
+    await db.raw(
+      "UPDATE quotes SET review_mailed_at = now(), in_review_since = now() WHERE status = 'in_review' AND (review_mailed_at < now() - interval '1 day' OR in_review_since < now() - interval '1 day')",
+    );
+    await db.raw(
+      `
       UPDATE quotes SET status = 'in_review', reminder_count = 0, in_review_since = now() - interval '4 days', review_mailed_at = now() - interval '4 days'
-      WHERE id IN (SELECT q.id FROM quotes q WHERE q.quote_number LIKE 'Q-S-%' AND NOT EXISTS (SELECT 1 FROM contracts c WHERE c.quote_id = q.id) ORDER BY q.id LIMIT ?)`, [DUE]);
+      WHERE id IN (SELECT q.id FROM quotes q WHERE q.quote_number LIKE 'Q-S-%' AND NOT EXISTS (SELECT 1 FROM contracts c WHERE c.quote_id = q.id) ORDER BY q.id LIMIT ?)`,
+      [DUE],
+    );
     await db.raw('ANALYZE quotes');
   } finally {
     await db.destroy();
   }
 }
 
-interface Row { label: string; run: (seconds: number) => Promise<Measurement> }
+interface Row {
+  label: string;
+  run: (seconds: number) => Promise<Measurement>;
+}
 
 function rowsOf(stack: Stack, token: string, caseIds: string[], lenderSubmissionStatus: string): Row[] {
   const partner = { 'X-Api-Key': fixturePartnerKey('acme') };
   const operator = { Authorization: `Bearer ${token}` };
   const get = (label: string, path: string, headers: Record<string, string>): Row => ({
-    label, run: (seconds) => measure({ label, url: `${stack.gatewayUrl}${path}`, headers, connections: 10, durationSeconds: seconds }),
+    label,
+    run: (seconds) => measure({ label, url: `${stack.gatewayUrl}${path}`, headers, connections: 10, durationSeconds: seconds }),
   });
   let next = 0;
-  const oneCase: autocannon.Request = { method: 'GET', setupRequest: (request) => ({ ...request, path: `/api/financing_cases/${caseIds[(next += 1) % caseIds.length]}` }) };
+  const oneCase: autocannon.Request = {
+    method: 'GET',
+    setupRequest: (request) => ({ ...request, path: `/api/financing_cases/${caseIds[(next += 1) % caseIds.length]}` }),
+  };
   const carts: string[] = [];
   const checkout: autocannon.Request[] = [
-    { method: 'POST', path: '/api/carts', headers: JSON_TYPE, body: JSON.stringify(CART), onResponse: (status, body) => { const id = status === 201 ? fieldOf(body, 'cartId') : undefined; if (id) carts.push(id); } },
-    { method: 'POST', body: JSON.stringify(CHECKOUT), setupRequest: (request) => ({ ...request, path: `/api/carts/${carts.shift() ?? 'none'}/checkout`, headers: { ...request.headers, ...JSON_TYPE, ...idempotencyKey() } }) },
+    {
+      method: 'POST',
+      path: '/api/carts',
+      headers: JSON_TYPE,
+      body: JSON.stringify(CART),
+      onResponse: (status, body) => {
+        const id = status === 201 ? fieldOf(body, 'cartId') : undefined;
+        if (id) carts.push(id);
+      },
+    },
+    {
+      method: 'POST',
+      body: JSON.stringify(CHECKOUT),
+      setupRequest: (request) => ({
+        ...request,
+        path: `/api/carts/${carts.shift() ?? 'none'}/checkout`,
+        headers: { ...request.headers, ...JSON_TYPE, ...idempotencyKey() },
+      }),
+    },
   ];
   return [
     get('GET /api/financing_cases (page 1)', '/api/financing_cases', partner),
     get(`GET /api/financing_cases?page=${DEEP_PAGE}`, `/api/financing_cases?page=${DEEP_PAGE}`, partner),
-    { label: 'GET /api/financing_cases/{id}', run: (seconds) => measure({ label: 'case by id', url: stack.gatewayUrl, headers: partner, connections: 10, durationSeconds: seconds, requests: [oneCase] }) },
+    {
+      label: 'GET /api/financing_cases/{id}',
+      run: (seconds) =>
+        measure({ label: 'case by id', url: stack.gatewayUrl, headers: partner, connections: 10, durationSeconds: seconds, requests: [oneCase] }),
+    },
     get('GET /ops/v1/cases', '/ops/v1/cases', operator),
     get('GET /ops/v1/cases?page=200', '/ops/v1/cases?page=200', operator),
     get('GET /ops/v1/cases?status=finance_review', '/ops/v1/cases?status=finance_review', operator),
@@ -103,11 +141,15 @@ function rowsOf(stack: Stack, token: string, caseIds: string[], lenderSubmission
     get('GET /ops/v1/cases?overdue=true', '/ops/v1/cases?overdue=true', operator),
     get('GET /ops/v1/cases?q=<case number>', '/ops/v1/cases?q=FC-S-000004242', operator),
     get('GET /ops/v1/cases?q=<company>', `/ops/v1/cases?q=${encodeURIComponent('Company 1234 GmbH')}`, operator),
-    { label: 'POST /api/carts + checkout (pairs)', run: (seconds) => measure({ label: 'checkout', url: stack.gatewayUrl, headers: partner, connections: 10, durationSeconds: seconds, requests: checkout }) },
+    {
+      label: 'POST /api/carts + checkout (pairs)',
+      run: (seconds) => measure({ label: 'checkout', url: stack.gatewayUrl, headers: partner, connections: 10, durationSeconds: seconds, requests: checkout }),
+    },
   ];
 }
 
-const cell = (measurement: Measurement) => `${measurement.requestsPerSecond} req/s, ${measurement.p50}/${measurement.p99} ms${measurement.errors + measurement.non2xx > 0 ? ` (${measurement.errors} errors, ${measurement.non2xx} non-2xx)` : ''}`;
+const cell = (measurement: Measurement) =>
+  `${measurement.requestsPerSecond} req/s, ${measurement.p50}/${measurement.p99} ms${measurement.errors + measurement.non2xx > 0 ? ` (${measurement.errors} errors, ${measurement.non2xx} non-2xx)` : ''}`;
 
 void (async () => {
   // The clock ticks every 10 s (nothing due while the rows run; the first tick after a restart
@@ -129,10 +171,18 @@ void (async () => {
       const db = connectDatabase({ url: stack.databaseUrl, schema: 'case_workflow', poolMax: 1 });
       // The copy's dirty pages are written now, not by a checkpoint in the middle of the rows.
       await db.raw('CHECKPOINT');
-      const [submission] = await db('quotes').whereNotNull('lender_submission_status').groupBy('lender_submission_status').orderByRaw('count(*)').select('lender_submission_status').limit(1) as { lender_submission_status: string }[];
+      const [submission] = (await db('quotes')
+        .whereNotNull('lender_submission_status')
+        .groupBy('lender_submission_status')
+        .orderByRaw('count(*)')
+        .select('lender_submission_status')
+        .limit(1)) as { lender_submission_status: string }[];
       await db.destroy();
       const rows = new Map<string, string>();
-      const load = os.loadavg().map((value) => value.toFixed(1)).join(' ');
+      const load = os
+        .loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ');
       const rowsOfSize = rowsOf(stack, token, caseIds, submission?.lender_submission_status ?? 'pending');
       // Warm-up: each read once briefly, so the first row does not pay for the cold caches alone.
       for (const row of rowsOfSize.slice(0, -1)) await row.run(2);
@@ -150,15 +200,18 @@ void (async () => {
   }
   const labels = [...results[0]!.rows.keys()];
   const sizes = results.map((result) => result.size.toLocaleString('en'));
-  report(TITLE, [
-    `Command: \`BENCH_SCALE_SIZES=${SIZES.join(',')} npm run bench:scale\` (${runDate()}; ${SECONDS} s per row, autocannon with 10 connections through the gateway; acme's sandbox key for the partner rows, a viewer's token for the back office). ${TEMPLATES} cases made through checkout (a third moved on to a contract waiting for signing), then copied inside Postgres to each size (\`growCases\` of the test kit: new ids, numbers, partners and dates; 20 % stay with acme, the rest spread over ${PARTNERS} partners, a few big; with items, history, contracts, lender submissions, requested items and documents), vacuumed, analyzed and checkpointed, then every read warmed up for 2 s. Deep partner page: ?page=${DEEP_PAGE} (acme holds 20 % of the cases). Each cell: req/s, p50/p99 ms. Clock tick: ${DUE.toLocaleString('en')} quotes due a reminder, one tick after a restart of case-workflow (its histogram). Load average (1, 5, 15 min) when the size's rows began: ${results.map((result) => `${result.size.toLocaleString('en')}: ${result.load}`).join('; ')}; the machine's 2 cores are shared with other work, so single figures are noisy.`,
-    '',
-    `| operation | ${sizes.join(' | ')} |`,
-    `| --- | ${sizes.map(() => '---').join(' | ')} |`,
-    ...labels.map((label) => `| ${label} | ${results.map((result) => result.rows.get(label)).join(' | ')} |`),
-    `| clock tick, ${DUE.toLocaleString('en')} due | ${results.map((result) => `${result.tickMs} ms, ${result.reminders} reminders`).join(' | ')} |`,
-    `| growing to the size (copy, vacuum, analyze) | ${results.map((result) => `${result.growSeconds} s`).join(' | ')} |`,
-  ].join('\n'));
+  report(
+    TITLE,
+    [
+      `Command: \`BENCH_SCALE_SIZES=${SIZES.join(',')} npm run bench:scale\` (${runDate()}; ${SECONDS} s per row, autocannon with 10 connections through the gateway; acme's sandbox key for the partner rows, a viewer's token for the back office). ${TEMPLATES} cases made through checkout (a third moved on to a contract waiting for signing), then copied inside Postgres to each size (\`growCases\` of the test kit: new ids, numbers, partners and dates; 20 % stay with acme, the rest spread over ${PARTNERS} partners, a few big; with items, history, contracts, lender submissions, requested items and documents), vacuumed, analyzed and checkpointed, then every read warmed up for 2 s. Deep partner page: ?page=${DEEP_PAGE} (acme holds 20 % of the cases). Each cell: req/s, p50/p99 ms. Clock tick: ${DUE.toLocaleString('en')} quotes due a reminder, one tick after a restart of case-workflow (its histogram). Load average (1, 5, 15 min) when the size's rows began: ${results.map((result) => `${result.size.toLocaleString('en')}: ${result.load}`).join('; ')}; the machine's 2 cores are shared with other work, so single figures are noisy.`,
+      '',
+      `| operation | ${sizes.join(' | ')} |`,
+      `| --- | ${sizes.map(() => '---').join(' | ')} |`,
+      ...labels.map((label) => `| ${label} | ${results.map((result) => result.rows.get(label)).join(' | ')} |`),
+      `| clock tick, ${DUE.toLocaleString('en')} due | ${results.map((result) => `${result.tickMs} ms, ${result.reminders} reminders`).join(' | ')} |`,
+      `| growing to the size (copy, vacuum, analyze) | ${results.map((result) => `${result.growSeconds} s`).join(' | ')} |`,
+    ].join('\n'),
+  );
 })().catch((error: unknown) => {
   process.stderr.write(`bench:scale failed: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);

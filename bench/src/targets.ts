@@ -37,13 +37,23 @@ function proxiedRows(find: (label: string) => SummaryRow | undefined, route: str
   };
 }
 
-/** A target read from one row: not measured when the row is missing; its reference, when named, is the row that sent the same requests straight to the service. */
-function fromRow(label: string, figures: (row: SummaryRow) => { now: string; met: boolean }, direct?: { label: string; describe(row: SummaryRow, through: SummaryRow): string }): Target['measure'] {
+/**
+ * A target read from one row: not measured when the row is missing; its reference, when named, is the row that sent the same
+ * requests straight to the service.
+ */
+function fromRow(
+  label: string,
+  figures: (row: SummaryRow) => { now: string; met: boolean },
+  direct?: { label: string; describe(row: SummaryRow, through: SummaryRow): string },
+): Target['measure'] {
   return (find) => {
     const row = find(label);
     if (!row) return undefined;
     const directRow = direct && find(direct.label);
-    return { ...figures(row), reference: direct && directRow ? `${direct.describe(directRow, row)}; through the gateway ${times(ratio(row, directRow))} of it` : '–' };
+    return {
+      ...figures(row),
+      reference: direct && directRow ? `${direct.describe(directRow, row)}; through the gateway ${times(ratio(row, directRow))} of it` : '–',
+    };
   };
 }
 
@@ -111,7 +121,9 @@ const TARGETS: Target[] = [
       const fifty = perRequest(bulk, 'pricing');
       return {
         now: `${one.toFixed(2)} ms pricing CPU per estimate; bulk-50 ${fifty.toFixed(2)} ms (${(fifty / one).toFixed(0)} × one)`,
-        reference: direct ? `pricing direct: ${perRequest(direct, 'pricing').toFixed(2)} ms pricing CPU per estimate, ${direct.requestsPerSecond} req/s; through the gateway ${times(ratio(estimate, direct))} of it` : '–',
+        reference: direct
+          ? `pricing direct: ${perRequest(direct, 'pricing').toFixed(2)} ms pricing CPU per estimate, ${direct.requestsPerSecond} req/s; through the gateway ${times(ratio(estimate, direct))} of it`
+          : '–',
         met: one <= 0.3 && fifty <= 50 * one,
       };
     },
@@ -120,18 +132,23 @@ const TARGETS: Target[] = [
     path: 'checkout',
     today: '68/s saturated, 16 ms of stack CPU each',
     target: '≤ 6 ms of stack CPU; ≥ 150/s on the 2 cores',
-    measure: fromRow('POST /api/carts/{id}/checkout with Idempotency-Key (saturated, 10 connections)', (checkout) => ({
-      now: `${checkout.requestsPerSecond}/s saturated, ${checkout.cpuMsPerRequest} ms of stack CPU each`,
-      met: (checkout.cpuMsPerRequest ?? Infinity) <= 6 && checkout.requestsPerSecond >= 150,
-    }), {
-      label: 'POST /api/carts/{id}/checkout with Idempotency-Key, cart-checkout direct (saturated, 10 connections)',
-      describe: (direct) => `cart-checkout direct: ${direct.requestsPerSecond}/s, ${direct.cpuMsPerRequest} ms of stack CPU each`,
-    }),
+    measure: fromRow(
+      'POST /api/carts/{id}/checkout with Idempotency-Key (saturated, 10 connections)',
+      (checkout) => ({
+        now: `${checkout.requestsPerSecond}/s saturated, ${checkout.cpuMsPerRequest} ms of stack CPU each`,
+        met: (checkout.cpuMsPerRequest ?? Infinity) <= 6 && checkout.requestsPerSecond >= 150,
+      }),
+      {
+        label: 'POST /api/carts/{id}/checkout with Idempotency-Key, cart-checkout direct (saturated, 10 connections)',
+        describe: (direct) => `cart-checkout direct: ${direct.requestsPerSecond}/s, ${direct.cpuMsPerRequest} ms of stack CPU each`,
+      },
+    ),
   },
   {
     path: 'lender submissions, lender answering in 50 ms',
     today: 'rounds of at most 20 every ~10 s; about 11 cases/s at best; wait 0.1 → 19 s within a minute at 3 checkouts/s (issue 31)',
-    target: '≥ 30 applications/s; at 20 checkouts/s p99 wait from checkout to application < 2 s; one application per entry into finance review with two replicas (tests/replicas)',
+    target:
+      '≥ 30 applications/s; at 20 checkouts/s p99 wait from checkout to application < 2 s; one application per entry into finance review with two replicas (tests/replicas)',
     measure: (find) => {
       const backlog = find(LENDER_ROWS.backlog);
       const paced = find(LENDER_ROWS.paced);
@@ -157,13 +174,18 @@ const TARGETS: Target[] = [
     path: 'case list',
     today: '368 req/s',
     target: '≥ 1,000 req/s, p99 < 50 ms',
-    measure: fromRow('GET /api/financing_cases, page of 30 (saturated, 10 connections)', (list) => ({
-      now: `${list.requestsPerSecond} req/s, p99 ${list.p99} ms (${list.cpuMsPerRequest} ms of stack CPU per page)`,
-      met: list.requestsPerSecond >= 1000 && list.p99 < 50,
-    }), {
-      label: 'GET /api/financing_cases, page of 30, case-workflow direct (saturated, 10 connections)',
-      describe: (direct) => `case-workflow direct: ${direct.requestsPerSecond} req/s, p99 ${direct.p99} ms (${direct.cpuMsPerRequest} ms of stack CPU per page)`,
-    }),
+    measure: fromRow(
+      'GET /api/financing_cases, page of 30 (saturated, 10 connections)',
+      (list) => ({
+        now: `${list.requestsPerSecond} req/s, p99 ${list.p99} ms (${list.cpuMsPerRequest} ms of stack CPU per page)`,
+        met: list.requestsPerSecond >= 1000 && list.p99 < 50,
+      }),
+      {
+        label: 'GET /api/financing_cases, page of 30, case-workflow direct (saturated, 10 connections)',
+        describe: (direct) =>
+          `case-workflow direct: ${direct.requestsPerSecond} req/s, p99 ${direct.p99} ms (${direct.cpuMsPerRequest} ms of stack CPU per page)`,
+      },
+    ),
   },
   {
     path: 'webhook delivery',
@@ -196,7 +218,9 @@ export function targetsTable(rows: SummaryRow[], facts: Record<string, number>):
   ];
   for (const target of TARGETS) {
     const figures = target.measure(find, facts);
-    lines.push(`| ${target.path} | ${target.today} | ${figures?.now ?? 'not measured (the benchmark failed)'} | ${figures?.reference ?? '–'} | ${target.target} | ${figures ? (figures.met ? 'yes' : 'no') : '–'} |`);
+    lines.push(
+      `| ${target.path} | ${target.today} | ${figures?.now ?? 'not measured (the benchmark failed)'} | ${figures?.reference ?? '–'} | ${target.target} | ${figures ? (figures.met ? 'yes' : 'no') : '–'} |`,
+    );
   }
   return lines.join('\n');
 }

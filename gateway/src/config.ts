@@ -37,7 +37,10 @@ export const gatewayVariables = {
   OPERATOR_ISSUER_URL: urlVariable(['http', 'https']).optional(),
   OPERATOR_AUDIENCE: z.string().min(1).default('rental-ops'),
   OPERATOR_CONSOLE_CLIENT_ID: z.string().min(1).default('console'),
-  API_BUILD_TAG: z.string().regex(/^\d{4}\.\d{2}\.\d{2}(\.\d+)?$/, 'must be a calendar tag such as 2026.11.22').optional(),
+  API_BUILD_TAG: z
+    .string()
+    .regex(/^\d{4}\.\d{2}\.\d{2}(\.\d+)?$/, 'must be a calendar tag such as 2026.11.22')
+    .optional(),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

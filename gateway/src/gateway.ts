@@ -1,6 +1,15 @@
 import { ulid } from 'ulid';
 import { Bus } from '@rental/bus';
-import { GATEWAY_GRPC_OFFSET, LOCAL_HELPER_OFFSETS, SERVICE_NAMES, ServiceName, databaseNameOf, defaultAdminPort, grpcAddressOf, httpUrlOf } from '@rental/config';
+import {
+  GATEWAY_GRPC_OFFSET,
+  LOCAL_HELPER_OFFSETS,
+  SERVICE_NAMES,
+  ServiceName,
+  databaseNameOf,
+  defaultAdminPort,
+  grpcAddressOf,
+  httpUrlOf,
+} from '@rental/config';
 import { NotificationListener, openDatabase, pingDatabase } from '@rental/db';
 import { startGrpcServer, useInternalIdentity } from '@rental/grpc';
 import { createAdminApp, startHttpServer } from '@rental/http';
@@ -42,7 +51,13 @@ export async function startGateway(config: GatewayConfig, env: NodeJS.ProcessEnv
   const identity = new IdentityKeys(config.INTERNAL_IDENTITY_SECRET);
   const db = await openDatabase({ url: config.DATABASE_URL, schema: GATEWAY_SCHEMA, migrations, log });
   useInternalIdentity('gateway', identity);
-  const bus = new Bus({ url: config.NATS_URL, environment: config.API_ENVIRONMENT, databaseName: databaseNameOf(config.DATABASE_URL), serviceName: 'gateway', log });
+  const bus = new Bus({
+    url: config.NATS_URL,
+    environment: config.API_ENVIRONMENT,
+    databaseName: databaseNameOf(config.DATABASE_URL),
+    serviceName: 'gateway',
+    log,
+  });
   bus.start().catch((error) => log.error({ err: error }, 'nats connection failed'));
   const keyStore = new ApiKeyRepository(db);
   const lastUse = new LastUseRecorder(keyStore);
@@ -67,11 +82,25 @@ export async function startGateway(config: GatewayConfig, env: NodeJS.ProcessEnv
   });
   const workers = [
     outboxRelay({ db, bus, log }),
-    periodicJob({ name: 'api-key-last-use', everyMs: config.API_KEY_LAST_USED_FLUSH_SECONDS * 1000, log, firstRoundAfterInterval: true, run: () => lastUse.flush() }),
-    periodicJob({ name: 'api-key-expiry-notices', everyMs: config.API_KEY_EXPIRY_CHECK_EVERY, log, singleton: postgresLease(db, 'api-key-expiry-notices'), run: () => access.sendExpiryNotices() }),
+    periodicJob({
+      name: 'api-key-last-use',
+      everyMs: config.API_KEY_LAST_USED_FLUSH_SECONDS * 1000,
+      log,
+      firstRoundAfterInterval: true,
+      run: () => lastUse.flush(),
+    }),
+    periodicJob({
+      name: 'api-key-expiry-notices',
+      everyMs: config.API_KEY_EXPIRY_CHECK_EVERY,
+      log,
+      singleton: postgresLease(db, 'api-key-expiry-notices'),
+      run: () => access.sendExpiryNotices(),
+    }),
   ];
   for (const worker of workers) worker.start();
-  const grpc = await startGrpcServer(config.HOST, config.GRPC_PORT ?? config.SERVICE_PORT_BASE + GATEWAY_GRPC_OFFSET, [partnerAccessGrpcService(access, () => new Date(), log)]);
+  const grpc = await startGrpcServer(config.HOST, config.GRPC_PORT ?? config.SERVICE_PORT_BASE + GATEWAY_GRPC_OFFSET, [
+    partnerAccessGrpcService(access, () => new Date(), log),
+  ]);
   const engine = upstreamEngine();
   const proxies = Object.fromEntries(
     SERVICE_NAMES.map((name) => [name, serviceProxy(httpUrlOf(name, config.SERVICE_PORT_BASE, env), engine, config.UPSTREAM_TIMEOUT_MS, log, identity)]),
@@ -97,8 +126,15 @@ export async function startGateway(config: GatewayConfig, env: NodeJS.ProcessEnv
     },
   });
   const http = await startHttpServer(listener, config.HOST, config.PORT);
-  const admin = await startHttpServer(createAdminApp(async () => ({ database: await pingDatabase(db) })), config.HOST, config.ADMIN_PORT ?? defaultAdminPort('gateway', config.SERVICE_PORT_BASE));
-  log.info({ port: http.port, adminPort: admin.port, grpcPort: grpc.port, environment: config.API_ENVIRONMENT, database: databaseNameOf(config.DATABASE_URL) }, 'gateway listening');
+  const admin = await startHttpServer(
+    createAdminApp(async () => ({ database: await pingDatabase(db) })),
+    config.HOST,
+    config.ADMIN_PORT ?? defaultAdminPort('gateway', config.SERVICE_PORT_BASE),
+  );
+  log.info(
+    { port: http.port, adminPort: admin.port, grpcPort: grpc.port, environment: config.API_ENVIRONMENT, database: databaseNameOf(config.DATABASE_URL) },
+    'gateway listening',
+  );
   return {
     port: http.port,
     adminPort: admin.port,

@@ -8,16 +8,18 @@ import { type OperationSpec, type ResponseSpec, defineOperation, problemResponse
 export const customerTokenParams = z.object({ token: z.string().min(1).max(200) });
 
 /** A requested item as the customer sees it (customer audience only). */
-export const customerRequestedItemSchema = z.object({
-  id: z.number().int(),
-  type: z.enum(['information', 'document', 'fill_and_return']),
-  label: z.string(),
-  question: z.string().nullable().describe('What an information request asks (answer it with …/information/{id}/respond); null for documents'),
-  status: z.string(),
-  category: z.string(),
-  optional: z.boolean(),
-  dueAt: z.string().nullable(),
-}).meta({ id: 'CustomerRequestedItem' });
+export const customerRequestedItemSchema = z
+  .object({
+    id: z.number().int(),
+    type: z.enum(['information', 'document', 'fill_and_return']),
+    label: z.string(),
+    question: z.string().nullable().describe('What an information request asks (answer it with …/information/{id}/respond); null for documents'),
+    status: z.string(),
+    category: z.string(),
+    optional: z.boolean(),
+    dueAt: z.string().nullable(),
+  })
+  .meta({ id: 'CustomerRequestedItem' });
 
 type CustomerSpec = Omit<OperationSpec, 'tags' | 'params' | 'responses'> & {
   /** Only where the path names more than the token. */

@@ -20,7 +20,15 @@ describe('status-changed events', () => {
       event: 'financing_case.status_changed',
       occurredAt: '2026-03-01T10:00:00.000Z',
       version: 1,
-      data: { financingCaseId: 'CASE', quoteId: 'QUOTE', resourceType: 'contract', fromStatus: 'wait_for_signing', toStatus: 'canceled', status: 'canceled', transition: 'cancel' },
+      data: {
+        financingCaseId: 'CASE',
+        quoteId: 'QUOTE',
+        resourceType: 'contract',
+        fromStatus: 'wait_for_signing',
+        toStatus: 'canceled',
+        status: 'canceled',
+        transition: 'cancel',
+      },
       partnerId: 'acme',
       environment: 'sandbox',
     });

@@ -37,9 +37,21 @@ export const statusChangedData = z.object({
   financingCaseId: z.string().describe('The financeCaseId of the checkout'),
   quoteId: z.string().optional().describe('Quote of the case; omitted when there is no quote'),
   resourceType: z.enum(STATUS_CHANGED_RESOURCE_TYPES).describe('What changed: the quote (and with it the case), its contract, or its quote request'),
-  fromStatus: z.string().describe('Status of the changed resource before the change. "new" when the quote, contract or quote request was just created (transition create, or create_quote for a quote request). Otherwise a value of the resource named by resourceType: for quote a quote status (in_progress, in_review, review_expired, change_requested, accepted_by_customer, rejected_by_customer, finance_review, manual_finance_review, finance_questions, finance_accepted, finance_rejected, completed, canceled); for contract a contract place (wait_for_signing, signed, post_processing_required, delivery_approved, invoice_checked, completed, canceled); for quote_request a quote request status (new, quote_created, canceled)'),
-  toStatus: z.string().describe('Status of the changed resource after the change, from the same value sets as fromStatus; a contract removed by a sandbox reset has toStatus removed (transition reset). For quote events canceled, finance_rejected and rejected_by_customer mean the order will not go ahead'),
-  status: z.string().describe('Status of the case (its quote\'s status) right after the change, for contract and quote_request events too: a contract event carries the contract place in fromStatus/toStatus and the case status here'),
+  fromStatus: z
+    .string()
+    .describe(
+      'Status of the changed resource before the change. "new" when the quote, contract or quote request was just created (transition create, or create_quote for a quote request). Otherwise a value of the resource named by resourceType: for quote a quote status (in_progress, in_review, review_expired, change_requested, accepted_by_customer, rejected_by_customer, finance_review, manual_finance_review, finance_questions, finance_accepted, finance_rejected, completed, canceled); for contract a contract place (wait_for_signing, signed, post_processing_required, delivery_approved, invoice_checked, completed, canceled); for quote_request a quote request status (new, quote_created, canceled)',
+    ),
+  toStatus: z
+    .string()
+    .describe(
+      'Status of the changed resource after the change, from the same value sets as fromStatus; a contract removed by a sandbox reset has toStatus removed (transition reset). For quote events canceled, finance_rejected and rejected_by_customer mean the order will not go ahead',
+    ),
+  status: z
+    .string()
+    .describe(
+      "Status of the case (its quote's status) right after the change, for contract and quote_request events too: a contract event carries the contract place in fromStatus/toStatus and the case status here",
+    ),
   transition: z.string().describe('Name of the change, for example create, cancel, finance_reject or reset; create_quote and cancel for quote requests'),
 });
 
@@ -72,9 +84,7 @@ export function webhookBody(event: StatusChangedEvent): Omit<StatusChangedEvent,
 export const statusChangedWebhookBody = z
   .object({
     ...statusChangedEnvelope,
-    data: statusChangedData
-      .catchall(z.unknown())
-      .describe('New fields may be added without a version change; ignore unknown fields'),
+    data: statusChangedData.catchall(z.unknown()).describe('New fields may be added without a version change; ignore unknown fields'),
   })
   .meta({ id: 'FinancingCaseStatusChangedEvent' });
 
@@ -124,15 +134,16 @@ export const MAIL_REQUESTED_SUBJECT = 'mail.requested';
 
 export const MAIL_KINDS = ['customer_link', 'review_reminder', 'review_expired', 'documents_overdue', 'document_rejected'] as const;
 
-export const mailRecipient = z.union([
-  z.object({ partnerId: z.string().min(1) }).strict(),
-  z.object({ email: z.email() }).strict(),
-]);
+export const mailRecipient = z.union([z.object({ partnerId: z.string().min(1) }).strict(), z.object({ email: z.email() }).strict()]);
 
 export const mailRequestedEvent = z.object({
   /** Unique per mail; a second message with the same id is the same mail. */
   id: z.string().min(1).max(100),
-  kind: z.string().min(1).max(40).describe(`One of ${MAIL_KINDS.join(', ')} or a kind a later service adds`),
+  kind: z
+    .string()
+    .min(1)
+    .max(40)
+    .describe(`One of ${MAIL_KINDS.join(', ')} or a kind a later service adds`),
   recipient: mailRecipient,
   subject: z.string().min(1).max(300),
   text: z.string().min(1).max(20_000),
@@ -154,7 +165,12 @@ export function statusChangedConsumer(
   log: { error(details: object, message: string): void },
   subscription: { serviceName: string; durable: string; subject: string },
   handle: (event: StatusChangedEvent, requestId: string | undefined) => Promise<void>,
-): { subject: string; durable: string; former: { durable: string; subject: string }; handler(message: { data: unknown; sequence: number; requestId?: string }): Promise<void> } {
+): {
+  subject: string;
+  durable: string;
+  former: { durable: string; subject: string };
+  handler(message: { data: unknown; sequence: number; requestId?: string }): Promise<void>;
+} {
   return {
     subject: subscription.subject,
     durable: subscription.durable,

@@ -54,16 +54,25 @@ export interface ReferenceViolation {
 }
 
 /** An unknown lender, hub or sector, each named by its field (`prefix` for a seed file's `partners[2].`). */
-export function conditionReferenceViolations(conditions: Pick<PartnerConditionsDocument, 'allowedSectors' | 'financingPartner' | 'distributionHub'>, references: ConditionReferences, prefix = ''): ReferenceViolation[] {
+export function conditionReferenceViolations(
+  conditions: Pick<PartnerConditionsDocument, 'allowedSectors' | 'financingPartner' | 'distributionHub'>,
+  references: ConditionReferences,
+  prefix = '',
+): ReferenceViolation[] {
   const violations: ReferenceViolation[] = [];
   if (conditions.financingPartner !== null && !references.lenders.has(conditions.financingPartner)) {
     violations.push({ propertyPath: `${prefix}financingPartner`, code: 'validation.unknown_reference', message: `No lender ${conditions.financingPartner}.` });
   }
   if (conditions.distributionHub !== null && !references.hubs.has(conditions.distributionHub)) {
-    violations.push({ propertyPath: `${prefix}distributionHub`, code: 'validation.unknown_reference', message: `No distribution hub ${conditions.distributionHub}.` });
+    violations.push({
+      propertyPath: `${prefix}distributionHub`,
+      code: 'validation.unknown_reference',
+      message: `No distribution hub ${conditions.distributionHub}.`,
+    });
   }
   (conditions.allowedSectors ?? []).forEach((sector, index) => {
-    if (!references.sectors.has(sector)) violations.push({ propertyPath: `${prefix}allowedSectors[${index}]`, code: 'validation.unknown_reference', message: `No product sector ${sector}.` });
+    if (!references.sectors.has(sector))
+      violations.push({ propertyPath: `${prefix}allowedSectors[${index}]`, code: 'validation.unknown_reference', message: `No product sector ${sector}.` });
   });
   return violations;
 }

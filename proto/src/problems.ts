@@ -22,8 +22,9 @@ export const PROBLEM_CATALOGUE = {
   // Requests as a whole
   validation_failed: {
     title: 'Request validation failed',
-    meaning: 'The body was read, but one or more fields break the operation\'s rules. Each entry of `violations` names a field (`propertyPath`), a stable `code` and a message.',
-    fix: 'Correct every field listed in `violations` and send the request again; the API description (/api/docs) shows each field\'s rules.',
+    meaning:
+      "The body was read, but one or more fields break the operation's rules. Each entry of `violations` names a field (`propertyPath`), a stable `code` and a message.",
+    fix: "Correct every field listed in `violations` and send the request again; the API description (/api/docs) shows each field's rules.",
   },
   'request.malformed_json': {
     title: 'Body is not valid JSON',
@@ -57,7 +58,7 @@ export const PROBLEM_CATALOGUE = {
   },
   'request.unsupported_encoding': {
     title: 'Body encoding not supported',
-    meaning: 'The body\'s Content-Encoding or charset is not one the API reads.',
+    meaning: "The body's Content-Encoding or charset is not one the API reads.",
     fix: 'Send UTF-8 JSON, without Content-Encoding or with gzip, deflate or br.',
   },
   'request.too_large': {
@@ -114,13 +115,14 @@ export const PROBLEM_CATALOGUE = {
   },
   'partner.suspended': {
     title: 'Partner suspended',
-    meaning: 'The partner of this key is suspended by the approval team; none of its keys work until it is reactivated. Its portal users can still sign in and read.',
+    meaning:
+      'The partner of this key is suspended by the approval team; none of its keys work until it is reactivated. Its portal users can still sign in and read.',
     fix: 'Contact the approval team.',
   },
   'api_key.not_found': {
     title: 'API key not found',
     meaning: 'No key with this id belongs to the partner.',
-    fix: 'Use the id of one of the partner\'s keys as the key list shows it.',
+    fix: "Use the id of one of the partner's keys as the key list shows it.",
   },
   'api_key.limit_reached': {
     title: 'Too many live API keys',
@@ -135,7 +137,7 @@ export const PROBLEM_CATALOGUE = {
   'partner.exists': {
     title: 'Partner exists',
     meaning: 'A partner with this id exists already.',
-    fix: 'Choose another id, or change the existing partner\'s conditions.',
+    fix: "Choose another id, or change the existing partner's conditions.",
   },
   'partner.already_suspended': {
     title: 'Partner already suspended',
@@ -189,27 +191,28 @@ export const PROBLEM_CATALOGUE = {
   },
   'auth.missing_token': {
     title: 'Operator token missing',
-    meaning: 'A back-office operation was called without an operator\'s bearer token.',
+    meaning: "A back-office operation was called without an operator's bearer token.",
     fix: 'Sign in to the console and send its token as Authorization: Bearer <JWT>.',
   },
   'auth.invalid_token': {
     title: 'Operator token invalid',
-    meaning: 'The operator\'s bearer token is malformed, expired, or not issued for the back office.',
+    meaning: "The operator's bearer token is malformed, expired, or not issued for the back office.",
     fix: 'Sign in again to get a fresh token.',
   },
   'auth.issuer_unavailable': {
-    title: 'Operators\' identity provider unavailable',
+    title: "Operators' identity provider unavailable",
     meaning: 'The identity provider that issues operator tokens cannot be reached, so the token cannot be checked.',
     fix: 'Retry later.',
   },
   'ops.role_required': {
     title: 'Operator lacks a role',
-    meaning: 'The operator\'s token does not carry the role this back-office operation needs (reviewer or approver).',
+    meaning: "The operator's token does not carry the role this back-office operation needs (reviewer or approver).",
     fix: 'Ask an administrator for the role, or let an operator who has it do the change.',
   },
   'portal.role_required': {
     title: 'Partner user lacks a role',
-    meaning: 'The partner user\'s token does not carry the role this portal operation needs: developer for webhooks and a sandbox\'s keys, admin for a production deployment\'s keys.',
+    meaning:
+      "The partner user's token does not carry the role this portal operation needs: developer for webhooks and a sandbox's keys, admin for a production deployment's keys.",
     fix: 'Ask an admin of your company to give you the role at your identity provider, or let a user who has it do the change.',
   },
 
@@ -254,13 +257,14 @@ export const PROBLEM_CATALOGUE = {
   'calculation.not_found': notFound('calculation', ''),
   'calculation.not_possible': {
     title: 'No offer can be calculated',
-    meaning: 'The sandbox scenario calculation_not_possible forces this failure; the answer carries the same empty calculation a real result without offers would.',
+    meaning:
+      'The sandbox scenario calculation_not_possible forces this failure; the answer carries the same empty calculation a real result without offers would.',
     fix: 'Use another sandbox scenario (or none) to get offers.',
   },
   partner_financing_not_ready: {
     title: 'Partner financing not ready',
     meaning: 'Your partner account has no financing partner or no conditions maintained yet, so nothing can be priced or checked out.',
-    fix: 'Ask your account manager to complete the account\'s financing setup; the cart stays active and the same request can be retried later.',
+    fix: "Ask your account manager to complete the account's financing setup; the cart stays active and the same request can be retried later.",
   },
   'pricing.invalid_amount': {
     title: 'Invalid amount',
@@ -297,7 +301,7 @@ export const PROBLEM_CATALOGUE = {
   'checkout.custom_sla_required': {
     title: 'Custom SLA file required',
     meaning: 'A rent quote needs customSlaFileName naming one of your custom SLA files.',
-    fix: 'List your files with GET /api/sla-files and send one\'s name as customSlaFileName.',
+    fix: "List your files with GET /api/sla-files and send one's name as customSlaFileName.",
   },
   'checkout.custom_sla_invalid': {
     title: 'Unknown custom SLA file',
@@ -311,12 +315,12 @@ export const PROBLEM_CATALOGUE = {
   },
   'checkout.sector_not_enabled': {
     title: 'Product sector not enabled',
-    meaning: 'An item\'s product sector is not enabled for your partner account.',
+    meaning: "An item's product sector is not enabled for your partner account.",
     fix: 'Remove the item, or ask your account manager to enable the sector.',
   },
   'checkout.duration_not_allowed': {
-    title: 'Duration outside the products\' range',
-    meaning: 'The duration is outside the depreciation range of the cart\'s products.',
+    title: "Duration outside the products' range",
+    meaning: "The duration is outside the depreciation range of the cart's products.",
     fix: 'Choose a duration in the range the violation names.',
   },
   'checkout.financing_type_not_offered': {
@@ -352,8 +356,8 @@ export const PROBLEM_CATALOGUE = {
   },
   'quote.transition_not_allowed': {
     title: 'Quote cannot make this move',
-    meaning: 'The quote\'s current status does not allow the requested change.',
-    fix: 'Read the case to see the quote\'s status and the moves it allows; the specification\'s status table lists them.',
+    meaning: "The quote's current status does not allow the requested change.",
+    fix: "Read the case to see the quote's status and the moves it allows; the specification's status table lists them.",
   },
   'contract.not_found': notFound('contract', ''),
   'contract.forbidden': otherPartners('contract'),
@@ -369,7 +373,7 @@ export const PROBLEM_CATALOGUE = {
   },
   'contract.transition_not_allowed': {
     title: 'Contract cannot make this move',
-    meaning: 'The contract\'s current status does not allow the requested change; contracts move only forward.',
+    meaning: "The contract's current status does not allow the requested change; contracts move only forward.",
     fix: 'Read the contract to see its status.',
   },
   'esignature.quote_not_accepted': {
@@ -380,16 +384,17 @@ export const PROBLEM_CATALOGUE = {
   'esignature.contract_not_waiting': {
     title: 'Contract not waiting for signatures',
     meaning: 'The contract is not in wait_for_signing, so no e-signature can be started for it.',
-    fix: 'Read the contract\'s status; an e-signature is started once, while it waits for signing.',
+    fix: "Read the contract's status; an e-signature is started once, while it waits for signing.",
   },
   'esignature.already_signed': {
     title: 'Contract already signed',
     meaning: 'The contract has been signed already.',
-    fix: 'Nothing to do: download the signed contract from the case\'s documents.',
+    fix: "Nothing to do: download the signed contract from the case's documents.",
   },
   'esignature.envelope_replaced': {
     title: 'Envelope replaced while it was requested',
-    meaning: 'A start-esignature with other persons replaced this envelope while the signing provider was being asked for it; the provider\'s envelope is voided.',
+    meaning:
+      "A start-esignature with other persons replaced this envelope while the signing provider was being asked for it; the provider's envelope is voided.",
     fix: 'Start the e-signature again with the persons who are to sign; starts with different persons for one case should not run at the same time.',
   },
   'signing.provider_unavailable': {
@@ -400,7 +405,7 @@ export const PROBLEM_CATALOGUE = {
   'customer.send_not_allowed': {
     title: 'Offer cannot be sent to the customer',
     meaning: 'The quote is in a status from which it cannot be sent to the customer.',
-    fix: 'Read the case to see the quote\'s status; an offer is sent from in_progress, change_requested, review_expired or in_review.',
+    fix: "Read the case to see the quote's status; an offer is sent from in_progress, change_requested, review_expired or in_review.",
   },
   'customer.link_not_found': {
     title: 'Customer link unknown',
@@ -420,7 +425,7 @@ export const PROBLEM_CATALOGUE = {
   'customer.action_not_allowed': {
     title: 'Offer no longer open to this action',
     meaning: 'The offer is in a status in which the customer can no longer accept it or give feedback.',
-    fix: 'Reload the offer\'s page to see its status.',
+    fix: "Reload the offer's page to see its status.",
   },
   'case.partner_missing': {
     title: 'Partner missing',
@@ -461,7 +466,7 @@ export const PROBLEM_CATALOGUE = {
   // Lenders and the signing provider (their callbacks) and the approval team
   'webhook.invalid_signature': {
     title: 'Callback signature invalid',
-    meaning: 'A callback\'s webhook-signature is missing or wrong, or its webhook-timestamp is more than 5 minutes away.',
+    meaning: "A callback's webhook-signature is missing or wrong, or its webhook-timestamp is more than 5 minutes away.",
     fix: 'Sign the exact body with the shared secret (Standard Webhooks) and send it at once.',
   },
   'lender.not_found': {
@@ -471,13 +476,13 @@ export const PROBLEM_CATALOGUE = {
   },
   'lender.decision_not_applicable': {
     title: 'Lender decision does not apply',
-    meaning: 'The case\'s quote is in a status to which this lender event cannot be applied.',
+    meaning: "The case's quote is in a status to which this lender event cannot be applied.",
     fix: 'Nothing to resend; the case has moved on.',
   },
   'lender.no_reference': {
     title: 'No lender reference yet',
     meaning: 'The case has no lender reference yet; attachments can be sent once the lender accepted the application.',
-    fix: 'Wait for the lender\'s answer, then send the attachments.',
+    fix: "Wait for the lender's answer, then send the attachments.",
   },
   'lender.failed': {
     title: 'Lender failed',
@@ -487,13 +492,13 @@ export const PROBLEM_CATALOGUE = {
   'lender.not_failed': {
     title: 'Lender submission has not failed',
     meaning: 'Only a failed lender submission can be submitted again.',
-    fix: 'Read the case\'s lender submissions; a pending or submitted one needs nothing.',
+    fix: "Read the case's lender submissions; a pending or submitted one needs nothing.",
   },
   'signature_envelope.not_found': notFound('signature envelope', ''),
   'signature_envelope.transition_not_allowed': {
     title: 'Envelope cannot make this move',
-    meaning: 'The signature envelope\'s status does not allow the requested change.',
-    fix: 'Read the contract\'s envelope status.',
+    meaning: "The signature envelope's status does not allow the requested change.",
+    fix: "Read the contract's envelope status.",
   },
   'signature_envelope.contract_not_waiting': {
     title: 'Contract not waiting for signatures',
@@ -523,7 +528,7 @@ export const PROBLEM_CATALOGUE = {
   'ops.unknown_transition': {
     title: 'Unknown move',
     meaning: 'The transition is not a move of the quote table.',
-    fix: 'Send one of the moves the case\'s status allows.',
+    fix: "Send one of the moves the case's status allows.",
   },
   'ops.unknown_move_kind': {
     title: 'Unknown kind of move',
@@ -543,7 +548,7 @@ export const PROBLEM_CATALOGUE = {
   'ops.override_not_applicable': {
     title: 'Override does not apply',
     meaning: 'Only a finance_rejected case can be overridden.',
-    fix: 'Read the case\'s status.',
+    fix: "Read the case's status.",
   },
   'ops.no_lender_reference': {
     title: 'No lender reference yet',
@@ -553,7 +558,7 @@ export const PROBLEM_CATALOGUE = {
   'ops.resubmit_not_applicable': {
     title: 'Resubmission does not apply',
     meaning: 'Only a failed lender submission can be resubmitted.',
-    fix: 'Read the case\'s lender submissions.',
+    fix: "Read the case's lender submissions.",
   },
   'history.actor_required': {
     title: 'Actor required',
@@ -594,8 +599,8 @@ export const PROBLEM_CATALOGUE = {
   },
   'sandbox.transition_unreachable': {
     title: 'Scenario cannot be reached',
-    meaning: 'The resource is in a status from which the scenario\'s target cannot be reached.',
-    fix: 'Read the resource\'s status and choose a scenario that fits it.',
+    meaning: "The resource is in a status from which the scenario's target cannot be reached.",
+    fix: "Read the resource's status and choose a scenario that fits it.",
   },
   'sandbox.not_decidable': {
     title: 'Quote not ready for a decision',
@@ -609,7 +614,7 @@ export const PROBLEM_CATALOGUE = {
   },
   'sandbox.clock_advancing': {
     title: 'Case clock moving',
-    meaning: 'Another advance of this case\'s clock was applied while this one was being prepared; nothing of this one was applied.',
+    meaning: "Another advance of this case's clock was applied while this one was being prepared; nothing of this one was applied.",
     fix: 'Read the case and send the advance again if the case still needs it.',
   },
 
@@ -628,7 +633,7 @@ export const PROBLEM_CATALOGUE = {
   },
   'document.file_type_not_allowed': {
     title: 'File type not allowed',
-    meaning: 'The file\'s content is not a PDF, PNG or JPEG (the content decides, not the name).',
+    meaning: "The file's content is not a PDF, PNG or JPEG (the content decides, not the name).",
     fix: 'Upload the document as PDF, PNG or JPEG.',
   },
   'document.file_too_large': {
@@ -659,7 +664,7 @@ export const PROBLEM_CATALOGUE = {
   'document.not_reviewable': {
     title: 'Document cannot be reviewed',
     meaning: 'Only a document pending review can be reviewed.',
-    fix: 'Read the document\'s review status.',
+    fix: "Read the document's review status.",
   },
   'document.unknown_rejection': {
     title: 'Unknown rejection reason',
@@ -675,7 +680,7 @@ export const PROBLEM_CATALOGUE = {
   'document_request.not_pending': {
     title: 'Requested item not pending',
     meaning: 'The requested item was answered or closed already.',
-    fix: 'List the case\'s requests to see their status.',
+    fix: "List the case's requests to see their status.",
   },
   'document_request.not_optional': {
     title: 'Requested item is required',
@@ -690,7 +695,7 @@ export const PROBLEM_CATALOGUE = {
   'document_request.template_not_found': {
     title: 'Template not found',
     meaning: 'The fill-and-return request has no template.',
-    fix: 'List the case\'s requests; only fill-and-return requests with a template have one to download.',
+    fix: "List the case's requests; only fill-and-return requests with a template have one to download.",
   },
   'document_request.unknown_type': {
     title: 'Unknown request type',
@@ -760,7 +765,7 @@ export const PROBLEM_CATALOGUE = {
   'webhook_delivery.not_found': {
     title: 'Webhook delivery not found',
     meaning: 'No delivery of this event to this endpoint exists.',
-    fix: 'Take the event id from the endpoint\'s delivery history.',
+    fix: "Take the event id from the endpoint's delivery history.",
   },
   'webhook_delivery.pending': {
     title: 'Webhook delivery still pending',

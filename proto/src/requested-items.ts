@@ -25,12 +25,18 @@ export interface ListedRequestItem {
  * list shape that the message does not name are left out when it is encoded.
  */
 export function requestItemMessageOf(item: ListedRequestItem): RequestItem {
-  return { ...item, templateDownloadUrl: item.templateDownloadUrl ?? '', callbackRequestId: item.callbackRequestId ?? 0, dueAt: item.dueAt ?? '', question: item.question ?? '' };
+  return {
+    ...item,
+    templateDownloadUrl: item.templateDownloadUrl ?? '',
+    callbackRequestId: item.callbackRequestId ?? 0,
+    dueAt: item.dueAt ?? '',
+    question: item.question ?? '',
+  };
 }
 
 /** A type named in a message; one this side does not know is read as a document. */
 export function requestedItemTypeOf(type: string): RequestedItemType {
-  return (REQUESTED_ITEM_TYPES as readonly string[]).includes(type) ? type as RequestedItemType : 'document';
+  return (REQUESTED_ITEM_TYPES as readonly string[]).includes(type) ? (type as RequestedItemType) : 'document';
 }
 
 /** The item a RequestItem message carries (the reverse of requestItemMessageOf). */

@@ -8,7 +8,11 @@ import { apiAs } from '../support/shared-stack';
 // read; 404 for a path id, 400 for a query, 422 for a body schema. Rule-based, so an operation
 // added later is checked too.
 
-interface Parameter { name: string; in: string; schema: { type?: string; pattern?: string } }
+interface Parameter {
+  name: string;
+  in: string;
+  schema: { type?: string; pattern?: string };
+}
 interface Operation {
   operationId: string;
   parameters?: Parameter[];
@@ -23,8 +27,10 @@ const UNKNOWN_INTEGER = '2147483000';
 async function described(path: string): Promise<{ path: string; method: string; operation: Operation }[]> {
   const response = await fetch(`${sharedStack().gatewayUrl}${path}`);
   expect(response.status).toBe(200);
-  const description = await response.json() as Description;
-  return Object.entries(description.paths).flatMap(([template, methods]) => Object.entries(methods).map(([method, operation]) => ({ path: template, method, operation })));
+  const description = (await response.json()) as Description;
+  return Object.entries(description.paths).flatMap(([template, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ path: template, method, operation })),
+  );
 }
 
 const readsBody = (method: string, operation: Operation) => operation.requestBody !== undefined || ['post', 'put', 'patch'].includes(method);
@@ -33,7 +39,10 @@ const has = (operation: Operation, place: string) => (operation.parameters ?? []
 /** The statuses the rule asks of an operation, from its method and inputs alone (it may list more of its own). */
 function expectedProblems(method: string, operation: Operation): string[] {
   return [
-    '401', '403', '429', '503',
+    '401',
+    '403',
+    '429',
+    '503',
     ...(has(operation, 'path') ? ['404'] : []),
     ...(has(operation, 'query') || readsBody(method, operation) ? ['400'] : []),
     ...(readsBody(method, operation) ? ['413'] : []),
@@ -42,10 +51,11 @@ function expectedProblems(method: string, operation: Operation): string[] {
 }
 
 /** A concrete path of a template: ids of the right form that name nothing. */
-const concrete = (template: string, operation: Operation) => template.replace(/\{(\w+)\}/g, (_, name: string) => {
-  const parameter = operation.parameters?.find((candidate) => candidate.name === name);
-  return parameter?.schema.type === 'integer' ? UNKNOWN_INTEGER : UNKNOWN_ULID;
-});
+const concrete = (template: string, operation: Operation) =>
+  template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const parameter = operation.parameters?.find((candidate) => candidate.name === name);
+    return parameter?.schema.type === 'integer' ? UNKNOWN_INTEGER : UNKNOWN_ULID;
+  });
 
 describe('the back office description, over every operation', () => {
   it('when it is generated, then every operation lists 401 (bearer token, with WWW-Authenticate), 403, 429 and 503, and the 400, 404, 413 and 422 its inputs bring', async () => {
@@ -55,7 +65,11 @@ describe('the back office description, over every operation', () => {
     for (const { path, method, operation } of operations) {
       const label = `${method} ${path}`;
       expect([label, expectedProblems(method, operation).filter((status) => !operation.responses[status])]).toEqual([label, []]);
-      expect([label, operation.responses['401']?.description, operation.responses['401']?.headers?.['WWW-Authenticate']?.required]).toEqual([label, 'Missing or invalid bearer token', true]);
+      expect([label, operation.responses['401']?.description, operation.responses['401']?.headers?.['WWW-Authenticate']?.required]).toEqual([
+        label,
+        'Missing or invalid bearer token',
+        true,
+      ]);
       expect([label, operation.responses['429']?.headers?.['Retry-After']?.required]).toEqual([label, true]);
     }
   });
@@ -73,32 +87,41 @@ describe('the back office description, over every operation', () => {
   });
 
   it('when a path id is an integer in the bodies, then it is an integer in the path too, in both descriptions', async () => {
-    const pathParameters = [...await described('/ops/v1/docs.json'), ...await described('/api/docs.json')]
-      .flatMap(({ path, operation }) => (operation.parameters ?? []).filter((parameter) => parameter.in === 'path').map((parameter) => ({ path, ...parameter })));
+    const pathParameters = [...(await described('/ops/v1/docs.json')), ...(await described('/api/docs.json'))].flatMap(({ path, operation }) =>
+      (operation.parameters ?? []).filter((parameter) => parameter.in === 'path').map((parameter) => ({ path, ...parameter })),
+    );
     const digitStrings = pathParameters.filter((parameter) => parameter.schema.type === 'string' && /\[0-9\]|\\d/.test(parameter.schema.pattern ?? ''));
     const integers = pathParameters.filter((parameter) => parameter.schema.type === 'integer').map((parameter) => `${parameter.path} ${parameter.name}`);
 
     expect(digitStrings).toEqual([]);
-    expect(integers).toEqual(expect.arrayContaining([
-      '/api/documents/{id} id',
-      '/api/documents/{id}/download id',
-      '/api/financing-cases/{financingCaseId}/document-requests/information/{informationId}/respond informationId',
-      '/api/financing-cases/{financingCaseId}/document-requests/{type}/{itemId}/not-available itemId',
-      '/api/financing-cases/{financingCaseId}/document-requests/fill-and-return-templates/{templateId}/download templateId',
-      '/ops/v1/documents/{id}/download id',
-      '/ops/v1/documents/{id}/review id',
-      '/ops/v1/callback-requests/{id}/close id',
-    ]));
+    expect(integers).toEqual(
+      expect.arrayContaining([
+        '/api/documents/{id} id',
+        '/api/documents/{id}/download id',
+        '/api/financing-cases/{financingCaseId}/document-requests/information/{informationId}/respond informationId',
+        '/api/financing-cases/{financingCaseId}/document-requests/{type}/{itemId}/not-available itemId',
+        '/api/financing-cases/{financingCaseId}/document-requests/fill-and-return-templates/{templateId}/download templateId',
+        '/ops/v1/documents/{id}/download id',
+        '/ops/v1/documents/{id}/review id',
+        '/ops/v1/callback-requests/{id}/close id',
+      ]),
+    );
   });
 
   it('when an integer path id is not an integer, then 404 problem+json naming the parameter, for the operator and the partner', async () => {
     const viewer = await Ops.as('viewer');
     const partner = apiAs(fixturePartnerKey('acme'));
 
-    for (const response of [await viewer.get('/ops/v1/documents/abc/download'), await partner.get('/api/documents/1.5/download'), await partner.get('/api/financing-cases/01JZZZZZZZZZZZZZZZZZZZZZZZ/document-requests/fill-and-return-templates/x/download')]) {
+    for (const response of [
+      await viewer.get('/ops/v1/documents/abc/download'),
+      await partner.get('/api/documents/1.5/download'),
+      await partner.get('/api/financing-cases/01JZZZZZZZZZZZZZZZZZZZZZZZ/document-requests/fill-and-return-templates/x/download'),
+    ]) {
       expectProblem(response, 404, 'resource.not_found');
     }
     expect((await viewer.get('/ops/v1/documents/abc/download')).json.detail).toBe('No resource exists at this path: id cannot name one.');
-    expect((await partner.get('/api/financing-cases/01JZZZZZZZZZZZZZZZZZZZZZZZ/document-requests/fill-and-return-templates/x/download')).json.detail).toBe('No resource exists at this path: templateId cannot name one.');
+    expect((await partner.get('/api/financing-cases/01JZZZZZZZZZZZZZZZZZZZZZZZ/document-requests/fill-and-return-templates/x/download')).json.detail).toBe(
+      'No resource exists at this path: templateId cannot name one.',
+    );
   });
 });

@@ -71,27 +71,45 @@ describe('the client package a partner installs', () => {
   it('when it is packed, installed offline outside the repository and a program is compiled against it, then the program type-checks and calculates through the API', async () => {
     const description = JSON.parse(readFileSync(path.join(packageDirectory, 'openapi.json'), 'utf8')) as { info: { version: string } };
     const [, year, month, day, build] = /^(\d{4})\.(\d{2})\.(\d{2})(?:\.(\d+))?$/.exec(description.info.version) ?? [];
-    expect(packed.map(({ filename, version, files }) => ({ filename, version, files: files.map((file) => file.path).sort() }))).toEqual([{
-      filename: `rental-partner-api-client-${packed[0]?.version}.tgz`,
-      version: `${Number(year)}.${Number(`${month}${day}`)}.${Number(build ?? 0)}`,
-      files: ['README.md', 'generated/schema.d.ts', 'generated/schema.js', 'index.d.ts', 'index.js', 'openapi.json', 'package.json'],
-    }]);
+    expect(packed.map(({ filename, version, files }) => ({ filename, version, files: files.map((file) => file.path).sort() }))).toEqual([
+      {
+        filename: `rental-partner-api-client-${packed[0]?.version}.tgz`,
+        version: `${Number(year)}.${Number(`${month}${day}`)}.${Number(build ?? 0)}`,
+        files: ['README.md', 'generated/schema.d.ts', 'generated/schema.js', 'index.d.ts', 'index.js', 'openapi.json', 'package.json'],
+      },
+    ]);
 
-    const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', '@rental', 'partner-api-client', 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect([installed.dependencies, installed.devDependencies, installed.apiVersion]).toEqual([{ 'openapi-fetch': '^0.17.0' }, undefined, description.info.version]);
+    const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', '@rental', 'partner-api-client', 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect([installed.dependencies, installed.devDependencies, installed.apiVersion]).toEqual([
+      { 'openapi-fetch': '^0.17.0' },
+      undefined,
+      description.info.version,
+    ]);
     expect(readdirSync(path.join(project, 'node_modules', '@rental'))).toEqual(['partner-api-client']);
 
     writeFileSync(path.join(project, 'main.ts'), PROGRAM);
     expect(compile(path.join(project, 'main.ts'))).toEqual([]);
 
-    const { stdout } = await run(process.execPath, [path.join(project, 'main.js')], { cwd: project, env: { API_URL: sharedStack().gatewayUrl, API_KEY: partner.key } });
-    expect(JSON.parse(stdout)).toEqual({ status: 201, offers: [{ duration: 36, calculationType: 'leasing', rate: 34.3, rentalFactor: '3.180', commission: 0, residualValue: null, paymentInterval: 'monthly' }] });
+    const { stdout } = await run(process.execPath, [path.join(project, 'main.js')], {
+      cwd: project,
+      env: { API_URL: sharedStack().gatewayUrl, API_KEY: partner.key },
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      status: 201,
+      offers: [{ duration: 36, calculationType: 'leasing', rate: 34.3, rentalFactor: '3.180', commission: 0, residualValue: null, paymentInterval: 'monthly' }],
+    });
   });
 
   it('when a program sends a body the description forbids, then it does not compile against the installed types', () => {
-    writeFileSync(path.join(project, 'wrong.ts'), `import { createPartnerApiClient } from '@rental/partner-api-client';
+    writeFileSync(
+      path.join(project, 'wrong.ts'),
+      `import { createPartnerApiClient } from '@rental/partner-api-client';
 void createPartnerApiClient('http://localhost', 'key').POST('/api/calculate', { body: { durations: ['36'], calculationTypes: ['leasing'], acquisitionCost: 1000, productSector: 'IT_AND_OFFICE_EQUIPMENT' } });
-`);
+`,
+    );
     expect(compile(path.join(project, 'wrong.ts'))).toEqual(["Type 'string' is not assignable to type 'number'."]);
   });
 });

@@ -10,7 +10,12 @@ interface Operation {
   responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
 
-type Description = { paths: Record<string, Record<string, Operation>>; info: { version: string }; webhooks: Record<string, unknown>; components: { securitySchemes: Record<string, unknown> } };
+type Description = {
+  paths: Record<string, Record<string, Operation>>;
+  info: { version: string };
+  webhooks: Record<string, unknown>;
+  components: { securitySchemes: Record<string, unknown> };
+};
 
 async function description(): Promise<Description> {
   const response = await apiAs().get('/api/docs.json');
@@ -36,7 +41,8 @@ describe('the API description', () => {
   it('when an operation answers errors, then each is described as problem+json', async () => {
     for (const { path, method, operation } of operations(await description())) {
       for (const [status, response] of Object.entries(operation.responses)) {
-        if (Number(status) >= 400) expect([`${method} ${path} ${status}`, Object.keys(response.content ?? {})]).toEqual([`${method} ${path} ${status}`, ['application/problem+json']]);
+        if (Number(status) >= 400)
+          expect([`${method} ${path} ${status}`, Object.keys(response.content ?? {})]).toEqual([`${method} ${path} ${status}`, ['application/problem+json']]);
       }
     }
   });
@@ -44,7 +50,9 @@ describe('the API description', () => {
 
 describe('conventions over every operation', () => {
   it('when a collection gets a page below 1 or not an integer, then 400 problem+json naming page', async () => {
-    const collections = operations(await description()).filter(({ method, operation }) => method === 'get' && operation.parameters?.some((parameter) => parameter.name === 'page' && parameter.in === 'query'));
+    const collections = operations(await description()).filter(
+      ({ method, operation }) => method === 'get' && operation.parameters?.some((parameter) => parameter.name === 'page' && parameter.in === 'query'),
+    );
     expect(collections.length).toBeGreaterThanOrEqual(8);
     for (const { path } of collections) {
       for (const page of ['0', 'abc', '1.5']) {
@@ -72,7 +80,9 @@ describe('conventions over every operation', () => {
       expect(response.status).not.toBe(500);
       if (response.status >= 400) {
         expect([method, path, response.contentType]).toEqual([method, path, 'application/problem+json; charset=utf-8']);
-        expect(response.json).toEqual(expect.objectContaining({ type: expect.any(String), title: expect.any(String), status: response.status, detail: expect.any(String) }));
+        expect(response.json).toEqual(
+          expect.objectContaining({ type: expect.any(String), title: expect.any(String), status: response.status, detail: expect.any(String) }),
+        );
         if (response.status === 422) expect(Array.isArray(response.json.violations)).toBe(true);
       }
     }

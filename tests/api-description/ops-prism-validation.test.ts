@@ -5,7 +5,16 @@ import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { ApiClient } from '@rental/testkit';
 import { sampleFile, upload } from '../documents/support/kit';
 import { Role, operatorToken, partnerCase, sharedStack } from '../backoffice/support/kit';
-import { DescribedOperation, ListeningProcess, PrismViolation, describedOperations, operationOf, startExtraGateway, startPrismProxy, violationsOf } from './support/prism';
+import {
+  DescribedOperation,
+  ListeningProcess,
+  PrismViolation,
+  describedOperations,
+  operationOf,
+  startExtraGateway,
+  startPrismProxy,
+  violationsOf,
+} from './support/prism';
 
 // Every operation of the back office's served description, called through Prism's validation
 // proxy in front of the gateway (the document download with each stored file type, the problems
@@ -31,7 +40,7 @@ beforeAll(async () => {
   directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-prism-'));
   const served = await fetch(`${sharedStack().gatewayUrl}/ops/v1/docs.json`);
   expect(served.status).toBe(200);
-  const description = await served.json() as Parameters<typeof describedOperations>[0];
+  const description = (await served.json()) as Parameters<typeof describedOperations>[0];
   operations = describedOperations(description);
   const specFile = path.join(directory, 'ops.json');
   fs.writeFileSync(specFile, JSON.stringify(description));
@@ -59,8 +68,17 @@ afterAll(async () => {
   fs.rmSync(directory, { recursive: true, force: true });
 });
 
-interface Call { as?: Role | null; body?: unknown; proxy?: ListeningProcess }
-interface Exchange { status: number; contentType: string | null; violations: PrismViolation[]; json: any }
+interface Call {
+  as?: Role | null;
+  body?: unknown;
+  proxy?: ListeningProcess;
+}
+interface Exchange {
+  status: number;
+  contentType: string | null;
+  violations: PrismViolation[];
+  json: any;
+}
 
 /**
  * One call through a proxy as an operator (a viewer unless told; null: no token); the response
@@ -75,7 +93,12 @@ async function send(method: string, requestPath: string, call: Call = {}): Promi
   });
   const operation = operationOf(operations, method, requestPath);
   exercised.add(operation?.key ?? `(none) ${method} ${requestPath}`);
-  return { status: response.status, contentType: response.contentType, violations: violationsOf(response.headers).filter((violation) => violation.location[0] === 'response'), json: response.status < 300 && response.contentType?.startsWith('application/json') ? response.json : undefined };
+  return {
+    status: response.status,
+    contentType: response.contentType,
+    violations: violationsOf(response.headers).filter((violation) => violation.location[0] === 'response'),
+    json: response.status < 300 && response.contentType?.startsWith('application/json') ? response.json : undefined,
+  };
 }
 
 /** The exchange as the assertions compare it: status, content type and Prism's response findings. */
@@ -113,11 +136,17 @@ describe('the back office through the Prism validation proxy', () => {
   });
 
   it('when items, a note and a callback request are added and the callback request closed, then every answer matches', async () => {
-    const requested = await send('POST', `/ops/v1/cases/${caseId}/requests`, { as: 'reviewer', body: { items: [{ type: 'information', question: 'Founding year?' }] } });
+    const requested = await send('POST', `/ops/v1/cases/${caseId}/requests`, {
+      as: 'reviewer',
+      body: { items: [{ type: 'information', question: 'Founding year?' }] },
+    });
     expect(seen(requested)).toEqual(answered(201));
     expect(seen(await send('POST', `/ops/v1/cases/${caseId}/requests`, { as: 'reviewer', body: { items: [] } }))).toEqual(answered(422));
     expect(seen(await send('POST', `/ops/v1/cases/${caseId}/notes`, { as: 'reviewer', body: { text: 'Called the partner.' } }))).toEqual(answered(201));
-    const callback = await send('POST', `/ops/v1/cases/${caseId}/callback-requests`, { as: 'reviewer', body: { items: [{ type: 'information', id: requested.json[0].id }] } });
+    const callback = await send('POST', `/ops/v1/cases/${caseId}/callback-requests`, {
+      as: 'reviewer',
+      body: { items: [{ type: 'information', id: requested.json[0].id }] },
+    });
     expect(seen(callback)).toEqual(answered(201));
     expect(seen(await send('POST', `/ops/v1/callback-requests/${callback.json.id}/close`, { as: 'reviewer' }))).toEqual(answered(200));
     expect(seen(await send('POST', `/ops/v1/callback-requests/${callback.json.id}/close`, { as: 'reviewer' }))).toEqual(answered(422));
@@ -126,7 +155,9 @@ describe('the back office through the Prism validation proxy', () => {
   it('when the case is moved, sent to the lender, overridden, its contract moved and canceled, then every answer matches', async () => {
     expect(seen(await send('POST', `/ops/v1/cases/${caseId}/transitions`, { as: 'reviewer', body: { transition: 'teleport' } }))).toEqual(answered(422));
     expect(seen(await send('POST', `/ops/v1/cases/${caseId}/transitions`, { as: 'reviewer', body: { transition: 'finalize' } }))).toEqual(answered(200));
-    expect(seen(await send('POST', `/ops/v1/cases/${caseId}/transmit`, { as: 'reviewer', body: { items: [{ type: 'document', id: UNKNOWN_INTEGER }] } }))).toEqual(answered(422));
+    expect(
+      seen(await send('POST', `/ops/v1/cases/${caseId}/transmit`, { as: 'reviewer', body: { items: [{ type: 'document', id: UNKNOWN_INTEGER }] } })),
+    ).toEqual(answered(422));
     expect(seen(await send('POST', `/ops/v1/cases/${caseId}/resubmit`, { as: 'reviewer' }))).toEqual(answered(422));
     expect(seen(await send('POST', `/ops/v1/cases/${caseId}/override`, { as: 'approver', body: { reason: 'Lender agreed by phone' } }))).toEqual(answered(422));
     expect(seen(await send('POST', `/ops/v1/contracts/${UNKNOWN_ULID}/transitions`, { as: 'reviewer', body: { to: 'signed' } }))).toEqual(answered(404));
@@ -137,31 +168,49 @@ describe('the back office through the Prism validation proxy', () => {
   it('when a partner is onboarded, read, its conditions replaced, a key made and revoked, the partner suspended and reactivated, then every answer matches', async () => {
     const id = `prism-${Date.now().toString(36)}`;
     const conditions = {
-      allowedSectors: ['IT_AND_OFFICE_EQUIPMENT'], financingPartner: readSeedFile(DEMO_SEED_FILE).lenders[0]!.id, distributionHub: null, monthlySurcharge: 1.5,
-      paymentIntervals: ['monthly'], rentalFactors: { leasing: { 0: { 36: 3.0 } } }, residualValues: {},
+      allowedSectors: ['IT_AND_OFFICE_EQUIPMENT'],
+      financingPartner: readSeedFile(DEMO_SEED_FILE).lenders[0]!.id,
+      distributionHub: null,
+      monthlySurcharge: 1.5,
+      paymentIntervals: ['monthly'],
+      rentalFactors: { leasing: { 0: { 36: 3.0 } } },
+      residualValues: {},
     };
     const partner = { id, name: `Prism Reseller ${id}`, contactEmail: `ops@${id}.example`, ...conditions };
 
     expect(seen(await send('POST', '/ops/v1/partners', { body: partner }))).toEqual(answered(403));
     expect(seen(await send('POST', '/ops/v1/partners', { as: 'approver', body: partner }))).toEqual(answered(201));
     expect(seen(await send('POST', '/ops/v1/partners', { as: 'approver', body: partner }))).toEqual(answered(409));
-    expect(seen(await send('POST', '/ops/v1/partners', { as: 'approver', body: { ...partner, id: `${id}-2`, financingPartner: 'lender-nowhere' } }))).toEqual(answered(422));
+    expect(seen(await send('POST', '/ops/v1/partners', { as: 'approver', body: { ...partner, id: `${id}-2`, financingPartner: 'lender-nowhere' } }))).toEqual(
+      answered(422),
+    );
     expect(seen(await send('GET', '/ops/v1/partners'))).toEqual(answered(200));
     expect(seen(await send('GET', `/ops/v1/partners/${id}`))).toEqual(answered(200));
     expect(seen(await send('GET', '/ops/v1/partners/nobody-here'))).toEqual(answered(404));
-    expect(seen(await send('PUT', `/ops/v1/partners/${id}/conditions`, { as: 'approver', body: { ...conditions, rentalFactors: { leasing: { 0: { 36: 2.9 } } }, reason: 'new agreement' } }))).toEqual(answered(200));
+    expect(
+      seen(
+        await send('PUT', `/ops/v1/partners/${id}/conditions`, {
+          as: 'approver',
+          body: { ...conditions, rentalFactors: { leasing: { 0: { 36: 2.9 } } }, reason: 'new agreement' },
+        }),
+      ),
+    ).toEqual(answered(200));
     const key = await send('POST', `/ops/v1/partners/${id}/api-keys`, { as: 'approver', body: { name: 'First key', role: 'api_user' } });
     expect(seen(key)).toEqual(answered(201));
-    expect(seen(await send('POST', `/ops/v1/partners/${id}/api-keys/${key.json.id}/revoke`, { as: 'approver', body: { reason: 'found on a paste site' } }))).toEqual(answered(200));
+    expect(
+      seen(await send('POST', `/ops/v1/partners/${id}/api-keys/${key.json.id}/revoke`, { as: 'approver', body: { reason: 'found on a paste site' } })),
+    ).toEqual(answered(200));
     expect(seen(await send('POST', `/ops/v1/partners/${id}/suspend`, { as: 'approver', body: { reason: 'unpaid invoices' } }))).toEqual(answered(200));
     expect(seen(await send('POST', `/ops/v1/partners/${id}/suspend`, { as: 'approver', body: { reason: 'again' } }))).toEqual(answered(422));
     expect(seen(await send('POST', `/ops/v1/partners/${id}/reactivate`, { as: 'approver', body: { reason: 'paid' } }))).toEqual(answered(200));
     expect(seen(await send('GET', `/ops/v1/partners/${id}/audit`))).toEqual(answered(200));
   });
 
-  it('when the back office does not answer, then the gateway\'s 503, as described', async () => {
+  it("when the back office does not answer, then the gateway's 503, as described", async () => {
     expect(seen(await send('GET', `/ops/v1/documents/${documents.pdf}/download`, { proxy: unreachablePrism }))).toEqual(answered(503));
-    expect(seen(await send('POST', `/ops/v1/documents/${documents.pdf}/review`, { proxy: unreachablePrism, as: 'reviewer', body: { status: 'VERIFIED' } }))).toEqual(answered(503));
+    expect(
+      seen(await send('POST', `/ops/v1/documents/${documents.pdf}/review`, { proxy: unreachablePrism, as: 'reviewer', body: { status: 'VERIFIED' } })),
+    ).toEqual(answered(503));
   });
 
   it('when the calls above are counted, then every operation of the description was exercised', () => {

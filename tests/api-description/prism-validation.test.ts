@@ -4,7 +4,16 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ApiClient, ApiResponse, RequestOptions, TestPartner, WebhookReceiver, createTestPartner, waitFor } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
-import { DescribedOperation, ListeningProcess, PrismViolation, describedOperations, operationOf, startExtraGateway, startPrismProxy, violationsOf } from './support/prism';
+import {
+  DescribedOperation,
+  ListeningProcess,
+  PrismViolation,
+  describedOperations,
+  operationOf,
+  startExtraGateway,
+  startPrismProxy,
+  violationsOf,
+} from './support/prism';
 
 // Every operation of the served API description, called through Prism's validation proxy with
 // real requests (happy paths and the main error statuses): no response may differ from the
@@ -58,7 +67,11 @@ function alteredCopy(original: Description): any {
  */
 async function startLimitedGateway(specFile: string): Promise<void> {
   limitedGateway = await startExtraGateway(sharedStack(), {
-    RATE_LIMIT_KEY_PER_SECOND: '0.01', RATE_LIMIT_KEY_BURST: '2', RATE_LIMIT_ADDRESS_PER_SECOND: '0', MAX_BODY_BYTES: '1024', DOCUMENTS_HTTP_URL: 'http://127.0.0.1:9',
+    RATE_LIMIT_KEY_PER_SECOND: '0.01',
+    RATE_LIMIT_KEY_BURST: '2',
+    RATE_LIMIT_ADDRESS_PER_SECOND: '0',
+    MAX_BODY_BYTES: '1024',
+    DOCUMENTS_HTTP_URL: 'http://127.0.0.1:9',
   });
   limitedPrism = await startPrismProxy(specFile, limitedGateway.url);
 }
@@ -103,13 +116,16 @@ interface Call extends RequestOptions {
  */
 async function send(method: string, requestPath: string, status: number, call: Call = {}): Promise<ApiResponse> {
   const { as, contentType, ...options } = call;
-  const client = new ApiClient(prism.url, as === undefined ? owner.key : as ?? undefined);
+  const client = new ApiClient(prism.url, as === undefined ? owner.key : (as ?? undefined));
   const response = await client.request(method, requestPath, options);
   const violations = violationsOf(response.headers);
   const operation = operationOf(operations, method, requestPath);
   const label = `${method} ${requestPath}`;
   exchanges.push({ operation: operation?.key ?? `(none) ${label}`, call: label, status: response.status, violations });
-  expect({ call: label, status: response.status, ...(response.status === status ? {} : { body: response.text.slice(0, 1000) }) }).toEqual({ call: label, status });
+  expect({ call: label, status: response.status, ...(response.status === status ? {} : { body: response.text.slice(0, 1000) }) }).toEqual({
+    call: label,
+    status,
+  });
   const expectedType = contentType ?? (status === 204 ? '' : status >= 400 ? PROBLEM_TYPE : JSON_TYPE);
   expect([label, response.contentType]).toEqual([label, expectedType]);
   const relevant = violations.filter((violation) => violation.location[0] === 'response' || status < 400 || violation.message === 'Selected route not found');
@@ -126,9 +142,24 @@ const del = (requestPath: string, status: number, call?: Call) => send('DELETE',
 const leasing36 = { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000, productSector: 'IT_AND_OFFICE_EQUIPMENT' };
 const laptop = { productNumber: 'LAPTOP-1', productName: 'Laptop', productSku: 'SKU-1', quantity: 1, price: 1000, categorySlug: 'laptops' };
 const ultrasound = { productNumber: 'US-9', quantity: 1, price: 20000, categorySlug: 'ultrasound-devices' };
-const customer = { firstName: 'Erika', lastName: 'Mustermann', email: 'erika@customer.example', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', company: 'Mustermann GmbH' };
+const customer = {
+  firstName: 'Erika',
+  lastName: 'Mustermann',
+  email: 'erika@customer.example',
+  street: 'Hauptstr.',
+  houseNumber: '1',
+  zipCode: '10115',
+  city: 'Berlin',
+  country: 'DE',
+  company: 'Mustermann GmbH',
+};
 const leasingCheckout = { duration: 36, financingType: 'leasing', customer };
-const signers = { authorizedPersons: [{ firstName: 'Anna', lastName: 'Berg', email: 'anna.berg@customer.example' }, { firstName: 'Ben', lastName: 'Kurz', email: 'ben.kurz@customer.example' }] };
+const signers = {
+  authorizedPersons: [
+    { firstName: 'Anna', lastName: 'Berg', email: 'anna.berg@customer.example' },
+    { firstName: 'Ben', lastName: 'Kurz', email: 'ben.kurz@customer.example' },
+  ],
+};
 const pdf = Buffer.from(`%PDF-1.4\n${'% a plain ASCII body, so it passes the proxy unchanged\n'.repeat(20)}%%EOF\n`);
 
 function uploadForm(category: string, file: Buffer, extra: Record<string, string> = {}): FormData {
@@ -145,7 +176,12 @@ function uploadForm(category: string, file: Buffer, extra: Record<string, string
  */
 async function checkedOutCase(submitFinancing = true): Promise<{ caseId: string; quoteId: string }> {
   const cart = await post('/api/carts', { items: [laptop] }, 201);
-  const checkout = await post(`/api/carts/${cart.json.cartId}/checkout`, { ...leasingCheckout, submitFinancing }, 201, submitFinancing ? { headers: { 'Idempotency-Key': randomUUID() } } : {});
+  const checkout = await post(
+    `/api/carts/${cart.json.cartId}/checkout`,
+    { ...leasingCheckout, submitFinancing },
+    201,
+    submitFinancing ? { headers: { 'Idempotency-Key': randomUUID() } } : {},
+  );
   return { caseId: checkout.json.financeCaseId, quoteId: checkout.json.quoteId };
 }
 
@@ -235,10 +271,23 @@ describe('every operation through the Prism validation proxy', () => {
   });
 
   it('when quote requests are filed and read, then every answer matches', async () => {
-    const created = await post('/api/quote_requests', {
-      email: 'max@customer.example', firstName: 'Max', lastName: 'Muster', customerType: 'company', street: 'Ring 1', postalCode: '50667', city: 'Köln', country: 'DE',
-      company: 'Muster AG', acknowledgedPrivacy: true, calculation: state.calculationUri,
-    }, 201);
+    const created = await post(
+      '/api/quote_requests',
+      {
+        email: 'max@customer.example',
+        firstName: 'Max',
+        lastName: 'Muster',
+        customerType: 'company',
+        street: 'Ring 1',
+        postalCode: '50667',
+        city: 'Köln',
+        country: 'DE',
+        company: 'Muster AG',
+        acknowledgedPrivacy: true,
+        calculation: state.calculationUri,
+      },
+      201,
+    );
     await post('/api/quote_requests', { firstName: 'Max', calculation: state.calculationUri }, 422);
     await get('/api/quote_requests', 200);
     await get('/api/quote_requests?page=0', 400);
@@ -292,7 +341,19 @@ describe('every operation through the Prism validation proxy', () => {
     const simulate = `/api/sandbox/financing_cases/${caseId}/simulate`;
     const requests = `/api/financing-cases/${caseId}/document-requests`;
     await post(simulate, { scenario: 'information_requested', data: { question: 'How many employees?' } }, 204);
-    await post(simulate, { scenario: 'requested_document', data: { items: [{ label: 'Offer', category: 'purchase_offer', optional: true }, { label: 'Register', category: 'business_registration' }] } }, 204);
+    await post(
+      simulate,
+      {
+        scenario: 'requested_document',
+        data: {
+          items: [
+            { label: 'Offer', category: 'purchase_offer', optional: true },
+            { label: 'Register', category: 'business_registration' },
+          ],
+        },
+      },
+      204,
+    );
     await post(simulate, { scenario: 'requested_fill_and_return', data: { label: 'Self disclosure', category: 'self_disclosure_template' } }, 204);
     await post(simulate, { scenario: 'no_such_scenario' }, 422);
     await post(simulate, { scenario: 'requested_document', data: { label: 'Contract', category: 'signed_contract' } }, 422);
@@ -331,7 +392,9 @@ describe('every operation through the Prism validation proxy', () => {
     await post(`${requests}/document/${optionalDocument?.id}/not-available`, undefined, 200);
 
     const documents = `/api/financing-cases/${caseId}/documents`;
-    const uploaded = await send('POST', documents, 201, { rawBody: uploadForm('business_registration', pdf, { description: 'Register extract', requestedDocumentId: String(requiredDocument?.id) }) });
+    const uploaded = await send('POST', documents, 201, {
+      rawBody: uploadForm('business_registration', pdf, { description: 'Register extract', requestedDocumentId: String(requiredDocument?.id) }),
+    });
     await send('POST', documents, 422, { rawBody: uploadForm('business_registration', Buffer.from('just text, not a PDF\n')) });
     await send('POST', documents, 422, { rawBody: uploadForm('no_such_category', pdf) });
     await post(documents, { category: 'business_registration' }, 400);
@@ -381,10 +444,13 @@ describe('every operation through the Prism validation proxy', () => {
     const endpoint = `/api/webhook_endpoints/${state.endpointId}`;
     const direct = new ApiClient(sharedStack().gatewayUrl, owner.key);
     // The status changes above were delivered to the receiver; wait until one is recorded as succeeded.
-    await waitFor(async () => {
-      const deliveries = (await direct.get(`${endpoint}/deliveries`)).json as { status: string }[];
-      return deliveries.some((delivery) => delivery.status === 'succeeded') ? true : undefined;
-    }, { timeoutMs: 20_000, what: 'a succeeded delivery' });
+    await waitFor(
+      async () => {
+        const deliveries = (await direct.get(`${endpoint}/deliveries`)).json as { status: string }[];
+        return deliveries.some((delivery) => delivery.status === 'succeeded') ? true : undefined;
+      },
+      { timeoutMs: 20_000, what: 'a succeeded delivery' },
+    );
     await get(`${endpoint}/deliveries`, 200);
     await get(`${endpoint}/deliveries?page=0`, 400);
     await get(`${endpoint}/deliveries`, 403, { as: stranger.key });
@@ -418,7 +484,7 @@ describe('every operation through the Prism validation proxy', () => {
     await post(send(financed.caseId), {}, 422);
   });
 
-  it('when a case\'s clock is advanced in the sandbox, then every answer matches', async () => {
+  it("when a case's clock is advanced in the sandbox, then every answer matches", async () => {
     const draft = await checkedOutCase(false);
     await post(`/api/financing_cases/${draft.caseId}/send-to-customer`, {}, 200);
     const advance = (caseId: string) => `/api/sandbox/financing_cases/${caseId}/advance-clock`;
@@ -443,18 +509,31 @@ describe('every operation through the Prism validation proxy', () => {
 describe('answers the gateway gives by itself, through the Prism validation proxy', () => {
   const through = async (key: string, method: string, requestPath: string, body?: unknown) => {
     const response = await new ApiClient(limitedPrism.url, key).request(method, requestPath, body === undefined ? {} : { body });
-    return { status: response.status, contentType: response.contentType, retryAfter: response.headers.get('retry-after'), violations: violationsOf(response.headers) };
+    return {
+      status: response.status,
+      contentType: response.contentType,
+      retryAfter: response.headers.get('retry-after'),
+      violations: violationsOf(response.headers),
+    };
   };
 
   it('when a key exceeds its rate limit, then 429 with Retry-After, as described', async () => {
     expect((await through(owner.key, 'GET', '/api/product-sectors')).status).toBe(200);
     expect((await through(owner.key, 'GET', '/api/product-sectors')).status).toBe(200);
-    expect(await through(owner.key, 'POST', '/api/calculate/estimate', leasing36)).toEqual({ status: 429, contentType: PROBLEM_TYPE, retryAfter: expect.stringMatching(/^\d+$/), violations: [] });
+    expect(await through(owner.key, 'POST', '/api/calculate/estimate', leasing36)).toEqual({
+      status: 429,
+      contentType: PROBLEM_TYPE,
+      retryAfter: expect.stringMatching(/^\d+$/),
+      violations: [],
+    });
   });
 
   it('when the body is larger than the gateway accepts, then 413, as described', async () => {
     expect(await through(owner.readOnlyKey, 'POST', `/api/financing_cases/${UNKNOWN_ULID}/cancel`, { padding: 'x'.repeat(2000) })).toEqual({
-      status: 413, contentType: PROBLEM_TYPE, retryAfter: null, violations: [expect.objectContaining({ location: ['request'] })],
+      status: 413,
+      contentType: PROBLEM_TYPE,
+      retryAfter: null,
+      violations: [expect.objectContaining({ location: ['request'] })],
     });
   });
 
@@ -464,29 +543,43 @@ describe('answers the gateway gives by itself, through the Prism validation prox
 });
 
 describe('the proxy catches a response the description does not allow', () => {
-  const through = (method: string, requestPath: string, body?: unknown) => new ApiClient(alteredPrism.url, owner.key).request(method, requestPath, body === undefined ? {} : { body });
+  const through = (method: string, requestPath: string, body?: unknown) =>
+    new ApiClient(alteredPrism.url, owner.key).request(method, requestPath, body === undefined ? {} : { body });
 
   it('when the gateway answers a status the copy no longer documents, then Prism reports it (as a warning, which --errors would let pass)', async () => {
     const response = await through('GET', `/api/carts/${UNKNOWN_ULID}`);
     expect(response.status).toBe(404);
-    expect(violationsOf(response.headers)).toEqual([{
-      location: ['response'], severity: 'Warning', message: `Unable to match the returned status code with those defined in the document: ${cartStatuses.join(',')}`,
-    }]);
+    expect(violationsOf(response.headers)).toEqual([
+      {
+        location: ['response'],
+        severity: 'Warning',
+        message: `Unable to match the returned status code with those defined in the document: ${cartStatuses.join(',')}`,
+      },
+    ]);
   });
 
   it('when the body carries a field the copy does not describe, then Prism reports it at each entry of the body', async () => {
     const response = await through('GET', '/api/product-sectors');
     expect(response.status).toBe(200);
-    expect(violationsOf(response.headers)).toEqual((response.json as unknown[]).map((_, index) => ({
-      location: ['response', 'body', String(index)], severity: 'Error', code: 'additionalProperties', message: `Response body property ${index} must NOT have additional properties; found 'label'`,
-    })));
+    expect(violationsOf(response.headers)).toEqual(
+      (response.json as unknown[]).map((_, index) => ({
+        location: ['response', 'body', String(index)],
+        severity: 'Error',
+        code: 'additionalProperties',
+        message: `Response body property ${index} must NOT have additional properties; found 'label'`,
+      })),
+    );
   });
 
   it('when the content type differs from the copy, then Prism reports it', async () => {
     const response = await through('POST', '/api/calculate/estimate', leasing36);
     expect(response.status).toBe(201);
-    expect(violationsOf(response.headers)).toEqual([{
-      location: ['response'], severity: 'Error', message: 'The received media type "application/json; charset=utf-8" does not match the one specified in the current response: application/xml',
-    }]);
+    expect(violationsOf(response.headers)).toEqual([
+      {
+        location: ['response'],
+        severity: 'Error',
+        message: 'The received media type "application/json; charset=utf-8" does not match the one specified in the current response: application/xml',
+      },
+    ]);
   });
 });

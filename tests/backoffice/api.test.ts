@@ -15,16 +15,31 @@ describe('back office API', () => {
     for (const role of ['viewer', 'reviewer', 'approver'] as const) as[role] = await Ops.as(role);
   });
 
-  const historyOf = async (caseId: string) => (await viewer().get(`/ops/v1/cases/${caseId}`)).json.history as { actor: { type: string; id: string | null; name: string | null }; action: string; fromStatus: string | null; toStatus: string | null; reason: string | null; details: Record<string, unknown> | null }[];
-  const partnerItems = async (owner: Owner, caseId: string) => (await owner.api.get(`/api/financing-cases/${caseId}/document-requests`)).json as Record<string, unknown>[];
+  const historyOf = async (caseId: string) =>
+    (await viewer().get(`/ops/v1/cases/${caseId}`)).json.history as {
+      actor: { type: string; id: string | null; name: string | null };
+      action: string;
+      fromStatus: string | null;
+      toStatus: string | null;
+      reason: string | null;
+      details: Record<string, unknown> | null;
+    }[];
+  const partnerItems = async (owner: Owner, caseId: string) =>
+    (await owner.api.get(`/api/financing-cases/${caseId}/document-requests`)).json as Record<string, unknown>[];
 
   /** A partner-audience requested document with the partner's PDF uploaded for it (PENDING_REVIEW). */
   async function uploadedDocument(): Promise<{ owner: Owner; caseId: string; itemId: number; documentId: number; bytes: Buffer }> {
     const { owner, caseId } = await partnerCase();
-    const created = await reviewer().post(`/ops/v1/cases/${caseId}/requests`, { items: [{ type: 'document', label: 'Annual statement 2025', category: 'annual_financial_statement' }] });
+    const created = await reviewer().post(`/ops/v1/cases/${caseId}/requests`, {
+      items: [{ type: 'document', label: 'Annual statement 2025', category: 'annual_financial_statement' }],
+    });
     const itemId = created.json[0].id as number;
     const bytes = sampleFile('pdf');
-    const uploaded = await upload(owner.api, caseId, { file: { bytes, name: 'statement.pdf', type: 'application/pdf' }, category: 'annual_financial_statement', requestedDocumentId: itemId });
+    const uploaded = await upload(owner.api, caseId, {
+      file: { bytes, name: 'statement.pdf', type: 'application/pdf' },
+      category: 'annual_financial_statement',
+      requestedDocumentId: itemId,
+    });
     expect(uploaded.status).toBe(201);
     return { owner, caseId, itemId, documentId: uploaded.json.id as number, bytes };
   }
@@ -57,7 +72,7 @@ describe('back office API', () => {
       expect([200, 404, 422]).toContain(allowed?.status);
     });
 
-    it('when a reviewer asks for a finance move, then 403; a move of the table without finance is the reviewer\'s', async () => {
+    it("when a reviewer asks for a finance move, then 403; a move of the table without finance is the reviewer's", async () => {
       const { caseId } = await partnerCase({ submitFinancing: false });
 
       const financeMove = await reviewer().post(`/ops/v1/cases/${caseId}/transitions`, { transition: 'start_manual_finance_review' });
@@ -72,7 +87,12 @@ describe('back office API', () => {
     it('when the queue is read, then it lists cases of every partner, longest waiting first, with the partner, counts and submission state', async () => {
       const first = await partnerCase({ submitFinancing: false });
       const second = await partnerCase({ submitFinancing: false });
-      await reviewer().post(`/ops/v1/cases/${second.caseId}/requests`, { items: [{ type: 'information', question: 'Founding year?', dueAt: '2020-01-01T00:00:00.000Z' }, { type: 'information', question: 'Employees?', optional: true }] });
+      await reviewer().post(`/ops/v1/cases/${second.caseId}/requests`, {
+        items: [
+          { type: 'information', question: 'Founding year?', dueAt: '2020-01-01T00:00:00.000Z' },
+          { type: 'information', question: 'Employees?', optional: true },
+        ],
+      });
 
       const page = await viewer().get('/ops/v1/cases?status=in_progress');
       const ids = page.json.map((entry: { id: string }) => entry.id);
@@ -81,16 +101,28 @@ describe('back office API', () => {
       expect(page.status).toBe(200);
       expect(ids.indexOf(first.caseId)).toBeLessThan(ids.indexOf(second.caseId));
       expect(entry).toEqual({
-        id: second.caseId, caseNumber: expect.stringMatching(/^FC-\d{4}-\d{6}$/), quoteNumber: expect.any(String), partnerId: second.owner.partner.id,
-        partnerName: expect.any(String), status: 'in_progress', contractStatus: null, lenderSubmissionStatus: null, financingNumber: null,
-        inReviewSince: null, statusUpdatedAt: expect.stringMatching(ISO), openItems: 2, overdueItems: 1,
+        id: second.caseId,
+        caseNumber: expect.stringMatching(/^FC-\d{4}-\d{6}$/),
+        quoteNumber: expect.any(String),
+        partnerId: second.owner.partner.id,
+        partnerName: expect.any(String),
+        status: 'in_progress',
+        contractStatus: null,
+        lenderSubmissionStatus: null,
+        financingNumber: null,
+        inReviewSince: null,
+        statusUpdatedAt: expect.stringMatching(ISO),
+        openItems: 2,
+        overdueItems: 1,
       });
     });
 
     it('when the queue is filtered by partner, status list, number search, lender submission status and overdue, then only matching cases come', async () => {
       const { owner, caseId } = await partnerCase({ submitFinancing: false });
       const other = await newCase(owner, { submitFinancing: true });
-      await reviewer().post(`/ops/v1/cases/${caseId}/requests`, { items: [{ type: 'document', label: 'ID', category: 'business_registration', dueAt: '2020-01-01T00:00:00Z' }] });
+      await reviewer().post(`/ops/v1/cases/${caseId}/requests`, {
+        items: [{ type: 'document', label: 'ID', category: 'business_registration', dueAt: '2020-01-01T00:00:00Z' }],
+      });
       const caseNumber = (await viewer().get(`/ops/v1/cases/${caseId}`)).json.caseNumber as string;
       const ids = (response: ApiResponse) => response.json.map((entry: { id: string }) => entry.id).sort();
       const partner = `partnerId=${owner.partner.id}`;
@@ -113,14 +145,38 @@ describe('back office API', () => {
       const response = await viewer().get(`/ops/v1/cases/${caseId}`);
 
       expect(response.status).toBe(200);
-      expect(response.json).toMatchObject({ id: caseId, partnerId: owner.partner.id, status: 'finance_review', contract: null, envelope: null, quote: { financingCaseId: caseId } });
+      expect(response.json).toMatchObject({
+        id: caseId,
+        partnerId: owner.partner.id,
+        status: 'finance_review',
+        contract: null,
+        envelope: null,
+        quote: { financingCaseId: caseId },
+      });
       expect(response.json.lenderSubmissions[0]).toMatchObject({ status: expect.any(String), attempts: expect.any(Number) });
       expect(response.json.requestedItems.map((item: { targetAudience: string }) => item.targetAudience)).toEqual(['partner', 'operator']);
-      expect(response.json.documents[0]).toMatchObject({ uploadedBy: 'partner', reviewStatus: 'PENDING_REVIEW', downloadUrl: expect.stringMatching(/^\/ops\/v1\/documents\/\d+\/download$/) });
+      expect(response.json.documents[0]).toMatchObject({
+        uploadedBy: 'partner',
+        reviewStatus: 'PENDING_REVIEW',
+        downloadUrl: expect.stringMatching(/^\/ops\/v1\/documents\/\d+\/download$/),
+      });
       expect(response.json.history.slice(0, 3)).toEqual([
-        expect.objectContaining({ actor: { type: 'partner', id: owner.partner.id, name: owner.partner.name }, action: 'create', fromStatus: 'new', toStatus: 'in_progress' }),
-        expect.objectContaining({ actor: { type: 'partner', id: owner.partner.id, name: owner.partner.name }, action: 'accept_by_customer', toStatus: 'accepted_by_customer' }),
-        expect.objectContaining({ actor: { type: 'partner', id: owner.partner.id, name: owner.partner.name }, action: 'request_finance_review', toStatus: 'finance_review' }),
+        expect.objectContaining({
+          actor: { type: 'partner', id: owner.partner.id, name: owner.partner.name },
+          action: 'create',
+          fromStatus: 'new',
+          toStatus: 'in_progress',
+        }),
+        expect.objectContaining({
+          actor: { type: 'partner', id: owner.partner.id, name: owner.partner.name },
+          action: 'accept_by_customer',
+          toStatus: 'accepted_by_customer',
+        }),
+        expect.objectContaining({
+          actor: { type: 'partner', id: owner.partner.id, name: owner.partner.name },
+          action: 'request_finance_review',
+          toStatus: 'finance_review',
+        }),
       ]);
       expect(response.json.history.at(-1)).toMatchObject({ actor: { type: 'operator', id: 'op-rene', name: 'Rene Reviewer' }, action: 'request_items' });
     });
@@ -138,7 +194,13 @@ describe('back office API', () => {
 
       expect([response.status, response.json.status]).toEqual([200, 'finance_accepted']);
       expect((await movesOf(caseId)).at(-1)).toBe('quote:finance_review>finance_accepted:finance_accept:finance_accepted');
-      expect(response.json.history.at(-1)).toMatchObject({ actor: { type: 'operator', id: 'op-anna', name: 'Anna Approver' }, action: 'finance_accept', fromStatus: 'finance_review', toStatus: 'finance_accepted', reason: 'Lender agreed by phone' });
+      expect(response.json.history.at(-1)).toMatchObject({
+        actor: { type: 'operator', id: 'op-anna', name: 'Anna Approver' },
+        action: 'finance_accept',
+        fromStatus: 'finance_review',
+        toStatus: 'finance_accepted',
+        reason: 'Lender agreed by phone',
+      });
     });
 
     it('when a move cannot be made from the current status, then 422 naming status and move, and nothing changes', async () => {
@@ -171,7 +233,11 @@ describe('back office API', () => {
       expectViolations(withoutReason, [['reason', expect.any(String)]] as never);
       expect([overridden.status, overridden.json.status, overridden.json.rejectionReason]).toEqual([200, 'finance_accepted', null]);
       expect((await movesOf(caseId)).at(-1)).toBe('quote:finance_rejected>finance_accepted:finance_accept:finance_accepted');
-      expect(overridden.json.history.at(-1)).toMatchObject({ actor: { type: 'operator', id: 'op-anna' }, action: 'finance_accept', reason: 'Guarantor provided' });
+      expect(overridden.json.history.at(-1)).toMatchObject({
+        actor: { type: 'operator', id: 'op-anna' },
+        action: 'finance_accept',
+        reason: 'Guarantor provided',
+      });
       expect((await owner.api.get(`/api/financing_cases/${caseId}`)).json.status).toBe('finance_accepted');
     });
 
@@ -191,7 +257,7 @@ describe('back office API', () => {
   });
 
   describe('partner webhooks', () => {
-    it('when the approval team overrides and completes a case, then the partner\'s endpoint gets each status change as for a sandbox decision', async () => {
+    it("when the approval team overrides and completes a case, then the partner's endpoint gets each status change as for a sandbox decision", async () => {
       const hook = await WebhookReceiver.start();
       try {
         const { owner, caseId } = await partnerCase();
@@ -205,10 +271,16 @@ describe('back office API', () => {
 
         // Webhooks may arrive out of order (spec: the latest occurredAt carries the state): wait for every one.
         const expected = ['quote:finance_reject', 'quote:finance_accept', 'contract:check_invoice', 'contract:complete', 'quote:complete'];
-        const transitions = await waitFor(() => {
-          const seen = hook.bodies().filter((body) => body.data.financingCaseId === caseId).map((body) => `${body.data.resourceType}:${body.data.transition}`);
-          return expected.every((transition) => seen.includes(transition)) ? seen : undefined;
-        }, { what: 'every status change webhook', timeoutMs: 20_000 });
+        const transitions = await waitFor(
+          () => {
+            const seen = hook
+              .bodies()
+              .filter((body) => body.data.financingCaseId === caseId)
+              .map((body) => `${body.data.resourceType}:${body.data.transition}`);
+            return expected.every((transition) => seen.includes(transition)) ? seen : undefined;
+          },
+          { what: 'every status change webhook', timeoutMs: 20_000 },
+        );
 
         expect(transitions).toEqual(expect.arrayContaining(expected));
       } finally {
@@ -229,10 +301,15 @@ describe('back office API', () => {
       const again = await approver().post(`/ops/v1/cases/${caseId}/cancel`, { reason: 'Twice' });
 
       expect([canceled.status, canceled.json.status, canceled.json.contract.status]).toEqual([200, 'canceled', 'canceled']);
-      expect((await movesOf(caseId)).slice(-2)).toEqual(['quote:finance_accepted>canceled:cancel:canceled', 'contract:wait_for_signing>canceled:cancel:canceled']);
+      expect((await movesOf(caseId)).slice(-2)).toEqual([
+        'quote:finance_accepted>canceled:cancel:canceled',
+        'contract:wait_for_signing>canceled:cancel:canceled',
+      ]);
       expectProblem(again, 422, 'financing_case.not_cancelable');
       // documents closes them when the quote's cancel event reaches it.
-      await waitFor(async () => ((await partnerItems(owner, caseId))[0]?.callbackStatus === 'closed' ? true : undefined), { what: 'the callback request to close' });
+      await waitFor(async () => ((await partnerItems(owner, caseId))[0]?.callbackStatus === 'closed' ? true : undefined), {
+        what: 'the callback request to close',
+      });
     });
 
     it('when a case with a signed contract is canceled by the approval team, then the contract stays active', async () => {
@@ -251,17 +328,32 @@ describe('back office API', () => {
     it('when items for partner, customer and operator are requested, then the partner lists only its own, with dueAt; the case shows all', async () => {
       const { owner, caseId } = await partnerCase();
 
-      const created = await reviewer().post(`/ops/v1/cases/${caseId}/requests`, { items: [
-        { type: 'document', label: 'Annual statement', category: 'annual_financial_statement', dueAt: '2031-05-01T10:00:00.000Z' },
-        { type: 'information', question: 'Company phone?', targetAudience: 'customer' },
-        { type: 'fill_and_return', label: 'Guarantee', category: 'default_guarantee', template: { fileName: 'guarantee.pdf', mimeType: 'application/pdf', contentBase64: sampleFile('pdf').toString('base64') } },
-        { type: 'information', question: 'Check the register', targetAudience: 'operator' },
-      ] });
+      const created = await reviewer().post(`/ops/v1/cases/${caseId}/requests`, {
+        items: [
+          { type: 'document', label: 'Annual statement', category: 'annual_financial_statement', dueAt: '2031-05-01T10:00:00.000Z' },
+          { type: 'information', question: 'Company phone?', targetAudience: 'customer' },
+          {
+            type: 'fill_and_return',
+            label: 'Guarantee',
+            category: 'default_guarantee',
+            template: { fileName: 'guarantee.pdf', mimeType: 'application/pdf', contentBase64: sampleFile('pdf').toString('base64') },
+          },
+          { type: 'information', question: 'Check the register', targetAudience: 'operator' },
+        ],
+      });
 
       expect(created.status).toBe(201);
-      expect(created.json.map((item: { type: string; targetAudience: string }) => `${item.type}/${item.targetAudience}`)).toEqual(['document/partner', 'information/customer', 'fill_and_return/partner', 'information/operator']);
+      expect(created.json.map((item: { type: string; targetAudience: string }) => `${item.type}/${item.targetAudience}`)).toEqual([
+        'document/partner',
+        'information/customer',
+        'fill_and_return/partner',
+        'information/operator',
+      ]);
       const listed = await partnerItems(owner, caseId);
-      expect(listed.map((item) => [item.type, item.dueAt])).toEqual([['document', '2031-05-01T10:00:00.000Z'], ['fill_and_return', expect.stringMatching(ISO)]]);
+      expect(listed.map((item) => [item.type, item.dueAt])).toEqual([
+        ['document', '2031-05-01T10:00:00.000Z'],
+        ['fill_and_return', expect.stringMatching(ISO)],
+      ]);
       expect(listed[1]).toMatchObject({ templateFileName: 'guarantee.pdf', callbackStatus: 'none' });
       const defaultDue = Date.parse(listed[1]?.dueAt as string) - Date.now();
       expect(defaultDue).toBeGreaterThan(13 * 86_400_000);
@@ -271,10 +363,12 @@ describe('back office API', () => {
     it('when one item of several is bad, then 422 names it and no item is created', async () => {
       const { caseId } = await partnerCase();
 
-      const response = await reviewer().post(`/ops/v1/cases/${caseId}/requests`, { items: [
-        { type: 'information', question: 'Fine question' },
-        { type: 'document', label: 'Statement', category: 'birth_date' },
-      ] });
+      const response = await reviewer().post(`/ops/v1/cases/${caseId}/requests`, {
+        items: [
+          { type: 'information', question: 'Fine question' },
+          { type: 'document', label: 'Statement', category: 'birth_date' },
+        ],
+      });
 
       expectViolations(response, [['items[1].category', 'validation.choice']]);
       expect((await viewer().get(`/ops/v1/cases/${caseId}`)).json.requestedItems).toEqual([]);
@@ -283,14 +377,16 @@ describe('back office API', () => {
     it('when the body does not fit, then 422 names the field; an unknown case is 404', async () => {
       const { caseId } = await partnerCase();
 
-      expectViolations(await reviewer().post(`/ops/v1/cases/${caseId}/requests`, { items: [{ type: 'letter' }] }), [['items[0].type', expect.any(String)]] as never);
+      expectViolations(await reviewer().post(`/ops/v1/cases/${caseId}/requests`, { items: [{ type: 'letter' }] }), [
+        ['items[0].type', expect.any(String)],
+      ] as never);
       expectViolations(await reviewer().post(`/ops/v1/cases/${caseId}/requests`, { items: [] }), [['items', expect.any(String)]] as never);
       expectProblem(await reviewer().post(`/ops/v1/cases/${UNKNOWN_CASE}/requests`, { items: [{ type: 'information', question: 'x' }] }), 404);
     });
   });
 
   describe('document review', () => {
-    it('when a reviewer rejects a document with a reason, then the partner\'s list shows the request open again and the history has the review', async () => {
+    it("when a reviewer rejects a document with a reason, then the partner's list shows the request open again and the history has the review", async () => {
       const { owner, caseId, itemId, documentId } = await uploadedDocument();
 
       const response = await reviewer().post(`/ops/v1/documents/${documentId}/review`, { status: 'REJECTED', reason: 'Unreadable scan' });
@@ -299,7 +395,12 @@ describe('back office API', () => {
       expect(response.json.documents[0]).toMatchObject({ id: documentId, reviewStatus: 'REJECTED', rejectionReason: 'Unreadable scan' });
       expect((await partnerItems(owner, caseId)).find((item) => item.id === itemId)).toMatchObject({ status: 'pending', editable: true, fulfilled: false });
       expect((await owner.api.get(`/api/documents/${documentId}`)).json).toMatchObject({ reviewStatus: 'REJECTED', rejectionReason: 'Unreadable scan' });
-      expect(response.json.history.at(-1)).toMatchObject({ actor: { type: 'operator', id: 'op-rene' }, action: 'document_review', reason: 'Unreadable scan', details: { documentId, status: 'REJECTED', itemId } });
+      expect(response.json.history.at(-1)).toMatchObject({
+        actor: { type: 'operator', id: 'op-rene' },
+        action: 'document_review',
+        reason: 'Unreadable scan',
+        details: { documentId, status: 'REJECTED', itemId },
+      });
     });
 
     it('when a reviewer verifies a document, then its request is accepted; reviewing it again is 422', async () => {
@@ -323,7 +424,9 @@ describe('back office API', () => {
     it('when a viewer downloads a document of any partner, then the bytes are as stored', async () => {
       const { documentId, bytes } = await uploadedDocument();
 
-      const response = await fetch(`${sharedStack().gatewayUrl}/ops/v1/documents/${documentId}/download`, { headers: { Authorization: `Bearer ${viewer().token}` } });
+      const response = await fetch(`${sharedStack().gatewayUrl}/ops/v1/documents/${documentId}/download`, {
+        headers: { Authorization: `Bearer ${viewer().token}` },
+      });
 
       expect([response.status, response.headers.get('content-type')]).toEqual([200, 'application/pdf']);
       expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
@@ -333,14 +436,32 @@ describe('back office API', () => {
   describe('callback requests and notes', () => {
     it('when a callback request links items, then the partner sees its id and open status; closing it shows closed', async () => {
       const { owner, caseId } = await partnerCase();
-      const item = (await reviewer().post(`/ops/v1/cases/${caseId}/requests`, { items: [{ type: 'document', label: 'Register extract', category: 'business_registration' }] })).json[0];
+      const item = (
+        await reviewer().post(`/ops/v1/cases/${caseId}/requests`, {
+          items: [{ type: 'document', label: 'Register extract', category: 'business_registration' }],
+        })
+      ).json[0];
 
-      const created = await reviewer().post(`/ops/v1/cases/${caseId}/callback-requests`, { items: [{ type: 'document', id: item.id }], note: 'Please call about the extract' });
+      const created = await reviewer().post(`/ops/v1/cases/${caseId}/callback-requests`, {
+        items: [{ type: 'document', id: item.id }],
+        note: 'Please call about the extract',
+      });
       const listedOpen = (await partnerItems(owner, caseId))[0];
       const closed = await reviewer().post(`/ops/v1/callback-requests/${created.json.id}/close`);
       const closedAgain = await reviewer().post(`/ops/v1/callback-requests/${created.json.id}/close`);
 
-      expect([created.status, created.json]).toEqual([201, { id: expect.any(Number), financingCaseId: caseId, status: 'open', note: 'Please call about the extract', createdAt: expect.stringMatching(ISO), closedAt: null, items: [{ type: 'document', id: item.id }] }]);
+      expect([created.status, created.json]).toEqual([
+        201,
+        {
+          id: expect.any(Number),
+          financingCaseId: caseId,
+          status: 'open',
+          note: 'Please call about the extract',
+          createdAt: expect.stringMatching(ISO),
+          closedAt: null,
+          items: [{ type: 'document', id: item.id }],
+        },
+      ]);
       expect(listedOpen).toMatchObject({ callbackRequestId: created.json.id, callbackStatus: 'open' });
       expect(closed.status).toBe(200);
       expect((await partnerItems(owner, caseId))[0]).toMatchObject({ callbackRequestId: created.json.id, callbackStatus: 'closed' });
@@ -361,12 +482,27 @@ describe('back office API', () => {
     it('when a reviewer adds a note, then 201 and the history keeps it with its author; a blank note is 422', async () => {
       const { caseId } = await partnerCase();
       // The checkout's lender submission is recorded by a worker: wait for it, so the note is the latest entry.
-      await waitFor(async () => ((await historyOf(caseId)).some((entry) => entry.action === 'lender_submission') ? true : undefined), { timeoutMs: 15_000, what: 'the lender submission in the history' });
+      await waitFor(async () => ((await historyOf(caseId)).some((entry) => entry.action === 'lender_submission') ? true : undefined), {
+        timeoutMs: 15_000,
+        what: 'the lender submission in the history',
+      });
 
       const note = await reviewer().post(`/ops/v1/cases/${caseId}/notes`, { text: 'Customer called, documents follow Monday' });
 
-      expect([note.status, note.json]).toEqual([201, { financingCaseId: caseId, text: 'Customer called, documents follow Monday', createdAt: expect.stringMatching(ISO), author: { type: 'operator', id: 'op-rene', name: 'Rene Reviewer' } }]);
-      expect((await historyOf(caseId)).at(-1)).toMatchObject({ action: 'note', actor: { type: 'operator', id: 'op-rene' }, details: { text: 'Customer called, documents follow Monday' } });
+      expect([note.status, note.json]).toEqual([
+        201,
+        {
+          financingCaseId: caseId,
+          text: 'Customer called, documents follow Monday',
+          createdAt: expect.stringMatching(ISO),
+          author: { type: 'operator', id: 'op-rene', name: 'Rene Reviewer' },
+        },
+      ]);
+      expect((await historyOf(caseId)).at(-1)).toMatchObject({
+        action: 'note',
+        actor: { type: 'operator', id: 'op-rene' },
+        details: { text: 'Customer called, documents follow Monday' },
+      });
       expectViolations(await reviewer().post(`/ops/v1/cases/${caseId}/notes`, { text: '  ' }), [['text', expect.any(String)]] as never);
       expectProblem(await reviewer().post(`/ops/v1/cases/${UNKNOWN_CASE}/notes`, { text: 'lost' }), 404);
     });
@@ -389,7 +525,10 @@ describe('back office API', () => {
       const same = await reviewer().post(`/ops/v1/contracts/${contractId}/transitions`, { to: 'delivery_approved' });
 
       expect([forward.status, forward.json.contract.status]).toEqual([200, 'delivery_approved']);
-      expect((await movesOf(caseId)).slice(-2)).toEqual(['contract:signed>post_processing_required:require_post_processing:finance_accepted', 'contract:post_processing_required>delivery_approved:approve_delivery:finance_accepted']);
+      expect((await movesOf(caseId)).slice(-2)).toEqual([
+        'contract:signed>post_processing_required:require_post_processing:finance_accepted',
+        'contract:post_processing_required>delivery_approved:approve_delivery:finance_accepted',
+      ]);
       expectViolations(back, [['to', 'contract.transition_not_allowed']]);
       expectViolations(same, [['to', 'contract.transition_not_allowed']]);
       expectViolations(await reviewer().post(`/ops/v1/contracts/${contractId}/transitions`, { to: 'wait_for_signing' }), [['to', expect.any(String)]] as never);
@@ -419,13 +558,19 @@ describe('back office API', () => {
       const { caseId, itemId } = await uploadedDocument();
       await query('UPDATE quotes SET financing_number = $1 WHERE financing_case_id = $2', ['LENDER-REF-2', caseId]);
 
-      expectViolations(await reviewer().post(`/ops/v1/cases/${caseId}/transmit`, { items: [{ type: 'document', id: itemId }] }), [['items[0]', 'document_request.not_transmittable']]);
+      expectViolations(await reviewer().post(`/ops/v1/cases/${caseId}/transmit`, { items: [{ type: 'document', id: itemId }] }), [
+        ['items[0]', 'document_request.not_transmittable'],
+      ]);
     });
   });
 
   it('when the API description is read, then it is OpenAPI 3.1 with bearer security and every operation', async () => {
     const response = await fetch(`${sharedStack().gatewayUrl}/ops/v1/docs.json`);
-    const description = await response.json() as { openapi: string; components: { securitySchemes: Record<string, unknown> }; paths: Record<string, Record<string, { operationId: string }>> };
+    const description = (await response.json()) as {
+      openapi: string;
+      components: { securitySchemes: Record<string, unknown> };
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
 
     expect(response.status).toBe(200);
     expect(description.openapi).toBe('3.1.0');
@@ -436,9 +581,22 @@ describe('back office API', () => {
   it('when a document row is read directly, then an operator-requested template is stored as given', async () => {
     const { caseId } = await partnerCase();
     const bytes = sampleFile('pdf', 2000);
-    await reviewer().post(`/ops/v1/cases/${caseId}/requests`, { items: [{ type: 'fill_and_return', label: 'Form', category: 'self_disclosure_template', template: { fileName: 'form.pdf', mimeType: 'application/pdf', contentBase64: bytes.toString('base64') } }] });
+    await reviewer().post(`/ops/v1/cases/${caseId}/requests`, {
+      items: [
+        {
+          type: 'fill_and_return',
+          label: 'Form',
+          category: 'self_disclosure_template',
+          template: { fileName: 'form.pdf', mimeType: 'application/pdf', contentBase64: bytes.toString('base64') },
+        },
+      ],
+    });
 
-    const [row] = await documentsQuery<{ template_file_size: number }>(sharedStack(), 'SELECT template_file_size FROM requested_items WHERE financing_case_id = $1', [caseId]);
+    const [row] = await documentsQuery<{ template_file_size: number }>(
+      sharedStack(),
+      'SELECT template_file_size FROM requested_items WHERE financing_case_id = $1',
+      [caseId],
+    );
 
     expect(row?.template_file_size).toBe(2000);
   });

@@ -8,7 +8,7 @@ import { Ops, Role, operatorWith, sharedStack } from './support/kit';
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = process.env.SAVE_CONSOLE_SCREENSHOTS ? path.resolve(__dirname, '..', '..', 'docs') : os.tmpdir();
 
-describe('the console\'s Partners page (headless chromium)', () => {
+describe("the console's Partners page (headless chromium)", () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   const policyViolations: string[] = [];
@@ -30,7 +30,9 @@ describe('the console\'s Partners page (headless chromium)', () => {
     context.on('console', (message) => {
       if (message.type() === 'error' && /Content Security Policy/.test(message.text())) policyViolations.push(message.text());
     });
-    await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => console.error('Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))`);
+    await context.addInitScript(
+      `document.addEventListener('securitypolicyviolation', (event) => console.error('Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))`,
+    );
     const page = await context.newPage();
     const operator = operatorWith(role);
     await page.goto(`${sharedStack().gatewayUrl}/console`);
@@ -67,7 +69,12 @@ describe('the console\'s Partners page (headless chromium)', () => {
     await seedKeyRow.getByLabel(/Reason to revoke/).fill('posted in a public repository');
     await seedKeyRow.getByRole('button', { name: 'Revoke' }).click();
     await page.getByText('The key is revoked.').waitFor();
-    expect(await page.locator('tr', { has: page.locator('td', { hasText: /^Seed key$/ }) }).locator('.status').textContent()).toBe('revoked');
+    expect(
+      await page
+        .locator('tr', { has: page.locator('td', { hasText: /^Seed key$/ }) })
+        .locator('.status')
+        .textContent(),
+    ).toBe('revoked');
 
     const reactivate = page.locator('form[data-partner-action="reactivate"]');
     await reactivate.getByLabel('Reason').fill('review done');

@@ -27,8 +27,16 @@ describe('approval team console (headless chromium)', () => {
   async function rejectedCaseWithDocument(): Promise<{ owner: Owner; caseId: string; itemId: number; caseNumber: string }> {
     const { owner, caseId } = await partnerCase();
     const reviewer = await Ops.as('reviewer');
-    const item = (await reviewer.post(`/ops/v1/cases/${caseId}/requests`, { items: [{ type: 'document', label: 'Annual statement 2025', category: 'annual_financial_statement' }] })).json[0];
-    await upload(owner.api, caseId, { file: { bytes: sampleFile('pdf'), name: 'statement-2025.pdf', type: 'application/pdf' }, category: 'annual_financial_statement', requestedDocumentId: item.id });
+    const item = (
+      await reviewer.post(`/ops/v1/cases/${caseId}/requests`, {
+        items: [{ type: 'document', label: 'Annual statement 2025', category: 'annual_financial_statement' }],
+      })
+    ).json[0];
+    await upload(owner.api, caseId, {
+      file: { bytes: sampleFile('pdf'), name: 'statement-2025.pdf', type: 'application/pdf' },
+      category: 'annual_financial_statement',
+      requestedDocumentId: item.id,
+    });
     await simulate(owner, caseId, 'finance_rejected', { rejectionReason: 'Equity too low' });
     const caseNumber = (await reviewer.get(`/ops/v1/cases/${caseId}`)).json.caseNumber as string;
     return { owner, caseId, itemId: item.id as number, caseNumber };
@@ -39,7 +47,16 @@ describe('approval team console (headless chromium)', () => {
     expect(response.status).toBe(200);
     const policy = (response.headers.get('content-security-policy') ?? '').split(/;\s*/);
     const issuer = new URL(((await (await fetch(`${gateway()}/ops/v1/session-config`)).json()) as { issuer: string }).issuer).origin;
-    expect(policy).toEqual(expect.arrayContaining(["default-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "object-src 'none'", "form-action 'self'", `connect-src 'self' ${issuer}`]));
+    expect(policy).toEqual(
+      expect.arrayContaining([
+        "default-src 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "object-src 'none'",
+        "form-action 'self'",
+        `connect-src 'self' ${issuer}`,
+      ]),
+    );
     expect(policy.find((directive) => directive.startsWith('script-src'))).toMatch(/^script-src 'self'( 'sha256-[A-Za-z0-9+/]{43}=')+$/);
     expect(policy.find((directive) => directive.startsWith('style-src'))).toMatch(/^style-src 'self'( 'sha256-[A-Za-z0-9+/]{43}=')+$/);
     expect(policy.join(';')).not.toContain('unsafe-');
@@ -90,7 +107,7 @@ describe('approval team console (headless chromium)', () => {
     expect(new URL(page.url()).pathname).not.toBe('/console');
   });
 
-  it('when a reviewer rejects a document with a reason, then the partner\'s list shows the request open again', async () => {
+  it("when a reviewer rejects a document with a reason, then the partner's list shows the request open again", async () => {
     const { owner, caseId, itemId } = await rejectedCaseWithDocument();
     const page = await signedIn('reviewer');
     await page.goto(`${gateway()}/console/cases/${caseId}`);

@@ -2,7 +2,12 @@ import { ApiClient } from '@rental/testkit';
 import { quoteInProgress, tokenOf } from '../customer/support/customer-kit';
 import { Ops, consoleToken, newCase, newPartner, operatorWith, sharedStack } from './support/kit';
 
-interface HistoryEntry { actor: { type: string; id: string | null; name: string | null }; action: string; reason: string | null; details: Record<string, unknown> | null }
+interface HistoryEntry {
+  actor: { type: string; id: string | null; name: string | null };
+  action: string;
+  reason: string | null;
+  details: Record<string, unknown> | null;
+}
 
 const historyOf = async (caseId: string) => (await (await Ops.as('viewer')).get(`/ops/v1/cases/${caseId}`)).json.history as HistoryEntry[];
 
@@ -36,13 +41,16 @@ describe('who the case history names', () => {
     expect(partnerEntries.map((entry) => entry.actor)).toEqual(partnerEntries.map(() => ({ type: 'partner', id: owner.partner.id, name: owner.partner.name })));
   });
 
-  it('when the customer asks for changes, then the customer\'s text is the reason of that entry', async () => {
+  it("when the customer asks for changes, then the customer's text is the reason of that entry", async () => {
     const owner = await newPartner();
     const { caseId } = await quoteInProgress(owner, sharedStack());
     const sent = await owner.api.post(`/api/financing_cases/${caseId}/send-to-customer`, {});
     const customer = new ApiClient(sharedStack().gatewayUrl);
 
-    const answered = await customer.post(`/customer/v1/quotes/${tokenOf(sent.json.customerUrl)}/feedback`, { action: 'request_changes', text: '  Please 48 months instead.  ' });
+    const answered = await customer.post(`/customer/v1/quotes/${tokenOf(sent.json.customerUrl)}/feedback`, {
+      action: 'request_changes',
+      text: '  Please 48 months instead.  ',
+    });
 
     expect([sent.status, answered.status]).toEqual([200, 200]);
     expect((await historyOf(caseId)).filter((entry) => entry.action === 'request_changes')).toEqual([

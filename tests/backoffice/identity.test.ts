@@ -34,19 +34,33 @@ describe('operator identity (production, an issuer the test controls)', () => {
 
   it.each([
     ['no token', async () => null],
-    ['a tampered token', async () => {
-      const [header, payload, signature] = (await issuer.mint()).split('.');
-      const changed = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload as string, 'base64url').toString()), roles: ['approver'] })).toString('base64url');
-      return `${header}.${changed}.${signature}`;
-    }],
+    [
+      'a tampered token',
+      async () => {
+        const [header, payload, signature] = (await issuer.mint()).split('.');
+        const changed = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload as string, 'base64url').toString()), roles: ['approver'] })).toString(
+          'base64url',
+        );
+        return `${header}.${changed}.${signature}`;
+      },
+    ],
     ['a token with alg none', async () => unsigned(await issuer.mint())],
     ['an expired token', async () => issuer.mint({}, { expiresIn: Math.floor(Date.now() / 1000) - 60 })],
     ['a token for another audience', async () => issuer.mint({}, { audience: 'partner-api' })],
     ['a token of another issuer', async () => issuer.mint({}, { issuer: 'https://idp.elsewhere.example' })],
-    ['a token signed with a key the issuer never published', async () => {
-      const { privateKey } = await generateKeyPair('RS256');
-      return new SignJWT({ roles: ['viewer'] }).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).setSubject('op-vera').setIssuer(issuer.url).setAudience('rental-ops').setExpirationTime('10m').sign(privateKey);
-    }],
+    [
+      'a token signed with a key the issuer never published',
+      async () => {
+        const { privateKey } = await generateKeyPair('RS256');
+        return new SignJWT({ roles: ['viewer'] })
+          .setProtectedHeader({ alg: 'RS256', kid: 'key-1' })
+          .setSubject('op-vera')
+          .setIssuer(issuer.url)
+          .setAudience('rental-ops')
+          .setExpirationTime('10m')
+          .sign(privateKey);
+      },
+    ],
   ])('when %s comes, then the back office answers 401 with WWW-Authenticate: Bearer', async (_what, token) => {
     const response = await queueWith(await token());
 
@@ -84,7 +98,10 @@ describe('operator identity (production, an issuer the test controls)', () => {
 describe('the dev identity provider (shared sandbox stack)', () => {
   it('when a program asks with client credentials, then it gets a JWT for the back office naming the operator and roles', async () => {
     const token = await operatorToken('reviewer');
-    const [header, payload] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part as string, 'base64url').toString()));
+    const [header, payload] = token
+      .split('.')
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part as string, 'base64url').toString()));
 
     expect(header).toMatchObject({ alg: 'RS256', typ: 'at+jwt' });
     expect(payload).toMatchObject({ aud: 'rental-ops', sub: 'op-rene', client_id: 'ops-rene', name: 'Rene Reviewer', roles: ['viewer', 'reviewer'] });

@@ -52,8 +52,17 @@ describe('onboarding a partner in the back office', () => {
     expect(created.status).toBe(201);
     const { id, name, contactEmail, ...conditions } = body;
     expect(created.json).toEqual({
-      id, name, contactEmail, financingPartner: body.financingPartner, status: 'active', activeKeys: 0, lastUsedAt: null, suspendedAt: null, suspensionReason: null,
-      conditions: { ...conditions, rentalFactors: { leasing: { 0: { 36: 3, 48: 2.4 } } } }, apiKeys: [],
+      id,
+      name,
+      contactEmail,
+      financingPartner: body.financingPartner,
+      status: 'active',
+      activeKeys: 0,
+      lastUsedAt: null,
+      suspendedAt: null,
+      suspensionReason: null,
+      conditions: { ...conditions, rentalFactors: { leasing: { 0: { 36: 3, 48: 2.4 } } } },
+      apiKeys: [],
     });
     const key = await approver.post(`/ops/v1/partners/${id}/api-keys`, { name: 'First key', role: 'api_user' });
     expect(key.status).toBe(201);
@@ -63,12 +72,19 @@ describe('onboarding a partner in the back office', () => {
     expect(estimate.json.offers.map((offer: { rentalFactor: string; rate: number }) => [offer.rentalFactor, offer.rate])).toEqual([['3.000', 31.5]]);
 
     expectProblem(await approver.post('/ops/v1/partners', body), 409, 'partner.exists');
-    expect((await approver.get(`/ops/v1/partners/${id}/audit`)).json.map((entry: { action: string }) => entry.action)).toEqual(['api_key.created', 'partner.created']);
+    expect((await approver.get(`/ops/v1/partners/${id}/audit`)).json.map((entry: { action: string }) => entry.action)).toEqual([
+      'api_key.created',
+      'partner.created',
+    ]);
   });
 
   it('when the lender, hub or a sector is unknown, then it is 422 naming each field and nothing is written anywhere', async () => {
     const approver = await Ops.as('approver');
-    const body = newPartnerBody({ financingPartner: 'lender-nobody', distributionHub: 'hub-nowhere', allowedSectors: ['IT_AND_OFFICE_EQUIPMENT', 'SPACESHIPS'] });
+    const body = newPartnerBody({
+      financingPartner: 'lender-nobody',
+      distributionHub: 'hub-nowhere',
+      allowedSectors: ['IT_AND_OFFICE_EQUIPMENT', 'SPACESHIPS'],
+    });
 
     const refused = await approver.post('/ops/v1/partners', body);
 
@@ -82,7 +98,7 @@ describe('onboarding a partner in the back office', () => {
     expectProblem(await approver.get(`/ops/v1/partners/${body.id}`), 404);
   });
 
-  it('when the body breaks the seed file\'s shape, then it is 422 naming the field, as the seed refuses the same partner', async () => {
+  it("when the body breaks the seed file's shape, then it is 422 naming the field, as the seed refuses the same partner", async () => {
     const approver = await Ops.as('approver');
     const body = newPartnerBody({ monthlySurcharge: 1.555, paymentIntervals: ['weekly'], apiKeys: [] });
 
@@ -93,7 +109,13 @@ describe('onboarding a partner in the back office', () => {
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-shape-'));
     const file = path.join(scratch, 'seed.json');
     const { apiKeys: _none, ...partner } = body as typeof body & { apiKeys?: unknown };
-    fs.writeFileSync(file, JSON.stringify({ ...fixture, partners: [{ ...partner, financingPartner: 'lender-nobody', monthlySurcharge: 1.5, paymentIntervals: ['monthly'], apiKeys: [] }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        ...fixture,
+        partners: [{ ...partner, financingPartner: 'lender-nobody', monthlySurcharge: 1.5, paymentIntervals: ['monthly'], apiKeys: [] }],
+      }),
+    );
     expect(() => readSeedFile(file)).toThrow(/partners\.0\.financingPartner No lender lender-nobody/);
     fs.rmSync(scratch, { recursive: true, force: true });
   });
@@ -107,13 +129,25 @@ describe('onboarding a partner in the back office', () => {
     expect((await partnerApi.post('/api/calculate/estimate', leasing36)).json.offers[0].rate).toBe(31.5);
     const { id: _id, name: _name, contactEmail: _contact, ...conditions } = body;
 
-    const replaced = await approver.put(`/ops/v1/partners/${body.id}/conditions`, { ...conditions, rentalFactors: { leasing: { 0: { 36: 2.9 } } }, reason: 'new framework agreement' });
+    const replaced = await approver.put(`/ops/v1/partners/${body.id}/conditions`, {
+      ...conditions,
+      rentalFactors: { leasing: { 0: { 36: 2.9 } } },
+      reason: 'new framework agreement',
+    });
 
     expect(replaced.status).toBe(200);
     expect(replaced.json.conditions.rentalFactors).toEqual({ leasing: { 0: { 36: 2.9 } } });
-    expect((await partnerApi.post('/api/calculate/estimate', leasing36)).json.offers[0]).toEqual(expect.objectContaining({ rentalFactor: '2.900', rate: 30.5 }));
+    expect((await partnerApi.post('/api/calculate/estimate', leasing36)).json.offers[0]).toEqual(
+      expect.objectContaining({ rentalFactor: '2.900', rate: 30.5 }),
+    );
     const [entry] = (await approver.get(`/ops/v1/partners/${body.id}/audit`)).json;
-    expect(entry).toEqual(expect.objectContaining({ action: 'partner.conditions_changed', reason: 'new framework agreement', target: { type: 'partner', id: body.id, name: body.name } }));
+    expect(entry).toEqual(
+      expect.objectContaining({
+        action: 'partner.conditions_changed',
+        reason: 'new framework agreement',
+        target: { type: 'partner', id: body.id, name: body.name },
+      }),
+    );
     const unknownHub = await approver.put(`/ops/v1/partners/${body.id}/conditions`, { ...conditions, distributionHub: 'hub-nowhere' });
     expect(unknownHub.json.violations).toEqual([expect.objectContaining({ propertyPath: 'distributionHub' })]);
     expect((await partnerApi.post('/api/calculate/estimate', leasing36)).json.offers[0].rentalFactor).toBe('2.900');

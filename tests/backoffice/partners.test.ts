@@ -16,18 +16,30 @@ describe('partners in the back office', () => {
     const listed = await viewer.get(`/ops/v1/partners?q=${partner.id.slice(-10)}`);
 
     expect(listed.status).toBe(200);
-    expect(listed.json).toEqual([{
-      id: partner.id, name: expect.stringContaining(acme.name), contactEmail: acme.contactEmail, financingPartner: acme.financingPartner,
-      status: 'active', activeKeys: 2, lastUsedAt: null, suspendedAt: null, suspensionReason: null,
-    }]);
+    expect(listed.json).toEqual([
+      {
+        id: partner.id,
+        name: expect.stringContaining(acme.name),
+        contactEmail: acme.contactEmail,
+        financingPartner: acme.financingPartner,
+        status: 'active',
+        activeKeys: 2,
+        lastUsedAt: null,
+        suspendedAt: null,
+        suspensionReason: null,
+      },
+    ]);
     expect((await viewer.get(`/ops/v1/partners?q=${partner.id}&status=suspended`)).json).toEqual([]);
     await api.get('/api/product-sectors');
-    const used = await waitFor(async () => (await viewer.get(`/ops/v1/partners?q=${partner.id}`)).json[0].lastUsedAt ?? undefined, { timeoutMs: 10_000, what: 'the key\'s last use' });
+    const used = await waitFor(async () => (await viewer.get(`/ops/v1/partners?q=${partner.id}`)).json[0].lastUsedAt ?? undefined, {
+      timeoutMs: 10_000,
+      what: "the key's last use",
+    });
     expect(used).toMatch(ISO);
     expectProblem(await viewer.get('/ops/v1/partners?status=gone'), 400);
   });
 
-  it('when a viewer opens a partner, then its conditions are in the seed file\'s shape and its keys are representations without the key', async () => {
+  it("when a viewer opens a partner, then its conditions are in the seed file's shape and its keys are representations without the key", async () => {
     const { partner } = await ownPartner();
     const viewer = await Ops.as('viewer');
 
@@ -37,8 +49,23 @@ describe('partners in the back office', () => {
     const { id: _id, name: _name, contactEmail: _contact, apiKeys: _keys, users: _users, ...conditions } = acme as typeof acme & { users?: unknown };
     expect(shown.json.conditions).toEqual(conditions);
     expect(shown.json.apiKeys).toEqual([
-      expect.objectContaining({ name: 'Seed key (read-only)', role: 'readonly', status: 'active', createdBy: { type: 'seed', id: null, name: null }, prefix: partner.readOnlyKey.slice(0, 12) }),
-      expect.objectContaining({ name: 'Seed key', role: 'api_user', status: 'active', environment: 'sandbox', prefix: partner.key.slice(0, 12), createdAt: expect.stringMatching(ISO), expiresAt: null, revokedAt: null }),
+      expect.objectContaining({
+        name: 'Seed key (read-only)',
+        role: 'readonly',
+        status: 'active',
+        createdBy: { type: 'seed', id: null, name: null },
+        prefix: partner.readOnlyKey.slice(0, 12),
+      }),
+      expect.objectContaining({
+        name: 'Seed key',
+        role: 'api_user',
+        status: 'active',
+        environment: 'sandbox',
+        prefix: partner.key.slice(0, 12),
+        createdAt: expect.stringMatching(ISO),
+        expiresAt: null,
+        revokedAt: null,
+      }),
     ]);
     expect(shown.text).not.toContain(partner.key);
     expect(shown.text).not.toContain(partner.readOnlyKey);
@@ -65,7 +92,9 @@ describe('partners in the back office', () => {
     const refused = [await api.get('/api/product-sectors'), await readOnly.get('/api/product-sectors')];
 
     expect(suspended.status).toBe(200);
-    expect(suspended.json).toEqual(expect.objectContaining({ id: partner.id, status: 'suspended', suspendedAt: expect.stringMatching(ISO), suspensionReason: 'unpaid invoices' }));
+    expect(suspended.json).toEqual(
+      expect.objectContaining({ id: partner.id, status: 'suspended', suspendedAt: expect.stringMatching(ISO), suspensionReason: 'unpaid invoices' }),
+    );
     for (const response of refused) {
       expect(response.status).toBe(401);
       expect(response.json.type).toMatch(/\/problems\/partner\.suspended$/);
@@ -91,14 +120,22 @@ describe('partners in the back office', () => {
     const created = await approver.post(`/ops/v1/partners/${partner.id}/api-keys`, { name: 'Onboarding key', role: 'api_user' });
 
     expect(created.status).toBe(201);
-    expect(created.json).toEqual(expect.objectContaining({ name: 'Onboarding key', role: 'api_user', status: 'active', createdBy: { type: 'operator', id: anna.id, name: anna.name }, key: expect.stringMatching(/^sbx_[A-Za-z0-9]{40}$/) }));
+    expect(created.json).toEqual(
+      expect.objectContaining({
+        name: 'Onboarding key',
+        role: 'api_user',
+        status: 'active',
+        createdBy: { type: 'operator', id: anna.id, name: anna.name },
+        key: expect.stringMatching(/^sbx_[A-Za-z0-9]{40}$/),
+      }),
+    );
     expect((await api.withKey(created.json.key).get('/api/product-sectors')).status).toBe(200);
     const shown = await approver.get(`/ops/v1/partners/${partner.id}`);
     expect(shown.json.apiKeys[0]).toEqual(expect.objectContaining({ id: created.json.id, prefix: created.json.key.slice(0, 12) }));
     expect(shown.text).not.toContain(created.json.key);
   });
 
-  it('when an approver revokes a leaked key, then it answers 401 api_key.revoked, the audit keeps operator and reason, and another partner\'s key id is 404', async () => {
+  it("when an approver revokes a leaked key, then it answers 401 api_key.revoked, the audit keeps operator and reason, and another partner's key id is 404", async () => {
     const { partner, api } = await ownPartner();
     const other = await ownPartner();
     const approver = await Ops.as('approver');
@@ -109,12 +146,21 @@ describe('partners in the back office', () => {
     const revoked = await approver.post(`/ops/v1/partners/${partner.id}/api-keys/${key.id}/revoke`, { reason: 'found on a paste site' });
 
     expect(revoked.status).toBe(200);
-    expect(revoked.json).toEqual(expect.objectContaining({ id: key.id, status: 'revoked', revokedAt: expect.stringMatching(ISO), revokeReason: 'found on a paste site' }));
+    expect(revoked.json).toEqual(
+      expect.objectContaining({ id: key.id, status: 'revoked', revokedAt: expect.stringMatching(ISO), revokeReason: 'found on a paste site' }),
+    );
     const refused = await api.get('/api/product-sectors');
     expect([refused.status, refused.json.type]).toEqual([401, expect.stringMatching(/\/problems\/api_key\.revoked$/)]);
     expect((await other.api.get('/api/product-sectors')).status).toBe(200);
     const [entry] = (await approver.get(`/ops/v1/partners/${partner.id}/audit`)).json;
-    expect(entry).toEqual({ id: expect.any(String), at: expect.stringMatching(ISO), actor: { type: 'operator', id: anna.id, name: anna.name }, action: 'api_key.revoked', target: { type: 'api_key', id: key.id, name: 'Seed key' }, reason: 'found on a paste site' });
+    expect(entry).toEqual({
+      id: expect.any(String),
+      at: expect.stringMatching(ISO),
+      actor: { type: 'operator', id: anna.id, name: anna.name },
+      action: 'api_key.revoked',
+      target: { type: 'api_key', id: key.id, name: 'Seed key' },
+      reason: 'found on a paste site',
+    });
   });
 
   it('when a body is bad, then it is 422 naming the field and nothing changes', async () => {

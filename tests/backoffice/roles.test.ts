@@ -15,13 +15,21 @@ interface DescribedOperation {
 /** Every operation of the back office's description, with the role its description names. */
 async function describedOperations(): Promise<DescribedOperation[]> {
   const response = await fetch(`${sharedStack().gatewayUrl}/ops/v1/docs.json`);
-  const document = await response.json() as { paths: Record<string, Record<string, { description?: string; parameters?: { in: string; name: string; schema?: { type?: string } }[] }>> };
-  return Object.entries(document.paths).flatMap(([template, methods]) => Object.entries(methods).map(([method, operation]) => {
-    const role = /^Role (viewer|reviewer|approver)\b/.exec(operation.description ?? '')?.[1] as Role | undefined;
-    if (!role) throw new Error(`${method} ${template} names no role in its description`);
-    const idType = operation.parameters?.find((parameter) => parameter.in === 'path' && parameter.name === 'id')?.schema?.type;
-    return { method: method.toUpperCase() as DescribedOperation['method'], path: template.replace('{id}', idType === 'integer' ? UNKNOWN_NUMBER : UNKNOWN_CASE).replace('{keyId}', UNKNOWN_KEY), role };
-  }));
+  const document = (await response.json()) as {
+    paths: Record<string, Record<string, { description?: string; parameters?: { in: string; name: string; schema?: { type?: string } }[] }>>;
+  };
+  return Object.entries(document.paths).flatMap(([template, methods]) =>
+    Object.entries(methods).map(([method, operation]) => {
+      const role = /^Role (viewer|reviewer|approver)\b/.exec(operation.description ?? '')?.[1] as Role | undefined;
+      if (!role) throw new Error(`${method} ${template} names no role in its description`);
+      const idType = operation.parameters?.find((parameter) => parameter.in === 'path' && parameter.name === 'id')?.schema?.type;
+      return {
+        method: method.toUpperCase() as DescribedOperation['method'],
+        path: template.replace('{id}', idType === 'integer' ? UNKNOWN_NUMBER : UNKNOWN_CASE).replace('{keyId}', UNKNOWN_KEY),
+        role,
+      };
+    }),
+  );
 }
 
 /** The path as documented and the spellings express used to route to it as well. */
@@ -30,10 +38,15 @@ function spellings(path: string): [string, string][] {
   const lastWord = segments.findLastIndex((segment) => /^[a-z-]+$/.test(segment));
   const upperLast = segments.map((segment, index) => (index === lastWord ? segment.toUpperCase() : segment)).join('/');
   const capitalFirst = segments.map((segment, index) => (index === 3 ? segment.charAt(0).toUpperCase() + segment.slice(1) : segment)).join('/');
-  return [['trailing slash', `${path}/`], ['upper-case last word', upperLast], ['capitalised resource', capitalFirst]];
+  return [
+    ['trailing slash', `${path}/`],
+    ['upper-case last word', upperLast],
+    ['capitalised resource', capitalFirst],
+  ];
 }
 
-const call = (ops: Ops, method: DescribedOperation['method'], path: string, body: unknown = {}) => (method === 'GET' ? ops.get(path) : method === 'PUT' ? ops.put(path, body) : ops.post(path, body));
+const call = (ops: Ops, method: DescribedOperation['method'], path: string, body: unknown = {}) =>
+  method === 'GET' ? ops.get(path) : method === 'PUT' ? ops.put(path, body) : ops.post(path, body);
 
 describe('back office roles on every operation and spelling', () => {
   const as: Partial<Record<Role, Ops>> = {};
@@ -84,7 +97,7 @@ describe('back office roles on every operation and spelling', () => {
     expect(before).not.toBe('canceled');
   });
 
-  it('when a viewer overrides a finance_rejected case by any spelling, then it stays finance_rejected; the approver\'s documented override accepts it', async () => {
+  it("when a viewer overrides a finance_rejected case by any spelling, then it stays finance_rejected; the approver's documented override accepts it", async () => {
     const { owner, caseId } = await partnerCase();
     await simulate(owner, caseId, 'finance_rejected', { rejectionReason: 'Too young a company' });
     const viewer = as.viewer as Ops;

@@ -23,7 +23,7 @@ async function signInForm(): Promise<{ submit(email: string, password: string): 
 const WRONG = 'E-mail or password is wrong.';
 const LOCKED = `Too many failed sign-ins: try again in ${SIGN_IN_LOCK_MS / 60_000} minutes.`;
 
-describe('the dev identity provider\'s sign-in', () => {
+describe("the dev identity provider's sign-in", () => {
   const password = `pw-${randomBytes(12).toString('hex')}`;
   const email = `locked-${randomBytes(4).toString('hex')}@ops.example`;
 
@@ -31,7 +31,9 @@ describe('the dev identity provider\'s sign-in', () => {
     const db = connectDatabase({ url: sharedStack().databaseUrl, schema: 'identity_dev' });
     try {
       const id = `op-${randomBytes(4).toString('hex')}`;
-      await seedOperators(db, [{ id, name: 'Lock Test', email, password, roles: ['viewer'], clientId: `${id}-client`, clientSecret: randomBytes(16).toString('hex') }]);
+      await seedOperators(db, [
+        { id, name: 'Lock Test', email, password, roles: ['viewer'], clientId: `${id}-client`, clientSecret: randomBytes(16).toString('hex') },
+      ]);
     } finally {
       await db.destroy();
     }
@@ -57,7 +59,9 @@ describe('the dev identity provider\'s sign-in', () => {
     const db = connectDatabase({ url: sharedStack().databaseUrl, schema: 'identity_dev' });
     try {
       const id = `op-${randomBytes(4).toString('hex')}`;
-      await seedOperators(db, [{ id, name: 'Fine Test', email: other, password, roles: ['viewer'], clientId: `${id}-client`, clientSecret: randomBytes(16).toString('hex') }]);
+      await seedOperators(db, [
+        { id, name: 'Fine Test', email: other, password, roles: ['viewer'], clientId: `${id}-client`, clientSecret: randomBytes(16).toString('hex') },
+      ]);
     } finally {
       await db.destroy();
     }
@@ -76,7 +80,7 @@ describe('the dev identity provider\'s sign-in', () => {
   });
 });
 
-describe('the sign-in guard (the provider\'s password check)', () => {
+describe("the sign-in guard (the provider's password check)", () => {
   const dummyHash = 'hash-of-dummy';
   function guard(now: () => number = Date.now) {
     const checked: string[] = [];
@@ -91,7 +95,7 @@ describe('the sign-in guard (the provider\'s password check)', () => {
     return { signIns, checked };
   }
 
-  it('when an e-mail is unknown, then the password is still checked, against the dummy hash, as slowly as a known account\'s', async () => {
+  it("when an e-mail is unknown, then the password is still checked, against the dummy hash, as slowly as a known account's", async () => {
     const { signIns, checked } = guard();
     expect(await signIns.check('nobody@ops.example', 'secret', undefined)).toBe('wrong');
     expect(await signIns.check('vera@ops.example', 'secret', 'hash-of-secret')).toBe('signed_in');

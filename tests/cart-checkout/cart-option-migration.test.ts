@@ -30,8 +30,13 @@ describe('migration 0014 of cart-checkout', () => {
     const old = await open(before);
     const items = [{ productNumber: 'P-1', quantity: 1, price: 1000, categorySlug: 'laptops' }];
     await old('carts').insert({
-      id: '01JCARTBEFORERENAME0000000', partner_id: 'acme', status: 'active', items: JSON.stringify(items), pricing: JSON.stringify(pricing('monthlyRate')),
-      created_at: new Date(), updated_at: new Date(),
+      id: '01JCARTBEFORERENAME0000000',
+      partner_id: 'acme',
+      status: 'active',
+      items: JSON.stringify(items),
+      pricing: JSON.stringify(pricing('monthlyRate')),
+      created_at: new Date(),
+      updated_at: new Date(),
     });
     await old.destroy();
 

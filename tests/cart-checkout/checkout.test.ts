@@ -12,7 +12,17 @@ const beta = apiAs(fixturePartnerKey('beta'));
 const laptop = { productNumber: 'LAPTOP-1', quantity: 1, price: 1000, categorySlug: 'laptops' };
 const ultrasound = { productNumber: 'US-9', quantity: 1, price: 20000, categorySlug: 'ultrasound-devices' };
 const printer = { productNumber: 'MFP-1', quantity: 1, price: 3000, categorySlug: 'multifunction-printers' };
-const customer = { firstName: 'Erika', lastName: 'Mustermann', email: 'erika@customer.example', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', company: 'Mustermann GmbH' };
+const customer = {
+  firstName: 'Erika',
+  lastName: 'Mustermann',
+  email: 'erika@customer.example',
+  street: 'Hauptstr.',
+  houseNumber: '1',
+  zipCode: '10115',
+  city: 'Berlin',
+  country: 'DE',
+  company: 'Mustermann GmbH',
+};
 const leasing = { duration: 36, financingType: 'leasing', customer };
 
 async function cartOf(api: ApiClient, items: unknown[]): Promise<string> {
@@ -53,7 +63,7 @@ describe('checkout: success and idempotency', () => {
     expect(financingCase.json.financingRequest).toBe(true);
   });
 
-  it('when the header is missing, then the checkout succeeds with a Link to the header\'s documentation', async () => {
+  it("when the header is missing, then the checkout succeeds with a Link to the header's documentation", async () => {
     const cartId = await cartOf(acme, [laptop]);
     const response = await acme.post(`/api/carts/${cartId}/checkout`, leasing);
     expect(response.status).toBe(201);
@@ -81,7 +91,7 @@ describe('checkout: success and idempotency', () => {
     expect(reused.json.violations).toEqual([expect.objectContaining({ propertyPath: 'Idempotency-Key', code: 'idempotency.key_reused' })]);
   });
 
-  it('when keys are per partner, then another partner\'s identical key is its own', async () => {
+  it("when keys are per partner, then another partner's identical key is its own", async () => {
     const key = randomUUID();
     const acmeCart = await cartOf(acme, [laptop]);
     expect((await acme.post(`/api/carts/${acmeCart}/checkout`, leasing, withKey(key))).status).toBe(201);
@@ -102,7 +112,8 @@ describe('checkout: success and idempotency', () => {
   it('when two checkouts of one cart without keys start together, then exactly one 201 and one 409', async () => {
     const cartId = await cartOf(acme, [laptop]);
     const statuses = (await Promise.all([acme.post(`/api/carts/${cartId}/checkout`, leasing), acme.post(`/api/carts/${cartId}/checkout`, leasing)]))
-      .map((response) => response.status).sort();
+      .map((response) => response.status)
+      .sort();
     expect(statuses).toEqual([201, 409]);
   });
 
@@ -110,7 +121,16 @@ describe('checkout: success and idempotency', () => {
     // A rent checkout waits for the hub's SLA list; this hub answers after 600 ms.
     const partner = await createTestPartner(sharedStack(), {
       overrides: { distributionHub: 'hub-steady' },
-      hubs: [{ id: 'hub-steady', name: 'Hub Steady', connected: true, contactEmail: null, responseDelayMs: 600, slaFiles: [{ fileId: 'sla-steady', name: 'Steady', deleted: false }] }],
+      hubs: [
+        {
+          id: 'hub-steady',
+          name: 'Hub Steady',
+          connected: true,
+          contactEmail: null,
+          responseDelayMs: 600,
+          slaFiles: [{ fileId: 'sla-steady', name: 'Steady', deleted: false }],
+        },
+      ],
     });
     const api = apiAs(partner.key);
     const cartId = await cartOf(api, [laptop]);
@@ -135,7 +155,7 @@ describe('checkout: success and idempotency', () => {
 });
 
 describe('checkout: rejected before anything is created', () => {
-  it('when the cart does not exist, then 404; another partner\'s cart, then 403', async () => {
+  it("when the cart does not exist, then 404; another partner's cart, then 403", async () => {
     expectProblem(await acme.post('/api/carts/01J00000000000000000000000/checkout', leasing), 404);
     const cartId = await cartOf(acme, [laptop]);
     expectProblem(await beta.post(`/api/carts/${cartId}/checkout`, leasing), 403);
@@ -143,13 +163,31 @@ describe('checkout: rejected before anything is created', () => {
   });
 
   it.each([
-    ['the sector is not enabled for the partner', 'beta', [{ productNumber: 'TV-55', quantity: 1, price: 800, categoryId: 6 }], {}, 'checkout.sector_not_enabled'],
+    [
+      'the sector is not enabled for the partner',
+      'beta',
+      [{ productNumber: 'TV-55', quantity: 1, price: 800, categoryId: 6 }],
+      {},
+      'checkout.sector_not_enabled',
+    ],
     ['a category slug is unknown', 'acme', [{ ...laptop, categorySlug: 'no-such-category' }], {}, 'checkout.unknown_category'],
     ['category id and slug name different sectors', 'acme', [{ ...laptop, categoryId: 4 }], {}, 'checkout.unknown_category'],
-    ['the financing type is not offered for the duration', 'acme', [laptop], { financingType: 'rent_to_own', duration: 48 }, 'checkout.financing_type_not_offered'],
-    ['the duration is outside the products\' depreciation range', 'acme', [laptop], { duration: 60 }, 'checkout.duration_not_allowed'],
+    [
+      'the financing type is not offered for the duration',
+      'acme',
+      [laptop],
+      { financingType: 'rent_to_own', duration: 48 },
+      'checkout.financing_type_not_offered',
+    ],
+    ["the duration is outside the products' depreciation range", 'acme', [laptop], { duration: 60 }, 'checkout.duration_not_allowed'],
     ['a rent quote has no custom SLA', 'acme', [laptop], { financingType: 'rent' }, 'checkout.custom_sla_required'],
-    ['a rent quote names an SLA the hub does not have', 'acme', [laptop], { financingType: 'rent', customSlaFileName: 'sla-bronze-2024' }, 'checkout.custom_sla_invalid'],
+    [
+      'a rent quote names an SLA the hub does not have',
+      'acme',
+      [laptop],
+      { financingType: 'rent', customSlaFileName: 'sla-bronze-2024' },
+      'checkout.custom_sla_invalid',
+    ],
     ['submitFinancing is not a boolean', 'acme', [laptop], { submitFinancing: 'yes' }, 'checkout.invalid_submit_financing'],
   ])('when %s, then 400', async (_case, partnerId, items, overrides, code) => {
     const api = apiAs(fixturePartnerKey(partnerId));
@@ -166,8 +204,20 @@ describe('checkout: rejected before anything is created', () => {
     ['the commission tier is not available', [laptop], { commission: 7 }, 'commission', 'checkout.commission_not_available'],
     ['a Print-Plan item has no Print-Plan category', [printer, laptop], { financingType: 'print_plan' }, 'items[1]', 'checkout.print_plan_not_possible'],
     ['Print-Plan carries a service cost', [printer], { financingType: 'print_plan', serviceCost: 10 }, 'serviceCost', 'checkout.not_allowed_for_print_plan'],
-    ['Print-Plan names a custom SLA', [printer], { financingType: 'print_plan_3kdg_12verl', customSlaFileName: 'sla-gold-2026' }, 'customSlaFileName', 'checkout.not_allowed_for_print_plan'],
-    ['the delivery address lacks its recipient', [laptop], { deliveryAddress: { street: 'A', houseNumber: '1', zipCode: '1', city: 'B', country: 'DE' } }, 'deliveryAddress.recipientName', 'validation.required'],
+    [
+      'Print-Plan names a custom SLA',
+      [printer],
+      { financingType: 'print_plan_3kdg_12verl', customSlaFileName: 'sla-gold-2026' },
+      'customSlaFileName',
+      'checkout.not_allowed_for_print_plan',
+    ],
+    [
+      'the delivery address lacks its recipient',
+      [laptop],
+      { deliveryAddress: { street: 'A', houseNumber: '1', zipCode: '1', city: 'B', country: 'DE' } },
+      'deliveryAddress.recipientName',
+      'validation.required',
+    ],
   ])('when %s, then 422 at the field', async (_case, items, overrides, propertyPath, code) => {
     const cartId = await cartOf(acme, items);
     const response = await acme.post(`/api/carts/${cartId}/checkout`, { ...leasing, ...overrides }, withKey());
@@ -195,7 +245,10 @@ describe('checkout: rejected before anything is created', () => {
     }
     const response = await acme.post(`/api/carts/${cartId}/checkout`, leasing, withKey());
     expectProblem(response, 422);
-    expect(response.json.violations.map((v: { propertyPath: string; code: string }) => `${v.propertyPath}:${v.code}`)).toEqual(['items[0]:MIXED_ARTICLE_TYPES', 'items[1]:MIXED_ARTICLE_TYPES']);
+    expect(response.json.violations.map((v: { propertyPath: string; code: string }) => `${v.propertyPath}:${v.code}`)).toEqual([
+      'items[0]:MIXED_ARTICLE_TYPES',
+      'items[1]:MIXED_ARTICLE_TYPES',
+    ]);
   });
 
   it('when the partner has no financing partner yet, then 422 partner_financing_not_ready and the same request works once one is assigned', async () => {
@@ -211,10 +264,16 @@ describe('checkout: rejected before anything is created', () => {
 
     const fixture = readSeedFile(DEMO_SEED_FILE);
     const template = fixture.partners.find((p) => p.id === 'acme');
-    await seedDeployment(stack.databaseUrl, stack.environment, {
-      ...fixture,
-      partners: [{ ...template!, id: partner.id, name: 'assigned', apiKeys: [{ key: partner.key, environment: 'sandbox', roles: ['api_user'] }], users: [] }],
-    }, createLogger('test', 'warn'), { productionSimulators: false });
+    await seedDeployment(
+      stack.databaseUrl,
+      stack.environment,
+      {
+        ...fixture,
+        partners: [{ ...template!, id: partner.id, name: 'assigned', apiKeys: [{ key: partner.key, environment: 'sandbox', roles: ['api_user'] }], users: [] }],
+      },
+      createLogger('test', 'warn'),
+      { productionSimulators: false },
+    );
     expect((await api.post(`/api/carts/${cartId}/checkout`, leasing, key)).status).toBe(201);
   });
 
@@ -237,15 +296,31 @@ describe('checkout: what the quote carries', () => {
     expect(financingCase.json).toEqual(expect.objectContaining({ status: 'in_progress', financingRequest: false }));
   });
 
-  it('when a delivery address is given, then it becomes the quote\'s shipping address with frozen terms', async () => {
+  it("when a delivery address is given, then it becomes the quote's shipping address with frozen terms", async () => {
     const cartId = await cartOf(acme, [laptop]);
-    const deliveryAddress = { recipientName: 'Lager Nord', company: null, street: 'Hafenweg', houseNumber: '7', zipCode: '20457', city: 'Hamburg', country: 'DE' };
+    const deliveryAddress = {
+      recipientName: 'Lager Nord',
+      company: null,
+      street: 'Hafenweg',
+      houseNumber: '7',
+      zipCode: '20457',
+      city: 'Hamburg',
+      country: 'DE',
+    };
     const response = await acme.post(`/api/carts/${cartId}/checkout`, { ...leasing, deliveryAddress }, withKey());
     expect(response.status).toBe(201);
     const quote = await acme.get(new URL(response.json.quoteLink).pathname);
     expect(quote.status).toBe(200);
     expect(quote.json.shippingAddress).toEqual(expect.objectContaining({ recipientName: 'Lager Nord', street: 'Hafenweg', city: 'Hamburg' }));
-    expect(quote.json).toEqual(expect.objectContaining({ rentalFactor: '3.180', commissionPercentage: 0, paymentInterval: 'monthly', duration: 36, calculationType: 'leasing', monthlyRateAllIn: 34.3 }));
+    expect(quote.json).toEqual(
+      expect.objectContaining({
+        rentalFactor: '3.180',
+        commissionPercentage: 0,
+        paymentInterval: 'monthly',
+        duration: 36,
+        calculationType: 'leasing',
+        monthlyRateAllIn: 34.3,
+      }),
+    );
   });
 });
-

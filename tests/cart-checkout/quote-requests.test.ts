@@ -5,8 +5,17 @@ const acme = apiAs(fixturePartnerKey('acme'));
 const beta = apiAs(fixturePartnerKey('beta'));
 
 const person = {
-  email: 'max@customer.example', firstName: 'Max', lastName: 'Muster', customerType: 'company', street: 'Ring 1', postalCode: '50667', city: 'Köln', country: 'DE',
-  company: 'Muster AG', phone: '+49221000', acknowledgedPrivacy: true,
+  email: 'max@customer.example',
+  firstName: 'Max',
+  lastName: 'Muster',
+  customerType: 'company',
+  street: 'Ring 1',
+  postalCode: '50667',
+  city: 'Köln',
+  country: 'DE',
+  company: 'Muster AG',
+  phone: '+49221000',
+  acknowledgedPrivacy: true,
 };
 
 async function calculation(body: Record<string, unknown>): Promise<string> {
@@ -25,10 +34,21 @@ describe('POST /api/quote_requests', () => {
     const uri = await calculation({ durations: [36], calculationTypes: ['leasing'] });
     const response = await acme.post('/api/quote_requests', { ...person, calculation: uri });
     expect(response.status).toBe(201);
-    expect(response.json).toEqual(expect.objectContaining({
-      '@type': 'QuoteRequest', id: expect.any(Number), status: 'quote_created', email: person.email, firstName: 'Max', customerType: 'company', postalCode: '50667',
-      productSector: 'IT_AND_OFFICE_EQUIPMENT', calculation: uri, quote: expect.stringMatching(/^\/api\/quotes\//), deleted: false,
-    }));
+    expect(response.json).toEqual(
+      expect.objectContaining({
+        '@type': 'QuoteRequest',
+        id: expect.any(Number),
+        status: 'quote_created',
+        email: person.email,
+        firstName: 'Max',
+        customerType: 'company',
+        postalCode: '50667',
+        productSector: 'IT_AND_OFFICE_EQUIPMENT',
+        calculation: uri,
+        quote: expect.stringMatching(/^\/api\/quotes\//),
+        deleted: false,
+      }),
+    );
     expect(response.headers.get('location')).toBe(`/api/quote_requests/${response.json.id}`);
     const quote = await acme.get(response.json.quote);
     expect(quote.status).toBe(200);
@@ -50,23 +70,43 @@ describe('POST /api/quote_requests', () => {
 
   it('when the pair is not among the offers, or only half of it is given, then 422', async () => {
     const uri = await calculation({ durations: [24, 36], calculationTypes: ['leasing'] });
-    expectViolation(await acme.post('/api/quote_requests', { ...person, calculation: uri, duration: 48, calculationType: 'leasing' }), 'duration', 'quote_request.offer_not_found');
+    expectViolation(
+      await acme.post('/api/quote_requests', { ...person, calculation: uri, duration: 48, calculationType: 'leasing' }),
+      'duration',
+      'quote_request.offer_not_found',
+    );
     expectViolation(await acme.post('/api/quote_requests', { ...person, calculation: uri, duration: 24 }), 'calculationType', 'quote_request.pair_incomplete');
   });
 
   it('when privacy is not acknowledged, the e-mail is invalid or a field is missing, then 422 at each', async () => {
     const uri = await calculation({ durations: [36], calculationTypes: ['leasing'] });
-    expectViolation(await acme.post('/api/quote_requests', { ...person, calculation: uri, acknowledgedPrivacy: false }), 'acknowledgedPrivacy', 'quote_request.privacy_not_acknowledged');
-    expectViolation(await acme.post('/api/quote_requests', { ...person, calculation: uri, acknowledgedPrivacy: undefined }), 'acknowledgedPrivacy', 'quote_request.privacy_not_acknowledged');
+    expectViolation(
+      await acme.post('/api/quote_requests', { ...person, calculation: uri, acknowledgedPrivacy: false }),
+      'acknowledgedPrivacy',
+      'quote_request.privacy_not_acknowledged',
+    );
+    expectViolation(
+      await acme.post('/api/quote_requests', { ...person, calculation: uri, acknowledgedPrivacy: undefined }),
+      'acknowledgedPrivacy',
+      'quote_request.privacy_not_acknowledged',
+    );
     expectViolation(await acme.post('/api/quote_requests', { ...person, calculation: uri, email: 'not-an-email' }), 'email', 'validation.format');
     expectViolation(await acme.post('/api/quote_requests', { ...person, calculation: uri, city: undefined }), 'city', 'validation.required');
     expectViolation(await acme.post('/api/quote_requests', { ...person, calculation: uri, customerType: 'alien' }), 'customerType', 'validation.choice');
   });
 
-  it('when the calculation IRI is unknown or another partner\'s, then 422 at calculation', async () => {
+  it("when the calculation IRI is unknown or another partner's, then 422 at calculation", async () => {
     const uri = await calculation({ durations: [36], calculationTypes: ['leasing'] });
-    expectViolation(await acme.post('/api/quote_requests', { ...person, calculation: '/api/calculations/01J00000000000000000000000' }), 'calculation', 'quote_request.unknown_calculation');
-    expectViolation(await acme.post('/api/quote_requests', { ...person, calculation: 'https://elsewhere.example/x' }), 'calculation', 'quote_request.unknown_calculation');
+    expectViolation(
+      await acme.post('/api/quote_requests', { ...person, calculation: '/api/calculations/01J00000000000000000000000' }),
+      'calculation',
+      'quote_request.unknown_calculation',
+    );
+    expectViolation(
+      await acme.post('/api/quote_requests', { ...person, calculation: 'https://elsewhere.example/x' }),
+      'calculation',
+      'quote_request.unknown_calculation',
+    );
     expectViolation(await beta.post('/api/quote_requests', { ...person, calculation: uri }), 'calculation', 'quote_request.unknown_calculation');
   });
 });
@@ -77,7 +117,31 @@ describe('GET /api/quote_requests', () => {
     const created = await acme.post('/api/quote_requests', { ...person, calculation: uri, message: 'Please call' });
     const read = await acme.get(`/api/quote_requests/${created.json.id}`);
     expect(read.status).toBe(200);
-    expect(Object.keys(read.json).sort()).toEqual(['@id', '@type', 'category', 'city', 'company', 'country', 'createdAt', 'creditRatingNo', 'customerType', 'email', 'firstName', 'houseNumber', 'id', 'lastName', 'message', 'name', 'phone', 'postalCode', 'productSector', 'status', 'street'].sort());
+    expect(Object.keys(read.json).sort()).toEqual(
+      [
+        '@id',
+        '@type',
+        'category',
+        'city',
+        'company',
+        'country',
+        'createdAt',
+        'creditRatingNo',
+        'customerType',
+        'email',
+        'firstName',
+        'houseNumber',
+        'id',
+        'lastName',
+        'message',
+        'name',
+        'phone',
+        'postalCode',
+        'productSector',
+        'status',
+        'street',
+      ].sort(),
+    );
     expect(read.json.message).toBe('Please call');
     const list = await acme.get('/api/quote_requests');
     expect(list.status).toBe(200);

@@ -58,7 +58,7 @@ describe('GET /api/contracts/{id}', () => {
     expect(quoteId).toMatch(ULID);
   });
 
-  it('when another partner\'s or an unknown contract is read, then 404', async () => {
+  it("when another partner's or an unknown contract is read, then 404", async () => {
     const { contractId } = await caseWithContract();
     expectProblem(await stranger.api.get(`/api/contracts/${contractId}`), 404, 'contract.not_found');
     expectProblem(await owner.api.get('/api/contracts/01JABCDEFGHJKMNPQRSTVWXYZ0'), 404, 'contract.not_found');
@@ -105,7 +105,14 @@ describe('PATCH /api/contracts/{id}/edit-contract-number', () => {
 
   it('when the body is not JSON, then 400', async () => {
     const { contractId } = await caseWithContract();
-    expectProblem(await owner.api.request('PATCH', `/api/contracts/${contractId}/edit-contract-number`, { rawBody: '{"contractNumber":', headers: { 'Content-Type': 'application/json' } }), 400, 'request.malformed_json');
+    expectProblem(
+      await owner.api.request('PATCH', `/api/contracts/${contractId}/edit-contract-number`, {
+        rawBody: '{"contractNumber":',
+        headers: { 'Content-Type': 'application/json' },
+      }),
+      400,
+      'request.malformed_json',
+    );
   });
 
   it('when another partner edits the contract, then 403 even with a bad body; an unknown contract is 404', async () => {

@@ -17,7 +17,12 @@ async function acceptedCase(): Promise<{ caseId: string; quoteId: string }> {
 }
 
 const person = (input: { firstName: string; lastName: string; email: string }, soloSigneePermitted: boolean) => ({
-  id: expect.any(Number), ...input, confirmedByExternal: false, soloSigneePermitted, createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO),
+  id: expect.any(Number),
+  ...input,
+  confirmedByExternal: false,
+  soloSigneePermitted,
+  createdAt: expect.stringMatching(ISO),
+  updatedAt: expect.stringMatching(ISO),
 });
 
 describe('POST /api/financing-cases/{financingCaseId}/start-esignature', () => {
@@ -33,14 +38,19 @@ describe('POST /api/financing-cases/{financingCaseId}/start-esignature', () => {
       authorizedPersons: [person(anna, false), person(ben, false)],
     });
     const contract = (await owner.api.get(`/api/contracts/${response.json.contractId}`)).json;
-    expect(contract).toEqual(expect.objectContaining({
-      status: 'wait_for_signing',
-      signatureEnvelope: {
-        id: response.json.envelopeId,
-        status: 'sent',
-        recipients: [{ name: 'Anna Berg', email: anna.email, role: 'signer' }, { name: 'Ben Kurz', email: ben.email, role: 'signer' }],
-      },
-    }));
+    expect(contract).toEqual(
+      expect.objectContaining({
+        status: 'wait_for_signing',
+        signatureEnvelope: {
+          id: response.json.envelopeId,
+          status: 'sent',
+          recipients: [
+            { name: 'Anna Berg', email: anna.email, role: 'signer' },
+            { name: 'Ben Kurz', email: ben.email, role: 'signer' },
+          ],
+        },
+      }),
+    );
     const quote = (await owner.api.get(`/api/quotes/${quoteId}`)).json;
     expect(quote.authorizedPersons).toEqual(response.json.authorizedPersons);
     expect(quote.contract).toBe(`/api/contracts/${response.json.contractId}`);
@@ -75,9 +85,27 @@ describe('POST /api/financing-cases/{financingCaseId}/start-esignature', () => {
     expect(await query('SELECT id FROM contracts WHERE financing_case_id = $1', [caseId])).toEqual([]);
   });
 
-  it('when a person gives a shared mailbox, then 422 at that person\'s email', async () => {
+  it("when a person gives a shared mailbox, then 422 at that person's email", async () => {
     const { caseId } = await acceptedCase();
-    for (const local of ['info', 'office', 'kontakt', 'contact', 'mail', 'admin', 'support', 'sales', 'service', 'team', 'hello', 'buchhaltung', 'noreply', 'no-reply', 'post', 'verwaltung', 'Info']) {
+    for (const local of [
+      'info',
+      'office',
+      'kontakt',
+      'contact',
+      'mail',
+      'admin',
+      'support',
+      'sales',
+      'service',
+      'team',
+      'hello',
+      'buchhaltung',
+      'noreply',
+      'no-reply',
+      'post',
+      'verwaltung',
+      'Info',
+    ]) {
       const response = await start(caseId, { authorizedPersons: [anna, { ...ben, email: `${local}@customer.example` }] });
       expectViolations(response, [['authorizedPersons[1].email', 'esignature.generic_mailbox']]);
     }
@@ -88,7 +116,9 @@ describe('POST /api/financing-cases/{financingCaseId}/start-esignature', () => {
     const { caseId } = await acceptedCase();
     const response = await start(caseId, { authorizedPersons: [anna] });
     expectViolations(response, [['authorizedPersons', 'esignature.signers_insufficient']]);
-    expectViolations(await start(caseId, { authorizedPersons: [{ ...anna, soloSigneePermitted: false }] }), [['authorizedPersons', 'esignature.signers_insufficient']]);
+    expectViolations(await start(caseId, { authorizedPersons: [{ ...anna, soloSigneePermitted: false }] }), [
+      ['authorizedPersons', 'esignature.signers_insufficient'],
+    ]);
   });
 
   it('when the body breaks the schema, then 422 naming each field', async () => {
@@ -104,7 +134,10 @@ describe('POST /api/financing-cases/{financingCaseId}/start-esignature', () => {
 
   it('when the body is not JSON, then 400', async () => {
     const { caseId } = await acceptedCase();
-    expectProblem(await owner.api.request('POST', `/api/financing-cases/${caseId}/start-esignature`, { rawBody: '[{', headers: { 'Content-Type': 'application/json' } }), 400);
+    expectProblem(
+      await owner.api.request('POST', `/api/financing-cases/${caseId}/start-esignature`, { rawBody: '[{', headers: { 'Content-Type': 'application/json' } }),
+      400,
+    );
   });
 
   it('when the contract is already signed or its envelope signed, then 422', async () => {

@@ -22,7 +22,10 @@ function uuidOfUlid(id: string): string {
 const decide = (caseId: string, decision: string) => owner.api.post(`/api/sandbox/financing_cases/${caseId}/finance-decision`, { decision });
 
 async function published(caseId: string, count: number) {
-  return waitFor(() => (listener.of(caseId).length >= count ? listener.of(caseId) : undefined), { what: `${count} events of ${caseId} on the bus`, timeoutMs: 15_000 });
+  return waitFor(() => (listener.of(caseId).length >= count ? listener.of(caseId) : undefined), {
+    what: `${count} events of ${caseId} on the bus`,
+    timeoutMs: 15_000,
+  });
 }
 
 /** Every event continues where the previous one of its resource left off. */
@@ -42,7 +45,15 @@ describe('financing_case.status_changed on the bus', () => {
     await expectApplied(owner.api.post(`/api/financing_cases/${caseId}/cancel`));
 
     const outbox = await eventsOf(caseId);
-    expect(outbox.map((event) => `${event.data.resourceType}:${event.data.transition}`)).toEqual(['quote:create', 'quote:accept_by_customer', 'quote:request_finance_review', 'quote:finance_accept', 'contract:create', 'quote:cancel', 'contract:cancel']);
+    expect(outbox.map((event) => `${event.data.resourceType}:${event.data.transition}`)).toEqual([
+      'quote:create',
+      'quote:accept_by_customer',
+      'quote:request_finance_review',
+      'quote:finance_accept',
+      'contract:create',
+      'quote:cancel',
+      'contract:cancel',
+    ]);
     const onBus = await published(caseId, 7);
     expect(onBus).toEqual(outbox);
     // Events of a later case arrive after every earlier one: once they are here, a duplicate would have been too.
@@ -52,7 +63,9 @@ describe('financing_case.status_changed on the bus', () => {
     const times = onBus.map((event) => Date.parse(event.occurredAt));
     expect(times.every((time, index) => index === 0 || time > times[index - 1]!)).toBe(true);
     expect(new Set(onBus.map((event) => event.id)).size).toBe(7);
-    expect(await query("SELECT count(*)::int AS n FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 AND published_at IS NULL", [caseId])).toEqual([{ n: 0 }]);
+    expect(await query("SELECT count(*)::int AS n FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 AND published_at IS NULL", [caseId])).toEqual([
+      { n: 0 },
+    ]);
   });
 
   it('when an event is published, then its JetStream message id is the event id (as a UUID), so a republish is dropped', async () => {
@@ -71,14 +84,24 @@ describe('the request id in events', () => {
   it('when a change is made over HTTP with an X-Request-Id, then its event carries that id on the bus, so logs of every process can be joined', async () => {
     const { caseId } = await newCase(owner);
     const requestId = `trace-${Date.now()}`;
-    await expectApplied(owner.api.post(`/api/sandbox/financing_cases/${caseId}/finance-decision`, { decision: 'accepted' }, { headers: { 'X-Request-Id': requestId } }));
+    await expectApplied(
+      owner.api.post(`/api/sandbox/financing_cases/${caseId}/finance-decision`, { decision: 'accepted' }, { headers: { 'X-Request-Id': requestId } }),
+    );
 
     const events = await published(caseId, 4);
     // The case was created over gRPC with the test kit's request id; the decision came over HTTP.
     expect(events.map((event) => [event.data.transition, listener.requestIds.get(event.id)])).toEqual([
-      ['create', 'test-create-case'], ['accept_by_customer', 'test-create-case'], ['request_finance_review', 'test-create-case'], ['finance_accept', requestId],
+      ['create', 'test-create-case'],
+      ['accept_by_customer', 'test-create-case'],
+      ['request_finance_review', 'test-create-case'],
+      ['finance_accept', requestId],
     ]);
-    expect(await query("SELECT request_id FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 AND payload->'data'->>'transition' = $2", [caseId, 'finance_accept'])).toEqual([{ request_id: requestId }]);
+    expect(
+      await query("SELECT request_id FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 AND payload->'data'->>'transition' = $2", [
+        caseId,
+        'finance_accept',
+      ]),
+    ).toEqual([{ request_id: requestId }]);
   });
 });
 

@@ -16,11 +16,36 @@ beforeAll(async () => {
 });
 afterAll(() => client.close());
 
-const customer = { firstName: 'Erika', lastName: 'Mustermann', email: 'erika@customer.example', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', phone: '', company: 'Mustermann GmbH', vatId: '', customerType: 'company' };
+const customer = {
+  firstName: 'Erika',
+  lastName: 'Mustermann',
+  email: 'erika@customer.example',
+  street: 'Hauptstr.',
+  houseNumber: '1',
+  zipCode: '10115',
+  city: 'Berlin',
+  country: 'DE',
+  phone: '',
+  company: 'Mustermann GmbH',
+  vatId: '',
+  customerType: 'company',
+};
 const terms = {
-  calculationType: 'leasing', duration: 24, commission: 0, paymentInterval: 'monthly', rentalFactor: '4.5', residualValue: '',
-  totalValue: '1500.00', monthlyCosts: '67.50', monthlyRateAllIn: '70.00', serviceCost: '', recurringServiceFee: '',
-  productSector: 'IT_AND_OFFICE_EQUIPMENT', financingPartnerId: 'lender-a', distributionHubId: '', customSlaFileName: '',
+  calculationType: 'leasing',
+  duration: 24,
+  commission: 0,
+  paymentInterval: 'monthly',
+  rentalFactor: '4.5',
+  residualValue: '',
+  totalValue: '1500.00',
+  monthlyCosts: '67.50',
+  monthlyRateAllIn: '70.00',
+  serviceCost: '',
+  recurringServiceFee: '',
+  productSector: 'IT_AND_OFFICE_EQUIPMENT',
+  financingPartnerId: 'lender-a',
+  distributionHubId: '',
+  customSlaFileName: '',
 };
 
 async function rpcError(call: Promise<unknown>): Promise<{ kind: string; code: string; message: string }> {
@@ -36,38 +61,89 @@ async function rpcError(call: Promise<unknown>): Promise<{ kind: string; code: s
 describe('CreateCaseFromCheckout', () => {
   it('when financing is submitted, then the case is created, accepted by the customer, sent to finance review and queued for the lender, with three events', async () => {
     const created = await createCaseViaGrpc(sharedStack(), owner.partner.id, { submitFinancing: true });
-    expect(created).toEqual({ financingCaseId: expect.stringMatching(ULID), quoteId: expect.stringMatching(ULID), caseNumber: expect.stringMatching(/^FC-\d{4}-\d{6}$/), quoteNumber: expect.stringMatching(/^Q-\d{4}-\d{6}$/), created: true, status: 'finance_review' });
+    expect(created).toEqual({
+      financingCaseId: expect.stringMatching(ULID),
+      quoteId: expect.stringMatching(ULID),
+      caseNumber: expect.stringMatching(/^FC-\d{4}-\d{6}$/),
+      quoteNumber: expect.stringMatching(/^Q-\d{4}-\d{6}$/),
+      created: true,
+      status: 'finance_review',
+    });
 
     const financingCase = await owner.api.get(`/api/financing_cases/${created.financingCaseId}`);
     expect(financingCase.json).toEqual(expect.objectContaining({ caseNumber: created.caseNumber, status: 'finance_review', financingRequest: true }));
     const events = await eventsOf(created.financingCaseId);
     expect(events.map((event) => event.data)).toEqual([
-      { financingCaseId: created.financingCaseId, quoteId: created.quoteId, resourceType: 'quote', fromStatus: 'new', toStatus: 'in_progress', status: 'in_progress', transition: 'create' },
-      { financingCaseId: created.financingCaseId, quoteId: created.quoteId, resourceType: 'quote', fromStatus: 'in_progress', toStatus: 'accepted_by_customer', status: 'accepted_by_customer', transition: 'accept_by_customer' },
-      { financingCaseId: created.financingCaseId, quoteId: created.quoteId, resourceType: 'quote', fromStatus: 'accepted_by_customer', toStatus: 'finance_review', status: 'finance_review', transition: 'request_finance_review' },
+      {
+        financingCaseId: created.financingCaseId,
+        quoteId: created.quoteId,
+        resourceType: 'quote',
+        fromStatus: 'new',
+        toStatus: 'in_progress',
+        status: 'in_progress',
+        transition: 'create',
+      },
+      {
+        financingCaseId: created.financingCaseId,
+        quoteId: created.quoteId,
+        resourceType: 'quote',
+        fromStatus: 'in_progress',
+        toStatus: 'accepted_by_customer',
+        status: 'accepted_by_customer',
+        transition: 'accept_by_customer',
+      },
+      {
+        financingCaseId: created.financingCaseId,
+        quoteId: created.quoteId,
+        resourceType: 'quote',
+        fromStatus: 'accepted_by_customer',
+        toStatus: 'finance_review',
+        status: 'finance_review',
+        transition: 'request_finance_review',
+      },
     ]);
     for (const event of events) {
-      expect(event).toEqual({ id: expect.stringMatching(ULID), event: 'financing_case.status_changed', occurredAt: expect.stringMatching(ISO), version: 1, data: expect.any(Object), partnerId: owner.partner.id, environment: 'sandbox' });
+      expect(event).toEqual({
+        id: expect.stringMatching(ULID),
+        event: 'financing_case.status_changed',
+        occurredAt: expect.stringMatching(ISO),
+        version: 1,
+        data: expect.any(Object),
+        partnerId: owner.partner.id,
+        environment: 'sandbox',
+      });
     }
     const times = events.map((event) => Date.parse(event.occurredAt));
     expect(times[0]! < times[1]! && times[1]! < times[2]!).toBe(true);
     expect(new Set(events.map((event) => event.id)).size).toBe(3);
 
-    const quote = await waitFor(async () => {
-      const read = await owner.api.get(`/api/quotes/${created.quoteId}`);
-      return read.json.lenderSubmissionStatus === 'submitted' ? read.json : undefined;
-    }, { what: 'the lender submission to go through' });
+    const quote = await waitFor(
+      async () => {
+        const read = await owner.api.get(`/api/quotes/${created.quoteId}`);
+        return read.json.lenderSubmissionStatus === 'submitted' ? read.json : undefined;
+      },
+      { what: 'the lender submission to go through' },
+    );
     expect(quote.lastLenderSubmissionAt).toMatch(ISO);
     expect(quote.statusUpdatedAt).toBe(events[2]!.occurredAt);
-    expect(await query('SELECT status, attempts, reference, lender_id FROM lender_submissions WHERE financing_case_id = $1', [created.financingCaseId])).toEqual([
-      { status: 'submitted', attempts: 1, reference: `SBX-${created.financingCaseId}-${(await query('SELECT id FROM lender_submissions WHERE financing_case_id = $1', [created.financingCaseId]))[0].id}`, lender_id: 'lender-a' },
+    expect(
+      await query('SELECT status, attempts, reference, lender_id FROM lender_submissions WHERE financing_case_id = $1', [created.financingCaseId]),
+    ).toEqual([
+      {
+        status: 'submitted',
+        attempts: 1,
+        reference: `SBX-${created.financingCaseId}-${(await query('SELECT id FROM lender_submissions WHERE financing_case_id = $1', [created.financingCaseId]))[0].id}`,
+        lender_id: 'lender-a',
+      },
     ]);
   });
 
   it('when financing is not submitted, then the quote stays in_progress without a financing request or lender submission, with one create event', async () => {
     const { caseId, quoteId } = await newCase(owner, { submitFinancing: false });
     expect((await owner.api.get(`/api/financing_cases/${caseId}`)).json).toEqual(expect.objectContaining({ status: 'in_progress', financingRequest: false }));
-    expect((await owner.api.get(`/api/quotes/${quoteId}`)).json).toEqual(expect.objectContaining({ status: 'in_progress', lenderSubmissionStatus: null, lastLenderSubmissionAt: null }));
+    expect((await owner.api.get(`/api/quotes/${quoteId}`)).json).toEqual(
+      expect.objectContaining({ status: 'in_progress', lenderSubmissionStatus: null, lastLenderSubmissionAt: null }),
+    );
     expect(await movesOf(caseId)).toEqual(['quote:new>in_progress:create:in_progress']);
     expect(await query('SELECT id FROM lender_submissions WHERE financing_case_id = $1', [caseId])).toEqual([]);
   });
@@ -83,7 +159,10 @@ describe('CreateCaseFromCheckout', () => {
 
   it('when two creations for one cart race, then one creates the case and the other gets it with created false', async () => {
     const cartId = `CART-${Date.now()}-race`;
-    const results = await Promise.all([createCaseViaGrpc(sharedStack(), owner.partner.id, { cartId }), createCaseViaGrpc(sharedStack(), owner.partner.id, { cartId })]);
+    const results = await Promise.all([
+      createCaseViaGrpc(sharedStack(), owner.partner.id, { cartId }),
+      createCaseViaGrpc(sharedStack(), owner.partner.id, { cartId }),
+    ]);
     expect(results.map((result) => result.created).sort()).toEqual([false, true]);
     expect(results[0]!.financingCaseId).toBe(results[1]!.financingCaseId);
     expect(await eventsOf(results[0]!.financingCaseId)).toHaveLength(3);
@@ -105,7 +184,11 @@ describe('CreateCaseFromCheckout', () => {
     expect((await owner.api.get(`/api/quotes/${created.quoteId}`)).json.quoteNumber).toBe(quoteNumber);
 
     const casesBefore = (await query('SELECT count(*)::int AS n FROM financing_cases WHERE partner_id = $1', [owner.partner.id]))[0].n;
-    expect(await rpcError(createCaseViaGrpc(sharedStack(), owner.partner.id, { quoteNumber }))).toEqual({ kind: 'conflict', code: 'quote.number_taken', message: `The quote number ${quoteNumber} is already used by another quote of the partner.` });
+    expect(await rpcError(createCaseViaGrpc(sharedStack(), owner.partner.id, { quoteNumber }))).toEqual({
+      kind: 'conflict',
+      code: 'quote.number_taken',
+      message: `The quote number ${quoteNumber} is already used by another quote of the partner.`,
+    });
     expect((await query('SELECT count(*)::int AS n FROM financing_cases WHERE partner_id = $1', [owner.partner.id]))[0].n).toBe(casesBefore);
 
     const other = await newPartner();
@@ -113,51 +196,134 @@ describe('CreateCaseFromCheckout', () => {
   });
 
   it('when the quote is frozen, then it carries the items, terms, cart and the delivery address as shipping address; no authorized persons yet', async () => {
-    const deliveryAddress = { recipientName: 'Lager Nord', company: '', street: 'Hafenweg', houseNumber: '7', zipCode: '20457', city: 'Hamburg', country: 'DE' };
+    const deliveryAddress = {
+      recipientName: 'Lager Nord',
+      company: '',
+      street: 'Hafenweg',
+      houseNumber: '7',
+      zipCode: '20457',
+      city: 'Hamburg',
+      country: 'DE',
+    };
     const items = [
-      { position: 1, productNumber: 'LAPTOP-1', productName: 'Laptop', productSku: 'SKU-1', quantity: 2, pricePerItem: '500.00', total: '1000.00', categoryId: 1, categorySlug: 'laptops', productOptions: { color: 'grey' } as Record<string, string> },
-      { position: 2, productNumber: 'DOCK-1', productName: '', productSku: '', quantity: 1, pricePerItem: '500.05', total: '500.05', categoryId: 0, categorySlug: '', productOptions: {} as Record<string, string> },
+      {
+        position: 1,
+        productNumber: 'LAPTOP-1',
+        productName: 'Laptop',
+        productSku: 'SKU-1',
+        quantity: 2,
+        pricePerItem: '500.00',
+        total: '1000.00',
+        categoryId: 1,
+        categorySlug: 'laptops',
+        productOptions: { color: 'grey' } as Record<string, string>,
+      },
+      {
+        position: 2,
+        productNumber: 'DOCK-1',
+        productName: '',
+        productSku: '',
+        quantity: 1,
+        pricePerItem: '500.05',
+        total: '500.05',
+        categoryId: 0,
+        categorySlug: '',
+        productOptions: {} as Record<string, string>,
+      },
     ];
     const cartId = `CART-${Date.now()}-frozen`;
-    const created = await createCaseViaGrpc(sharedStack(), owner.partner.id, { cartId, items, customer, hasDeliveryAddress: true, deliveryAddress, terms: { ...terms, residualValue: '10.5', recurringServiceFee: '12.5' }, submitFinancing: false });
+    const created = await createCaseViaGrpc(sharedStack(), owner.partner.id, {
+      cartId,
+      items,
+      customer,
+      hasDeliveryAddress: true,
+      deliveryAddress,
+      terms: { ...terms, residualValue: '10.5', recurringServiceFee: '12.5' },
+      submitFinancing: false,
+    });
     const quote = (await owner.api.get(`/api/quotes/${created.quoteId}`)).json;
-    expect(quote).toEqual(expect.objectContaining({
-      calculationType: 'leasing',
-      duration: 24,
-      commissionPercentage: 0,
-      paymentInterval: 'monthly',
-      rentalFactor: '4.500',
-      residualValue: '10.500',
-      recurringService: '12.50',
-      totalValue: 1500,
-      monthlyCosts: 67.5,
-      monthlyRateAllIn: 70,
-      selectedOffer: { calculationType: 'leasing', duration: 24, rate: 67.5 },
-      productSector: 'IT_AND_OFFICE_EQUIPMENT',
-      distributionHub: null,
-      cart: `/api/carts/${cartId}`,
-      quoteRequest: null,
-      calculation: null,
-      authorizedPersons: [],
-      shippingAddress: { recipientName: 'Lager Nord', company: null, street: 'Hafenweg', houseNumber: '7', zipCode: '20457', city: 'Hamburg', country: 'DE' },
-      effectiveShippingAddress: { recipientName: 'Lager Nord', company: null, street: 'Hafenweg', houseNumber: '7', zipCode: '20457', city: 'Hamburg', country: 'DE' },
-      customer: { ...customer, phone: null, vatId: null },
-    }));
+    expect(quote).toEqual(
+      expect.objectContaining({
+        calculationType: 'leasing',
+        duration: 24,
+        commissionPercentage: 0,
+        paymentInterval: 'monthly',
+        rentalFactor: '4.500',
+        residualValue: '10.500',
+        recurringService: '12.50',
+        totalValue: 1500,
+        monthlyCosts: 67.5,
+        monthlyRateAllIn: 70,
+        selectedOffer: { calculationType: 'leasing', duration: 24, rate: 67.5 },
+        productSector: 'IT_AND_OFFICE_EQUIPMENT',
+        distributionHub: null,
+        cart: `/api/carts/${cartId}`,
+        quoteRequest: null,
+        calculation: null,
+        authorizedPersons: [],
+        shippingAddress: { recipientName: 'Lager Nord', company: null, street: 'Hafenweg', houseNumber: '7', zipCode: '20457', city: 'Hamburg', country: 'DE' },
+        effectiveShippingAddress: {
+          recipientName: 'Lager Nord',
+          company: null,
+          street: 'Hafenweg',
+          houseNumber: '7',
+          zipCode: '20457',
+          city: 'Hamburg',
+          country: 'DE',
+        },
+        customer: { ...customer, phone: null, vatId: null },
+      }),
+    );
     expect(quote.items).toEqual([
-      { position: 1, quantity: 2, pricePerItem: 500, total: 1000, productNumber: 'LAPTOP-1', productName: 'Laptop', productSku: 'SKU-1', categorySlug: 'laptops' },
+      {
+        position: 1,
+        quantity: 2,
+        pricePerItem: 500,
+        total: 1000,
+        productNumber: 'LAPTOP-1',
+        productName: 'Laptop',
+        productSku: 'SKU-1',
+        categorySlug: 'laptops',
+      },
       { position: 2, quantity: 1, pricePerItem: 500.05, total: 500.05, productNumber: 'DOCK-1', productName: null, productSku: null, categorySlug: null },
     ]);
   });
 
-  it('when there is no delivery address, then the customer\'s address is the shipping address', async () => {
+  it("when there is no delivery address, then the customer's address is the shipping address", async () => {
     const created = await createCaseViaGrpc(sharedStack(), owner.partner.id, { customer });
-    expect((await owner.api.get(`/api/quotes/${created.quoteId}`)).json.shippingAddress).toEqual({ recipientName: 'Erika Mustermann', company: 'Mustermann GmbH', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE' });
+    expect((await owner.api.get(`/api/quotes/${created.quoteId}`)).json.shippingAddress).toEqual({
+      recipientName: 'Erika Mustermann',
+      company: 'Mustermann GmbH',
+      street: 'Hauptstr.',
+      houseNumber: '1',
+      zipCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+    });
   });
 
   it('when the call carries no partner or malformed terms, then it is invalid input and nothing is created', async () => {
-    expect(await rpcError(client.call('CreateCaseFromCheckout', { cartId: 'CART-x', items: [], customer, terms }, { requestId: 'no-partner' }))).toEqual(expect.objectContaining({ kind: 'invalid_input', code: 'case.partner_missing' }));
-    expect(await rpcError(client.call('CreateCaseFromCheckout', { cartId: 'CART-y', items: [], customer, terms: { ...terms, totalValue: '12,50' } }, { partnerId: owner.partner.id }))).toEqual(expect.objectContaining({ kind: 'invalid_input', code: 'case.invalid_amount' }));
-    expect(await rpcError(client.call('CreateCaseFromCheckout', { cartId: 'CART-z', items: [], customer, terms: { ...terms, calculationType: 'barter' } }, { partnerId: owner.partner.id }))).toEqual(expect.objectContaining({ kind: 'invalid_input', code: 'case.invalid_terms' }));
+    expect(await rpcError(client.call('CreateCaseFromCheckout', { cartId: 'CART-x', items: [], customer, terms }, { requestId: 'no-partner' }))).toEqual(
+      expect.objectContaining({ kind: 'invalid_input', code: 'case.partner_missing' }),
+    );
+    expect(
+      await rpcError(
+        client.call(
+          'CreateCaseFromCheckout',
+          { cartId: 'CART-y', items: [], customer, terms: { ...terms, totalValue: '12,50' } },
+          { partnerId: owner.partner.id },
+        ),
+      ),
+    ).toEqual(expect.objectContaining({ kind: 'invalid_input', code: 'case.invalid_amount' }));
+    expect(
+      await rpcError(
+        client.call(
+          'CreateCaseFromCheckout',
+          { cartId: 'CART-z', items: [], customer, terms: { ...terms, calculationType: 'barter' } },
+          { partnerId: owner.partner.id },
+        ),
+      ),
+    ).toEqual(expect.objectContaining({ kind: 'invalid_input', code: 'case.invalid_terms' }));
     expect(await query("SELECT id FROM financing_cases WHERE cart_id IN ('CART-x', 'CART-y', 'CART-z')")).toEqual([]);
   });
 });
@@ -165,20 +331,38 @@ describe('CreateCaseFromCheckout', () => {
 describe('CreateCaseFromQuoteRequest', () => {
   it('when a quote request is filed, then its case has an in_progress quote without financing request, linked to the request and the calculation', async () => {
     const quoteRequestId = String(Date.now() % 1_000_000_000);
-    const request = { quoteRequestId, calculationId: '01JCALCULATION0000000000000', customer, terms, contactPhone: '+49 30 1', contactEmail: 'buyer@customer.example' };
-    const created = await client.call('CreateCaseFromQuoteRequest', request, { partnerId: owner.partner.id });
-    expect(created).toEqual({ financingCaseId: expect.stringMatching(ULID), quoteId: expect.stringMatching(ULID), caseNumber: expect.stringMatching(/^FC-/), quoteNumber: expect.stringMatching(/^Q-/), created: true, status: 'in_progress' });
-    expect((await owner.api.get(`/api/financing_cases/${created.financingCaseId}`)).json).toEqual(expect.objectContaining({ status: 'in_progress', financingRequest: false }));
-    expect((await owner.api.get(`/api/quotes/${created.quoteId}`)).json).toEqual(expect.objectContaining({
-      status: 'in_progress',
-      quoteRequest: `/api/quote_requests/${quoteRequestId}`,
-      calculation: '/api/calculations/01JCALCULATION0000000000000',
-      cart: null,
-      items: [],
+    const request = {
+      quoteRequestId,
+      calculationId: '01JCALCULATION0000000000000',
+      customer,
+      terms,
       contactPhone: '+49 30 1',
       contactEmail: 'buyer@customer.example',
-      lenderSubmissionStatus: null,
-    }));
+    };
+    const created = await client.call('CreateCaseFromQuoteRequest', request, { partnerId: owner.partner.id });
+    expect(created).toEqual({
+      financingCaseId: expect.stringMatching(ULID),
+      quoteId: expect.stringMatching(ULID),
+      caseNumber: expect.stringMatching(/^FC-/),
+      quoteNumber: expect.stringMatching(/^Q-/),
+      created: true,
+      status: 'in_progress',
+    });
+    expect((await owner.api.get(`/api/financing_cases/${created.financingCaseId}`)).json).toEqual(
+      expect.objectContaining({ status: 'in_progress', financingRequest: false }),
+    );
+    expect((await owner.api.get(`/api/quotes/${created.quoteId}`)).json).toEqual(
+      expect.objectContaining({
+        status: 'in_progress',
+        quoteRequest: `/api/quote_requests/${quoteRequestId}`,
+        calculation: '/api/calculations/01JCALCULATION0000000000000',
+        cart: null,
+        items: [],
+        contactPhone: '+49 30 1',
+        contactEmail: 'buyer@customer.example',
+        lenderSubmissionStatus: null,
+      }),
+    );
     expect(await movesOf(created.financingCaseId)).toEqual(['quote:new>in_progress:create:in_progress']);
 
     const again = await client.call('CreateCaseFromQuoteRequest', request, { partnerId: owner.partner.id });
@@ -189,8 +373,18 @@ describe('CreateCaseFromQuoteRequest', () => {
 describe('GetCaseAccess', () => {
   it('when a case exists, then its owner, status and quote are told; an unknown id does not exist', async () => {
     const { caseId, quoteId } = await newCase(owner);
-    expect(await client.call('GetCaseAccess', { financingCaseId: caseId }, { partnerId: 'someone-else' })).toEqual({ exists: true, partnerId: owner.partner.id, status: 'finance_review', quoteId });
-    expect(await client.call('GetCaseAccess', { financingCaseId: '01JABCDEFGHJKMNPQRSTVWXYZ0' }, {})).toEqual({ exists: false, partnerId: '', status: '', quoteId: '' });
+    expect(await client.call('GetCaseAccess', { financingCaseId: caseId }, { partnerId: 'someone-else' })).toEqual({
+      exists: true,
+      partnerId: owner.partner.id,
+      status: 'finance_review',
+      quoteId,
+    });
+    expect(await client.call('GetCaseAccess', { financingCaseId: '01JABCDEFGHJKMNPQRSTVWXYZ0' }, {})).toEqual({
+      exists: false,
+      partnerId: '',
+      status: '',
+      quoteId: '',
+    });
     expect(await client.call('GetCaseAccess', { financingCaseId: "x' OR 1=1" }, {})).toEqual({ exists: false, partnerId: '', status: '', quoteId: '' });
   });
 });

@@ -43,7 +43,10 @@ describe('outside the sandbox', () => {
     const { caseId } = await newCase(owner, {}, stack);
     await expectApplied(owner.api.post(`/api/financing_cases/${caseId}/cancel`));
     expect((await eventsOf(caseId, stack)).map((event) => [event.environment, event.data.transition])).toEqual([
-      ['production', 'create'], ['production', 'accept_by_customer'], ['production', 'request_finance_review'], ['production', 'cancel'],
+      ['production', 'create'],
+      ['production', 'accept_by_customer'],
+      ['production', 'request_finance_review'],
+      ['production', 'cancel'],
     ]);
   });
 });
@@ -54,12 +57,21 @@ describe('NATS down while cases change', () => {
     const created = await createCaseViaGrpc(stack, owner.partner.id, { submitFinancing: true });
     const written = await eventsOf(created.financingCaseId, stack);
     expect(written.map((event) => event.data.transition)).toEqual(['create', 'accept_by_customer', 'request_finance_review']);
-    expect(await query("SELECT count(*)::int AS n FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 AND published_at IS NULL", [created.financingCaseId], stack)).toEqual([{ n: 3 }]);
+    expect(
+      await query(
+        "SELECT count(*)::int AS n FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 AND published_at IS NULL",
+        [created.financingCaseId],
+        stack,
+      ),
+    ).toEqual([{ n: 3 }]);
 
     await nats.start();
     const listener = await EventListener.start({ ...stack, natsUrl: nats.url });
     try {
-      await waitFor(() => (listener.of(created.financingCaseId).length >= 3 ? true : undefined), { timeoutMs: 30_000, what: 'the three events after NATS is back' });
+      await waitFor(() => (listener.of(created.financingCaseId).length >= 3 ? true : undefined), {
+        timeoutMs: 30_000,
+        what: 'the three events after NATS is back',
+      });
       // A later case's events come after every earlier message: once they are here, no duplicate is still on its way.
       const marker = await createCaseViaGrpc(stack, owner.partner.id, { submitFinancing: false });
       await waitFor(() => (listener.of(marker.financingCaseId).length === 1 ? true : undefined), { timeoutMs: 15_000, what: 'the marker event' });
@@ -68,7 +80,13 @@ describe('NATS down while cases change', () => {
       expect(received).toEqual(written);
       const times = received.map((event) => Date.parse(event.occurredAt));
       expect(times[0]! < times[1]! && times[1]! < times[2]!).toBe(true);
-      expect(await query("SELECT count(*)::int AS n FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 AND published_at IS NULL", [created.financingCaseId], stack)).toEqual([{ n: 0 }]);
+      expect(
+        await query(
+          "SELECT count(*)::int AS n FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 AND published_at IS NULL",
+          [created.financingCaseId],
+          stack,
+        ),
+      ).toEqual([{ n: 0 }]);
     } finally {
       await listener.close();
     }
@@ -91,10 +109,13 @@ describe('documents down', () => {
       await stack.processes.documents.waitReady();
     }
     // The gRPC channel reconnects with a short backoff; until then a read may still be 503.
-    const back = await waitFor(async () => {
-      const response = await owner.api.get(`/api/financing_cases/${caseId}`);
-      return response.status === 200 ? response.json : undefined;
-    }, { timeoutMs: 20_000, what: 'the case to be readable again' });
+    const back = await waitFor(
+      async () => {
+        const response = await owner.api.get(`/api/financing_cases/${caseId}`);
+        return response.status === 200 ? response.json : undefined;
+      },
+      { timeoutMs: 20_000, what: 'the case to be readable again' },
+    );
     expect(back.status).toBe('canceled');
   });
 });

@@ -14,11 +14,25 @@ import { rows } from '../support/database';
 
 const CASES = 20_000;
 const GROWING = new Set([
-  'financing_cases', 'quotes', 'quote_items', 'quote_feedbacks', 'authorized_persons', 'financing_responses', 'contracts', 'signature_envelopes',
-  'lender_submissions', 'case_history', 'customer_links', 'provider_envelopes',
+  'financing_cases',
+  'quotes',
+  'quote_items',
+  'quote_feedbacks',
+  'authorized_persons',
+  'financing_responses',
+  'contracts',
+  'signature_envelopes',
+  'lender_submissions',
+  'case_history',
+  'customer_links',
+  'provider_envelopes',
 ]);
 
-interface PlanNode { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] }
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
 
 function seqScans(node: PlanNode): string[] {
   const own = node['Node Type'] === 'Seq Scan' && node['Relation Name'] && GROWING.has(node['Relation Name']) ? [node['Relation Name']] : [];
@@ -30,7 +44,16 @@ let db: Knex;
 let explainer: Client;
 let statements: { sql: string; bindings: readonly unknown[] }[] = [];
 const settings = { environment: 'sandbox', subject: 'unused', mailSubject: 'unused', now: () => new Date() };
-const queue = (filters: Partial<OpsQueueFilters>): OpsQueueFilters => ({ statuses: [], partnerId: null, lenderSubmissionStatus: null, query: null, onlyCases: null, limit: 30, offset: 0, ...filters });
+const queue = (filters: Partial<OpsQueueFilters>): OpsQueueFilters => ({
+  statuses: [],
+  partnerId: null,
+  lenderSubmissionStatus: null,
+  query: null,
+  onlyCases: null,
+  limit: 30,
+  offset: 0,
+  ...filters,
+});
 
 /** The statements `read` runs, each with the tables its plan scans sequentially. */
 async function scansOf(read: () => Promise<unknown>): Promise<{ sql: string; seqScans: string[] }[]> {
@@ -62,8 +85,18 @@ beforeAll(async () => {
     expect([simulated.status, simulated.text]).toEqual([204, '']);
   }
   // A feedback and a signer, which the sandbox moves above do not make, so their tables grow too.
-  await rows(stack.databaseUrl, "INSERT INTO quote_feedbacks (quote_id, text, action, created_at) VALUES ($1, 'Please add the delivery address.', 'request_changes', now())", [accepted.quoteId], 'case_workflow');
-  await rows(stack.databaseUrl, "INSERT INTO authorized_persons (quote_id, first_name, last_name, email, created_at, updated_at) VALUES ($1, 'Erika', 'Mustermann', 'erika@customer.example', now(), now())", [accepted.quoteId], 'case_workflow');
+  await rows(
+    stack.databaseUrl,
+    "INSERT INTO quote_feedbacks (quote_id, text, action, created_at) VALUES ($1, 'Please add the delivery address.', 'request_changes', now())",
+    [accepted.quoteId],
+    'case_workflow',
+  );
+  await rows(
+    stack.databaseUrl,
+    "INSERT INTO authorized_persons (quote_id, first_name, last_name, email, created_at, updated_at) VALUES ($1, 'Erika', 'Mustermann', 'erika@customer.example', now(), now())",
+    [accepted.quoteId],
+    'case_workflow',
+  );
   await growCases(stack.databaseUrl, { target: CASES });
   db = connectDatabase({ url: stack.databaseUrl, schema: 'case_workflow', poolMax: 2 });
   explainer = new Client({ connectionString: stack.databaseUrl });
@@ -80,8 +113,10 @@ afterAll(async () => {
 
 describe('on 20,000 cases every hot read is served by indexes', () => {
   test('the database holds the grown cases, spread over partners', async () => {
-    const [counts] = await rows<{ cases: string; acme: string; partners: string }>(stack.databaseUrl,
-      "SELECT count(*) AS cases, count(*) FILTER (WHERE partner_id = 'acme') AS acme, count(DISTINCT partner_id) AS partners FROM case_workflow.financing_cases");
+    const [counts] = await rows<{ cases: string; acme: string; partners: string }>(
+      stack.databaseUrl,
+      "SELECT count(*) AS cases, count(*) FILTER (WHERE partner_id = 'acme') AS acme, count(DISTINCT partner_id) AS partners FROM case_workflow.financing_cases",
+    );
     expect(Number(counts!.cases)).toBe(CASES);
     expect(Number(counts!.acme)).toBeGreaterThan(1_500);
     expect(Number(counts!.partners)).toBeGreaterThan(50);
@@ -95,15 +130,24 @@ describe('on 20,000 cases every hot read is served by indexes', () => {
     indexedOnly(await scansOf(() => store.listCases('acme', 30, 1_470)));
     const [first, deep] = [await store.listCases('acme', 30, 0), await store.listCases('acme', 30, 1_470)];
     expect([first.length, deep.length]).toEqual([30, 30]);
-    const all: { id: string }[] = await db('financing_cases').where({ partner_id: 'acme' }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).select('id');
+    const all: { id: string }[] = await db('financing_cases')
+      .where({ partner_id: 'acme' })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .select('id');
     expect(deep.map((financingCase) => financingCase.id)).toEqual(all.slice(1_470, 1_500).map((row) => row.id));
   });
 
   test('a case by id, with its quote, contract, lender submissions and history', async () => {
     const store = new CaseRepository(db, settings);
     const reads = new OpsReadsRepository(db);
-    const [{ id, quote_id: quoteId, contract_id: contractId }] = await db('financing_cases as fc').join('quotes as q', 'q.financing_case_id', 'fc.id')
-      .leftJoin('contracts as c', 'c.quote_id', 'q.id').where('fc.case_number', 'FC-S-000012345').select('fc.id', 'q.id as quote_id', 'c.id as contract_id');
+    const [{ id, quote_id: quoteId, contract_id: contractId }] = await db('financing_cases as fc')
+      .join('quotes as q', 'q.financing_case_id', 'fc.id')
+      .leftJoin('contracts as c', 'c.quote_id', 'q.id')
+      .where('fc.case_number', 'FC-S-000012345')
+      .select('fc.id', 'q.id as quote_id', 'c.id as contract_id');
     indexedOnly(await scansOf(() => store.findCase(id)));
     indexedOnly(await scansOf(() => store.findQuoteDetails(quoteId)));
     indexedOnly(await scansOf(() => store.listHistory(id)));
@@ -113,7 +157,10 @@ describe('on 20,000 cases every hot read is served by indexes', () => {
 
   test('the ops queue, plain, by each filter, deep, and searched by case number, quote number and company', async () => {
     const reads = new OpsReadsRepository(db);
-    const [{ status, lender_submission_status: lenderStatus }] = await db('quotes').whereNotNull('lender_submission_status').select('status', 'lender_submission_status').limit(1);
+    const [{ status, lender_submission_status: lenderStatus }] = await db('quotes')
+      .whereNotNull('lender_submission_status')
+      .select('status', 'lender_submission_status')
+      .limit(1);
     for (const filters of [
       queue({}),
       queue({ offset: 6_000 }),
@@ -136,7 +183,11 @@ describe('on 20,000 cases every hot read is served by indexes', () => {
     expect(byCompany.length).toBeGreaterThan(0);
     expect(byCompany.every((entry) => entry.customerCompany === 'Company 4242 GmbH')).toBe(true);
     const deep = await reads.listQueue(queue({ offset: 6_000 }));
-    const order: { financing_case_id: string }[] = await db('quotes').orderBy(['status_updated_at', 'financing_case_id']).offset(6_000).limit(30).select('financing_case_id');
+    const order: { financing_case_id: string }[] = await db('quotes')
+      .orderBy(['status_updated_at', 'financing_case_id'])
+      .offset(6_000)
+      .limit(30)
+      .select('financing_case_id');
     expect(deep.map((entry) => entry.id)).toEqual(order.map((row) => row.financing_case_id));
   });
 

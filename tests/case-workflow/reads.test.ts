@@ -39,12 +39,25 @@ describe('GET /api/financing_cases/{id}', () => {
   it('when the case has requested items, then each kind is in its list and all are in requestedItems, oldest first', async () => {
     const { caseId } = await newCase(owner);
     await expectApplied(simulate(owner, caseId, 'requested_document', { label: 'Trade register', category: 'business_registration' }));
-    await expectApplied(simulate(owner, caseId, 'requested_fill_and_return', { label: 'Self disclosure', category: 'self_disclosure_template', optional: true }));
+    await expectApplied(
+      simulate(owner, caseId, 'requested_fill_and_return', { label: 'Self disclosure', category: 'self_disclosure_template', optional: true }),
+    );
     await expectApplied(simulate(owner, caseId, 'information_requested', { question: 'How many employees?' }));
     const body = (await owner.api.get(`/api/financing_cases/${caseId}`)).json;
     const item = (type: string, label: string, category: string, optional: boolean) => ({
-      id: expect.any(Number), type, label, status: 'pending', category, callbackStatus: 'none', requestedAt: expect.stringMatching(ISO), dueAt: null, optional,
-      templateDownloadUrl: type === 'fill_and_return' ? expect.stringMatching(new RegExp(`^/api/financing-cases/${caseId}/document-requests/fill-and-return-templates/\\d+/download$`)) : null,
+      id: expect.any(Number),
+      type,
+      label,
+      status: 'pending',
+      category,
+      callbackStatus: 'none',
+      requestedAt: expect.stringMatching(ISO),
+      dueAt: null,
+      optional,
+      templateDownloadUrl:
+        type === 'fill_and_return'
+          ? expect.stringMatching(new RegExp(`^/api/financing-cases/${caseId}/document-requests/fill-and-return-templates/\\d+/download$`))
+          : null,
     });
     expect(body.requestedDocuments).toEqual([item('document', 'Trade register', 'business_registration', false)]);
     expect(body.requestedFillAndReturns).toEqual([item('fill_and_return', 'Self disclosure', 'self_disclosure_template', true)]);
@@ -52,9 +65,13 @@ describe('GET /api/financing_cases/{id}', () => {
     expect(body.requestedItems).toEqual([...body.requestedDocuments, ...body.requestedFillAndReturns, ...body.requestedInformation]);
   });
 
-  it('when another partner\'s case, an unknown id or an id that cannot exist is read, then 404', async () => {
+  it("when another partner's case, an unknown id or an id that cannot exist is read, then 404", async () => {
     const { caseId } = await newCase(owner);
-    for (const [api, id] of [[stranger.api, caseId], [owner.api, '01JABCDEFGHJKMNPQRSTVWXYZ0'], [owner.api, 'not-a-ulid']] as const) {
+    for (const [api, id] of [
+      [stranger.api, caseId],
+      [owner.api, '01JABCDEFGHJKMNPQRSTVWXYZ0'],
+      [owner.api, 'not-a-ulid'],
+    ] as const) {
       const response = await api.get(`/api/financing_cases/${id}`);
       expectProblem(response, 404);
     }
@@ -63,7 +80,7 @@ describe('GET /api/financing_cases/{id}', () => {
 });
 
 describe('GET /api/financing_cases', () => {
-  it('when the partner lists its cases, then they come newest first, 30 a page, without other partners\' cases', async () => {
+  it("when the partner lists its cases, then they come newest first, 30 a page, without other partners' cases", async () => {
     const lister = await newPartner();
     const ids: string[] = [];
     for (let index = 0; index < 31; index += 1) ids.push((await newCase(lister, { submitFinancing: index % 2 === 0 })).caseId);
@@ -95,7 +112,15 @@ describe('GET /api/quotes/{id} (deprecated)', () => {
     expect(response.headers.get('deprecation')).toBe('true');
     expect(response.headers.get('sunset')).toBe('Mon, 01 Feb 2027 00:00:00 GMT');
     expect(response.headers.get('link')).toBe(`</api/financing_cases/${caseId}>; rel="successor-version"`);
-    const address = { recipientName: 'Erika Mustermann', company: 'Mustermann GmbH', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE' };
+    const address = {
+      recipientName: 'Erika Mustermann',
+      company: 'Mustermann GmbH',
+      street: 'Hauptstr.',
+      houseNumber: '1',
+      zipCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+    };
     expect(response.json).toEqual({
       '@id': `/api/quotes/${quoteId}`,
       '@type': 'Quote',
@@ -103,7 +128,20 @@ describe('GET /api/quotes/{id} (deprecated)', () => {
       quoteNumber: expect.stringMatching(/^QN-/),
       calculationType: 'leasing',
       duration: 36,
-      customer: { firstName: 'Erika', lastName: 'Mustermann', email: 'erika@customer.example', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', phone: '+4930123', company: 'Mustermann GmbH', vatId: 'DE123456789', customerType: 'company' },
+      customer: {
+        firstName: 'Erika',
+        lastName: 'Mustermann',
+        email: 'erika@customer.example',
+        street: 'Hauptstr.',
+        houseNumber: '1',
+        zipCode: '10115',
+        city: 'Berlin',
+        country: 'DE',
+        phone: '+4930123',
+        company: 'Mustermann GmbH',
+        vatId: 'DE123456789',
+        customerType: 'company',
+      },
       partner: { '@id': `/api/partners/${owner.partner.id}`, '@type': 'Partner', id: owner.partner.id },
       status: 'in_progress',
       createdAt: expect.stringMatching(ISO),
@@ -113,7 +151,18 @@ describe('GET /api/quotes/{id} (deprecated)', () => {
       shippingAddress: address,
       effectiveShippingAddress: address,
       calculation: null,
-      items: [{ position: 1, quantity: 1, pricePerItem: 1000, total: 1000, productNumber: 'LAPTOP-1', productName: 'Laptop', productSku: 'SKU-1', categorySlug: 'laptops' }],
+      items: [
+        {
+          position: 1,
+          quantity: 1,
+          pricePerItem: 1000,
+          total: 1000,
+          productNumber: 'LAPTOP-1',
+          productName: 'Laptop',
+          productSku: 'SKU-1',
+          categorySlug: 'laptops',
+        },
+      ],
       inReviewSince: null,
       inReview: false,
       hasReceivedReminder: false,
@@ -163,7 +212,7 @@ describe('GET /api/quotes/{id} (deprecated)', () => {
     expect(quote.activeFinancingResponses).toEqual(quote.financingResponses);
   });
 
-  it('when another partner\'s or an unknown quote is read, then 404 without deprecation headers', async () => {
+  it("when another partner's or an unknown quote is read, then 404 without deprecation headers", async () => {
     const { quoteId } = await newCase(owner);
     for (const response of [await stranger.api.get(`/api/quotes/${quoteId}`), await owner.api.get('/api/quotes/01JABCDEFGHJKMNPQRSTVWXYZ0')]) {
       expectProblem(response, 404, 'quote.not_found');
@@ -171,7 +220,7 @@ describe('GET /api/quotes/{id} (deprecated)', () => {
     }
   });
 
-  it('when the fixture partner beta reads acme\'s case or quote, then 404; acme reads both', async () => {
+  it("when the fixture partner beta reads acme's case or quote, then 404; acme reads both", async () => {
     const { financingCaseId, quoteId } = await createCaseViaGrpc(sharedStack(), 'acme');
     const acme = apiAs(fixturePartnerKey('acme'));
     const beta = apiAs(fixturePartnerKey('beta'));

@@ -28,7 +28,11 @@ const advance = (caseId: string, body: unknown, api = owner.api) => api.post(`/a
 const transitionsOf = async (caseId: string) => (await eventsOf(caseId)).map((event) => event.data.transition);
 const reminders = (mails: ReceivedMail[]) => mails.filter((mail) => mail.subject.startsWith('Reminder:'));
 const mailsWith = async (subject: string) => (await mailOf(sharedStack())).filter((mail) => mail.subject.includes(subject));
-const webhookTransitions = (caseId: string) => hook.bodies().filter((body) => body.data?.financingCaseId === caseId).map((body) => body.data.transition as string);
+const webhookTransitions = (caseId: string) =>
+  hook
+    .bodies()
+    .filter((body) => body.data?.financingCaseId === caseId)
+    .map((body) => body.data.transition as string);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 async function quoteInReview(): Promise<{ caseId: string; quoteId: string; email: string; token: string; reviewMailedAt: number; inReviewSince: number }> {
@@ -36,7 +40,14 @@ async function quoteInReview(): Promise<{ caseId: string; quoteId: string; email
   const sent = await owner.api.post(`/api/financing_cases/${caseId}/send-to-customer`, {});
   expect(sent.status).toBe(200);
   const [row] = await query<{ review_mailed_at: Date; in_review_since: Date }>('SELECT review_mailed_at, in_review_since FROM quotes WHERE id = $1', [quoteId]);
-  return { caseId, quoteId, email: email as string, token: tokenOf(sent.json.customerUrl), reviewMailedAt: (row?.review_mailed_at as Date).getTime(), inReviewSince: (row?.in_review_since as Date).getTime() };
+  return {
+    caseId,
+    quoteId,
+    email: email as string,
+    token: tokenOf(sent.json.customerUrl),
+    reviewMailedAt: (row?.review_mailed_at as Date).getTime(),
+    inReviewSince: (row?.in_review_since as Date).getTime(),
+  };
 }
 
 describe('POST /api/sandbox/financing_cases/{financingCaseId}/advance-clock', () => {
@@ -60,18 +71,37 @@ describe('POST /api/sandbox/financing_cases/{financingCaseId}/advance-clock', ()
     });
     expect(await transitionsOf(review.caseId)).toEqual(['create', 'finalize', 'expire']);
     await waitFor(async () => (webhookTransitions(review.caseId).includes('expire') ? true : undefined), { timeoutMs: 20_000, what: 'the expire webhook' });
-    await waitFor(async () => (reminders(await mailsTo(review.email, sharedStack())).length === 2 ? true : undefined), { timeoutMs: 20_000, what: 'two reminder mails' });
+    await waitFor(async () => (reminders(await mailsTo(review.email, sharedStack())).length === 2 ? true : undefined), {
+      timeoutMs: 20_000,
+      what: 'two reminder mails',
+    });
     const quote = (await owner.api.get(`/api/quotes/${review.quoteId}`)).json;
-    expect([quote.status, quote.inReview, quote.inReviewSince, quote.reminderCount, quote.hasReceivedReminder, quote.lastReminderAt])
-      .toEqual(['review_expired', false, null, 2, true, iso(firstReminder + 3 * DAY)]);
+    expect([quote.status, quote.inReview, quote.inReviewSince, quote.reminderCount, quote.hasReceivedReminder, quote.lastReminderAt]).toEqual([
+      'review_expired',
+      false,
+      null,
+      2,
+      true,
+      iso(firstReminder + 3 * DAY),
+    ]);
     expectProblem(await customer.get(`/customer/v1/quotes/${review.token}`), 410, 'customer.link_expired');
-    expect(await query('SELECT actor_type, actor_id, action, reason, at FROM case_history WHERE financing_case_id = $1 AND action IN ($2, $3, $4) ORDER BY id', [review.caseId, 'remind', 'expire', 'advance_clock'])).toEqual([
+    expect(
+      await query('SELECT actor_type, actor_id, action, reason, at FROM case_history WHERE financing_case_id = $1 AND action IN ($2, $3, $4) ORDER BY id', [
+        review.caseId,
+        'remind',
+        'expire',
+        'advance_clock',
+      ]),
+    ).toEqual([
       { actor_type: 'system', actor_id: null, action: 'remind', reason: null, at: new Date(firstReminder) },
       { actor_type: 'system', actor_id: null, action: 'remind', reason: null, at: new Date(firstReminder + 3 * DAY) },
       { actor_type: 'system', actor_id: null, action: 'expire', reason: 'review_expired', at: new Date(review.inReviewSince + 14 * DAY) },
       { actor_type: 'partner', actor_id: owner.partner.id, action: 'advance_clock', reason: null, at: expect.any(Date) },
     ]);
-    await waitFor(async () => ((await mailsWith(`Offer ${quote.quoteNumber} expired`)).length === 1 ? true : undefined), { timeoutMs: 20_000, what: 'the partner\'s expiry mail' });
+    await waitFor(async () => ((await mailsWith(`Offer ${quote.quoteNumber} expired`)).length === 1 ? true : undefined), {
+      timeoutMs: 20_000,
+      what: "the partner's expiry mail",
+    });
 
     const untouched = (await owner.api.get(`/api/quotes/${other.quoteId}`)).json;
     expect([untouched.status, untouched.inReview, untouched.reminderCount]).toEqual(['in_review', true, 0]);
@@ -88,11 +118,16 @@ describe('POST /api/sandbox/financing_cases/{financingCaseId}/advance-clock', ()
     const again = await advance(review.caseId, { by: '15d' });
 
     expect([again.status, again.json]).toEqual([200, { financingCaseId: review.caseId, clockOffset: '30d', applied: [], status: 'review_expired' }]);
-    await waitFor(async () => ((await mailsTo(review.email, sharedStack())).length === 3 ? true : undefined), { timeoutMs: 20_000, what: 'the link mail and two reminders' });
+    await waitFor(async () => ((await mailsTo(review.email, sharedStack())).length === 3 ? true : undefined), {
+      timeoutMs: 20_000,
+      what: 'the link mail and two reminders',
+    });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(reminders(await mailsTo(review.email, sharedStack()))).toHaveLength(2);
     expect(await transitionsOf(review.caseId)).toEqual(['create', 'finalize', 'expire']);
-    expect(await query('SELECT count(*)::int AS n FROM case_history WHERE financing_case_id = $1 AND action IN ($2, $3)', [review.caseId, 'remind', 'expire'])).toEqual([{ n: 3 }]);
+    expect(
+      await query('SELECT count(*)::int AS n FROM case_history WHERE financing_case_id = $1 AND action IN ($2, $3)', [review.caseId, 'remind', 'expire']),
+    ).toEqual([{ n: 3 }]);
   }, 60_000);
 
   it('when two advances of one case race, then each effect is applied once: one answers 200 and the other 200 after it or 409 sandbox.clock_advancing', async () => {
@@ -101,9 +136,14 @@ describe('POST /api/sandbox/financing_cases/{financingCaseId}/advance-clock', ()
     const answers = await Promise.all([advance(review.caseId, { by: '15d' }), advance(review.caseId, { by: '15d' })]);
 
     const statuses = answers.map((answer) => answer.status).sort();
-    expect([[200, 200], [200, 409]]).toContainEqual(statuses);
+    expect([
+      [200, 200],
+      [200, 409],
+    ]).toContainEqual(statuses);
     for (const answer of answers.filter((candidate) => candidate.status === 409)) expectProblem(answer, 409, 'sandbox.clock_advancing');
-    const applied = answers.filter((answer) => answer.status === 200).flatMap((answer) => answer.json.applied.map((effect: { action: string }) => effect.action));
+    const applied = answers
+      .filter((answer) => answer.status === 200)
+      .flatMap((answer) => answer.json.applied.map((effect: { action: string }) => effect.action));
     expect(applied).toEqual(['remind', 'remind', 'expire']);
     const [row] = await query<{ offset: number }>('SELECT clock_offset_ms::bigint / 86400000 AS offset FROM financing_cases WHERE id = $1', [review.caseId]);
     expect(Number(row?.offset)).toBe(statuses[1] === 409 ? 15 : 30);
@@ -113,23 +153,36 @@ describe('POST /api/sandbox/financing_cases/{financingCaseId}/advance-clock', ()
   it('when a case with an open required request is advanced past its due date and the grace, then the partner is noticed once and the system cancels the case with its event and webhook', async () => {
     const { caseId } = await newCase(owner);
     const dueAt = Date.now() + DAY;
-    await requestItems(sharedStack(), owner.partner.id, caseId, 'document', [{ label: 'Annual statement', category: 'annual_financial_statement', targetAudience: 'partner', dueAt: iso(dueAt) }]);
-    const [{ case_number: caseNumber }] = await query<{ case_number: string }>('SELECT case_number FROM financing_cases WHERE id = $1', [caseId]) as [{ case_number: string }];
+    await requestItems(sharedStack(), owner.partner.id, caseId, 'document', [
+      { label: 'Annual statement', category: 'annual_financial_statement', targetAudience: 'partner', dueAt: iso(dueAt) },
+    ]);
+    const [{ case_number: caseNumber }] = (await query<{ case_number: string }>('SELECT case_number FROM financing_cases WHERE id = $1', [caseId])) as [
+      { case_number: string },
+    ];
 
     const advanced = await advance(caseId, { by: '9d' });
 
-    expect([advanced.status, advanced.json]).toEqual([200, {
-      financingCaseId: caseId,
-      clockOffset: '9d',
-      applied: [{ action: 'overdue_notice', at: iso(dueAt) }, { action: 'cancel', at: iso(dueAt + 7 * DAY) }],
-      status: 'canceled',
-    }]);
+    expect([advanced.status, advanced.json]).toEqual([
+      200,
+      {
+        financingCaseId: caseId,
+        clockOffset: '9d',
+        applied: [
+          { action: 'overdue_notice', at: iso(dueAt) },
+          { action: 'cancel', at: iso(dueAt + 7 * DAY) },
+        ],
+        status: 'canceled',
+      },
+    ]);
     expect(await transitionsOf(caseId)).toEqual(['create', 'accept_by_customer', 'request_finance_review', 'cancel']);
     expect(await query('SELECT actor_type, action, reason, at FROM case_history WHERE financing_case_id = $1 AND action = $2', [caseId, 'cancel'])).toEqual([
       { actor_type: 'system', action: 'cancel', reason: 'overdue_documents', at: new Date(dueAt + 7 * DAY) },
     ]);
     await waitFor(async () => (webhookTransitions(caseId).includes('cancel') ? true : undefined), { timeoutMs: 20_000, what: 'the cancel webhook' });
-    await waitFor(async () => ((await mailsWith(`Financing case ${caseNumber}: requested items are overdue`)).length === 1 ? true : undefined), { timeoutMs: 20_000, what: 'the overdue notice' });
+    await waitFor(async () => ((await mailsWith(`Financing case ${caseNumber}: requested items are overdue`)).length === 1 ? true : undefined), {
+      timeoutMs: 20_000,
+      what: 'the overdue notice',
+    });
 
     const again = await advance(caseId, { by: '9d' });
     expect([again.status, again.json.applied, again.json.status, again.json.clockOffset]).toEqual([200, [], 'canceled', '18d']);
@@ -146,13 +199,19 @@ describe('POST /api/sandbox/financing_cases/{financingCaseId}/advance-clock', ()
 
     const advanced = await advance(review.caseId, { by: '31d' });
 
-    expect([advanced.status, advanced.json]).toEqual([200, {
-      financingCaseId: review.caseId, clockOffset: '31d', applied: [{ action: 'link_expired', at: (link?.expires_at as Date).toISOString() }], status: 'change_requested',
-    }]);
+    expect([advanced.status, advanced.json]).toEqual([
+      200,
+      {
+        financingCaseId: review.caseId,
+        clockOffset: '31d',
+        applied: [{ action: 'link_expired', at: (link?.expires_at as Date).toISOString() }],
+        status: 'change_requested',
+      },
+    ]);
     expectProblem(await customer.get(`/customer/v1/quotes/${review.token}`), 410, 'customer.link_expired');
   }, 60_000);
 
-  it('when another partner\'s case, an unknown case or a read-only key is used, then 403, 404 and 403 and nothing moves', async () => {
+  it("when another partner's case, an unknown case or a read-only key is used, then 403, 404 and 403 and nothing moves", async () => {
     const review = await quoteInReview();
     const stranger = await newPartner();
 

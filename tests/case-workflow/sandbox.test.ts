@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApiClient, fixturePartnerKey } from '@rental/testkit';
-import {
-  Owner, apiAs, eventsOf, expectApplied, expectProblem, expectViolations, movesOf, newCase, newPartner, query, simulate,
-} from './support/kit';
+import { Owner, apiAs, eventsOf, expectApplied, expectProblem, expectViolations, movesOf, newCase, newPartner, query, simulate } from './support/kit';
 
 let owner: Owner;
 
@@ -56,7 +54,10 @@ describe('POST /api/sandbox/financing_cases/{id}/finance-decision', () => {
     expect(await newMoves(questions.caseId, 1)).toEqual(['quote:finance_questions>finance_rejected:finance_reject:finance_rejected']);
   });
 
-  it.each([['in_progress', false], ['finance_accepted', true]])('when the quote is %s, then 422 and nothing happens', async (status, submitted) => {
+  it.each([
+    ['in_progress', false],
+    ['finance_accepted', true],
+  ])('when the quote is %s, then 422 and nothing happens', async (status, submitted) => {
     const { caseId } = await newCase(owner, { submitFinancing: submitted });
     if (status === 'finance_accepted') await expectApplied(decide(caseId, { decision: 'accepted' }));
     const before = (await eventsOf(caseId)).length;
@@ -72,11 +73,17 @@ describe('POST /api/sandbox/financing_cases/{id}/finance-decision', () => {
     const unknown = await decide(caseId, { decision: 'maybe' });
     expectViolations(unknown, [['decision', 'validation.choice']]);
     expect(unknown.json.violations[0].message).toBe('The value you selected is not a valid choice. Allowed values: accepted, rejected.');
-    expectProblem(await owner.api.request('POST', `/api/sandbox/financing_cases/${caseId}/finance-decision`, { rawBody: 'decision=accepted', headers: { 'Content-Type': 'application/json' } }), 400);
+    expectProblem(
+      await owner.api.request('POST', `/api/sandbox/financing_cases/${caseId}/finance-decision`, {
+        rawBody: 'decision=accepted',
+        headers: { 'Content-Type': 'application/json' },
+      }),
+      400,
+    );
     expect((await caseOf(caseId)).status).toBe('finance_review');
   });
 
-  it('when the key lacks the role or the case is another partner\'s, then 403; an unknown case 404', async () => {
+  it("when the key lacks the role or the case is another partner's, then 403; an unknown case 404", async () => {
     const { caseId } = await newCase(owner);
     expectProblem(await decide(caseId, { decision: 'accepted' }, owner.readOnly), 403, 'auth.role_required');
     expectProblem(await decide(caseId, { decision: 'accepted' }, apiAs(fixturePartnerKey('beta'))), 403, 'financing_case.forbidden');
@@ -116,7 +123,9 @@ describe('simulate: quote scenarios', () => {
     const refused = await simulate(owner, caseId, 'finance_accepted');
     expectViolations(refused, [['scenario', 'sandbox.transition_unreachable']]);
     expect(refused.json.detail).toBe('The quote is finance_rejected; finance_accepted cannot be reached from there.');
-    expectViolations(await owner.api.post(`/api/sandbox/financing_cases/${caseId}/finance-decision`, { decision: 'accepted' }), [['', 'sandbox.not_decidable']]);
+    expectViolations(await owner.api.post(`/api/sandbox/financing_cases/${caseId}/finance-decision`, { decision: 'accepted' }), [
+      ['', 'sandbox.not_decidable'],
+    ]);
     expect(await newMoves(caseId, 3)).toEqual(['quote:finance_review>finance_rejected:finance_reject:finance_rejected']);
   });
 
@@ -153,7 +162,9 @@ describe('simulate: quote scenarios', () => {
     expectViolations(await simulate(owner, caseId, 'change_requested', { message: '  ' }), [['data.message', 'validation.too_small']]);
     await expectApplied(simulate(owner, caseId, 'change_requested', { message: 'Please offer 48 months' }));
     expect(await newMoves(caseId, 1)).toEqual(['quote:in_review>change_requested:request_changes:change_requested']);
-    expect((await quoteOf(quoteId)).quoteFeedbacks).toEqual([{ id: expect.any(Number), quote: `/api/quotes/${quoteId}`, text: 'Please offer 48 months', action: 'request_changes', createdAt: expect.any(String) }]);
+    expect((await quoteOf(quoteId)).quoteFeedbacks).toEqual([
+      { id: expect.any(Number), quote: `/api/quotes/${quoteId}`, text: 'Please offer 48 months', action: 'request_changes', createdAt: expect.any(String) },
+    ]);
   });
 });
 
@@ -170,13 +181,32 @@ describe('simulate: requested items and documents', () => {
   it('when requested_document runs, then financing-stage categories are requested; any other category is 422 listing the allowed ones', async () => {
     const { caseId } = await newCase(owner);
     await expectApplied(simulate(owner, caseId, 'requested_document', { label: 'Register extract', category: 'business_registration' }));
-    await expectApplied(simulate(owner, caseId, 'requested_document', { items: [{ label: 'Balance sheet', category: 'annual_financial_statement' }, { label: 'Licence', category: 'medical_license' }] }));
+    await expectApplied(
+      simulate(owner, caseId, 'requested_document', {
+        items: [
+          { label: 'Balance sheet', category: 'annual_financial_statement' },
+          { label: 'Licence', category: 'medical_license' },
+        ],
+      }),
+    );
     const refused = await simulate(owner, caseId, 'requested_document', { label: 'Invoice', category: 'partner_invoice' });
     expectViolations(refused, [['data.category', 'validation.choice']]);
-    expect(refused.json.violations[0].message).toBe('The value you selected is not a valid choice. Allowed values: business_registration, annual_financial_statement, business_assessment, self_disclosure, medical_license, purchase_offer, notarized_transfer_contract, land_register_extract, property_owner_consent, partnership_agreement.');
-    expectViolations(await simulate(owner, caseId, 'requested_document', {}), [['data.label', 'validation.required'], ['data.category', 'validation.required']]);
-    expectViolations(await simulate(owner, caseId, 'requested_document', { items: [{ label: 'X', category: 'self_disclosure' }, { category: 'other' }] }), [['data.items[1].label', 'validation.required'], ['data.items[1].category', 'validation.choice']]);
-    expect((await caseOf(caseId)).requestedDocuments.map((item: { category: string }) => item.category)).toEqual(['business_registration', 'annual_financial_statement', 'medical_license']);
+    expect(refused.json.violations[0].message).toBe(
+      'The value you selected is not a valid choice. Allowed values: business_registration, annual_financial_statement, business_assessment, self_disclosure, medical_license, purchase_offer, notarized_transfer_contract, land_register_extract, property_owner_consent, partnership_agreement.',
+    );
+    expectViolations(await simulate(owner, caseId, 'requested_document', {}), [
+      ['data.label', 'validation.required'],
+      ['data.category', 'validation.required'],
+    ]);
+    expectViolations(await simulate(owner, caseId, 'requested_document', { items: [{ label: 'X', category: 'self_disclosure' }, { category: 'other' }] }), [
+      ['data.items[1].label', 'validation.required'],
+      ['data.items[1].category', 'validation.choice'],
+    ]);
+    expect((await caseOf(caseId)).requestedDocuments.map((item: { category: string }) => item.category)).toEqual([
+      'business_registration',
+      'annual_financial_statement',
+      'medical_license',
+    ]);
   });
 
   it('when requested_fill_and_return runs, then only the template categories are allowed', async () => {
@@ -184,8 +214,12 @@ describe('simulate: requested items and documents', () => {
     await expectApplied(simulate(owner, caseId, 'requested_fill_and_return', { label: 'Guarantee', category: 'default_guarantee' }));
     const refused = await simulate(owner, caseId, 'requested_fill_and_return', { label: 'Register', category: 'business_registration' });
     expectViolations(refused, [['data.category', 'validation.choice']]);
-    expect(refused.json.violations[0].message).toBe('The value you selected is not a valid choice. Allowed values: self_disclosure_template, default_guarantee.');
-    expect((await caseOf(caseId)).requestedFillAndReturns).toEqual([expect.objectContaining({ label: 'Guarantee', category: 'default_guarantee', status: 'pending' })]);
+    expect(refused.json.violations[0].message).toBe(
+      'The value you selected is not a valid choice. Allowed values: self_disclosure_template, default_guarantee.',
+    );
+    expect((await caseOf(caseId)).requestedFillAndReturns).toEqual([
+      expect.objectContaining({ label: 'Guarantee', category: 'default_guarantee', status: 'pending' }),
+    ]);
   });
 
   it('when document_rejected runs on a pending upload, then it is rejected and its request reopens; unknown ids are 404, twice 422', async () => {
@@ -203,7 +237,10 @@ describe('simulate: requested items and documents', () => {
     expectViolations(await simulate(owner, caseId, 'document_rejected'), [['data.documentId', 'validation.required']]);
   });
 
-  it.each([['upload_rejected_type', 'document.file_type_not_allowed'], ['upload_rejected_size', 'document.file_too_large']])('when %s runs for an open request, then 400 with the rejected-upload problem; a missing request 422', async (scenario, code) => {
+  it.each([
+    ['upload_rejected_type', 'document.file_type_not_allowed'],
+    ['upload_rejected_size', 'document.file_too_large'],
+  ])('when %s runs for an open request, then 400 with the rejected-upload problem; a missing request 422', async (scenario, code) => {
     const { caseId } = await newCase(owner);
     await expectApplied(simulate(owner, caseId, 'requested_document', { label: 'Offer', category: 'purchase_offer' }));
     const [item] = (await caseOf(caseId)).requestedDocuments;
@@ -273,7 +310,11 @@ describe('simulate: contract places and the signature envelope', () => {
     const signed = await newCase(owner);
     await expectApplied(simulate(owner, signed.caseId, 'finance_accepted'));
     await expectApplied(simulate(owner, signed.caseId, 'signature_sent'));
-    expect((await contractOf(signed.caseId)).signatureEnvelope).toEqual({ id: expect.any(String), status: 'sent', recipients: [{ name: 'Erika Mustermann', email: 'erika@customer.example', role: 'customer' }] });
+    expect((await contractOf(signed.caseId)).signatureEnvelope).toEqual({
+      id: expect.any(String),
+      status: 'sent',
+      recipients: [{ name: 'Erika Mustermann', email: 'erika@customer.example', role: 'customer' }],
+    });
     await expectApplied(simulate(owner, signed.caseId, 'signature_sent'));
     await expectApplied(simulate(owner, signed.caseId, 'signature_signed'));
     await expectApplied(simulate(owner, signed.caseId, 'signature_signed'));
@@ -287,7 +328,9 @@ describe('simulate: contract places and the signature envelope', () => {
     await expectApplied(simulate(owner, declined.caseId, 'signature_declined', { reason: 'Wrong person' }));
     expect((await contractOf(declined.caseId)).signatureEnvelope.status).toBe('declined');
     expectViolations(await simulate(owner, declined.caseId, 'signature_sent'), [['scenario', 'signature_envelope.transition_not_allowed']]);
-    expect(await query('SELECT decline_reason FROM signature_envelopes WHERE contract_id = $1', [(await contractOf(declined.caseId)).id])).toEqual([{ decline_reason: 'Wrong person' }]);
+    expect(await query('SELECT decline_reason FROM signature_envelopes WHERE contract_id = $1', [(await contractOf(declined.caseId)).id])).toEqual([
+      { decline_reason: 'Wrong person' },
+    ]);
   });
 
   it('when the contract no longer waits for signing, then the envelope scenarios are 422', async () => {
@@ -306,7 +349,10 @@ describe('simulate: reset', () => {
     await expectApplied(simulate(owner, caseId, 'information_requested', { question: 'Still open?' }));
     const before = (await eventsOf(caseId)).length;
     await expectApplied(simulate(owner, caseId, 'reset', { targetStatus: 'finance_review' }));
-    expect(await newMoves(caseId, before)).toEqual(['contract:wait_for_signing>removed:reset:finance_accepted', 'quote:finance_accepted>finance_review:reset:finance_review']);
+    expect(await newMoves(caseId, before)).toEqual([
+      'contract:wait_for_signing>removed:reset:finance_accepted',
+      'quote:finance_accepted>finance_review:reset:finance_review',
+    ]);
     expect(await contractOf(caseId)).toBeUndefined();
     expect((await quoteOf(quoteId)).contract).toBeNull();
     expect((await caseOf(caseId)).requestedItems).toEqual([]);
@@ -323,7 +369,9 @@ describe('simulate: reset', () => {
       'contract:new>delivery_approved:reset:finance_accepted',
     ]);
     expect((await caseOf(caseId)).rejectionReason).toBeNull();
-    expect((await owner.api.get(`/api/financing-cases/${caseId}/documents`)).json.map((document: { category: string }) => document.category)).toEqual(['signed_contract']);
+    expect((await owner.api.get(`/api/financing-cases/${caseId}/documents`)).json.map((document: { category: string }) => document.category)).toEqual([
+      'signed_contract',
+    ]);
 
     await expectApplied(simulate(owner, caseId, 'reset', { targetStatus: 'wait_for_signing' }));
     expect(await newMoves(caseId, before + 2)).toEqual(['contract:delivery_approved>wait_for_signing:reset:finance_accepted']);
@@ -342,7 +390,9 @@ describe('simulate: reset', () => {
     expectViolations(await simulate(owner, caseId, 'reset'), [['data.targetStatus', 'validation.required']]);
     const refused = await simulate(owner, caseId, 'reset', { targetStatus: 'in_progress' });
     expectViolations(refused, [['data.targetStatus', 'validation.choice']]);
-    expect(refused.json.violations[0].message).toBe('The value you selected is not a valid choice. Allowed values: accepted_by_customer, finance_review, manual_finance_review, finance_accepted, finance_rejected, wait_for_signing, signed, post_processing_required, delivery_approved, invoice_checked.');
+    expect(refused.json.violations[0].message).toBe(
+      'The value you selected is not a valid choice. Allowed values: accepted_by_customer, finance_review, manual_finance_review, finance_accepted, finance_rejected, wait_for_signing, signed, post_processing_required, delivery_approved, invoice_checked.',
+    );
     expect(await eventsOf(caseId)).toHaveLength(3);
   });
 });
@@ -352,19 +402,33 @@ describe('simulate: requests that are refused', () => {
     const { caseId } = await newCase(owner);
     const unknown = await simulate(owner, caseId, 'teleport');
     expectViolations(unknown, [['scenario', 'validation.choice']]);
-    expect(unknown.json.detail).toContain('Allowed values: finance_review, manual_finance_review, finance_accepted, finance_rejected, canceled, information_requested, requested_document, requested_fill_and_return, change_requested, document_rejected, upload_rejected_type, upload_rejected_size, wait_for_signing, signed, post_processing_required, delivery_approved, invoice_checked, completed, signature_sent, signature_signed, signature_declined, reset.');
+    expect(unknown.json.detail).toContain(
+      'Allowed values: finance_review, manual_finance_review, finance_accepted, finance_rejected, canceled, information_requested, requested_document, requested_fill_and_return, change_requested, document_rejected, upload_rejected_type, upload_rejected_size, wait_for_signing, signed, post_processing_required, delivery_approved, invoice_checked, completed, signature_sent, signature_signed, signature_declined, reset.',
+    );
     expectViolations(await owner.api.post(`/api/sandbox/financing_cases/${caseId}/simulate`, {}), [['scenario', 'validation.required']]);
-    expectViolations(await owner.api.post(`/api/sandbox/financing_cases/${caseId}/simulate`, { scenario: 'finance_rejected', data: 'reason' }), [['data', 'validation.type']]);
+    expectViolations(await owner.api.post(`/api/sandbox/financing_cases/${caseId}/simulate`, { scenario: 'finance_rejected', data: 'reason' }), [
+      ['data', 'validation.type'],
+    ]);
     expectViolations(await simulate(owner, caseId, 'finance_rejected', { rejectionReason: 5 }), [['data.rejectionReason', 'validation.type']]);
     expect(await eventsOf(caseId)).toHaveLength(3);
   });
 
-  it('when the key lacks the role, the case is another partner\'s or unknown, or the body is not JSON, then 403, 403, 404, 400', async () => {
+  it("when the key lacks the role, the case is another partner's or unknown, or the body is not JSON, then 403, 403, 404, 400", async () => {
     const { caseId } = await newCase(owner);
     expectProblem(await owner.readOnly.post(`/api/sandbox/financing_cases/${caseId}/simulate`, { scenario: 'finance_accepted' }), 403, 'auth.role_required');
-    expectProblem(await apiAs(fixturePartnerKey('beta')).post(`/api/sandbox/financing_cases/${caseId}/simulate`, { scenario: 'finance_accepted' }), 403, 'financing_case.forbidden');
+    expectProblem(
+      await apiAs(fixturePartnerKey('beta')).post(`/api/sandbox/financing_cases/${caseId}/simulate`, { scenario: 'finance_accepted' }),
+      403,
+      'financing_case.forbidden',
+    );
     expectProblem(await simulate(owner, '01JABCDEFGHJKMNPQRSTVWXYZ0', 'finance_accepted'), 404, 'financing_case.not_found');
-    expectProblem(await owner.api.request('POST', `/api/sandbox/financing_cases/${caseId}/simulate`, { rawBody: '{"scenario"', headers: { 'Content-Type': 'application/json' } }), 400);
+    expectProblem(
+      await owner.api.request('POST', `/api/sandbox/financing_cases/${caseId}/simulate`, {
+        rawBody: '{"scenario"',
+        headers: { 'Content-Type': 'application/json' },
+      }),
+      400,
+    );
     expectProblem(await owner.api.post(`/api/sandbox/financing_cases/${caseId}/simulate`, { scenario: 'finance_accepted' }, { key: null }), 401);
     expect((await caseOf(caseId)).status).toBe('finance_review');
   });

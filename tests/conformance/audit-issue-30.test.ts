@@ -38,12 +38,14 @@ describe('2. JSON nested thousands of levels deep', () => {
 
   function expectTooDeep(response: ApiResponse): void {
     expect([response.status, response.contentType]).toEqual([400, PROBLEM]);
-    expect(response.json).toEqual(expect.objectContaining({
-      type: problemTypeOf('request.nesting_too_deep'),
-      status: 400,
-      detail: 'The JSON body is nested more than 64 levels deep.',
-      violations: [{ propertyPath: '', code: 'request.nesting_too_deep', message: 'At most 64 levels of nested arrays and objects.' }],
-    }));
+    expect(response.json).toEqual(
+      expect.objectContaining({
+        type: problemTypeOf('request.nesting_too_deep'),
+        status: 400,
+        detail: 'The JSON body is nested more than 64 levels deep.',
+        violations: [{ propertyPath: '', code: 'request.nesting_too_deep', message: 'At most 64 levels of nested arrays and objects.' }],
+      }),
+    );
   }
 
   it.each([
@@ -60,7 +62,8 @@ describe('2. JSON nested thousands of levels deep', () => {
     const ops = new ApiClient(sharedStack().gatewayUrl);
     const headers = { Authorization: `Bearer ${await operatorToken('reviewer')}`, 'Content-Type': 'application/json' };
     const { caseId } = await newCase(owner);
-    for (const body of [deepArray, deepObject]) expectTooDeep(await ops.request('POST', `/ops/v1/cases/${caseId}/notes`, { key: null, rawBody: body, headers }));
+    for (const body of [deepArray, deepObject])
+      expectTooDeep(await ops.request('POST', `/ops/v1/cases/${caseId}/notes`, { key: null, rawBody: body, headers }));
   });
 
   it('when a customer sends one to /customer/v1, then 400 request.nesting_too_deep', async () => {
@@ -77,11 +80,15 @@ describe('2. JSON nested thousands of levels deep', () => {
   });
 });
 
-describe('3. a NUL in the customer page\'s feedback form', () => {
+describe("3. a NUL in the customer page's feedback form", () => {
   /** Every line every process of the shared stack has logged so far, as written. */
   function everyLogLine(): string {
     const directory = sharedStack().logDirectory;
-    return fs.readdirSync(directory).filter((name) => name.endsWith('.log')).map((name) => fs.readFileSync(path.join(directory, name), 'utf8')).join('\n');
+    return fs
+      .readdirSync(directory)
+      .filter((name) => name.endsWith('.log'))
+      .map((name) => fs.readFileSync(path.join(directory, name), 'utf8'))
+      .join('\n');
   }
 
   it('when the text holds a NUL, then 422 naming the text field, nothing changes, and no log line carries the link token', async () => {
@@ -106,10 +113,12 @@ describe('3. a NUL in the customer page\'s feedback form', () => {
   });
 });
 
-describe('8. the customer\'s answer to a question', () => {
+describe("8. the customer's answer to a question", () => {
   it('when the customer answers, then 200 with the customer view, the question provided in it', async () => {
     const { caseId, token } = await sentLink();
-    const [item] = await requestItems(sharedStack(), owner.partner.id, caseId, 'information', [{ label: 'Employees', category: 'other', question: 'How many employees?', targetAudience: 'customer' }]);
+    const [item] = await requestItems(sharedStack(), owner.partner.id, caseId, 'information', [
+      { label: 'Employees', category: 'other', question: 'How many employees?', targetAudience: 'customer' },
+    ]);
     const customer = new ApiClient(sharedStack().gatewayUrl);
 
     const answered = await customer.post(`/customer/v1/quotes/${token}/information/${item?.id}/respond`, { response: 'Twelve' }, { key: null });
@@ -117,27 +126,49 @@ describe('8. the customer\'s answer to a question', () => {
     expect(answered.status).toBe(200);
     expect(answered.json).toEqual((await customer.get(`/customer/v1/quotes/${token}`, { key: null })).json);
     expect(answered.json).toEqual(expect.objectContaining({ status: 'in_review', actions: ['accept', 'request_changes', 'reject'] }));
-    expect(answered.json.requestedItems).toEqual([{ id: item?.id, type: 'information', label: 'Employees', question: 'How many employees?', status: 'provided', category: 'other', optional: false, dueAt: null }]);
+    expect(answered.json.requestedItems).toEqual([
+      {
+        id: item?.id,
+        type: 'information',
+        label: 'Employees',
+        question: 'How many employees?',
+        status: 'provided',
+        category: 'other',
+        optional: false,
+        dueAt: null,
+      },
+    ]);
   });
 });
 
 describe('9. financeCaseLink of the checkout answer', () => {
   it('when a cart is checked out, then financeCaseLink and quoteLink are URLs under PUBLIC_BASE_URL that the partner can follow', async () => {
-    const cart = await owner.api.post('/api/carts', { items: [{ productNumber: `AUDIT30-${randomUUID()}`, productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }] });
-    const checkout = await owner.api.post(`/api/carts/${cart.json.cartId}/checkout`, {
-      duration: 36, financingType: 'leasing', customer: { company: 'Mustermann GmbH' },
-    }, { headers: { 'Idempotency-Key': randomUUID() } });
+    const cart = await owner.api.post('/api/carts', {
+      items: [{ productNumber: `AUDIT30-${randomUUID()}`, productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }],
+    });
+    const checkout = await owner.api.post(
+      `/api/carts/${cart.json.cartId}/checkout`,
+      {
+        duration: 36,
+        financingType: 'leasing',
+        customer: { company: 'Mustermann GmbH' },
+      },
+      { headers: { 'Idempotency-Key': randomUUID() } },
+    );
 
     expect(checkout.status).toBe(201);
     const { gatewayUrl } = sharedStack();
-    expect([checkout.json.financeCaseLink, checkout.json.quoteLink]).toEqual([`${gatewayUrl}/api/financing_cases/${checkout.json.financeCaseId}`, `${gatewayUrl}/api/quotes/${checkout.json.quoteId}`]);
+    expect([checkout.json.financeCaseLink, checkout.json.quoteLink]).toEqual([
+      `${gatewayUrl}/api/financing_cases/${checkout.json.financeCaseId}`,
+      `${gatewayUrl}/api/quotes/${checkout.json.quoteId}`,
+    ]);
     const followed = await owner.api.get(new URL(checkout.json.financeCaseLink).pathname);
     expect([followed.status, followed.json.id]).toEqual([200, checkout.json.financeCaseId]);
   });
 });
 
 describe('10. the sandbox scenario completed', () => {
-  it('when the contract completes in the sandbox, then the quote completes with its complete event, as the approval team\'s transition does in production', async () => {
+  it("when the contract completes in the sandbox, then the quote completes with its complete event, as the approval team's transition does in production", async () => {
     const { caseId } = await newCase(owner);
     await expectApplied(simulate(owner, caseId, 'finance_accepted'));
     await expectApplied(simulate(owner, caseId, 'signed'));

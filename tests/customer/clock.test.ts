@@ -22,11 +22,7 @@ beforeAll(async () => {
   stack = await bootStack({
     env: { SCHEDULER_TICK: '1s', REVIEW_REMINDER_AFTER: '2s', REVIEW_REMINDER_MAX: '2', REVIEW_EXPIRY_AFTER: '8s', DOCUMENT_OVERDUE_GRACE: '4s' },
   });
-  replicas.push(
-    await startReplica(stack, 'case-workflow'),
-    await startReplica(stack, 'documents'),
-    await startReplica(stack, 'notifications'),
-  );
+  replicas.push(await startReplica(stack, 'case-workflow'), await startReplica(stack, 'documents'), await startReplica(stack, 'notifications'));
   owner = await newPartner(stack);
   customer = new ApiClient(stack.gatewayUrl);
 }, 120_000);
@@ -48,19 +44,31 @@ describe('reminders and expiry', () => {
     expect(sent.status).toBe(200);
     const sentAt = Date.now();
 
-    await waitFor(async () => (reminders(await mailsTo(email as string, stack)).length === 2 ? true : undefined), { timeoutMs: 2 * REMINDER_AFTER_MS + SLACK_MS, what: 'two reminders' });
+    await waitFor(async () => (reminders(await mailsTo(email as string, stack)).length === 2 ? true : undefined), {
+      timeoutMs: 2 * REMINDER_AFTER_MS + SLACK_MS,
+      what: 'two reminders',
+    });
     const quote = (await owner.api.get(`/api/quotes/${quoteId}`)).json;
     expect([quote.status, quote.inReview, quote.reminderCount, quote.hasReceivedReminder, quote.receivedReminder]).toEqual(['in_review', true, 2, true, true]);
     expect(Date.parse(quote.lastReminderAt)).toBeGreaterThan(sentAt);
     // A reminder is no status change: no event.
     expect(await transitionsOf(caseId)).toEqual(['create', 'finalize']);
     // …but each is an entry of the case's history, by the system (issue 27 item 7).
-    expect(await query('SELECT actor_type, actor_id, action, reason FROM case_history WHERE financing_case_id = $1 AND action = $2 ORDER BY id', [caseId, 'remind'], stack)).toEqual([
+    expect(
+      await query(
+        'SELECT actor_type, actor_id, action, reason FROM case_history WHERE financing_case_id = $1 AND action = $2 ORDER BY id',
+        [caseId, 'remind'],
+        stack,
+      ),
+    ).toEqual([
       { actor_type: 'system', actor_id: null, action: 'remind', reason: null },
       { actor_type: 'system', actor_id: null, action: 'remind', reason: null },
     ]);
 
-    await waitFor(async () => ((await owner.api.get(`/api/financing_cases/${caseId}`)).json.status === 'review_expired' ? true : undefined), { timeoutMs: EXPIRY_AFTER_MS + SLACK_MS, what: 'the expiry' });
+    await waitFor(async () => ((await owner.api.get(`/api/financing_cases/${caseId}`)).json.status === 'review_expired' ? true : undefined), {
+      timeoutMs: EXPIRY_AFTER_MS + SLACK_MS,
+      what: 'the expiry',
+    });
     expect(Date.now() - sentAt).toBeGreaterThanOrEqual(EXPIRY_AFTER_MS - TICK_MS);
     // Long enough for a third reminder and a second expiry, had either been possible.
     await sleep(REMINDER_AFTER_MS + 2 * TICK_MS);
@@ -73,7 +81,10 @@ describe('reminders and expiry', () => {
     expectProblem(await customer.get(`/customer/v1/quotes/${tokenOf(sent.json.customerUrl)}`), 410, 'customer.link_expired', stack);
     const history = await query('SELECT actor_type, action, reason FROM case_history WHERE financing_case_id = $1 AND action = $2', [caseId, 'expire'], stack);
     expect(history).toEqual([{ actor_type: 'system', action: 'expire', reason: 'review_expired' }]);
-    await waitFor(async () => ((await partnerMails(`Offer ${quote.quoteNumber} expired`)).length === 1 ? true : undefined), { what: 'the partner\'s expiry mail', timeoutMs: SLACK_MS });
+    await waitFor(async () => ((await partnerMails(`Offer ${quote.quoteNumber} expired`)).length === 1 ? true : undefined), {
+      what: "the partner's expiry mail",
+      timeoutMs: SLACK_MS,
+    });
     await sleep(2 * TICK_MS);
     expect(await partnerMails(`Offer ${quote.quoteNumber} expired`)).toHaveLength(1);
   }, 60_000);
@@ -81,7 +92,10 @@ describe('reminders and expiry', () => {
   it('when an expired review is sent again, then it is reactivated into in_review with a new review period and working link', async () => {
     const { caseId, quoteId } = await quoteInProgress(owner, stack);
     await owner.api.post(`/api/financing_cases/${caseId}/send-to-customer`, {});
-    await waitFor(async () => ((await owner.api.get(`/api/financing_cases/${caseId}`)).json.status === 'review_expired' ? true : undefined), { timeoutMs: EXPIRY_AFTER_MS + SLACK_MS, what: 'the expiry' });
+    await waitFor(async () => ((await owner.api.get(`/api/financing_cases/${caseId}`)).json.status === 'review_expired' ? true : undefined), {
+      timeoutMs: EXPIRY_AFTER_MS + SLACK_MS,
+      what: 'the expiry',
+    });
     const before = Date.now();
     const again = await owner.api.post(`/api/financing_cases/${caseId}/send-to-customer`, {});
     expect([again.status, again.json.status]).toEqual([200, 'in_review']);
@@ -97,13 +111,22 @@ describe('overdue requests', () => {
   it('when a required item stays pending past its due date, then the partner is mailed once, and after the grace the case is canceled once by the system with its event', async () => {
     const { caseId } = await newCase(owner, {}, stack);
     const dueAt = new Date(Date.now() + 1000).toISOString();
-    await requestItems(stack, owner.partner.id, caseId, 'document', [{ label: 'Annual statement', category: 'annual_financial_statement', targetAudience: 'partner', dueAt }]);
-    const caseNumber = (await query<{ case_number: string }>('SELECT case_number FROM financing_cases WHERE id = $1', [caseId], stack))[0]?.case_number as string;
+    await requestItems(stack, owner.partner.id, caseId, 'document', [
+      { label: 'Annual statement', category: 'annual_financial_statement', targetAudience: 'partner', dueAt },
+    ]);
+    const caseNumber = (await query<{ case_number: string }>('SELECT case_number FROM financing_cases WHERE id = $1', [caseId], stack))[0]
+      ?.case_number as string;
 
-    await waitFor(async () => ((await partnerMails(`Financing case ${caseNumber}: requested items are overdue`)).length === 1 ? true : undefined), { timeoutMs: SLACK_MS, what: 'the overdue notice' });
+    await waitFor(async () => ((await partnerMails(`Financing case ${caseNumber}: requested items are overdue`)).length === 1 ? true : undefined), {
+      timeoutMs: SLACK_MS,
+      what: 'the overdue notice',
+    });
     expect((await owner.api.get(`/api/financing_cases/${caseId}`)).json.status).toBe('finance_review');
 
-    await waitFor(async () => ((await owner.api.get(`/api/financing_cases/${caseId}`)).json.status === 'canceled' ? true : undefined), { timeoutMs: GRACE_MS + SLACK_MS, what: 'the overdue cancel' });
+    await waitFor(async () => ((await owner.api.get(`/api/financing_cases/${caseId}`)).json.status === 'canceled' ? true : undefined), {
+      timeoutMs: GRACE_MS + SLACK_MS,
+      what: 'the overdue cancel',
+    });
     expect(Date.now() - Date.parse(dueAt)).toBeGreaterThanOrEqual(GRACE_MS - TICK_MS);
     await sleep(3 * TICK_MS);
     expect(await transitionsOf(caseId)).toEqual(['create', 'accept_by_customer', 'request_finance_review', 'cancel']);
@@ -114,8 +137,11 @@ describe('overdue requests', () => {
 
   it('when an optional item stays pending past its due date and the grace, then nothing is mailed and the case is never canceled', async () => {
     const { caseId } = await newCase(owner, {}, stack);
-    await requestItems(stack, owner.partner.id, caseId, 'document', [{ label: 'Offer', category: 'purchase_offer', targetAudience: 'customer', optional: true, dueAt: new Date(Date.now() - GRACE_MS - 1000).toISOString() }]);
-    const caseNumber = (await query<{ case_number: string }>('SELECT case_number FROM financing_cases WHERE id = $1', [caseId], stack))[0]?.case_number as string;
+    await requestItems(stack, owner.partner.id, caseId, 'document', [
+      { label: 'Offer', category: 'purchase_offer', targetAudience: 'customer', optional: true, dueAt: new Date(Date.now() - GRACE_MS - 1000).toISOString() },
+    ]);
+    const caseNumber = (await query<{ case_number: string }>('SELECT case_number FROM financing_cases WHERE id = $1', [caseId], stack))[0]
+      ?.case_number as string;
     await sleep(4 * TICK_MS);
     expect((await owner.api.get(`/api/financing_cases/${caseId}`)).json.status).toBe('finance_review');
     expect(await transitionsOf(caseId)).toEqual(['create', 'accept_by_customer', 'request_finance_review']);

@@ -30,15 +30,23 @@ describe('send-to-customer', () => {
     const before = Date.now();
     const sent = await sendToCustomer(caseId);
     expect([sent.status, sent.contentType]).toEqual([200, 'application/json; charset=utf-8']);
-    expect(sent.json).toEqual({ financingCaseId: caseId, status: 'in_review', customerUrl: expect.stringMatching(new RegExp(`^${stack().gatewayUrl}/c/[A-Za-z0-9_-]{43}$`)), expiresAt: expect.stringMatching(ISO) });
+    expect(sent.json).toEqual({
+      financingCaseId: caseId,
+      status: 'in_review',
+      customerUrl: expect.stringMatching(new RegExp(`^${stack().gatewayUrl}/c/[A-Za-z0-9_-]{43}$`)),
+      expiresAt: expect.stringMatching(ISO),
+    });
     // CUSTOMER_LINK_TTL defaults to 30 days.
     expect(Date.parse(sent.json.expiresAt) - before).toBeGreaterThanOrEqual(30 * 86_400_000 - 1000);
     expect(Date.parse(sent.json.expiresAt) - before).toBeLessThan(30 * 86_400_000 + 60_000);
     expect(await transitionsOf(caseId)).toEqual(['create', 'finalize']);
-    const mails = await waitFor(async () => {
-      const received = await mailsTo(email as string, stack());
-      return received.length > 0 ? received : undefined;
-    }, { what: 'the customer link mail' });
+    const mails = await waitFor(
+      async () => {
+        const received = await mailsTo(email as string, stack());
+        return received.length > 0 ? received : undefined;
+      },
+      { what: 'the customer link mail' },
+    );
     expect(mails).toHaveLength(1);
     expect(linkIn(mails[0] as never)).toBe(sent.json.customerUrl);
     // Only a hash of the token is stored.
@@ -57,7 +65,7 @@ describe('send-to-customer', () => {
     expect((await viewOf(tokenOf(again.json.customerUrl))).status).toBe(200);
   });
 
-  it('when the case is unknown, another partner\'s, in another status, or has no customer e-mail, then 404, 403, 422 and 422 at email, and nothing changes', async () => {
+  it("when the case is unknown, another partner's, in another status, or has no customer e-mail, then 404, 403, 422 and 422 at email, and nothing changes", async () => {
     expectProblem(await sendToCustomer('01AAAAAAAAAAAAAAAAAAAAAAAA'), 404, 'financing_case.not_found');
     const { caseId } = await quoteInProgress(owner, stack());
     expectProblem(await sendToCustomer(caseId, {}, stranger), 403);
@@ -73,7 +81,7 @@ describe('send-to-customer', () => {
 });
 
 describe('the customer view', () => {
-  it('when the customer opens the link, then the offer shows without the partner\'s conditions, with the actions allowed now', async () => {
+  it("when the customer opens the link, then the offer shows without the partner's conditions, with the actions allowed now", async () => {
     const { token } = await sentQuote();
     const view = await viewOf(token);
     expect([view.status, view.contentType]).toEqual([200, 'application/json; charset=utf-8']);
@@ -105,7 +113,9 @@ describe('the customer view', () => {
 
   it('when the customer sends identity headers or an API key, then they are dropped and the link alone decides', async () => {
     const { token } = await sentQuote();
-    const response = await customer.get(`/customer/v1/quotes/${token}`, { headers: { 'X-Rental-Partner-Id': stranger.partner.id, 'X-Api-Key': stranger.partner.key } });
+    const response = await customer.get(`/customer/v1/quotes/${token}`, {
+      headers: { 'X-Rental-Partner-Id': stranger.partner.id, 'X-Api-Key': stranger.partner.key },
+    });
     expect(response.status).toBe(200);
   });
 
@@ -119,7 +129,7 @@ describe('the customer view', () => {
   });
 });
 
-describe('the customer\'s answers', () => {
+describe("the customer's answers", () => {
   it('when the customer accepts, then accept_by_customer and request_finance_review follow, the lender submission is queued, and the partner sees finance_review', async () => {
     const { caseId, token } = await sentQuote();
     const accepted = await customer.post(`/customer/v1/quotes/${token}/accept`);
@@ -128,19 +138,29 @@ describe('the customer\'s answers', () => {
     const partnerView = (await owner.api.get(`/api/financing_cases/${caseId}`)).json;
     expect([partnerView.status, partnerView.financingRequest]).toEqual(['finance_review', true]);
     expect(await query('SELECT count(*)::int AS n FROM lender_submissions WHERE financing_case_id = $1', [caseId])).toEqual([{ n: 1 }]);
-    const history = await query<{ actor_type: string; action: string }>("SELECT actor_type, action FROM case_history WHERE financing_case_id = $1 AND action IN ('accept_by_customer', 'request_finance_review') ORDER BY id", [caseId]);
-    expect(history).toEqual([{ actor_type: 'customer', action: 'accept_by_customer' }, { actor_type: 'customer', action: 'request_finance_review' }]);
+    const history = await query<{ actor_type: string; action: string }>(
+      "SELECT actor_type, action FROM case_history WHERE financing_case_id = $1 AND action IN ('accept_by_customer', 'request_finance_review') ORDER BY id",
+      [caseId],
+    );
+    expect(history).toEqual([
+      { actor_type: 'customer', action: 'accept_by_customer' },
+      { actor_type: 'customer', action: 'request_finance_review' },
+    ]);
     expectProblem(await customer.post(`/customer/v1/quotes/${token}/accept`), 422, 'customer.action_not_allowed');
   });
 
   it('when the customer asks for changes, then the text is required, the quote is change_requested, and the partner sees the feedback on the quote', async () => {
     const { caseId, quoteId, token } = await sentQuote();
-    expectViolations(await customer.post(`/customer/v1/quotes/${token}/feedback`, { action: 'request_changes', text: '  ' }), [['text', 'validation.required']]);
+    expectViolations(await customer.post(`/customer/v1/quotes/${token}/feedback`, { action: 'request_changes', text: '  ' }), [
+      ['text', 'validation.required'],
+    ]);
     expectViolations(await customer.post(`/customer/v1/quotes/${token}/feedback`, { action: 'maybe' }), [['action', 'validation.choice']]);
     const answered = await customer.post(`/customer/v1/quotes/${token}/feedback`, { action: 'request_changes', text: 'Please 48 months.' });
     expect([answered.status, answered.json.status]).toEqual([200, 'change_requested']);
     const quote = await owner.api.get(`/api/quotes/${quoteId}`);
-    expect(quote.json.quoteFeedbacks).toEqual([{ id: expect.any(Number), quote: `/api/quotes/${quoteId}`, text: 'Please 48 months.', action: 'request_changes', createdAt: expect.stringMatching(ISO) }]);
+    expect(quote.json.quoteFeedbacks).toEqual([
+      { id: expect.any(Number), quote: `/api/quotes/${quoteId}`, text: 'Please 48 months.', action: 'request_changes', createdAt: expect.stringMatching(ISO) },
+    ]);
     const again = await sendToCustomer(caseId);
     expect([again.status, again.json.status]).toEqual([200, 'in_review']);
     expect(await transitionsOf(caseId)).toEqual(['create', 'finalize', 'request_changes', 'apply_changes']);
@@ -152,14 +172,31 @@ describe('the customer\'s answers', () => {
     const answered = await customer.post(`/customer/v1/quotes/${token}/feedback`, { action: 'reject_by_customer' });
     expect([answered.status, answered.json.status, answered.json.actions]).toEqual([200, 'rejected_by_customer', []]);
     expect(await transitionsOf(caseId)).toEqual(['create', 'finalize', 'reject_by_customer']);
-    expect((await owner.api.get(`/api/quotes/${quoteId}`)).json.quoteFeedbacks).toEqual([expect.objectContaining({ text: null, action: 'reject_by_customer' })]);
+    expect((await owner.api.get(`/api/quotes/${quoteId}`)).json.quoteFeedbacks).toEqual([
+      expect.objectContaining({ text: null, action: 'reject_by_customer' }),
+    ]);
   });
 });
 
 describe('a checkout with submitFinancing', () => {
   it('when the checkout gives an e-mail, then the customer gets a view-only link: status and requests, no actions', async () => {
     const email = customerEmail();
-    const { caseId } = await newCase(owner, { customer: { firstName: 'Ida', lastName: 'Roth', email, company: 'Roth KG', street: 'Ring', houseNumber: '2', zipCode: '50667', city: 'Köln', country: 'DE', phone: '', vatId: '', customerType: 'company' } });
+    const { caseId } = await newCase(owner, {
+      customer: {
+        firstName: 'Ida',
+        lastName: 'Roth',
+        email,
+        company: 'Roth KG',
+        street: 'Ring',
+        houseNumber: '2',
+        zipCode: '50667',
+        city: 'Köln',
+        country: 'DE',
+        phone: '',
+        vatId: '',
+        customerType: 'company',
+      },
+    });
     const mail = await waitFor(async () => (await mailsTo(email, stack()))[0], { what: 'the checkout link mail' });
     const token = tokenOf(linkIn(mail));
     const view = await viewOf(token);
@@ -170,38 +207,79 @@ describe('a checkout with submitFinancing', () => {
   });
 });
 
-describe('the customer\'s requested items', () => {
+describe("the customer's requested items", () => {
   it('when the customer uploads a requested document, then it answers the request, and the partner neither lists nor downloads it', async () => {
     const { caseId, token } = await sentQuote();
-    const [item] = await requestItems(stack(), owner.partner.id, caseId, 'document', [{ label: 'ID card of the managing director', category: 'business_registration', targetAudience: 'customer' }]);
+    const [item] = await requestItems(stack(), owner.partner.id, caseId, 'document', [
+      { label: 'ID card of the managing director', category: 'business_registration', targetAudience: 'customer' },
+    ]);
     const view = await viewOf(token);
-    expect(view.json.requestedItems).toEqual([{ id: item?.id, type: 'document', label: 'ID card of the managing director', question: null, status: 'pending', category: 'business_registration', optional: false, dueAt: null }]);
+    expect(view.json.requestedItems).toEqual([
+      {
+        id: item?.id,
+        type: 'document',
+        label: 'ID card of the managing director',
+        question: null,
+        status: 'pending',
+        category: 'business_registration',
+        optional: false,
+        dueAt: null,
+      },
+    ]);
 
     const missing = await customer.request('POST', `/customer/v1/quotes/${token}/documents`, { rawBody: uploadForm({}) });
     expectViolations(missing, [['requestedDocumentId', 'validation.required']]);
-    const uploaded = await customer.request('POST', `/customer/v1/quotes/${token}/documents`, { rawBody: uploadForm({ requestedDocumentId: String(item?.id) }) });
-    expect([uploaded.status, uploaded.json]).toEqual([201, { id: expect.any(Number), fileName: 'id-card.pdf', mimeType: 'application/pdf', fileSize: PDF_FILE.length, requestedDocumentId: item?.id, uploadedAt: expect.stringMatching(ISO) }]);
+    const uploaded = await customer.request('POST', `/customer/v1/quotes/${token}/documents`, {
+      rawBody: uploadForm({ requestedDocumentId: String(item?.id) }),
+    });
+    expect([uploaded.status, uploaded.json]).toEqual([
+      201,
+      {
+        id: expect.any(Number),
+        fileName: 'id-card.pdf',
+        mimeType: 'application/pdf',
+        fileSize: PDF_FILE.length,
+        requestedDocumentId: item?.id,
+        uploadedAt: expect.stringMatching(ISO),
+      },
+    ]);
     expect((await viewOf(token)).json.requestedItems[0].status).toBe('provided');
     expect((await owner.api.get(`/api/financing-cases/${caseId}/documents`)).json).toEqual([]);
     expectProblem(await owner.api.get(`/api/documents/${uploaded.json.id}/download`), 404);
   });
 
-  it('when a partner-audience item or another case\'s item is named, then 404 and nothing is stored', async () => {
+  it("when a partner-audience item or another case's item is named, then 404 and nothing is stored", async () => {
     const { caseId, token } = await sentQuote();
     const other = await sentQuote();
-    const [partnerItem] = await requestItems(stack(), owner.partner.id, caseId, 'document', [{ label: 'Register', category: 'business_registration', targetAudience: 'partner' }]);
-    const [foreignItem] = await requestItems(stack(), owner.partner.id, other.caseId, 'document', [{ label: 'Register', category: 'business_registration', targetAudience: 'customer' }]);
+    const [partnerItem] = await requestItems(stack(), owner.partner.id, caseId, 'document', [
+      { label: 'Register', category: 'business_registration', targetAudience: 'partner' },
+    ]);
+    const [foreignItem] = await requestItems(stack(), owner.partner.id, other.caseId, 'document', [
+      { label: 'Register', category: 'business_registration', targetAudience: 'customer' },
+    ]);
     for (const id of [partnerItem?.id, foreignItem?.id]) {
-      expectProblem(await customer.request('POST', `/customer/v1/quotes/${token}/documents`, { rawBody: uploadForm({ requestedDocumentId: String(id) }) }), 404, 'document_request.not_found');
+      expectProblem(
+        await customer.request('POST', `/customer/v1/quotes/${token}/documents`, { rawBody: uploadForm({ requestedDocumentId: String(id) }) }),
+        404,
+        'document_request.not_found',
+      );
     }
   });
 
   it('when the customer answers a question, then it is provided in the customer view the answer is; a second answer is 422', async () => {
     const { caseId, token } = await sentQuote();
-    const [item] = await requestItems(stack(), owner.partner.id, caseId, 'information', [{ label: 'Employees', category: 'other', question: 'How many employees?', targetAudience: 'customer' }]);
+    const [item] = await requestItems(stack(), owner.partner.id, caseId, 'information', [
+      { label: 'Employees', category: 'other', question: 'How many employees?', targetAudience: 'customer' },
+    ]);
     const answered = await customer.post(`/customer/v1/quotes/${token}/information/${item?.id}/respond`, { response: 'Twelve' });
-    expect([answered.status, answered.json.status, answered.json.requestedItems]).toEqual([200, 'in_review', [expect.objectContaining({ id: item?.id, question: 'How many employees?', status: 'provided' })]]);
-    expectViolations(await customer.post(`/customer/v1/quotes/${token}/information/${item?.id}/respond`, { response: 'Thirteen' }), [['', 'document_request.not_pending']]);
+    expect([answered.status, answered.json.status, answered.json.requestedItems]).toEqual([
+      200,
+      'in_review',
+      [expect.objectContaining({ id: item?.id, question: 'How many employees?', status: 'provided' })],
+    ]);
+    expectViolations(await customer.post(`/customer/v1/quotes/${token}/information/${item?.id}/respond`, { response: 'Thirteen' }), [
+      ['', 'document_request.not_pending'],
+    ]);
     expectViolations(await customer.post(`/customer/v1/quotes/${token}/information/${item?.id}/respond`, {}), [['response', 'validation.required']]);
   });
 });

@@ -56,7 +56,7 @@ async function expectAccessibleLayout(page: import('playwright-core').Page): Pro
 }
 
 describe('the customer page', () => {
-  it('when the customer opens the link on a phone and accepts, then the page confirms it and the partner\'s case is in finance_review', async () => {
+  it("when the customer opens the link on a phone and accepts, then the page confirms it and the partner's case is in finance_review", async () => {
     const { caseId, url } = await sentLink();
     const page = await phone.newPage();
     const opened = await page.goto(url);
@@ -92,13 +92,17 @@ describe('the customer page', () => {
     await page.waitForURL(/\?done=changes_requested$/);
     await expect(page.locator('#status').getAttribute('data-status')).resolves.toBe('change_requested');
     const quote = await owner.api.get(`/api/quotes/${quoteId}`);
-    expect(quote.json.quoteFeedbacks.map((feedback: { text: string; action: string }) => [feedback.action, feedback.text])).toEqual([['request_changes', 'Please 48 months instead of 36.']]);
+    expect(quote.json.quoteFeedbacks.map((feedback: { text: string; action: string }) => [feedback.action, feedback.text])).toEqual([
+      ['request_changes', 'Please 48 months instead of 36.'],
+    ]);
     await page.close();
   });
 
   it('when the customer uploads a requested document on the page, then the request is answered', async () => {
     const { caseId, url } = await sentLink();
-    const [item] = await requestItems(sharedStack(), owner.partner.id, caseId, 'document', [{ label: 'Company register extract', category: 'business_registration', targetAudience: 'customer' }]);
+    const [item] = await requestItems(sharedStack(), owner.partner.id, caseId, 'document', [
+      { label: 'Company register extract', category: 'business_registration', targetAudience: 'customer' },
+    ]);
     const page = await phone.newPage();
     await page.goto(url);
     await page.getByLabel(/Company register extract/).setInputFiles({ name: 'register.pdf', mimeType: 'application/pdf', buffer: PDF_FILE });
@@ -109,7 +113,9 @@ describe('the customer page', () => {
     const view = await owner.api.get(`/api/financing-cases/${caseId}/documents`);
     expect(view.json).toEqual([]);
     const customerView = await fetch(`${sharedStack().gatewayUrl}/customer/v1/quotes/${tokenOf(url)}`);
-    expect(((await customerView.json()) as { requestedItems: { id: number; status: string }[] }).requestedItems).toEqual([expect.objectContaining({ id: item?.id, status: 'provided' })]);
+    expect(((await customerView.json()) as { requestedItems: { id: number; status: string }[] }).requestedItems).toEqual([
+      expect.objectContaining({ id: item?.id, status: 'provided' }),
+    ]);
     await page.close();
   });
 
@@ -137,7 +143,9 @@ describe('the customer page', () => {
     expect(pages.map((response) => response.status)).toEqual([200, 404, 422]);
     for (const response of pages) {
       const policy = (response.headers.get('content-security-policy') ?? '').split(/;\s*/);
-      expect(policy).toEqual(expect.arrayContaining(["default-src 'self'", "frame-ancestors 'none'", "form-action 'self'", "base-uri 'none'", "object-src 'none'"]));
+      expect(policy).toEqual(
+        expect.arrayContaining(["default-src 'self'", "frame-ancestors 'none'", "form-action 'self'", "base-uri 'none'", "object-src 'none'"]),
+      );
       expect(policy.find((directive) => directive.startsWith('style-src'))).toMatch(/^style-src 'sha256-[A-Za-z0-9+/]{43}='$/);
       expect(policy.some((directive) => directive.startsWith('script-src'))).toBe(false);
       expect(policy.join(';')).not.toContain('unsafe-inline');
@@ -147,7 +155,9 @@ describe('the customer page', () => {
 
   it('when the customer answers a question on the page without JavaScript, then the answer is stored and the question leaves the page', async () => {
     const { caseId, url } = await sentLink();
-    const [item] = await requestItems(sharedStack(), owner.partner.id, caseId, 'information', [{ label: 'Employees', category: 'other', question: 'How many people work at your company?', targetAudience: 'customer' }]);
+    const [item] = await requestItems(sharedStack(), owner.partner.id, caseId, 'information', [
+      { label: 'Employees', category: 'other', question: 'How many people work at your company?', targetAudience: 'customer' },
+    ]);
     const page = await phone.newPage();
     await page.goto(url);
     await expect(page.getByRole('heading', { name: 'Questions for you' }).count()).resolves.toBe(1);
@@ -163,14 +173,24 @@ describe('the customer page', () => {
     await expect(page.getByRole('status').textContent()).resolves.toContain('your answer was sent');
     await expect(page.getByLabel('How many people work at your company?').count()).resolves.toBe(0);
     const customerView = await fetch(`${sharedStack().gatewayUrl}/customer/v1/quotes/${tokenOf(url)}`);
-    expect(((await customerView.json()) as { requestedItems: unknown[] }).requestedItems).toEqual([expect.objectContaining({ id: item?.id, question: 'How many people work at your company?', status: 'provided' })]);
+    expect(((await customerView.json()) as { requestedItems: unknown[] }).requestedItems).toEqual([
+      expect.objectContaining({ id: item?.id, question: 'How many people work at your company?', status: 'provided' }),
+    ]);
     await page.close();
   });
 
   it('when the answer form is posted over plain HTTP, then 303 back to the page; an empty answer, a NUL or an unknown question is a page naming the field', async () => {
     const { caseId, url } = await sentLink();
-    const [item] = await requestItems(sharedStack(), owner.partner.id, caseId, 'information', [{ label: 'VAT', category: 'other', question: 'What is your VAT number?', targetAudience: 'customer' }]);
-    const post = (id: unknown, response: string) => fetch(`${url}/information/${id}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ response }).toString(), redirect: 'manual' });
+    const [item] = await requestItems(sharedStack(), owner.partner.id, caseId, 'information', [
+      { label: 'VAT', category: 'other', question: 'What is your VAT number?', targetAudience: 'customer' },
+    ]);
+    const post = (id: unknown, response: string) =>
+      fetch(`${url}/information/${id}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ response }).toString(),
+        redirect: 'manual',
+      });
 
     const empty = await post(item?.id, '   ');
     expect([empty.status, empty.headers.get('content-type')]).toEqual([422, 'text/html; charset=utf-8']);
@@ -186,8 +206,15 @@ describe('the customer page', () => {
     const again = await post(item?.id, 'DE987654321');
     expect([again.status, again.headers.get('location')]).toEqual([303, `/c/${tokenOf(url)}?error=answer_closed`]);
     const customerView = await fetch(`${sharedStack().gatewayUrl}/customer/v1/quotes/${tokenOf(url)}`);
-    expect(((await customerView.json()) as { requestedItems: unknown[] }).requestedItems).toEqual([expect.objectContaining({ id: item?.id, status: 'provided' })]);
-    const gone = await fetch(`${sharedStack().gatewayUrl}/c/${'A'.repeat(43)}/information/${item?.id}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'response=x', redirect: 'manual' });
+    expect(((await customerView.json()) as { requestedItems: unknown[] }).requestedItems).toEqual([
+      expect.objectContaining({ id: item?.id, status: 'provided' }),
+    ]);
+    const gone = await fetch(`${sharedStack().gatewayUrl}/c/${'A'.repeat(43)}/information/${item?.id}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'response=x',
+      redirect: 'manual',
+    });
     expect(gone.status).toBe(404);
   });
 });

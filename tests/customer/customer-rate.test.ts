@@ -26,7 +26,13 @@ async function sentMonthlyQuote(terms: Record<string, string>): Promise<string> 
 
 describe.each([
   ['a monthly leasing with the surcharge', { monthlyCosts: '31.80', monthlyRateAllIn: '34.30' }, 34.3, '34.30 EUR', '31.80'],
-  ['a monthly rent with its service cost and the surcharge', { calculationType: 'rent', rentalFactor: '3.400', monthlyCosts: '34.00', serviceCost: '10.00', monthlyRateAllIn: '46.50' }, 46.5, '46.50 EUR', '34.00'],
+  [
+    'a monthly rent with its service cost and the surcharge',
+    { calculationType: 'rent', rentalFactor: '3.400', monthlyCosts: '34.00', serviceCost: '10.00', monthlyRateAllIn: '46.50' },
+    46.5,
+    '46.50 EUR',
+    '34.00',
+  ],
 ])('the rate the customer is shown for %s', (_case, terms, rate, text, bare) => {
   let token: string;
 

@@ -7,7 +7,13 @@ import { waitFor } from '@rental/testkit';
 import { PartnerWithCase, partnerWithCase, query, sharedStack } from './support/kit';
 
 /** Publishes a status change the way case-workflow's outbox relay does. */
-async function publishStatusChange(bus: Bus, owner: PartnerWithCase, data: { resourceType: 'quote' | 'contract'; transition: string; toStatus: string }, id = randomUUID(), messageId = id): Promise<string> {
+async function publishStatusChange(
+  bus: Bus,
+  owner: PartnerWithCase,
+  data: { resourceType: 'quote' | 'contract'; transition: string; toStatus: string },
+  id = randomUUID(),
+  messageId = id,
+): Promise<string> {
   const event = {
     id,
     event: STATUS_CHANGED_EVENT,
@@ -23,11 +29,17 @@ async function publishStatusChange(bus: Bus, owner: PartnerWithCase, data: { res
 
 async function seedExchange(owner: PartnerWithCase): Promise<void> {
   await query(sharedStack(), 'INSERT INTO callback_requests (financing_case_id, partner_id) VALUES ($1, $2), ($1, $2)', [owner.caseId, owner.partner.id]);
-  await query(sharedStack(), "INSERT INTO document_tokens (token_hash, financing_case_id, partner_id, purpose) VALUES (md5(random()::text), $1, $2, 'customer_upload')", [owner.caseId, owner.partner.id]);
+  await query(
+    sharedStack(),
+    "INSERT INTO document_tokens (token_hash, financing_case_id, partner_id, purpose) VALUES (md5(random()::text), $1, $2, 'customer_upload')",
+    [owner.caseId, owner.partner.id],
+  );
 }
 
 const exchangeOf = async (owner: PartnerWithCase) => ({
-  callbacks: (await query<{ status: string }>(sharedStack(), 'SELECT status FROM callback_requests WHERE financing_case_id = $1 ORDER BY id', [owner.caseId])).map((row) => row.status),
+  callbacks: (
+    await query<{ status: string }>(sharedStack(), 'SELECT status FROM callback_requests WHERE financing_case_id = $1 ORDER BY id', [owner.caseId])
+  ).map((row) => row.status),
   tokensValid: (await query(sharedStack(), 'SELECT id FROM document_tokens WHERE financing_case_id = $1 AND invalidated_at IS NULL', [owner.caseId])).length,
 });
 
@@ -36,7 +48,13 @@ describe('status changes from case-workflow', () => {
 
   beforeAll(async () => {
     const stack = sharedStack();
-    bus = new Bus({ url: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', environment: stack.environment, databaseName: databaseNameOf(stack.databaseUrl), serviceName: 'documents-test', log: createLogger('documents-test', 'warn') });
+    bus = new Bus({
+      url: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+      environment: stack.environment,
+      databaseName: databaseNameOf(stack.databaseUrl),
+      serviceName: 'documents-test',
+      log: createLogger('documents-test', 'warn'),
+    });
     await bus.start();
   });
   afterAll(() => bus.close());
@@ -75,7 +93,9 @@ describe('status changes from case-workflow', () => {
     await seedExchange(owner);
     const eventId = randomUUID();
     await publishStatusChange(bus, owner, { resourceType: 'quote', transition: 'cancel', toStatus: 'canceled' }, eventId);
-    await waitFor(async () => ((await query(sharedStack(), 'SELECT 1 FROM consumed_events WHERE event_id = $1', [eventId])).length === 1 ? true : undefined), { what: 'event consumed' });
+    await waitFor(async () => ((await query(sharedStack(), 'SELECT 1 FROM consumed_events WHERE event_id = $1', [eventId])).length === 1 ? true : undefined), {
+      what: 'event consumed',
+    });
     // A callback request opened after the cancel must survive a redelivery of the old event.
     await query(sharedStack(), 'INSERT INTO callback_requests (financing_case_id, partner_id) VALUES ($1, $2)', [owner.caseId, owner.partner.id]);
 

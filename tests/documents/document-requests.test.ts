@@ -7,7 +7,7 @@ describe('document requests', () => {
   const rpc = documentsRpc();
   afterAll(() => rpc.close());
 
-  it('when items of every type and audience exist, then the list shows the partner\'s ones in list-item shape and omits customer and operator-internal ones', async () => {
+  it("when items of every type and audience exist, then the list shows the partner's ones in list-item shape and omits customer and operator-internal ones", async () => {
     const owner = await partnerWithCase();
     const [info] = await createItems(rpc, owner, 'information', [{ question: 'How many employees does the company have?' }]);
     const [document] = await createItems(rpc, owner, 'document', [{ label: 'Annual statement 2024', category: 'annual_financial_statement', optional: true }]);
@@ -20,28 +20,63 @@ describe('document requests', () => {
     expect(response.status).toBe(200);
     expect(response.json).toHaveLength(3);
     const [infoItem, documentItem, formItem] = response.json;
-    expect(infoItem).toEqual(expect.objectContaining({
-      id: info?.id, type: 'information', label: 'How many employees does the company have?', status: 'pending', category: 'other',
-      templateDownloadUrl: null, callbackStatus: 'none', requestedAt: expect.stringMatching(/^\d{4}-/),
-      question: 'How many employees does the company have?', response: null, optional: false, editable: true, fulfilled: false,
-    }));
+    expect(infoItem).toEqual(
+      expect.objectContaining({
+        id: info?.id,
+        type: 'information',
+        label: 'How many employees does the company have?',
+        status: 'pending',
+        category: 'other',
+        templateDownloadUrl: null,
+        callbackStatus: 'none',
+        requestedAt: expect.stringMatching(/^\d{4}-/),
+        question: 'How many employees does the company have?',
+        response: null,
+        optional: false,
+        editable: true,
+        fulfilled: false,
+      }),
+    );
     expect(infoItem).not.toHaveProperty('callbackRequestId');
-    expect(documentItem).toEqual(expect.objectContaining({
-      id: document?.id, type: 'document', label: 'Annual statement 2024', status: 'pending', category: 'annual_financial_statement',
-      templateDownloadUrl: null, optional: true, targetAudience: 'partner', internalOnly: false,
-      responseDocuments: [], activeResponseDocuments: [], transmittableResponseDocuments: [], latestPendingResponseDocument: null, editable: true,
-    }));
-    expect(formItem).toEqual(expect.objectContaining({
-      id: form?.id, type: 'fill_and_return', category: 'self_disclosure_template', targetAudience: 'partner',
-      templateDownloadUrl: `/api/financing-cases/${owner.caseId}/document-requests/fill-and-return-templates/${form?.id}/download`,
-      templateFileName: 'selbstauskunft.pdf', templateFileMimeType: 'application/pdf',
-    }));
+    expect(documentItem).toEqual(
+      expect.objectContaining({
+        id: document?.id,
+        type: 'document',
+        label: 'Annual statement 2024',
+        status: 'pending',
+        category: 'annual_financial_statement',
+        templateDownloadUrl: null,
+        optional: true,
+        targetAudience: 'partner',
+        internalOnly: false,
+        responseDocuments: [],
+        activeResponseDocuments: [],
+        transmittableResponseDocuments: [],
+        latestPendingResponseDocument: null,
+        editable: true,
+      }),
+    );
+    expect(formItem).toEqual(
+      expect.objectContaining({
+        id: form?.id,
+        type: 'fill_and_return',
+        category: 'self_disclosure_template',
+        targetAudience: 'partner',
+        templateDownloadUrl: `/api/financing-cases/${owner.caseId}/document-requests/fill-and-return-templates/${form?.id}/download`,
+        templateFileName: 'selbstauskunft.pdf',
+        templateFileMimeType: 'application/pdf',
+      }),
+    );
   });
 
   it('when an item is linked to a callback request, then its id and status are listed', async () => {
     const owner = await partnerWithCase();
     const [item] = await createItems(rpc, owner, 'information', [{ question: 'When can we call you?' }]);
-    const [callback] = await query<{ id: number }>(sharedStack(), 'INSERT INTO callback_requests (financing_case_id, partner_id) VALUES ($1, $2) RETURNING id', [owner.caseId, owner.partner.id]);
+    const [callback] = await query<{ id: number }>(
+      sharedStack(),
+      'INSERT INTO callback_requests (financing_case_id, partner_id) VALUES ($1, $2) RETURNING id',
+      [owner.caseId, owner.partner.id],
+    );
     await query(sharedStack(), 'UPDATE requested_items SET callback_request_id = $1 WHERE id = $2', [callback?.id, item?.id]);
 
     const response = await owner.api.get(requestsPath(owner));
@@ -78,9 +113,20 @@ describe('document requests', () => {
     const again = await owner.api.post(path, { response: '43' });
 
     expect(answered.status).toBe(200);
-    expect(answered.json).toMatchObject({ id: item?.id, type: 'information', status: 'provided', response: '42 employees', providedAt: expect.any(String), fulfilled: true, editable: false });
+    expect(answered.json).toMatchObject({
+      id: item?.id,
+      type: 'information',
+      status: 'provided',
+      response: '42 employees',
+      providedAt: expect.any(String),
+      fulfilled: true,
+      editable: false,
+    });
     expect(again.status).toBe(422);
-    expect(again.json).toMatchObject({ type: problemTypeOf('document_request.not_pending'), violations: [expect.objectContaining({ code: 'document_request.not_pending' })] });
+    expect(again.json).toMatchObject({
+      type: problemTypeOf('document_request.not_pending'),
+      violations: [expect.objectContaining({ code: 'document_request.not_pending' })],
+    });
   });
 
   it('when the respond body is malformed, then 400; null is an answer without text', async () => {
@@ -123,7 +169,9 @@ describe('document requests', () => {
       { label: 'Optional statement', category: 'annual_financial_statement', optional: true },
       { label: 'Required register', category: 'business_registration' },
     ]);
-    const [internal] = await createItems(rpc, owner, 'document', [{ label: 'Internal', category: 'business_assessment', optional: true, targetAudience: 'operator' }]);
+    const [internal] = await createItems(rpc, owner, 'document', [
+      { label: 'Internal', category: 'business_assessment', optional: true, targetAudience: 'operator' },
+    ]);
     const [question] = await createItems(rpc, owner, 'information', [{ question: 'Optional question', optional: true }]);
     const notAvailable = (type: string, id: number | undefined, api = owner.api) => api.post(`${requestsPath(owner)}/${type}/${id}/not-available`);
 
@@ -150,14 +198,27 @@ describe('document requests', () => {
     const owner = await partnerWithCase();
     const [item] = await createItems(rpc, owner, 'document', [{ label: 'Purchase offer', category: 'purchase_offer' }]);
 
-    const uploaded = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf'), name: 'offer.pdf' }, category: 'purchase_offer', requestedDocumentId: item?.id });
+    const uploaded = await upload(owner.api, owner.caseId, {
+      file: { bytes: sampleFile('pdf'), name: 'offer.pdf' },
+      category: 'purchase_offer',
+      requestedDocumentId: item?.id,
+    });
     const listed = await owner.api.get(requestsPath(owner));
 
     expect(uploaded.status).toBe(201);
     const path = `/api/documents/${uploaded.json.id}`;
     expect(listed.json[0]).toMatchObject({
-      id: item?.id, status: 'provided', providedAt: expect.any(String), fulfilled: true, editable: false, reviewable: true,
-      responseDocuments: [path], activeResponseDocuments: [path], transmittableResponseDocuments: [path], verifiedResponseDocuments: [], latestPendingResponseDocument: path,
+      id: item?.id,
+      status: 'provided',
+      providedAt: expect.any(String),
+      fulfilled: true,
+      editable: false,
+      reviewable: true,
+      responseDocuments: [path],
+      activeResponseDocuments: [path],
+      transmittableResponseDocuments: [path],
+      verifiedResponseDocuments: [],
+      latestPendingResponseDocument: path,
     });
   });
 

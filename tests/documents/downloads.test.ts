@@ -26,15 +26,20 @@ describe('document metadata and download', () => {
   it('when the uploaded name carries line breaks, quotes and path segments, then the header holds one safe filename', async () => {
     const { body, contentType } = rawMultipart([
       { name: 'category', value: 'other' },
-      { name: 'file', file: { bytes: sampleFile('pdf'), disposition: 'filename*=UTF-8\'\'..%2F..%2Fetc%2Fevil%22%3B%20x%3D1%0D%0ASet-Cookie%3A%20a%3Db.pdf' } },
+      { name: 'file', file: { bytes: sampleFile('pdf'), disposition: "filename*=UTF-8''..%2F..%2Fetc%2Fevil%22%3B%20x%3D1%0D%0ASet-Cookie%3A%20a%3Db.pdf" } },
     ]);
-    const uploaded = await owner.api.request('POST', `/api/financing-cases/${owner.caseId}/documents`, { rawBody: body, headers: { 'Content-Type': contentType } });
+    const uploaded = await owner.api.request('POST', `/api/financing-cases/${owner.caseId}/documents`, {
+      rawBody: body,
+      headers: { 'Content-Type': contentType },
+    });
     expect(uploaded.status).toBe(201);
     expect(uploaded.json.originalName).toBe('evil"; x=1Set-Cookie: a=b.pdf');
 
     const fetched = await download(sharedStack(), owner.partner.key, uploaded.json.downloadUrl);
 
-    expect(fetched.headers.get('content-disposition')).toBe('attachment; filename="evil_; x=1Set-Cookie: a=b.pdf"; filename*=UTF-8\'\'evil%22%3B%20x%3D1Set-Cookie%3A%20a%3Db.pdf');
+    expect(fetched.headers.get('content-disposition')).toBe(
+      'attachment; filename="evil_; x=1Set-Cookie: a=b.pdf"; filename*=UTF-8\'\'evil%22%3B%20x%3D1Set-Cookie%3A%20a%3Db.pdf',
+    );
     expect(fetched.headers.get('set-cookie')).toBeNull();
   });
 

@@ -1,7 +1,13 @@
 import { DomainError } from '@rental/problem';
 import { PartnerWithCase, createItems, documentsRpc, partnerWithCase, query, sampleFile, sharedStack, storedObjects, upload } from './support/kit';
 
-const failureOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected the call to fail'); }, (error: unknown) => error as DomainError);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (error: unknown) => error as DomainError,
+  );
 
 describe('documents gRPC for case-workflow', () => {
   const rpc = documentsRpc();
@@ -18,23 +24,38 @@ describe('documents gRPC for case-workflow', () => {
 
       expect(failure).toBeInstanceOf(DomainError);
       expect(failure).toMatchObject({ kind: 'rule_violation', code: 'validation_failed' });
-      expect(failure.violations).toEqual([{
-        propertyPath: 'items[0].category',
-        code: 'validation.choice',
-        message: 'The value you selected is not a valid choice. Allowed values: business_registration, annual_financial_statement, business_assessment, self_disclosure, medical_license, purchase_offer, notarized_transfer_contract, land_register_extract, property_owner_consent, partnership_agreement.',
-      }]);
+      expect(failure.violations).toEqual([
+        {
+          propertyPath: 'items[0].category',
+          code: 'validation.choice',
+          message:
+            'The value you selected is not a valid choice. Allowed values: business_registration, annual_financial_statement, business_assessment, self_disclosure, medical_license, purchase_offer, notarized_transfer_contract, land_register_extract, property_owner_consent, partnership_agreement.',
+        },
+      ]);
     });
 
     it('when a fill-and-return has another category, or information no question, then each violation names its item', async () => {
-      const form = await failureOf(createItems(rpc, owner, 'fill_and_return', [{ label: 'Form', category: 'default_guarantee' }, { label: 'Form', category: 'business_registration' }]));
+      const form = await failureOf(
+        createItems(rpc, owner, 'fill_and_return', [
+          { label: 'Form', category: 'default_guarantee' },
+          { label: 'Form', category: 'business_registration' },
+        ]),
+      );
       const info = await failureOf(createItems(rpc, owner, 'information', [{ question: ' ' }]));
 
-      expect(form.violations).toEqual([expect.objectContaining({ propertyPath: 'items[1].category', message: expect.stringContaining('Allowed values: self_disclosure_template, default_guarantee.') })]);
+      expect(form.violations).toEqual([
+        expect.objectContaining({
+          propertyPath: 'items[1].category',
+          message: expect.stringContaining('Allowed values: self_disclosure_template, default_guarantee.'),
+        }),
+      ]);
       expect(info.violations).toEqual([{ propertyPath: 'items[0].question', code: 'validation.required', message: 'This value is required.' }]);
     });
 
     it('when the case does not exist, then NOT_FOUND', async () => {
-      const failure = await failureOf(rpc.call('CreateRequestItems', { financingCaseId: '01ARZ3NDEKTSV4RRFFQ69G5FAV', itemType: 'information', items: [{ question: 'x' }] }, {}));
+      const failure = await failureOf(
+        rpc.call('CreateRequestItems', { financingCaseId: '01ARZ3NDEKTSV4RRFFQ69G5FAV', itemType: 'information', items: [{ question: 'x' }] }, {}),
+      );
 
       expect(failure).toMatchObject({ kind: 'not_found', code: 'financing_case.not_found' });
     });
@@ -46,11 +67,22 @@ describe('documents gRPC for case-workflow', () => {
 
       const listed = await rpc.call('ListRequestItems', { financingCaseId: subject.caseId }, { partnerId: subject.partner.id });
 
-      expect(listed.items).toEqual([{
-        id: form?.id, type: 'fill_and_return', label: 'Self disclosure', status: 'pending', category: 'self_disclosure_template',
-        templateDownloadUrl: `/api/financing-cases/${subject.caseId}/document-requests/fill-and-return-templates/${form?.id}/download`,
-        callbackRequestId: 0, callbackStatus: 'none', requestedAt: expect.any(String), dueAt: '', optional: true, question: '',
-      }]);
+      expect(listed.items).toEqual([
+        {
+          id: form?.id,
+          type: 'fill_and_return',
+          label: 'Self disclosure',
+          status: 'pending',
+          category: 'self_disclosure_template',
+          templateDownloadUrl: `/api/financing-cases/${subject.caseId}/document-requests/fill-and-return-templates/${form?.id}/download`,
+          callbackRequestId: 0,
+          callbackStatus: 'none',
+          requestedAt: expect.any(String),
+          dueAt: '',
+          optional: true,
+          question: '',
+        },
+      ]);
     });
 
     it('when an item is created with a due date, then gRPC and the partner list show it, and a date that is not one names its item', async () => {
@@ -61,23 +93,37 @@ describe('documents gRPC for case-workflow', () => {
 
       expect(item?.dueAt).toBe('2030-01-02T03:04:05.000Z');
       expect(listed.json).toEqual([expect.objectContaining({ id: item?.id, dueAt: '2030-01-02T03:04:05.000Z' })]);
-      expect(failure.violations).toEqual([{ propertyPath: 'items[0].dueAt', code: 'validation.format', message: 'This value is not a valid ISO 8601 date-time.' }]);
+      expect(failure.violations).toEqual([
+        { propertyPath: 'items[0].dueAt', code: 'validation.format', message: 'This value is not a valid ISO 8601 date-time.' },
+      ]);
     });
   });
 
   describe('RejectDocument', () => {
     it('when a pending document that answered a request is rejected, then it is REJECTED with the reason and the request reopens', async () => {
       const [item] = await createItems(rpc, owner, 'document', [{ label: 'Register', category: 'business_registration' }]);
-      const uploaded = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf'), name: 'register.pdf' }, category: 'business_registration', requestedDocumentId: item?.id });
+      const uploaded = await upload(owner.api, owner.caseId, {
+        file: { bytes: sampleFile('pdf'), name: 'register.pdf' },
+        category: 'business_registration',
+        requestedDocumentId: item?.id,
+      });
 
-      const rejected = await rpc.call('RejectDocument', { financingCaseId: owner.caseId, documentId: uploaded.json.id, reason: 'Older than three months' }, { partnerId: owner.partner.id });
+      const rejected = await rpc.call(
+        'RejectDocument',
+        { financingCaseId: owner.caseId, documentId: uploaded.json.id, reason: 'Older than three months' },
+        { partnerId: owner.partner.id },
+      );
       const metadata = await owner.api.get(`/api/documents/${uploaded.json.id}`);
       const requests = await owner.api.get(`/api/financing-cases/${owner.caseId}/document-requests`);
 
       expect(rejected).toEqual({ documentId: uploaded.json.id, reopenedItemId: item?.id });
       expect(metadata.json).toMatchObject({ reviewStatus: 'REJECTED', rejectionReason: 'Older than three months' });
       expect(requests.json.find((entry: { id: number }) => entry.id === item?.id)).toMatchObject({
-        status: 'pending', providedAt: null, editable: true, activeResponseDocuments: [], responseDocuments: [`/api/documents/${uploaded.json.id}`],
+        status: 'pending',
+        providedAt: null,
+        editable: true,
+        activeResponseDocuments: [],
+        responseDocuments: [`/api/documents/${uploaded.json.id}`],
       });
     });
 
@@ -90,7 +136,11 @@ describe('documents gRPC for case-workflow', () => {
       const foreign = await failureOf(rpc.call('RejectDocument', { financingCaseId: stranger.caseId, documentId: uploaded.json.id, reason: '' }, {}));
       const missing = await failureOf(rpc.call('RejectDocument', { financingCaseId: owner.caseId, documentId: 999999999, reason: '' }, {}));
 
-      expect(again).toMatchObject({ kind: 'rule_violation', code: 'document.not_rejectable', message: `Document ${uploaded.json.id} is REJECTED; only a PENDING_REVIEW document can be rejected.` });
+      expect(again).toMatchObject({
+        kind: 'rule_violation',
+        code: 'document.not_rejectable',
+        message: `Document ${uploaded.json.id} is REJECTED; only a PENDING_REVIEW document can be rejected.`,
+      });
       expect(foreign).toMatchObject({ kind: 'not_found', code: 'document.not_found' });
       expect(missing).toMatchObject({ kind: 'not_found', code: 'document.not_found' });
     });
@@ -99,11 +149,27 @@ describe('documents gRPC for case-workflow', () => {
   describe('DescribeUploadRejection', () => {
     it('when the scenario asks for a real rejection payload, then it is what a real upload gets, with status 400', async () => {
       const [item] = await createItems(rpc, owner, 'fill_and_return', [{ label: 'Guarantee', category: 'default_guarantee' }]);
-      const realType = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('text'), name: 'x.pdf' }, category: 'other', requestedDocumentId: item?.id });
-      const realSize = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf', 10_000_001), name: 'x.pdf' }, category: 'other', requestedDocumentId: item?.id });
+      const realType = await upload(owner.api, owner.caseId, {
+        file: { bytes: sampleFile('text'), name: 'x.pdf' },
+        category: 'other',
+        requestedDocumentId: item?.id,
+      });
+      const realSize = await upload(owner.api, owner.caseId, {
+        file: { bytes: sampleFile('pdf', 10_000_001), name: 'x.pdf' },
+        category: 'other',
+        requestedDocumentId: item?.id,
+      });
 
-      const type = await rpc.call('DescribeUploadRejection', { financingCaseId: owner.caseId, itemId: item?.id, reason: 'type' }, { partnerId: owner.partner.id });
-      const size = await rpc.call('DescribeUploadRejection', { financingCaseId: owner.caseId, itemId: item?.id, reason: 'size' }, { partnerId: owner.partner.id });
+      const type = await rpc.call(
+        'DescribeUploadRejection',
+        { financingCaseId: owner.caseId, itemId: item?.id, reason: 'type' },
+        { partnerId: owner.partner.id },
+      );
+      const size = await rpc.call(
+        'DescribeUploadRejection',
+        { financingCaseId: owner.caseId, itemId: item?.id, reason: 'size' },
+        { partnerId: owner.partner.id },
+      );
 
       // The payload names no request: the answer that sends it adds its own instance.
       const { instance: _typeInstance, ...realTypeProblem } = realType.json;
@@ -150,7 +216,7 @@ describe('documents gRPC for case-workflow', () => {
       expect(await storedObjects(sharedStack(), `signed-contracts/${subject.caseId}/`)).toHaveLength(1);
     });
 
-    it('when a case is reset, then open requests, their templates and the simulated contract go; the partner\'s uploads and closed requests stay', async () => {
+    it("when a case is reset, then open requests, their templates and the simulated contract go; the partner's uploads and closed requests stay", async () => {
       const subject = await partnerWithCase();
       const [, answered] = await createItems(rpc, subject, 'document', [
         { label: 'Open', category: 'business_registration' },
@@ -159,7 +225,11 @@ describe('documents gRPC for case-workflow', () => {
       const [closed] = await createItems(rpc, subject, 'information', [{ question: 'Optional', optional: true }]);
       await createItems(rpc, subject, 'fill_and_return', [{ label: 'Form', category: 'default_guarantee' }]);
       await subject.api.post(`/api/financing-cases/${subject.caseId}/document-requests/information/${closed?.id}/not-available`);
-      const uploaded = await upload(subject.api, subject.caseId, { file: { bytes: sampleFile('pdf'), name: 'offer.pdf' }, category: 'purchase_offer', requestedDocumentId: answered?.id });
+      const uploaded = await upload(subject.api, subject.caseId, {
+        file: { bytes: sampleFile('pdf'), name: 'offer.pdf' },
+        category: 'purchase_offer',
+        requestedDocumentId: answered?.id,
+      });
       await rpc.call('AttachSignedContract', { financingCaseId: subject.caseId, contractId: 'C-2' }, {});
 
       const reset = await rpc.call('ResetCase', { financingCaseId: subject.caseId }, {});

@@ -3,9 +3,19 @@ import { PartnerWithCase, download, partnerWithCase, query, sampleFile, sharedSt
 import { problemInstanceOf } from '../support/problems';
 
 /** The document scenarios of POST /api/sandbox/financing_cases/{id}/simulate, end to end through case-workflow. */
-const simulate = (owner: PartnerWithCase, scenario: string, data?: Record<string, unknown>) => owner.api.post(`/api/sandbox/financing_cases/${owner.caseId}/simulate`, { scenario, ...(data ? { data } : {}) });
-const requests = async (owner: PartnerWithCase) => (await owner.api.get(`/api/financing-cases/${owner.caseId}/document-requests`)).json as { id: number; type: string; status: string; label: string; category: string; templateDownloadUrl: string | null }[];
-const documents = async (owner: PartnerWithCase) => (await owner.api.get(`/api/financing-cases/${owner.caseId}/documents`)).json as { id: number; category: string; mimeType: string; downloadUrl: string }[];
+const simulate = (owner: PartnerWithCase, scenario: string, data?: Record<string, unknown>) =>
+  owner.api.post(`/api/sandbox/financing_cases/${owner.caseId}/simulate`, { scenario, ...(data ? { data } : {}) });
+const requests = async (owner: PartnerWithCase) =>
+  (await owner.api.get(`/api/financing-cases/${owner.caseId}/document-requests`)).json as {
+    id: number;
+    type: string;
+    status: string;
+    label: string;
+    category: string;
+    templateDownloadUrl: string | null;
+  }[];
+const documents = async (owner: PartnerWithCase) =>
+  (await owner.api.get(`/api/financing-cases/${owner.caseId}/documents`)).json as { id: number; category: string; mimeType: string; downloadUrl: string }[];
 
 describe('sandbox document scenarios', () => {
   it('when information_requested runs, then the partner sees the questions and can answer them', async () => {
@@ -31,7 +41,11 @@ describe('sandbox document scenarios', () => {
     const created = await simulate(owner, 'requested_document', { label: 'Commercial register extract', category: 'business_registration' });
     const refused = await simulate(owner, 'requested_document', { label: 'Invoice', category: 'partner_invoice' });
     const [item] = await requests(owner);
-    const uploaded = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf'), name: 'register.pdf' }, category: 'business_registration', requestedDocumentId: item?.id });
+    const uploaded = await upload(owner.api, owner.caseId, {
+      file: { bytes: sampleFile('pdf'), name: 'register.pdf' },
+      category: 'business_registration',
+      requestedDocumentId: item?.id,
+    });
 
     expect(created.status).toBe(204);
     expect(refused.status).toBe(422);
@@ -50,7 +64,11 @@ describe('sandbox document scenarios', () => {
 
     expect(created.status).toBe(204);
     expect(item).toMatchObject({ type: 'fill_and_return', category: 'self_disclosure_template', status: 'pending' });
-    expect([template.status, template.headers.get('content-type'), template.bytes.subarray(0, 5).toString('latin1')]).toEqual([200, 'application/pdf', '%PDF-']);
+    expect([template.status, template.headers.get('content-type'), template.bytes.subarray(0, 5).toString('latin1')]).toEqual([
+      200,
+      'application/pdf',
+      '%PDF-',
+    ]);
   });
 
   it('when document_rejected runs on a pending upload, then it is REJECTED and its request open again; twice is 422, a foreign id 404', async () => {
@@ -58,7 +76,11 @@ describe('sandbox document scenarios', () => {
     const stranger = await partnerWithCase();
     await simulate(owner, 'requested_document', { label: 'Annual statement', category: 'annual_financial_statement' });
     const [item] = await requests(owner);
-    const uploaded = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf'), name: 'statement.pdf' }, category: 'annual_financial_statement', requestedDocumentId: item?.id });
+    const uploaded = await upload(owner.api, owner.caseId, {
+      file: { bytes: sampleFile('pdf'), name: 'statement.pdf' },
+      category: 'annual_financial_statement',
+      requestedDocumentId: item?.id,
+    });
     const foreignUpload = await upload(stranger.api, stranger.caseId, { file: { bytes: sampleFile('pdf'), name: 'theirs.pdf' }, category: 'other' });
 
     const rejected = await simulate(owner, 'document_rejected', { documentId: uploaded.json.id, reason: 'Unreadable scan' });
@@ -73,11 +95,24 @@ describe('sandbox document scenarios', () => {
 
   it('when upload_rejected_type or _size runs, then the answer is 400 with the payload a real refused upload gets; a closed request is 422', async () => {
     const owner = await partnerWithCase();
-    await simulate(owner, 'requested_document', { items: [{ label: 'Offer', category: 'purchase_offer' }, { label: 'Optional', category: 'self_disclosure', optional: true }] });
+    await simulate(owner, 'requested_document', {
+      items: [
+        { label: 'Offer', category: 'purchase_offer' },
+        { label: 'Optional', category: 'self_disclosure', optional: true },
+      ],
+    });
     const [open, closed] = await requests(owner);
     await owner.api.post(`/api/financing-cases/${owner.caseId}/document-requests/document/${closed?.id}/not-available`);
-    const realType = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('text'), name: 'offer.pdf' }, category: 'purchase_offer', requestedDocumentId: open?.id });
-    const realSize = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf', 10_000_001), name: 'offer.pdf' }, category: 'purchase_offer', requestedDocumentId: open?.id });
+    const realType = await upload(owner.api, owner.caseId, {
+      file: { bytes: sampleFile('text'), name: 'offer.pdf' },
+      category: 'purchase_offer',
+      requestedDocumentId: open?.id,
+    });
+    const realSize = await upload(owner.api, owner.caseId, {
+      file: { bytes: sampleFile('pdf', 10_000_001), name: 'offer.pdf' },
+      category: 'purchase_offer',
+      requestedDocumentId: open?.id,
+    });
 
     const type = await simulate(owner, 'upload_rejected_type', { documentId: open?.id });
     const size = await simulate(owner, 'upload_rejected_size', { documentId: open?.id });
@@ -103,7 +138,7 @@ describe('sandbox document scenarios', () => {
     expect([pdf.status, pdf.headers.get('content-type'), pdf.bytes.subarray(0, 5).toString('latin1')]).toEqual([200, 'application/pdf', '%PDF-']);
   });
 
-  it('when reset runs, then open requests and the simulated contract are gone and the partner\'s uploads stay', async () => {
+  it("when reset runs, then open requests and the simulated contract are gone and the partner's uploads stay", async () => {
     const owner = await partnerWithCase();
     await simulate(owner, 'finance_accepted');
     await simulate(owner, 'signed');
@@ -120,12 +155,22 @@ describe('sandbox document scenarios', () => {
   it('when the case is canceled, then its document tokens are invalidated and its open callback requests closed', async () => {
     const owner = await partnerWithCase();
     await query(sharedStack(), 'INSERT INTO callback_requests (financing_case_id, partner_id) VALUES ($1, $2)', [owner.caseId, owner.partner.id]);
-    await query(sharedStack(), "INSERT INTO document_tokens (token_hash, financing_case_id, partner_id, purpose) VALUES (md5(random()::text), $1, $2, 'customer_upload')", [owner.caseId, owner.partner.id]);
+    await query(
+      sharedStack(),
+      "INSERT INTO document_tokens (token_hash, financing_case_id, partner_id, purpose) VALUES (md5(random()::text), $1, $2, 'customer_upload')",
+      [owner.caseId, owner.partner.id],
+    );
 
     const canceled = await simulate(owner, 'canceled');
 
     expect(canceled.status).toBe(204);
-    await waitFor(async () => ((await query(sharedStack(), "SELECT 1 FROM callback_requests WHERE financing_case_id = $1 AND status = 'open'", [owner.caseId])).length === 0 ? true : undefined), { what: 'callback requests closed', timeoutMs: 15_000 });
+    await waitFor(
+      async () =>
+        (await query(sharedStack(), "SELECT 1 FROM callback_requests WHERE financing_case_id = $1 AND status = 'open'", [owner.caseId])).length === 0
+          ? true
+          : undefined,
+      { what: 'callback requests closed', timeoutMs: 15_000 },
+    );
     expect(await query(sharedStack(), 'SELECT 1 FROM document_tokens WHERE financing_case_id = $1 AND invalidated_at IS NULL', [owner.caseId])).toEqual([]);
   });
 });

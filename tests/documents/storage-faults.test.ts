@@ -45,18 +45,28 @@ class StoppableStorage {
  * An upload whose body is written in parts through the gateway, with `between` awaited after
  * each part: things happen while the file is on its way.
  */
-async function streamedUpload(stack: Stack, owner: PartnerWithCase, bytes: Buffer, parts: number, between: (part: number) => Promise<void>): Promise<{ status: number; body: any }> {
+async function streamedUpload(
+  stack: Stack,
+  owner: PartnerWithCase,
+  bytes: Buffer,
+  parts: number,
+  between: (part: number) => Promise<void>,
+): Promise<{ status: number; body: any }> {
   const request = new Request('http://localhost', { method: 'POST', body: uploadForm({ file: { bytes, name: 'streamed.pdf' }, category: 'other' }) });
   const body = Buffer.from(await request.arrayBuffer());
   return new Promise((resolve, reject) => {
-    const req = http.request(`${stack.gatewayUrl}/api/financing-cases/${owner.caseId}/documents`, {
-      method: 'POST',
-      headers: { 'X-Api-Key': owner.partner.key, 'Content-Type': request.headers.get('content-type') ?? '', 'Content-Length': String(body.length) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-    });
+    const req = http.request(
+      `${stack.gatewayUrl}/api/financing-cases/${owner.caseId}/documents`,
+      {
+        method: 'POST',
+        headers: { 'X-Api-Key': owner.partner.key, 'Content-Type': request.headers.get('content-type') ?? '', 'Content-Length': String(body.length) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      },
+    );
     req.on('error', reject);
     void (async () => {
       const size = Math.ceil(body.length / parts);
@@ -78,7 +88,9 @@ describe('documents with object storage of its own', () => {
     storage = new StoppableStorage(await freePort());
     await storage.start();
     // --inspect and --expose-gc let the memory test collect garbage in the documents process and read its memory in one step.
-    stack = await bootStack({ env: { S3_ENDPOINT: storage.url, S3_ACCESS_KEY: 'S3RVER', S3_SECRET_KEY: 'S3RVER', NODE_OPTIONS: '--inspect=127.0.0.1:0 --expose-gc' } });
+    stack = await bootStack({
+      env: { S3_ENDPOINT: storage.url, S3_ACCESS_KEY: 'S3RVER', S3_SECRET_KEY: 'S3RVER', NODE_OPTIONS: '--inspect=127.0.0.1:0 --expose-gc' },
+    });
     owner = await partnerWithCase(stack);
   }, 120_000);
 
@@ -128,7 +140,10 @@ describe('documents with object storage of its own', () => {
         instance: problemInstanceOf(refused),
       });
       expect(fetched.status).toBe(503);
-      expect(JSON.parse(fetched.bytes.toString('utf8'))).toMatchObject({ status: 503, type: problemTypeOf('dependency.object_storage_unavailable', stack.gatewayUrl) });
+      expect(JSON.parse(fetched.bytes.toString('utf8'))).toMatchObject({
+        status: 503,
+        type: problemTypeOf('dependency.object_storage_unavailable', stack.gatewayUrl),
+      });
       expect(await query(stack, 'SELECT id FROM documents WHERE financing_case_id = $1', [owner.caseId])).toEqual(rowsBefore);
     } finally {
       await storage.start();
@@ -152,7 +167,10 @@ describe('documents with object storage of its own', () => {
       expect([created.status, created.contentType]).toEqual([503, 'application/problem+json; charset=utf-8']);
       expect(created.json).toMatchObject({ status: 503, type: problemTypeOf('dependency.object_storage_unavailable', stack.gatewayUrl) });
       expect([fetched.status, fetched.headers.get('content-type')]).toEqual([503, 'application/problem+json; charset=utf-8']);
-      expect(JSON.parse(fetched.bytes.toString('utf8'))).toMatchObject({ status: 503, type: problemTypeOf('dependency.object_storage_unavailable', stack.gatewayUrl) });
+      expect(JSON.parse(fetched.bytes.toString('utf8'))).toMatchObject({
+        status: 503,
+        type: problemTypeOf('dependency.object_storage_unavailable', stack.gatewayUrl),
+      });
       expect(await query(stack, 'SELECT id FROM requested_items WHERE financing_case_id = $1 ORDER BY id', [owner.caseId])).toEqual(itemsBefore);
       expect((await owner.api.get(requestsPath)).json).toEqual(listed);
     } finally {
@@ -199,6 +217,8 @@ describe('documents with object storage of its own', () => {
     expect(result.status).toBe(503);
     expect(result.body).toMatchObject({ type: problemTypeOf('dependency.object_storage_unavailable', stack.gatewayUrl) });
     expect(await query(stack, 'SELECT id FROM documents WHERE financing_case_id = $1', [owner.caseId])).toEqual(rowsBefore);
-    expect(await query(stack, "SELECT reason FROM pending_objects WHERE object_key LIKE $1", [`documents/${owner.caseId}/%`])).toEqual(expect.arrayContaining([{ reason: 'upload' }]));
+    expect(await query(stack, 'SELECT reason FROM pending_objects WHERE object_key LIKE $1', [`documents/${owner.caseId}/%`])).toEqual(
+      expect.arrayContaining([{ reason: 'upload' }]),
+    );
   });
 });

@@ -1,4 +1,18 @@
-import { PartnerWithCase, anotherCase, createItems, documentsRpc, download, partnerWithCase, query, rawMultipart, sampleFile, sharedStack, storedObjects, upload, uploadForm } from './support/kit';
+import {
+  PartnerWithCase,
+  anotherCase,
+  createItems,
+  documentsRpc,
+  download,
+  partnerWithCase,
+  query,
+  rawMultipart,
+  sampleFile,
+  sharedStack,
+  storedObjects,
+  upload,
+  uploadForm,
+} from './support/kit';
 import { problemInstanceOf, problemTypeOf } from '../support/problems';
 
 const MAX = 10_000_000;
@@ -19,7 +33,11 @@ describe('document upload', () => {
   ] as const)('when a partner uploads a %s file, then it is stored with its metadata and the type of its content', async (kind, name, clientType, mimeType) => {
     const bytes = sampleFile(kind, 3000);
 
-    const response = await upload(owner.api, owner.caseId, { file: { bytes, name, type: clientType }, category: 'business_registration', description: 'Handelsregisterauszug' });
+    const response = await upload(owner.api, owner.caseId, {
+      file: { bytes, name, type: clientType },
+      category: 'business_registration',
+      description: 'Handelsregisterauszug',
+    });
 
     expect(response.status).toBe(201);
     const id = response.json.id as number;
@@ -44,7 +62,10 @@ describe('document upload', () => {
   });
 
   it('when a PNG is named .pdf and labelled application/pdf, then the content decides: it is stored as image/png', async () => {
-    const response = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('png'), name: 'contract.pdf', type: 'application/pdf' }, category: 'other' });
+    const response = await upload(owner.api, owner.caseId, {
+      file: { bytes: sampleFile('png'), name: 'contract.pdf', type: 'application/pdf' },
+      category: 'other',
+    });
 
     expect(response.status).toBe(201);
     expect(response.json).toMatchObject({ originalName: 'contract.pdf', mimeType: 'image/png' });
@@ -63,7 +84,9 @@ describe('document upload', () => {
       status: 422,
       detail: 'file: The file must be a PDF, PNG or JPEG; its content is none of them.',
       instance: problemInstanceOf(response),
-      violations: [{ propertyPath: 'file', code: 'document.file_type_not_allowed', message: 'The file must be a PDF, PNG or JPEG; its content is none of them.' }],
+      violations: [
+        { propertyPath: 'file', code: 'document.file_type_not_allowed', message: 'The file must be a PDF, PNG or JPEG; its content is none of them.' },
+      ],
     });
     expect(await query(sharedStack(), 'SELECT id FROM documents WHERE financing_case_id = $1', [caseId])).toEqual([]);
     expect(await storedObjects(sharedStack(), `documents/${caseId}/`)).toEqual([]);
@@ -75,7 +98,9 @@ describe('document upload', () => {
     const response = await upload(owner.api, caseId, { file: { bytes: sampleFile('pdf', MAX + 1), name: 'big.pdf' }, category: 'other' });
 
     expect(response.status).toBe(422);
-    expect(response.json.violations).toEqual([{ propertyPath: 'file', code: 'document.file_too_large', message: 'The file is larger than 10 MB (10000000 bytes).' }]);
+    expect(response.json.violations).toEqual([
+      { propertyPath: 'file', code: 'document.file_too_large', message: 'The file is larger than 10 MB (10000000 bytes).' },
+    ]);
     expect(await query(sharedStack(), 'SELECT id FROM documents WHERE financing_case_id = $1', [caseId])).toEqual([]);
     expect(await query(sharedStack(), 'SELECT object_key FROM pending_objects WHERE object_key LIKE $1', [`documents/${caseId}/%`])).toEqual([]);
     expect(await storedObjects(sharedStack(), `documents/${caseId}/`)).toEqual([]);
@@ -123,7 +148,13 @@ describe('document upload', () => {
     const response = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf'), name: 'a.pdf' }, category: 'holiday_photos' });
 
     expect(response.status).toBe(422);
-    expect(response.json.violations).toEqual([{ propertyPath: 'category', code: 'validation.choice', message: expect.stringContaining('Allowed values: business_registration, annual_financial_statement,') }]);
+    expect(response.json.violations).toEqual([
+      {
+        propertyPath: 'category',
+        code: 'validation.choice',
+        message: expect.stringContaining('Allowed values: business_registration, annual_financial_statement,'),
+      },
+    ]);
   });
 
   it('when the file is sent as a text part, or with unknown parts, then 422 names them', async () => {
@@ -151,7 +182,10 @@ describe('document upload', () => {
   it('when the multipart body has no boundary, or ends in the middle of a part, then 400 and nothing is stored', async () => {
     const caseId = await anotherCase(owner);
     const path = `/api/financing-cases/${caseId}/documents`;
-    const complete = rawMultipart([{ name: 'category', value: 'other' }, { name: 'file', file: { bytes: sampleFile('pdf', 50_000), disposition: 'filename="a.pdf"' } }]);
+    const complete = rawMultipart([
+      { name: 'category', value: 'other' },
+      { name: 'file', file: { bytes: sampleFile('pdf', 50_000), disposition: 'filename="a.pdf"' } },
+    ]);
 
     const noBoundary = await owner.api.request('POST', path, { rawBody: 'whatever', headers: { 'Content-Type': 'multipart/form-data' } });
     const truncated = await owner.api.request('POST', path, { rawBody: complete.body.subarray(0, 20_000), headers: { 'Content-Type': complete.contentType } });
@@ -170,7 +204,9 @@ describe('document upload', () => {
     const response = await owner.api.request('POST', `/api/financing-cases/${caseId}/documents`, { rawBody: form });
 
     expect(response.status).toBe(422);
-    expect(response.json.violations).toEqual([{ propertyPath: '', code: 'document.too_many_parts', message: 'Send one file and at most the parts category, description and requestedDocumentId.' }]);
+    expect(response.json.violations).toEqual([
+      { propertyPath: '', code: 'document.too_many_parts', message: 'Send one file and at most the parts category, description and requestedDocumentId.' },
+    ]);
     expect(await query(sharedStack(), 'SELECT id FROM documents WHERE financing_case_id = $1', [caseId])).toEqual([]);
   });
 
@@ -178,8 +214,16 @@ describe('document upload', () => {
     const otherCase = await anotherCase(owner);
     const [foreignItem] = await createItems(rpc, owner, 'document', [{ label: 'Register extract', category: 'business_registration' }], otherCase);
 
-    const unknown = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf'), name: 'a.pdf' }, category: 'other', requestedDocumentId: 999999999 });
-    const foreign = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf'), name: 'a.pdf' }, category: 'other', requestedDocumentId: foreignItem?.id });
+    const unknown = await upload(owner.api, owner.caseId, {
+      file: { bytes: sampleFile('pdf'), name: 'a.pdf' },
+      category: 'other',
+      requestedDocumentId: 999999999,
+    });
+    const foreign = await upload(owner.api, owner.caseId, {
+      file: { bytes: sampleFile('pdf'), name: 'a.pdf' },
+      category: 'other',
+      requestedDocumentId: foreignItem?.id,
+    });
 
     expect([unknown.status, unknown.json.type]).toEqual([404, problemTypeOf('document_request.not_found')]);
     expect([foreign.status, foreign.json.type]).toEqual([404, problemTypeOf('document_request.not_found')]);
@@ -187,10 +231,16 @@ describe('document upload', () => {
   });
 
   it('when requestedDocumentId is not an integer, then 422 at requestedDocumentId', async () => {
-    const response = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf'), name: 'a.pdf' }, category: 'other', requestedDocumentId: '12abc' });
+    const response = await upload(owner.api, owner.caseId, {
+      file: { bytes: sampleFile('pdf'), name: 'a.pdf' },
+      category: 'other',
+      requestedDocumentId: '12abc',
+    });
 
     expect(response.status).toBe(422);
-    expect(response.json.violations).toEqual([{ propertyPath: 'requestedDocumentId', code: 'validation.type', message: 'This value should be of type integer.' }]);
+    expect(response.json.violations).toEqual([
+      { propertyPath: 'requestedDocumentId', code: 'validation.type', message: 'This value should be of type integer.' },
+    ]);
   });
 
   it('when the case belongs to another partner, then 403; when it does not exist, then 404', async () => {

@@ -33,8 +33,16 @@ describe('visibility of documents', () => {
   it('when a request is answered twice, then the first file is superseded: left out of the list and 404', async () => {
     const owner = await partnerWithCase();
     const [item] = await createItems(rpc, owner, 'document', [{ label: 'Business assessment', category: 'business_assessment' }]);
-    const first = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf'), name: 'v1.pdf' }, category: 'business_assessment', requestedDocumentId: item?.id });
-    const second = await upload(owner.api, owner.caseId, { file: { bytes: sampleFile('pdf'), name: 'v2.pdf' }, category: 'business_assessment', requestedDocumentId: item?.id });
+    const first = await upload(owner.api, owner.caseId, {
+      file: { bytes: sampleFile('pdf'), name: 'v1.pdf' },
+      category: 'business_assessment',
+      requestedDocumentId: item?.id,
+    });
+    const second = await upload(owner.api, owner.caseId, {
+      file: { bytes: sampleFile('pdf'), name: 'v2.pdf' },
+      category: 'business_assessment',
+      requestedDocumentId: item?.id,
+    });
 
     const ids = await listIds(owner);
     const superseded = await owner.api.get(`/api/documents/${first.json.id}`);
@@ -52,7 +60,12 @@ describe('visibility of documents', () => {
     const metadata = await owner.api.get(`/api/documents/${contract.documentId}`);
     const fetched = await download(sharedStack(), owner.partner.key, metadata.json.downloadUrl);
 
-    expect(metadata.json).toMatchObject({ category: 'signed_contract', mimeType: 'application/pdf', originalName: 'signed-contract-CONTRACT-9.pdf', reviewStatus: 'VERIFIED' });
+    expect(metadata.json).toMatchObject({
+      category: 'signed_contract',
+      mimeType: 'application/pdf',
+      originalName: 'signed-contract-CONTRACT-9.pdf',
+      reviewStatus: 'VERIFIED',
+    });
     expect(fetched.headers.get('content-type')).toBe('application/pdf');
     expect(fetched.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(fetched.bytes.length).toBe(metadata.json.fileSize);
@@ -72,7 +85,8 @@ describe('visibility of documents', () => {
   it('when a case has 31 visible documents, then page 1 holds 30, page 2 the last one; page 0 is 400', async () => {
     const owner = await partnerWithCase();
     const created: number[] = [];
-    for (let index = 0; index < 31; index += 1) created.push(await insertDocument(sharedStack(), owner, { category: 'other', uploadedBy: 'partner', reviewStatus: 'PENDING_REVIEW' }));
+    for (let index = 0; index < 31; index += 1)
+      created.push(await insertDocument(sharedStack(), owner, { category: 'other', uploadedBy: 'partner', reviewStatus: 'PENDING_REVIEW' }));
 
     const first = await listIds(owner);
     const second = await listIds(owner, 2);

@@ -11,7 +11,9 @@ beforeAll(async () => {
 afterAll(() => shutdownStack(stack));
 
 async function casesOfCart(cartId: string): Promise<number> {
-  const [row] = await rows<{ count: number }>(stack.databaseUrl, 'SELECT count(*)::int AS count FROM case_workflow.financing_cases WHERE cart_id = $1', [cartId]);
+  const [row] = await rows<{ count: number }>(stack.databaseUrl, 'SELECT count(*)::int AS count FROM case_workflow.financing_cases WHERE cart_id = $1', [
+    cartId,
+  ]);
   return row!.count;
 }
 
@@ -20,10 +22,13 @@ async function restartAndRetry(retry: () => Promise<ApiResponse>): Promise<ApiRe
   stack.processes['case-workflow'].start();
   await stack.processes['case-workflow'].waitReady();
   // The channel from cart-checkout reconnects with a short backoff; until then a retry may be 503.
-  return waitFor(async () => {
-    const response = await retry();
-    return response.status === 503 ? undefined : response;
-  }, { timeoutMs: 15_000, intervalMs: 250, what: 'checkout to reach the restarted case-workflow' });
+  return waitFor(
+    async () => {
+      const response = await retry();
+      return response.status === 503 ? undefined : response;
+    },
+    { timeoutMs: 15_000, intervalMs: 250, what: 'checkout to reach the restarted case-workflow' },
+  );
 }
 
 describe('checkout while case-workflow dies', () => {

@@ -36,7 +36,11 @@ afterAll(async () => {
 
 async function checkout(): Promise<string> {
   const cart = await api.post('/api/carts', { items: [{ productNumber: 'LAPTOP-NATS', quantity: 1, price: 1000, categorySlug: 'laptops' }] });
-  const response = await api.post(`/api/carts/${cart.json.cartId}/checkout`, { duration: 36, financingType: 'leasing', customer: { company: 'Nats GmbH' } }, { headers: { 'Idempotency-Key': randomUUID() } });
+  const response = await api.post(
+    `/api/carts/${cart.json.cartId}/checkout`,
+    { duration: 36, financingType: 'leasing', customer: { company: 'Nats GmbH' } },
+    { headers: { 'Idempotency-Key': randomUUID() } },
+  );
   expect(response.status).toBe(201);
   return response.json.financeCaseId;
 }
@@ -56,11 +60,16 @@ async function expectEverythingArrived(scenario: string, back: number): Promise<
   const outcome = deliveredAgainstOutbox(receiver, written);
   expect({ lost: outcome.lost, unknown: outcome.unknown, mismatched: outcome.mismatched }).toEqual({ lost: [], unknown: [], mismatched: [] });
   const cancels = written.filter((event) => event.data.resourceType === 'quote' && event.data.transition === 'cancel').map((event) => event.id);
-  await waitFor(async () => {
-    const consumed = await rows(stack.databaseUrl, 'SELECT event_id FROM documents.consumed_events WHERE event_id = ANY($1)', [cancels]);
-    return consumed.length === cancels.length ? true : undefined;
-  }, { timeoutMs: 15_000, what: 'documents to apply every cancel' });
-  expect(await rows(stack.databaseUrl, "SELECT id FROM case_workflow.outbox WHERE payload->>'partnerId' = $1 AND published_at IS NULL", [partner.id])).toEqual([]);
+  await waitFor(
+    async () => {
+      const consumed = await rows(stack.databaseUrl, 'SELECT event_id FROM documents.consumed_events WHERE event_id = ANY($1)', [cancels]);
+      return consumed.length === cancels.length ? true : undefined;
+    },
+    { timeoutMs: 15_000, what: 'documents to apply every cancel' },
+  );
+  expect(await rows(stack.databaseUrl, "SELECT id FROM case_workflow.outbox WHERE payload->>'partnerId' = $1 AND published_at IS NULL", [partner.id])).toEqual(
+    [],
+  );
 }
 
 /**
@@ -77,7 +86,9 @@ async function changesAcrossOutage(takeDown: () => Promise<void>, scenario: stri
   // The API keeps working: changes are written with their events to the outbox.
   await acceptAndCancel(caseId);
   await checkout();
-  expect(await rows(stack.databaseUrl, "SELECT id FROM case_workflow.outbox WHERE payload->>'partnerId' = $1 AND published_at IS NULL", [partner.id])).toHaveLength(5);
+  expect(
+    await rows(stack.databaseUrl, "SELECT id FROM case_workflow.outbox WHERE payload->>'partnerId' = $1 AND published_at IS NULL", [partner.id]),
+  ).toHaveLength(5);
   await nats.start();
   const back = Date.now();
   await checkout();

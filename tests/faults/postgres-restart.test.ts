@@ -28,7 +28,10 @@ describe('PostgreSQL restarted during traffic', () => {
     expect(down.text).not.toMatch(/at .*\.js|stack|<html/i);
 
     await postgres.start();
-    await waitFor(async () => ((await api.get('/api/product-sectors')).status === 200 ? true : undefined), { timeoutMs: 15_000, what: 'pricing to answer again' });
+    await waitFor(async () => ((await api.get('/api/product-sectors')).status === 200 ? true : undefined), {
+      timeoutMs: 15_000,
+      what: 'pricing to answer again',
+    });
     expect(Object.values(stack.processes).map((process) => process.pid)).toEqual(pids);
     expect(Object.values(stack.processes).every((process) => process.isRunning())).toBe(true);
   });

@@ -19,19 +19,36 @@ beforeAll(async () => {
 afterAll(() => shutdownStack(stack));
 
 const person = {
-  email: 'max@customer.example', firstName: 'Max', lastName: 'Muster', customerType: 'company', street: 'Ring 1', postalCode: '50667', city: 'Köln', country: 'DE',
-  company: 'Crash AG', phone: '+49221000', acknowledgedPrivacy: true,
+  email: 'max@customer.example',
+  firstName: 'Max',
+  lastName: 'Muster',
+  customerType: 'company',
+  street: 'Ring 1',
+  postalCode: '50667',
+  city: 'Köln',
+  country: 'DE',
+  company: 'Crash AG',
+  phone: '+49221000',
+  acknowledgedPrivacy: true,
 };
 
 /** Case-workflow's sessions waiting for a lock: the case's insert waits behind the test's table lock. */
 async function waitingForLock(): Promise<number> {
-  const [row] = await rows<{ count: number }>(stack.databaseUrl, "SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+  const [row] = await rows<{ count: number }>(
+    stack.databaseUrl,
+    "SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+  );
   return row!.count;
 }
 
 describe('a quote request while cart-checkout dies', () => {
   it('when cart-checkout dies while case-workflow creates the case, then after its restart the quote request exists, linked to that one case, with one create_quote event', async () => {
-    const calculation = await api.post('/api/calculate', { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000, productSector: 'IT_AND_OFFICE_EQUIPMENT' });
+    const calculation = await api.post('/api/calculate', {
+      durations: [36],
+      calculationTypes: ['leasing'],
+      acquisitionCost: 1000,
+      productSector: 'IT_AND_OFFICE_EQUIPMENT',
+    });
     expect(calculation.status).toBe(201);
     const before = (await api.get('/api/quote_requests')).json.map((request: { id: number }) => request.id);
 
@@ -43,7 +60,11 @@ describe('a quote request while cart-checkout dies', () => {
       await blocker.query('BEGIN');
       await blocker.query('LOCK TABLE case_workflow.financing_cases IN SHARE ROW EXCLUSIVE MODE');
       const inFlight = api.post('/api/quote_requests', { ...person, calculation: calculation.json.uri });
-      await waitFor(async () => ((await waitingForLock()) > 0 ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, what: 'case-workflow to wait on the lock' });
+      await waitFor(async () => ((await waitingForLock()) > 0 ? true : undefined), {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        what: 'case-workflow to wait on the lock',
+      });
       await stack.processes['cart-checkout'].kill('SIGKILL');
       await blocker.query('COMMIT');
       first = await inFlight;
@@ -52,22 +73,45 @@ describe('a quote request while cart-checkout dies', () => {
     }
     expect([502, 503]).toContain(first.status);
 
-    const [made] = await waitFor(async () => {
-      const cases = await rows<{ id: string; quote_request_id: string }>(stack.databaseUrl, 'SELECT id, quote_request_id FROM case_workflow.financing_cases WHERE partner_id = $1 AND quote_request_id IS NOT NULL AND quote_request_id <> ALL($2::text[])', ['acme', before.map(String)]);
-      return cases.length > 0 ? cases : undefined;
-    }, { what: 'the case case-workflow made' });
+    const [made] = await waitFor(
+      async () => {
+        const cases = await rows<{ id: string; quote_request_id: string }>(
+          stack.databaseUrl,
+          'SELECT id, quote_request_id FROM case_workflow.financing_cases WHERE partner_id = $1 AND quote_request_id IS NOT NULL AND quote_request_id <> ALL($2::text[])',
+          ['acme', before.map(String)],
+        );
+        return cases.length > 0 ? cases : undefined;
+      },
+      { what: 'the case case-workflow made' },
+    );
 
     stack.processes['cart-checkout'].start();
     await stack.processes['cart-checkout'].waitReady();
-    const linked = await waitFor(async () => {
-      const response = await api.get(`/api/quote_requests/${made!.quote_request_id}`);
-      return response.status === 200 && response.json.status === 'quote_created' ? response.json : undefined;
-    }, { timeoutMs: 60_000, intervalMs: 500, what: 'the interrupted quote request to be completed' });
+    const linked = await waitFor(
+      async () => {
+        const response = await api.get(`/api/quote_requests/${made!.quote_request_id}`);
+        return response.status === 200 && response.json.status === 'quote_created' ? response.json : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500, what: 'the interrupted quote request to be completed' },
+    );
     expect(linked.email).toBe(person.email);
-    const [stored] = await rows<{ financing_case_id: string; status: string }>(stack.databaseUrl, 'SELECT financing_case_id, status FROM cart_checkout.quote_requests WHERE id = $1', [Number(made!.quote_request_id)]);
+    const [stored] = await rows<{ financing_case_id: string; status: string }>(
+      stack.databaseUrl,
+      'SELECT financing_case_id, status FROM cart_checkout.quote_requests WHERE id = $1',
+      [Number(made!.quote_request_id)],
+    );
     expect(stored).toEqual({ financing_case_id: made!.id, status: 'quote_created' });
-    expect(await rows(stack.databaseUrl, 'SELECT id FROM case_workflow.financing_cases WHERE partner_id = $1 AND quote_request_id = $2', ['acme', made!.quote_request_id])).toHaveLength(1);
-    const events = await rows<{ transition: string }>(stack.databaseUrl, "SELECT payload->'data'->>'transition' AS transition FROM cart_checkout.outbox WHERE payload->'data'->>'financingCaseId' = $1", [made!.id]);
+    expect(
+      await rows(stack.databaseUrl, 'SELECT id FROM case_workflow.financing_cases WHERE partner_id = $1 AND quote_request_id = $2', [
+        'acme',
+        made!.quote_request_id,
+      ]),
+    ).toHaveLength(1);
+    const events = await rows<{ transition: string }>(
+      stack.databaseUrl,
+      "SELECT payload->'data'->>'transition' AS transition FROM cart_checkout.outbox WHERE payload->'data'->>'financingCaseId' = $1",
+      [made!.id],
+    );
     expect(events).toEqual([{ transition: 'create_quote' }]);
   }, 120_000);
 });

@@ -43,8 +43,12 @@ let settleMs = 0;
  */
 async function successesThrough(name: ProcessName, since: number): Promise<number[]> {
   if (name === 'notifications') {
-    const attempts = await rows<{ ended: Date }>(stack.databaseUrl, `SELECT a.started_at + a.duration_ms * interval '1 millisecond' AS ended FROM notifications.delivery_attempts a
-      JOIN notifications.deliveries d ON d.id = a.delivery_id WHERE d.partner_id = $1 AND a.succeeded AND a.started_at > $2`, [partner.id, new Date(since)]);
+    const attempts = await rows<{ ended: Date }>(
+      stack.databaseUrl,
+      `SELECT a.started_at + a.duration_ms * interval '1 millisecond' AS ended FROM notifications.delivery_attempts a
+      JOIN notifications.deliveries d ON d.id = a.delivery_id WHERE d.partner_id = $1 AND a.succeeded AND a.started_at > $2`,
+      [partner.id, new Date(since)],
+    );
     return attempts.map((attempt) => attempt.ended.getTime());
   }
   return client.successes.filter((success) => success.touches.includes(name) && success.startedAt > since).map((success) => success.endedAt);
@@ -52,17 +56,26 @@ async function successesThrough(name: ProcessName, since: number): Promise<numbe
 
 async function killAndRestart(name: ProcessName): Promise<PhaseFigure> {
   const phaseStart = Date.now();
-  await waitFor(async () => ((await successesThrough(name, phaseStart)).length >= WARM ? true : undefined), { timeoutMs: 30_000, what: `traffic through ${name}` });
+  await waitFor(async () => ((await successesThrough(name, phaseStart)).length >= WARM ? true : undefined), {
+    timeoutMs: 30_000,
+    what: `traffic through ${name}`,
+  });
   const killedAt = Date.now();
   await stack.processes[name].kill('SIGKILL');
   stack.processes[name].start();
   await stack.processes[name].waitReady();
   const readyAt = Date.now();
-  const recoveredAt = await waitFor(async () => {
-    const after = await successesThrough(name, killedAt);
-    return after.length > 0 ? Math.min(...after) : undefined;
-  }, { timeoutMs: 30_000, what: `a successful call through ${name} after its restart` });
-  await waitFor(async () => ((await successesThrough(name, readyAt)).length >= WARM ? true : undefined), { timeoutMs: 30_000, what: `traffic through ${name} after its restart` });
+  const recoveredAt = await waitFor(
+    async () => {
+      const after = await successesThrough(name, killedAt);
+      return after.length > 0 ? Math.min(...after) : undefined;
+    },
+    { timeoutMs: 30_000, what: `a successful call through ${name} after its restart` },
+  );
+  await waitFor(async () => ((await successesThrough(name, readyAt)).length >= WARM ? true : undefined), {
+    timeoutMs: 30_000,
+    what: `traffic through ${name} after its restart`,
+  });
   return { process: name, readyMs: readyAt - killedAt, recoveredMs: recoveredAt - killedAt };
 }
 
@@ -103,7 +116,9 @@ afterAll(async () => {
   if (stack && partner && receiver) {
     const written = await outboxOfPartner(stack.databaseUrl, partner.id);
     const { lost, unknown, redelivered } = deliveredAgainstOutbox(receiver, written);
-    process.stdout.write(`${JSON.stringify({ journeys: journeys.length, calls: client.tally.attempts, byStatus: client.tally.byStatus, events: written.length, lost: lost.length, secondIds: unknown.length, redelivered, trafficMs, settleMs, figures })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ journeys: journeys.length, calls: client.tally.attempts, byStatus: client.tally.byStatus, events: written.length, lost: lost.length, secondIds: unknown.length, redelivered, trafficMs, settleMs, figures })}\n`,
+    );
   }
   await receiver?.close();
   if (stack) await shutdownStack(stack);
@@ -136,7 +151,11 @@ describe('SIGKILL of each process during traffic', () => {
   });
 
   it('then each checked-out cart has exactly one financing case, and each case exactly its five status changes', async () => {
-    const perCart = await rows<{ cart_id: string; cases: number }>(stack.databaseUrl, 'SELECT cart_id, count(*)::int AS cases FROM case_workflow.financing_cases WHERE partner_id = $1 GROUP BY cart_id', [partner.id]);
+    const perCart = await rows<{ cart_id: string; cases: number }>(
+      stack.databaseUrl,
+      'SELECT cart_id, count(*)::int AS cases FROM case_workflow.financing_cases WHERE partner_id = $1 GROUP BY cart_id',
+      [partner.id],
+    );
     expect(perCart.filter((row) => row.cases !== 1)).toEqual([]);
     expect(perCart.map((row) => row.cart_id).sort()).toEqual(journeys.map((journey) => journey.cartId).sort());
 
@@ -146,23 +165,36 @@ describe('SIGKILL of each process during traffic', () => {
     const expected = ['create', 'accept_by_customer', 'request_finance_review', 'finance_accept', 'cancel'];
     expect([...moves.values()].filter((transitions) => transitions.join() !== expected.join())).toEqual([]);
     expect(moves.size).toBe(journeys.length);
-    expect(await rows(stack.databaseUrl, "SELECT id FROM case_workflow.outbox WHERE payload->>'partnerId' = $1 AND published_at IS NULL", [partner.id])).toEqual([]);
+    expect(
+      await rows(stack.databaseUrl, "SELECT id FROM case_workflow.outbox WHERE payload->>'partnerId' = $1 AND published_at IS NULL", [partner.id]),
+    ).toEqual([]);
   });
 
   it('then every status change reached the webhook under its own id, none was lost and none got a second id', async () => {
     const written = await outboxOfPartner(stack.databaseUrl, partner.id);
     const outcome = deliveredAgainstOutbox(receiver, written);
     expect({ lost: outcome.lost, unknown: outcome.unknown, mismatched: outcome.mismatched }).toEqual({ lost: [], unknown: [], mismatched: [] });
-    const duplicates = await rows(stack.databaseUrl, 'SELECT event_id FROM notifications.deliveries WHERE partner_id = $1 GROUP BY event_id HAVING count(*) > 1', [partner.id]);
+    const duplicates = await rows(
+      stack.databaseUrl,
+      'SELECT event_id FROM notifications.deliveries WHERE partner_id = $1 GROUP BY event_id HAVING count(*) > 1',
+      [partner.id],
+    );
     expect(duplicates).toEqual([]);
   });
 
   it('then documents applied every cancel once (its consumer lost nothing across the kills)', async () => {
-    const cancels = (await outboxOfPartner(stack.databaseUrl, partner.id)).filter((event) => event.data.transition === 'cancel' && event.data.resourceType === 'quote');
-    const consumed = await waitFor(async () => {
-      const found = await rows<{ event_id: string }>(stack.databaseUrl, 'SELECT event_id FROM documents.consumed_events WHERE event_id = ANY($1)', [cancels.map((event) => event.id)]);
-      return found.length === cancels.length ? found : undefined;
-    }, { timeoutMs: 45_000, intervalMs: 500, what: 'every cancel consumed by documents' });
+    const cancels = (await outboxOfPartner(stack.databaseUrl, partner.id)).filter(
+      (event) => event.data.transition === 'cancel' && event.data.resourceType === 'quote',
+    );
+    const consumed = await waitFor(
+      async () => {
+        const found = await rows<{ event_id: string }>(stack.databaseUrl, 'SELECT event_id FROM documents.consumed_events WHERE event_id = ANY($1)', [
+          cancels.map((event) => event.id),
+        ]);
+        return found.length === cancels.length ? found : undefined;
+      },
+      { timeoutMs: 45_000, intervalMs: 500, what: 'every cancel consumed by documents' },
+    );
     expect(consumed.map((row) => row.event_id).sort()).toEqual(cancels.map((event) => event.id).sort());
   });
 });
@@ -179,11 +211,17 @@ describe('SIGKILL of cart-checkout in the middle of a checkout', () => {
     process.kill(caseWorkflow, 'SIGSTOP');
     let first: Promise<number>;
     try {
-      first = api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key).then((response) => response.status, () => 0);
-      await waitFor(async () => {
-        const [row] = await rows<{ status: string }>(stack.databaseUrl, 'SELECT status FROM cart_checkout.carts WHERE id = $1', [cart.json.cartId]);
-        return row?.status === 'checking_out' ? true : undefined;
-      }, { intervalMs: 20, what: 'the cart to be claimed' });
+      first = api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key).then(
+        (response) => response.status,
+        () => 0,
+      );
+      await waitFor(
+        async () => {
+          const [row] = await rows<{ status: string }>(stack.databaseUrl, 'SELECT status FROM cart_checkout.carts WHERE id = $1', [cart.json.cartId]);
+          return row?.status === 'checking_out' ? true : undefined;
+        },
+        { intervalMs: 20, what: 'the cart to be claimed' },
+      );
       await stack.processes['cart-checkout'].kill('SIGKILL');
     } finally {
       process.kill(caseWorkflow, 'SIGCONT');
@@ -194,12 +232,15 @@ describe('SIGKILL of cart-checkout in the middle of a checkout', () => {
 
     const retryStarted = Date.now();
     const statuses: number[] = [];
-    const retried = await waitFor(async () => {
-      const response = await api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key);
-      statuses.push(response.status);
-      if (response.status === 409) expect(response.json.type).toBe(`${stack.gatewayUrl}/problems/checkout.running`);
-      return response.status === 201 ? response : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 250, what: 'the retried checkout to be taken over' });
+    const retried = await waitFor(
+      async () => {
+        const response = await api.post(`/api/carts/${cart.json.cartId}/checkout`, body, key);
+        statuses.push(response.status);
+        if (response.status === 409) expect(response.json.type).toBe(`${stack.gatewayUrl}/problems/checkout.running`);
+        return response.status === 201 ? response : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, what: 'the retried checkout to be taken over' },
+    );
     process.stdout.write(`checkout taken over ${Date.now() - retryStarted} ms after the restart (${statuses.length} tries: ${statuses.join(' ')})\n`);
 
     expect(statuses.filter((status) => status !== 409 && status !== 503 && status !== 201)).toEqual([]);

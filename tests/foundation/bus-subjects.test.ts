@@ -32,7 +32,12 @@ const change = (transition: string) => ({ resourceType: 'quote', transition });
 
 describe('one subject per status change', () => {
   it('when a consumer filters quote cancellations and names a former durable that exists, then it gets the cancellations and everything on the former subject, nothing else', async () => {
-    await manager.consumers.add(bus.stream, { durable_name: 'former-of-cancels', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, filter_subject: bus.subject(STATUS_CHANGED_SUBJECT) });
+    await manager.consumers.add(bus.stream, {
+      durable_name: 'former-of-cancels',
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: bus.subject(STATUS_CHANGED_SUBJECT),
+    });
     const base = bus.subject(STATUS_CHANGED_SUBJECT);
     await bus.publish(base, { label: 'former subject, an acceptance' }, randomUUID());
     await bus.publish(statusChangeSubject(base, change('finance_accept')), { label: 'acceptance' }, randomUUID());
@@ -44,10 +49,12 @@ describe('one subject per status change', () => {
       subject: QUOTE_CANCELED_SUBJECT,
       durable: 'cancels',
       former: { durable: 'former-of-cancels', subject: STATUS_CHANGED_SUBJECT },
-      handler: async ({ data }) => { received.push(data.label); },
+      handler: async ({ data }) => {
+        received.push(data.label);
+      },
     });
 
-    await waitFor(() => (received.length >= 2 ? true : undefined), { timeoutMs: 10_000, what: 'the cancellation and the former subject\'s message' });
+    await waitFor(() => (received.length >= 2 ? true : undefined), { timeoutMs: 10_000, what: "the cancellation and the former subject's message" });
     // Time for anything else to (wrongly) arrive.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(received.sort()).toEqual(['cancellation', 'former subject, an acceptance']);
@@ -62,7 +69,9 @@ describe('one subject per status change', () => {
       subject: statusChangeSubject(STATUS_CHANGED_SUBJECT, change('expire')),
       durable: 'expiries',
       former: { durable: 'never-created', subject: STATUS_CHANGED_SUBJECT },
-      handler: async ({ data }) => { received.push(data.label); },
+      handler: async ({ data }) => {
+        received.push(data.label);
+      },
     });
     await bus.publish(statusChangeSubject(base, change('expire')), { label: 'expiry' }, randomUUID());
 
@@ -76,6 +85,8 @@ describe('one subject per status change', () => {
   it('when a resource type or transition is not a subject token, then no subject is made of it', () => {
     expect(() => statusChangeSubject(STATUS_CHANGED_SUBJECT, change('finance.accept'))).toThrow('must be subject tokens');
     expect(() => statusChangeSubject(STATUS_CHANGED_SUBJECT, change('*'))).toThrow('must be subject tokens');
-    expect(statusChangeSubject('rental.x.case.status_changed', { resourceType: 'quote_request', transition: 'create_quote' })).toBe('rental.x.case.status_changed.quote_request.create_quote');
+    expect(statusChangeSubject('rental.x.case.status_changed', { resourceType: 'quote_request', transition: 'create_quote' })).toBe(
+      'rental.x.case.status_changed.quote_request.create_quote',
+    );
   });
 });

@@ -37,7 +37,9 @@ function knownVariables(process: string): Set<string> {
 }
 
 function requiredVariables(shape: Shape): string[] {
-  return Object.entries(shape).filter(([, schema]) => !schema.safeParse(undefined).success).map(([name]) => name);
+  return Object.entries(shape)
+    .filter(([, schema]) => !schema.safeParse(undefined).success)
+    .map(([name]) => name);
 }
 
 describe('docker-compose.yml', () => {
@@ -143,14 +145,22 @@ describe('deploy/k8s', () => {
       expect(kustomizationFile.namespace).toBe(`rental-${environment}`);
       const patch = parse(read(path.join(overlay, 'configmap.yaml')));
       expect(patch.data.API_ENVIRONMENT).toBe(environment);
-      expect(Object.keys(patch.data).filter((variable) => !Object.keys(platformVariables).includes(variable) && !(variable in documentsVariables) && !(variable in caseWorkflowVariables))).toEqual([]);
+      expect(
+        Object.keys(patch.data).filter(
+          (variable) => !Object.keys(platformVariables).includes(variable) && !(variable in documentsVariables) && !(variable in caseWorkflowVariables),
+        ),
+      ).toEqual([]);
     }
   });
 
-  it('when production runs, then the signing secret and the lenders\' secrets come from Secrets, never from a ConfigMap', () => {
+  it("when production runs, then the signing secret and the lenders' secrets come from Secrets, never from a ConfigMap", () => {
     const caseWorkflow = documents.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === 'case-workflow');
     const env = caseWorkflow.spec.template.spec.containers[0].env as { name: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
-    expect(env.find((entry) => entry.name === 'SIGNING_WEBHOOK_SECRET')?.valueFrom?.secretKeyRef).toEqual({ name: 'rental-signing', key: 'webhook-secret', optional: true });
+    expect(env.find((entry) => entry.name === 'SIGNING_WEBHOOK_SECRET')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'rental-signing',
+      key: 'webhook-secret',
+      optional: true,
+    });
     const seedJob = documents.find((doc) => doc.kind === 'Job' && doc.metadata.name === 'rental-seed');
     expect(seedJob.spec.template.spec.containers[0].command).toEqual(['node', 'tools/stack/dist/cli/seed.js', '/seed/seed.json']);
     expect(seedJob.spec.template.spec.volumes).toEqual([{ name: 'seed-file', secret: { secretName: 'rental-lenders' } }]);

@@ -15,15 +15,17 @@ describe('internal gRPC between services', () => {
 
   it('when a partner profile is asked for, then lender and hub contacts come back', async () => {
     const profile = await client.call('GetPartnerProfile', { partnerId: 'acme' }, { partnerId: 'acme', requestId: 'grpc-test' });
-    expect(profile).toEqual(expect.objectContaining({
-      id: 'acme',
-      contactEmail: 'partner-ops@acme.example',
-      hasFinancingPartner: true,
-      financingPartner: { id: 'lender-a', name: 'Lender A Bank', contactEmail: 'credit@lender-a.example' },
-      hasDistributionHub: true,
-      distributionHubConnected: true,
-      paymentIntervals: ['monthly', 'quarterly'],
-    }));
+    expect(profile).toEqual(
+      expect.objectContaining({
+        id: 'acme',
+        contactEmail: 'partner-ops@acme.example',
+        hasFinancingPartner: true,
+        financingPartner: { id: 'lender-a', name: 'Lender A Bank', contactEmail: 'credit@lender-a.example' },
+        hasDistributionHub: true,
+        distributionHubConnected: true,
+        paymentIntervals: ['monthly', 'quarterly'],
+      }),
+    );
   });
 
   it('when the callee raises a domain error, then the caller receives the same error', async () => {
@@ -33,7 +35,11 @@ describe('internal gRPC between services', () => {
   });
 
   it('when categories are resolved, then sector and article type are derived from the sector', async () => {
-    const { items } = await client.call('ResolveCategories', { items: [{ categorySlug: 'laptops' }, { categoryId: 7 }, { categorySlug: 'nope' }, { categoryId: 1, categorySlug: 'ultrasound-devices' }] }, {});
+    const { items } = await client.call(
+      'ResolveCategories',
+      { items: [{ categorySlug: 'laptops' }, { categoryId: 7 }, { categorySlug: 'nope' }, { categoryId: 1, categorySlug: 'ultrasound-devices' }] },
+      {},
+    );
     expect(items.map((item) => [item.found, item.productSector, item.articleType, item.conflicting])).toEqual([
       [true, 'IT_AND_OFFICE_EQUIPMENT', 'ITK', false],
       [true, 'KITCHEN_AND_GASTRONOMY_EQUIPMENT', 'NON_ITK', false],

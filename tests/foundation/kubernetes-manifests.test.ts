@@ -17,7 +17,13 @@ const IMAGES = [...PROCESSES, 'stack'];
 const RELEASE_TAG = /^\d{4}\.\d{2}\.\d{2}(\.\d+)?$/;
 const ENVIRONMENTS = { sandbox: 'sandbox.api.partner-rental.example', production: 'api.partner-rental.example' } as const;
 
-type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: any; data?: Record<string, string> };
+type K8sObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec?: any;
+  data?: Record<string, string>;
+};
 
 /** The problems kubernetes-models finds in the objects (none when all are valid). */
 async function schemaProblems(objects: K8sObject[]): Promise<string[]> {
@@ -41,7 +47,9 @@ function kustomizeBinary(): string | undefined {
 
 const baseDirectory = path.join('deploy', 'k8s', 'base');
 const baseKustomization = parse(read(path.join(baseDirectory, 'kustomization.yaml'))) as { resources: string[]; images: { name: string; newTag: string }[] };
-const baseObjects = baseKustomization.resources.flatMap((file) => parseAllDocuments(read(path.join(baseDirectory, file))).map((doc) => doc.toJS() as K8sObject));
+const baseObjects = baseKustomization.resources.flatMap((file) =>
+  parseAllDocuments(read(path.join(baseDirectory, file))).map((doc) => doc.toJS() as K8sObject),
+);
 const configMap = baseObjects.find((object) => object.kind === 'ConfigMap')!;
 
 /** A gateway setting as deployed: the ConfigMap's value, else the code's default. */
@@ -59,7 +67,9 @@ function expectIngressInStepWithGateway(ingress: K8sObject | undefined, host: st
     'nginx.ingress.kubernetes.io/ssl-redirect': 'true',
   });
   expect(ingress?.spec.tls).toEqual([{ hosts: [host], secretName: expect.stringMatching(/^rental-api-tls/) }]);
-  expect(ingress?.spec.rules).toEqual([{ host, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'gateway', port: { name: 'http' } } } }] } }]);
+  expect(ingress?.spec.rules).toEqual([
+    { host, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'gateway', port: { name: 'http' } } } }] } },
+  ]);
 }
 
 describe('the kustomize base as written', () => {
@@ -86,11 +96,14 @@ describe('the kustomize base as written', () => {
     expect(configMap.data?.HUB_URL).toMatch(/^https?:\/\/[^/]+/);
   });
 
-  it('when the Ingress is read, then it terminates TLS and its body size and timeouts follow the gateway\'s settings', () => {
-    expectIngressInStepWithGateway(baseObjects.find((object) => object.kind === 'Ingress'), 'api.partner-rental.example');
+  it("when the Ingress is read, then it terminates TLS and its body size and timeouts follow the gateway's settings", () => {
+    expectIngressInStepWithGateway(
+      baseObjects.find((object) => object.kind === 'Ingress'),
+      'api.partner-rental.example',
+    );
   });
 
-  it('when the ServiceMonitor is read, then it selects every process\'s Service on the admin port each of them exposes, at /metrics', () => {
+  it("when the ServiceMonitor is read, then it selects every process's Service on the admin port each of them exposes, at /metrics", () => {
     const monitor = baseObjects.find((object) => object.kind === 'ServiceMonitor')!;
     expect(monitor.spec.selector).toEqual({ matchLabels: { 'app.kubernetes.io/part-of': 'partner-rental-api' } });
     expect(baseKustomization).toEqual(expect.objectContaining({ labels: [{ pairs: { 'app.kubernetes.io/part-of': 'partner-rental-api' } }] }));
@@ -109,7 +122,11 @@ describe('docker-compose.yml', () => {
     for (const [name, service] of Object.entries(compose.services)) {
       expect([name, service.image]).toEqual([name, expect.stringMatching(/^[a-z0-9./-]+:\S+$/)]);
       expect([name, service.image]).not.toEqual([name, expect.stringMatching(/:latest$/)]);
-      if (service.build) expect([name, service.image]).toEqual([name, expect.stringMatching(new RegExp(`^rental/[a-z-]+:\\$\\{RENTAL_IMAGE_TAG:-${release!.replace(/\./g, '\\.')}\\}$`))]);
+      if (service.build)
+        expect([name, service.image]).toEqual([
+          name,
+          expect.stringMatching(new RegExp(`^rental/[a-z-]+:\\$\\{RENTAL_IMAGE_TAG:-${release!.replace(/\./g, '\\.')}\\}$`)),
+        ]);
     }
   });
 });
@@ -129,20 +146,34 @@ describe('the overlays as kustomize renders them', () => {
     return parseAllDocuments(stdout).map((doc) => doc.toJS() as K8sObject);
   }
 
-  it.each(Object.entries(ENVIRONMENTS))('when the %s overlay is rendered, then every object is valid, in its namespace, on pinned images, behind its own host', async (environment, host) => {
-    const objects = await render(environment);
+  it.each(Object.entries(ENVIRONMENTS))(
+    'when the %s overlay is rendered, then every object is valid, in its namespace, on pinned images, behind its own host',
+    async (environment, host) => {
+      const objects = await render(environment);
 
-    expect(await schemaProblems(objects)).toEqual([]);
-    expect(objects.filter((object) => object.metadata.namespace !== `rental-${environment}`).map((object) => `${object.kind} ${object.metadata.name}`)).toEqual([]);
-    const images = objects.filter((object) => object.kind === 'Deployment' || object.kind === 'Job').map((object) => object.spec.template.spec.containers[0].image).sort();
-    expect(images).toEqual(IMAGES.map((name) => `rental/${name}:${baseKustomization.images[0]?.newTag}`).sort());
-    expectIngressInStepWithGateway(objects.find((object) => object.kind === 'Ingress'), host);
-    expect(objects.find((object) => object.kind === 'ConfigMap')?.data).toEqual(expect.objectContaining({ API_ENVIRONMENT: environment, HUB_URL: configMap.data?.HUB_URL }));
-    expect(objects.filter((object) => object.kind === 'ServiceMonitor')).toHaveLength(1);
-  });
+      expect(await schemaProblems(objects)).toEqual([]);
+      expect(
+        objects.filter((object) => object.metadata.namespace !== `rental-${environment}`).map((object) => `${object.kind} ${object.metadata.name}`),
+      ).toEqual([]);
+      const images = objects
+        .filter((object) => object.kind === 'Deployment' || object.kind === 'Job')
+        .map((object) => object.spec.template.spec.containers[0].image)
+        .sort();
+      expect(images).toEqual(IMAGES.map((name) => `rental/${name}:${baseKustomization.images[0]?.newTag}`).sort());
+      expectIngressInStepWithGateway(
+        objects.find((object) => object.kind === 'Ingress'),
+        host,
+      );
+      expect(objects.find((object) => object.kind === 'ConfigMap')?.data).toEqual(
+        expect.objectContaining({ API_ENVIRONMENT: environment, HUB_URL: configMap.data?.HUB_URL }),
+      );
+      expect(objects.filter((object) => object.kind === 'ServiceMonitor')).toHaveLength(1);
+    },
+  );
 
   it('when the seed Job is rendered, then the seed file Secret is required in production and optional in the sandbox, which then loads nothing', async () => {
-    const seedJobOf = async (environment: string) => (await render(environment)).find((object) => object.kind === 'Job' && object.metadata.name === 'rental-seed')!.spec.template.spec;
+    const seedJobOf = async (environment: string) =>
+      (await render(environment)).find((object) => object.kind === 'Job' && object.metadata.name === 'rental-seed')!.spec.template.spec;
 
     const production = await seedJobOf('production');
     const sandbox = await seedJobOf('sandbox');

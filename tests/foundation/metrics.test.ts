@@ -35,7 +35,7 @@ function promtoolProblems(exposition: Exposition): string[] {
 
 const countOf = (exposition: Exposition, labels: Record<string, string>) => sumOf(exposition, 'http_request_duration_seconds_count', labels);
 
-describe('the gateway\'s request metrics', () => {
+describe("the gateway's request metrics", () => {
   it('when calls go to services, are refused by the gateway or match no route, then they are counted by route template and owning service, never by path', async () => {
     const partner = apiAs((await createTestPartner(sharedStack(), { like: 'acme' })).key);
     const metricsUrl = `http://127.0.0.1:${defaultAdminPort('gateway', sharedStack().portBase)}/metrics`;
@@ -57,7 +57,9 @@ describe('the gateway\'s request metrics', () => {
       grew({ method: 'GET', route: 'unmatched', service: 'gateway', status: '404' }),
     ]).toEqual([1, 1, 1, 1, 1]);
 
-    const sample = after.samples.find((entry) => entry.name === 'http_request_duration_seconds_count' && entry.labels.route === '/api/carts/{id}' && entry.labels.status === '404');
+    const sample = after.samples.find(
+      (entry) => entry.name === 'http_request_duration_seconds_count' && entry.labels.route === '/api/carts/{id}' && entry.labels.status === '404',
+    );
     expect(Object.keys(sample!.labels).sort()).toEqual(['method', 'route', 'service', 'status']);
     const described = Object.keys((await apiAs().get('/api/docs.json')).json.paths);
     const routes = new Set(after.samples.filter((entry) => entry.name.startsWith('http_request_duration_seconds')).map((entry) => entry.labels.route));
@@ -66,13 +68,20 @@ describe('the gateway\'s request metrics', () => {
 });
 
 describe('the /metrics exposition of every process', () => {
-  it.each(['gateway', ...SERVICE_NAMES])('when %s is scraped, then promtool\'s naming rules hold and the process gauges carry no _total suffix', async (name) => {
-    const url = `http://127.0.0.1:${defaultAdminPort(name as ServiceName | 'gateway', sharedStack().portBase)}/metrics`;
-    const { exposition } = await scrape(url);
+  it.each(['gateway', ...SERVICE_NAMES])(
+    "when %s is scraped, then promtool's naming rules hold and the process gauges carry no _total suffix",
+    async (name) => {
+      const url = `http://127.0.0.1:${defaultAdminPort(name as ServiceName | 'gateway', sharedStack().portBase)}/metrics`;
+      const { exposition } = await scrape(url);
 
-    expect(promtoolProblems(exposition)).toEqual([]);
-    expect([...exposition.types.keys()].filter((name) => name.startsWith('nodejs_active_'))).toEqual(['nodejs_active_resources', 'nodejs_active_handles', 'nodejs_active_requests']);
-    expect(exposition.types.get('http_request_duration_seconds')).toBe('histogram');
-    expect(exposition.samples.filter((sample) => sample.name === 'process_cpu_seconds_total').map((sample) => sample.labels)).toEqual([{ service: name }]);
-  });
+      expect(promtoolProblems(exposition)).toEqual([]);
+      expect([...exposition.types.keys()].filter((name) => name.startsWith('nodejs_active_'))).toEqual([
+        'nodejs_active_resources',
+        'nodejs_active_handles',
+        'nodejs_active_requests',
+      ]);
+      expect(exposition.types.get('http_request_duration_seconds')).toBe('histogram');
+      expect(exposition.samples.filter((sample) => sample.name === 'process_cpu_seconds_total').map((sample) => sample.labels)).toEqual([{ service: name }]);
+    },
+  );
 });

@@ -27,9 +27,12 @@ function sourceFiles(directory: string): string[] {
  */
 function thrownCodes(): Map<string, string[]> {
   const roots = ['services', 'libs'].flatMap((top) => fs.readdirSync(path.join(REPOSITORY, top)).map((name) => path.join(REPOSITORY, top, name, 'src')));
-  const sources = [...roots, path.join(REPOSITORY, 'gateway/src')].flatMap(sourceFiles).map((file) => ({ file: path.relative(REPOSITORY, file), text: fs.readFileSync(file, 'utf8') }));
+  const sources = [...roots, path.join(REPOSITORY, 'gateway/src')]
+    .flatMap(sourceFiles)
+    .map((file) => ({ file: path.relative(REPOSITORY, file), text: fs.readFileSync(file, 'utf8') }));
   const helpers = new Set(PROBLEM_HELPERS);
-  for (const { text } of sources) for (const match of text.matchAll(/(?:function\s+(\w+)|const\s+(\w+)\s*=)\s*(?:<[^>]*>\s*)?\(\s*code\s*:\s*string/g)) helpers.add((match[1] ?? match[2])!);
+  for (const { text } of sources)
+    for (const match of text.matchAll(/(?:function\s+(\w+)|const\s+(\w+)\s*=)\s*(?:<[^>]*>\s*)?\(\s*code\s*:\s*string/g)) helpers.add((match[1] ?? match[2])!);
   const helperCall = new RegExp(`\\b(?:${[...helpers].join('|')})\\(\\s*'([^']+)'`, 'g');
   const codes = new Map<string, string[]>();
   const add = (code: string, file: string) => codes.set(code, [...new Set([...(codes.get(code) ?? []), file])]);
@@ -51,7 +54,7 @@ describe('problem types', () => {
     expect(thrown.size).toBeGreaterThan(100);
   });
 
-  it('when a service answers a problem, then its type opens the page of that type, its title is the type\'s own and instance names the request', async () => {
+  it("when a service answers a problem, then its type opens the page of that type, its title is the type's own and instance names the request", async () => {
     const response = await apiAs(fixturePartnerKey('acme')).get('/api/financing_cases/01JZZZZZZZZZZZZZZZZZZZZZZZ');
 
     const requestId = response.headers.get('x-request-id');
@@ -83,7 +86,9 @@ describe('problem types', () => {
   });
 
   it('when a 422 is answered, then its violations stay as they were beside title and instance', async () => {
-    const response = await apiAs(fixturePartnerKey('acme')).post('/api/carts', { items: [{ productNumber: 'P-1', productName: 'Laptop', quantity: 'two', price: 1000, categorySlug: 'laptops' }] });
+    const response = await apiAs(fixturePartnerKey('acme')).post('/api/carts', {
+      items: [{ productNumber: 'P-1', productName: 'Laptop', quantity: 'two', price: 1000, categorySlug: 'laptops' }],
+    });
 
     expect(response.json).toEqual({
       type: `${sharedStack().gatewayUrl}/problems/validation_failed`,
@@ -107,6 +112,10 @@ describe('problem types', () => {
   it('when the page of an unknown type is opened, then it is a 404 problem', async () => {
     const response = await apiAs().get('/problems/no.such_problem');
 
-    expect([response.status, response.json.type, response.json.title]).toEqual([404, `${sharedStack().gatewayUrl}/problems/route.not_found`, 'No endpoint at this path']);
+    expect([response.status, response.json.type, response.json.title]).toEqual([
+      404,
+      `${sharedStack().gatewayUrl}/problems/route.not_found`,
+      'No endpoint at this path',
+    ]);
   });
 });

@@ -15,7 +15,8 @@ const PRODUCTION = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
   LOG_LEVEL: 'silent',
 };
-const OWN = /^(DATABASE_URL|API_ENVIRONMENT|SIGNING_|CREDIT_BUREAU_URL|LENDER_|PRODUCTION_SIMULATORS|INTERNAL_IDENTITY_SECRET|LOG_LEVEL|.*_GRPC_ADDR|.*_HTTP_URL)$/;
+const OWN =
+  /^(DATABASE_URL|API_ENVIRONMENT|SIGNING_|CREDIT_BUREAU_URL|LENDER_|PRODUCTION_SIMULATORS|INTERNAL_IDENTITY_SECRET|LOG_LEVEL|.*_GRPC_ADDR|.*_HTTP_URL)$/;
 const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OWN.test(name)));
 
 function run(entry: string, env: Record<string, string>, args: string[] = []) {
@@ -31,7 +32,9 @@ describe('simulators in production are an explicit choice', () => {
   it('when case-workflow starts in production without the signing provider and credit bureau URLs, then it exits 78 with one line naming both', () => {
     expect(run(CASE_WORKFLOW, PRODUCTION)).toEqual({
       status: 78,
-      stderrLines: [`invalid configuration: ${REQUIRED('SIGNING_PROVIDER_URL')}; ${REQUIRED('CREDIT_BUREAU_URL')} (PRODUCTION_SIMULATORS=true uses the local simulators instead)`],
+      stderrLines: [
+        `invalid configuration: ${REQUIRED('SIGNING_PROVIDER_URL')}; ${REQUIRED('CREDIT_BUREAU_URL')} (PRODUCTION_SIMULATORS=true uses the local simulators instead)`,
+      ],
     });
   });
 
@@ -53,11 +56,16 @@ describe('simulators in production are an explicit choice', () => {
     const result = run(CASE_WORKFLOW, { ...PRODUCTION, PRODUCTION_SIMULATORS: 'true', CREDIT_BUREAU_URL: 'https://bureau.example/api' });
 
     expect(result.status).not.toBe(78);
-    expect(result.stderrLines[0]).toBe('warning: PRODUCTION_SIMULATORS is true in production: the local simulators stand in for SIGNING_PROVIDER_URL, lenders without an intakeUrl');
+    expect(result.stderrLines[0]).toBe(
+      'warning: PRODUCTION_SIMULATORS is true in production: the local simulators stand in for SIGNING_PROVIDER_URL, lenders without an intakeUrl',
+    );
   });
 
   it('when PRODUCTION_SIMULATORS is not true or false, then case-workflow refuses it by name', () => {
-    expect(run(CASE_WORKFLOW, { ...PRODUCTION, PRODUCTION_SIMULATORS: 'yes' })).toEqual({ status: 78, stderrLines: ['invalid configuration: PRODUCTION_SIMULATORS must be true or false'] });
+    expect(run(CASE_WORKFLOW, { ...PRODUCTION, PRODUCTION_SIMULATORS: 'yes' })).toEqual({
+      status: 78,
+      stderrLines: ['invalid configuration: PRODUCTION_SIMULATORS must be true or false'],
+    });
   });
 
   it.each([
@@ -65,7 +73,9 @@ describe('simulators in production are an explicit choice', () => {
     [CASE_WORKFLOW, { DOCUMENTS_GRPC_ADDR: 'http://documents:50051' }, 'DOCUMENTS_GRPC_ADDR must be host:port'],
     ['services/backoffice/dist/start.js', { PRICING_GRPC_ADDR: 'pricing' }, 'PRICING_GRPC_ADDR must be host:port'],
   ])('when %s is given a malformed peer address, then it exits 78 naming the variable', (entry, env, line) => {
-    expect(run(entry, { ...PRODUCTION, SIGNING_PROVIDER_URL: 'https://signing.example/api', CREDIT_BUREAU_URL: 'https://bureau.example/api', ...env })).toEqual({ status: 78, stderrLines: [`invalid configuration: ${line}`] });
+    expect(run(entry, { ...PRODUCTION, SIGNING_PROVIDER_URL: 'https://signing.example/api', CREDIT_BUREAU_URL: 'https://bureau.example/api', ...env })).toEqual(
+      { status: 78, stderrLines: [`invalid configuration: ${line}`] },
+    );
   });
 
   describe('the seed command', () => {
@@ -75,7 +85,13 @@ describe('simulators in production are an explicit choice', () => {
     afterAll(() => dropDatabase(databaseUrl));
 
     it('when the fixture with lenders without an intakeUrl is seeded into production, then it is refused by name and nothing is written; with PRODUCTION_SIMULATORS=true it loads', async () => {
-      const schemas = async () => (await rows<{ name: string }>(databaseUrl, "SELECT nspname AS name FROM pg_namespace WHERE nspname IN ('gateway', 'pricing', 'case_workflow') ORDER BY 1")).map((row) => row.name);
+      const schemas = async () =>
+        (
+          await rows<{ name: string }>(
+            databaseUrl,
+            "SELECT nspname AS name FROM pg_namespace WHERE nspname IN ('gateway', 'pricing', 'case_workflow') ORDER BY 1",
+          )
+        ).map((row) => row.name);
 
       const refused = run(SEED, { ...PRODUCTION, DATABASE_URL: databaseUrl }, [path.join(root, 'fixtures', 'seed.json')]);
       const schemasAfterRefusal = await schemas();
@@ -83,11 +99,16 @@ describe('simulators in production are an explicit choice', () => {
 
       expect(refused).toEqual({
         status: 78,
-        stderrLines: ['seed failed: invalid seed: lenders[0].intakeUrl (lender-a), lenders[1].intakeUrl (lender-b) are required when API_ENVIRONMENT is production (PRODUCTION_SIMULATORS=true sends such lenders to the lender simulator)'],
+        stderrLines: [
+          'seed failed: invalid seed: lenders[0].intakeUrl (lender-a), lenders[1].intakeUrl (lender-b) are required when API_ENVIRONMENT is production (PRODUCTION_SIMULATORS=true sends such lenders to the lender simulator)',
+        ],
       });
       expect(schemasAfterRefusal).toEqual([]);
       expect(loaded.status).toBe(0);
-      expect(await rows(databaseUrl, 'SELECT id, intake_url FROM lenders ORDER BY id', [], 'case_workflow')).toEqual([{ id: 'lender-a', intake_url: null }, { id: 'lender-b', intake_url: null }]);
+      expect(await rows(databaseUrl, 'SELECT id, intake_url FROM lenders ORDER BY id', [], 'case_workflow')).toEqual([
+        { id: 'lender-a', intake_url: null },
+        { id: 'lender-b', intake_url: null },
+      ]);
     });
   });
 });

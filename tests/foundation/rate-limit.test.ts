@@ -3,7 +3,9 @@ import { ApiClient, Stack, bootStack, fixturePartnerKey, shutdownStack } from '@
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await bootStack({ env: { RATE_LIMIT_KEY_PER_SECOND: '0.5', RATE_LIMIT_KEY_BURST: '3', RATE_LIMIT_ADDRESS_PER_SECOND: '0.5', RATE_LIMIT_ADDRESS_BURST: '8' } });
+  stack = await bootStack({
+    env: { RATE_LIMIT_KEY_PER_SECOND: '0.5', RATE_LIMIT_KEY_BURST: '3', RATE_LIMIT_ADDRESS_PER_SECOND: '0.5', RATE_LIMIT_ADDRESS_BURST: '8' },
+  });
 });
 
 afterAll(() => shutdownStack(stack));

@@ -21,9 +21,24 @@ async function snapshot(): Promise<Record<string, unknown[]>> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const tables = ['case_workflow.lenders', 'gateway.partners', 'gateway.api_keys', 'pricing.sectors', 'pricing.categories', 'pricing.partners', 'pricing.rental_factors', 'pricing.residual_values', 'pricing.lenders', 'pricing.distribution_hubs', 'hub_stub.sla_files', 'identity_dev.operators', 'identity_dev.partner_users'];
+    const tables = [
+      'case_workflow.lenders',
+      'gateway.partners',
+      'gateway.api_keys',
+      'pricing.sectors',
+      'pricing.categories',
+      'pricing.partners',
+      'pricing.rental_factors',
+      'pricing.residual_values',
+      'pricing.lenders',
+      'pricing.distribution_hubs',
+      'hub_stub.sla_files',
+      'identity_dev.operators',
+      'identity_dev.partner_users',
+    ];
     const result: Record<string, unknown[]> = {};
-    for (const table of tables) result[table] = (await client.query(`SELECT * FROM ${table} ORDER BY 1, 2`)).rows.map((row) => ({ ...row, created_at: undefined }));
+    for (const table of tables)
+      result[table] = (await client.query(`SELECT * FROM ${table} ORDER BY 1, 2`)).rows.map((row) => ({ ...row, created_at: undefined }));
     return result;
   } finally {
     await client.end();
@@ -44,16 +59,31 @@ describe('npm run seed', () => {
     expect(afterFirst['gateway.api_keys']).toHaveLength(4);
     expect(afterFirst['gateway.api_keys']!.every((row: any) => row.environment === 'sandbox' && /^[0-9a-f]{64}$/.test(row.key_hash))).toBe(true);
     const fixture = readSeedFile(DEMO_SEED_FILE);
-    const factorCount = fixture.partners.flatMap((p) => Object.values(p.rentalFactors).flatMap((tiers) => Object.values(tiers).flatMap((durations) => Object.keys(durations)))).length;
+    const factorCount = fixture.partners.flatMap((p) =>
+      Object.values(p.rentalFactors).flatMap((tiers) => Object.values(tiers).flatMap((durations) => Object.keys(durations))),
+    ).length;
     expect(factorCount).toBe(43);
     expect(afterFirst['pricing.rental_factors']).toHaveLength(factorCount);
     expect(afterFirst['hub_stub.sla_files']).toHaveLength(4);
-    expect(afterFirst['identity_dev.operators']!.map((row: any) => [row.id, row.roles, /^scrypt\$/.test(row.password_hash), row.password_hash.includes(fixture.operators.find((o) => o.id === row.id)?.password)]))
-      .toEqual(fixture.operators.map((operator) => [operator.id, operator.roles, true, false]).sort());
+    expect(
+      afterFirst['identity_dev.operators']!.map((row: any) => [
+        row.id,
+        row.roles,
+        /^scrypt\$/.test(row.password_hash),
+        row.password_hash.includes(fixture.operators.find((o) => o.id === row.id)?.password),
+      ]),
+    ).toEqual(fixture.operators.map((operator) => [operator.id, operator.roles, true, false]).sort());
     // Partner users as operators: hashed passwords (never the password), each with its partner.
     const users = fixture.partners.flatMap((partner) => partner.users.map((user) => ({ ...user, partnerId: partner.id })));
-    expect(afterFirst['identity_dev.partner_users']!.map((row: any) => [row.id, row.partner_id, row.roles, /^scrypt\$/.test(row.password_hash), row.password_hash.includes(users.find((u) => u.id === row.id)?.password)]))
-      .toEqual(users.map((user) => [user.id, user.partnerId, user.roles, true, false]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+    expect(
+      afterFirst['identity_dev.partner_users']!.map((row: any) => [
+        row.id,
+        row.partner_id,
+        row.roles,
+        /^scrypt\$/.test(row.password_hash),
+        row.password_hash.includes(users.find((u) => u.id === row.id)?.password),
+      ]),
+    ).toEqual(users.map((user) => [user.id, user.partnerId, user.roles, true, false]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
     expect(afterFirst['case_workflow.lenders']!.map((row: any) => [row.id, row.name, row.intake_url, row.webhook_secret])).toEqual(
       fixture.lenders.map((lender) => [lender.id, lender.name, lender.intakeUrl, lender.webhookSecret]),
     );

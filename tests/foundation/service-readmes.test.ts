@@ -42,7 +42,10 @@ const readme = (service: Service) => fs.readFileSync(path.join(repo, 'services',
 
 /** The text of the `## ` sections whose title starts with one of `titles`. */
 function sections(text: string, ...titles: string[]): string {
-  return text.split(/^(?=## )/m).filter((section) => titles.some((title) => section.startsWith(`## ${title}`))).join('\n');
+  return text
+    .split(/^(?=## )/m)
+    .filter((section) => titles.some((title) => section.startsWith(`## ${title}`)))
+    .join('\n');
 }
 
 /** The first cells of a section's table rows. */
@@ -92,11 +95,18 @@ describe.each(SERVICES)('the README of $name', (service) => {
       .filter((match): match is RegExpExecArray => match !== null)
       .map((match) => `${match[1]} ${match[2]}`);
 
-    expect(gaps(listed, service.operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`))).toEqual(NO_GAPS);
+    expect(
+      gaps(
+        listed,
+        service.operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`),
+      ),
+    ).toEqual(NO_GAPS);
   });
 
   it('when its gRPC table is read, then it lists exactly the rpcs of its proto (none when it serves none)', () => {
-    const listed = firstCells(sections(text, 'Internal gRPC')).map((cell) => /^`(\w+)`$/.exec(cell)?.[1]).filter((name): name is string => name !== undefined);
+    const listed = firstCells(sections(text, 'Internal gRPC'))
+      .map((cell) => /^`(\w+)`$/.exec(cell)?.[1])
+      .filter((name): name is string => name !== undefined);
 
     expect(gaps(listed, rpcsOf(service.name))).toEqual(NO_GAPS);
   });
@@ -106,7 +116,10 @@ describe.each(SERVICES)('the README of $name', (service) => {
   });
 
   it('when its layout names the migrations, then it names exactly the migration files', () => {
-    const files = fs.readdirSync(path.join(repo, 'services', service.name, 'src', 'migrations')).filter((file) => /^\d{4}_\w+\.ts$/.test(file)).map((file) => file.replace(/\.ts$/, ''));
+    const files = fs
+      .readdirSync(path.join(repo, 'services', service.name, 'src', 'migrations'))
+      .filter((file) => /^\d{4}_\w+\.ts$/.test(file))
+      .map((file) => file.replace(/\.ts$/, ''));
     const layout = /^ {2}migrations\/ {2,}([\s\S]*?)(?=\n {2}\S|\n```)/m.exec(text)?.[1] ?? '';
 
     expect(gaps(layout.match(/\b\d{4}_\w+/g) ?? [], files)).toEqual(NO_GAPS);
@@ -114,7 +127,7 @@ describe.each(SERVICES)('the README of $name', (service) => {
 });
 
 describe('the README of the gateway', () => {
-  it('when its variables are read, then it names every variable of the gateway\'s own schema, and only variables the gateway reads', () => {
+  it("when its variables are read, then it names every variable of the gateway's own schema, and only variables the gateway reads", () => {
     expect(variableGaps(fs.readFileSync(path.join(repo, 'gateway', 'README.md'), 'utf8'), gatewayVariables)).toEqual(NO_GAPS);
   });
 });

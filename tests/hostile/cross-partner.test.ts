@@ -52,7 +52,13 @@ let alphaReceiver: WebhookReceiver;
 let before: Record<string, unknown>;
 
 const tag = randomBytes(3).toString('hex').toUpperCase();
-const alphaCustomer = { company: `Alpha Secret ${tag} GmbH`, email: `cfo-${tag.toLowerCase()}@alpha-secret.example`, firstName: 'Alphonse', lastName: `Geheim${tag}`, city: 'Geheimstadt' };
+const alphaCustomer = {
+  company: `Alpha Secret ${tag} GmbH`,
+  email: `cfo-${tag.toLowerCase()}@alpha-secret.example`,
+  firstName: 'Alphonse',
+  lastName: `Geheim${tag}`,
+  city: 'Geheimstadt',
+};
 const ALPHA_PRICE = 4321.09;
 
 function expectOk(response: ApiResponse, status: number): ApiResponse {
@@ -65,45 +71,110 @@ async function buildAlpha(): Promise<Alpha> {
   const api = apiAs(partner.key);
   const endpoint = await registerEndpoint(api, `${alphaReceiver.url}/alpha-${tag}`);
 
-  const calculation = expectOk(await api.post('/api/calculate', { durations: [36], calculationTypes: ['leasing'], acquisitionCost: ALPHA_PRICE, productSector: 'IT_AND_OFFICE_EQUIPMENT' }), 201).json;
-  const quoteRequest = expectOk(await api.post('/api/quote_requests', {
-    email: alphaCustomer.email, firstName: alphaCustomer.firstName, lastName: alphaCustomer.lastName, customerType: 'company', street: 'Verborgene Gasse 7',
-    postalCode: '99999', city: alphaCustomer.city, country: 'DE', company: alphaCustomer.company, acknowledgedPrivacy: true, calculation: calculation.uri,
-  }), 201).json;
+  const calculation = expectOk(
+    await api.post('/api/calculate', {
+      durations: [36],
+      calculationTypes: ['leasing'],
+      acquisitionCost: ALPHA_PRICE,
+      productSector: 'IT_AND_OFFICE_EQUIPMENT',
+    }),
+    201,
+  ).json;
+  const quoteRequest = expectOk(
+    await api.post('/api/quote_requests', {
+      email: alphaCustomer.email,
+      firstName: alphaCustomer.firstName,
+      lastName: alphaCustomer.lastName,
+      customerType: 'company',
+      street: 'Verborgene Gasse 7',
+      postalCode: '99999',
+      city: alphaCustomer.city,
+      country: 'DE',
+      company: alphaCustomer.company,
+      acknowledgedPrivacy: true,
+      calculation: calculation.uri,
+    }),
+    201,
+  ).json;
 
   const item = { productNumber: `ALPHA-${tag}`, productName: `Alpha Secret Laptop ${tag}`, quantity: 1, price: ALPHA_PRICE, categorySlug: 'laptops' };
   const activeCart = expectOk(await api.post('/api/carts', { items: [item] }), 201).json;
   const checkedOutCart = expectOk(await api.post('/api/carts', { items: [item] }), 201).json;
   const idempotencyKey = randomUUID();
   const checkoutBody = { duration: 36, financingType: 'leasing', customer: alphaCustomer, quoteNumber: `ALPHA-Q-${tag}` };
-  const checkout = expectOk(await api.post(`/api/carts/${checkedOutCart.cartId}/checkout`, checkoutBody, { headers: { 'Idempotency-Key': idempotencyKey } }), 201).json;
+  const checkout = expectOk(
+    await api.post(`/api/carts/${checkedOutCart.cartId}/checkout`, checkoutBody, { headers: { 'Idempotency-Key': idempotencyKey } }),
+    201,
+  ).json;
   const caseId: string = checkout.financeCaseId;
-  const simulate = (scenario: string, data?: unknown) => api.post(`/api/sandbox/financing_cases/${caseId}/simulate`, data === undefined ? { scenario } : { scenario, data });
+  const simulate = (scenario: string, data?: unknown) =>
+    api.post(`/api/sandbox/financing_cases/${caseId}/simulate`, data === undefined ? { scenario } : { scenario, data });
 
-  expectOk(await simulate('requested_document', { items: [{ label: `Alpha secret register ${tag}`, category: 'business_registration', optional: true }] }), 204);
+  expectOk(
+    await simulate('requested_document', { items: [{ label: `Alpha secret register ${tag}`, category: 'business_registration', optional: true }] }),
+    204,
+  );
   expectOk(await simulate('information_requested', { question: `Alpha secret question ${tag}?` }), 204);
   expectOk(await simulate('requested_fill_and_return', { items: [{ label: `Alpha secret disclosure ${tag}`, category: 'self_disclosure_template' }] }), 204);
   const listed: { id: number; type: string }[] = expectOk(await api.get(`/api/financing-cases/${caseId}/document-requests`), 200).json;
   const idOf = (type: string) => listed.find((entry) => entry.type === type)!.id;
 
   const documentBytes = sampleFile('pdf');
-  const document = expectOk(await upload(api, caseId, { file: { bytes: documentBytes, name: `alpha-secret-${tag}.pdf` }, category: 'other', description: `Alpha secret description ${tag}` }), 201).json;
+  const document = expectOk(
+    await upload(api, caseId, {
+      file: { bytes: documentBytes, name: `alpha-secret-${tag}.pdf` },
+      category: 'other',
+      description: `Alpha secret description ${tag}`,
+    }),
+    201,
+  ).json;
 
   expectOk(await simulate('finance_accepted'), 204);
-  const signature = expectOk(await api.post(`/api/financing-cases/${caseId}/start-esignature`, { authorizedPersons: [{ firstName: 'Alphonse', lastName: `Geheim${tag}`, email: alphaCustomer.email, soloSigneePermitted: true }] }), 200).json;
+  const signature = expectOk(
+    await api.post(`/api/financing-cases/${caseId}/start-esignature`, {
+      authorizedPersons: [{ firstName: 'Alphonse', lastName: `Geheim${tag}`, email: alphaCustomer.email, soloSigneePermitted: true }],
+    }),
+    200,
+  ).json;
   const contractNumber = `ALPHA-CN-${tag}`;
   expectOk(await api.patch(`/api/contracts/${signature.contractId}/edit-contract-number`, { contractNumber }), 200);
   const quote = expectOk(await api.get(`/api/quotes/${checkout.quoteId}`), 200).json;
   const financingCase = expectOk(await api.get(`/api/financing_cases/${caseId}`), 200).json;
 
   return {
-    partner, api, calculationId: calculation.id, quoteRequestId: quoteRequest.id, activeCartId: activeCart.cartId, checkedOutCartId: checkedOutCart.cartId,
-    idempotencyKey, checkoutBody, caseId, quoteId: checkout.quoteId, contractId: signature.contractId, documentId: document.id, documentBytes,
-    items: { document: idOf('document'), information: idOf('information'), fillAndReturn: idOf('fill_and_return') }, endpointId: endpoint.id, endpointSecret: endpoint.secret,
+    partner,
+    api,
+    calculationId: calculation.id,
+    quoteRequestId: quoteRequest.id,
+    activeCartId: activeCart.cartId,
+    checkedOutCartId: checkedOutCart.cartId,
+    idempotencyKey,
+    checkoutBody,
+    caseId,
+    quoteId: checkout.quoteId,
+    contractId: signature.contractId,
+    documentId: document.id,
+    documentBytes,
+    items: { document: idOf('document'), information: idOf('information'), fillAndReturn: idOf('fill_and_return') },
+    endpointId: endpoint.id,
+    endpointSecret: endpoint.secret,
     secrets: [
-      partner.id, alphaCustomer.company, alphaCustomer.email, alphaCustomer.lastName, alphaCustomer.city, String(ALPHA_PRICE),
-      financingCase.caseNumber, quote.quoteNumber, contractNumber, `alpha-${tag}`, signature.envelopeId, `Alpha secret question ${tag}`,
-      `Alpha secret register ${tag}`, `Alpha secret description ${tag}`, `alpha-secret-${tag}.pdf`, endpoint.secret.slice(6),
+      partner.id,
+      alphaCustomer.company,
+      alphaCustomer.email,
+      alphaCustomer.lastName,
+      alphaCustomer.city,
+      String(ALPHA_PRICE),
+      financingCase.caseNumber,
+      quote.quoteNumber,
+      contractNumber,
+      `alpha-${tag}`,
+      signature.envelopeId,
+      `Alpha secret question ${tag}`,
+      `Alpha secret register ${tag}`,
+      `Alpha secret description ${tag}`,
+      `alpha-secret-${tag}.pdf`,
+      endpoint.secret.slice(6),
     ],
   };
 }
@@ -150,7 +221,10 @@ function expectNoTrace(response: ApiResponse, what: string): void {
 
 function expectProblemOf(response: ApiResponse, what: string, status: number, code: ProblemCode, detail: unknown): void {
   expect([what, response.status, response.contentType]).toEqual([what, status, PROBLEM]);
-  expect([what, response.json]).toEqual([what, { type: problemTypeOf(code), title: problemTitleOf(code), status, detail, instance: problemInstanceOf(response) }]);
+  expect([what, response.json]).toEqual([
+    what,
+    { type: problemTypeOf(code), title: problemTitleOf(code), status, detail, instance: problemInstanceOf(response) },
+  ]);
   expectNoTrace(response, what);
 }
 
@@ -193,17 +267,28 @@ beforeAll(async () => {
   const betaPartner = await createTestPartner(sharedStack(), { like: 'acme' });
   const betaApi = apiAs(betaPartner.key);
   await registerEndpoint(betaApi, `${betaReceiver.url}/beta`);
-  const betaCart = expectOk(await betaApi.post('/api/carts', { items: [{ productNumber: 'BETA-1', quantity: 1, price: 999, categorySlug: 'laptops' }] }), 201).json;
-  const betaCheckout = expectOk(await betaApi.post(`/api/carts/${betaCart.cartId}/checkout`, { duration: 36, financingType: 'leasing', customer: { company: 'Beta GmbH' } }), 201).json;
+  const betaCart = expectOk(
+    await betaApi.post('/api/carts', { items: [{ productNumber: 'BETA-1', quantity: 1, price: 999, categorySlug: 'laptops' }] }),
+    201,
+  ).json;
+  const betaCheckout = expectOk(
+    await betaApi.post(`/api/carts/${betaCart.cartId}/checkout`, { duration: 36, financingType: 'leasing', customer: { company: 'Beta GmbH' } }),
+    201,
+  ).json;
   beta = { partner: betaPartner, api: betaApi, caseId: betaCheckout.financeCaseId, receiver: betaReceiver };
 
   // A's view settles once every event of its case was delivered and the lender submission is done.
   const written = await outboxOfPartner(sharedStack().databaseUrl, alpha.partner.id);
-  await waitFor(async () => {
-    const deliveries: { status: string }[] = (await alpha.api.get(`/api/webhook_endpoints/${alpha.endpointId}/deliveries`)).json;
-    return deliveries.length === written.length && deliveries.every((delivery) => delivery.status === 'succeeded') ? true : undefined;
-  }, { timeoutMs: 20_000, what: 'A\'s events delivered to A\'s endpoint' });
-  await waitFor(async () => ((await alpha.api.get(`/api/quotes/${alpha.quoteId}`)).json.lenderSubmissionStatus === 'submitted' ? true : undefined), { what: 'the lender submission' });
+  await waitFor(
+    async () => {
+      const deliveries: { status: string }[] = (await alpha.api.get(`/api/webhook_endpoints/${alpha.endpointId}/deliveries`)).json;
+      return deliveries.length === written.length && deliveries.every((delivery) => delivery.status === 'succeeded') ? true : undefined;
+    },
+    { timeoutMs: 20_000, what: "A's events delivered to A's endpoint" },
+  );
+  await waitFor(async () => ((await alpha.api.get(`/api/quotes/${alpha.quoteId}`)).json.lenderSubmissionStatus === 'submitted' ? true : undefined), {
+    what: 'the lender submission',
+  });
   before = await alphaView();
   // Each secret is really there for A to read (the endpoint secret only in its create answer), so looking for it in B's answers means something.
   const readable = JSON.stringify(before);
@@ -224,7 +309,17 @@ describe('partner B with the ids of partner A', () => {
   it('when B reads A\'s stored calculation or files a quote request on it, then 404 as for an unknown id, and 422 "unknown calculation"', async () => {
     await expectUnknown((id) => beta.api.get(`/api/calculations/${id}`), alpha.calculationId, UNKNOWN_ULID, 'GET calculation', 'calculation.not_found');
 
-    const person = { email: 'b@beta.example', firstName: 'B', lastName: 'B', customerType: 'company', street: 'B', postalCode: '1', city: 'B', country: 'DE', acknowledgedPrivacy: true };
+    const person = {
+      email: 'b@beta.example',
+      firstName: 'B',
+      lastName: 'B',
+      customerType: 'company',
+      street: 'B',
+      postalCode: '1',
+      city: 'B',
+      country: 'DE',
+      acknowledgedPrivacy: true,
+    };
     const onAlpha = await beta.api.post('/api/quote_requests', { ...person, calculation: `/api/calculations/${alpha.calculationId}` });
     const onUnknown = await beta.api.post('/api/quote_requests', { ...person, calculation: `/api/calculations/${UNKNOWN_ULID}` });
     expect([onAlpha.status, onAlpha.contentType]).toEqual([422, PROBLEM]);
@@ -233,7 +328,7 @@ describe('partner B with the ids of partner A', () => {
     expectNoTrace(onAlpha, `POST quote request on ${alpha.calculationId}`);
   });
 
-  it('when B reads or replaces A\'s cart, then 404 as for an unknown cart; checking it out is 403, whatever the state, key or body', async () => {
+  it("when B reads or replaces A's cart, then 404 as for an unknown cart; checking it out is 403, whatever the state, key or body", async () => {
     const laptop = { items: [{ productNumber: 'B-1', quantity: 1, price: 1, categorySlug: 'laptops' }] };
     for (const cartId of [alpha.activeCartId, alpha.checkedOutCartId]) {
       await expectUnknown((id) => beta.api.get(`/api/carts/${id}`), cartId, UNKNOWN_ULID, 'GET cart', 'cart.not_found');
@@ -253,55 +348,111 @@ describe('partner B with the ids of partner A', () => {
     }
   });
 
-  it('when B reads A\'s quote request, then 404 as for an unknown one', async () => {
-    await expectUnknown((id) => beta.api.get(`/api/quote_requests/${id}`), String(alpha.quoteRequestId), UNKNOWN_INTEGER, 'GET quote request', 'quote_request.not_found');
+  it("when B reads A's quote request, then 404 as for an unknown one", async () => {
+    await expectUnknown(
+      (id) => beta.api.get(`/api/quote_requests/${id}`),
+      String(alpha.quoteRequestId),
+      UNKNOWN_INTEGER,
+      'GET quote request',
+      'quote_request.not_found',
+    );
   });
 
-  it('when B reads A\'s financing case, quote or contract, then 404 as for unknown ids', async () => {
+  it("when B reads A's financing case, quote or contract, then 404 as for unknown ids", async () => {
     await expectUnknown((id) => beta.api.get(`/api/financing_cases/${id}`), alpha.caseId, UNKNOWN_ULID, 'GET financing case', 'financing_case.not_found');
     await expectUnknown((id) => beta.api.get(`/api/quotes/${id}`), alpha.quoteId, UNKNOWN_ULID, 'GET quote', 'quote.not_found');
     await expectUnknown((id) => beta.api.get(`/api/contracts/${id}`), alpha.contractId, UNKNOWN_ULID, 'GET contract', 'contract.not_found');
   });
 
   it('when B claims to be A in the headers only the gateway may set, then it is still B', async () => {
-    const spoofed = { 'X-Rental-Partner-Id': alpha.partner.id, 'X-Partner-Id': alpha.partner.id, 'X-Rental-Roles': 'api_user', 'X-Rental-Environment': 'sandbox' };
-    await expectUnknown((id) => beta.api.get(`/api/financing_cases/${id}`, { headers: spoofed }), alpha.caseId, UNKNOWN_ULID, 'GET financing case (spoofed)', 'financing_case.not_found');
-    expectForbidden(await beta.api.get(`/api/documents/${alpha.documentId}`, { headers: spoofed }), 'GET document (spoofed)', 'document.forbidden', 'The document belongs to another partner.');
+    const spoofed = {
+      'X-Rental-Partner-Id': alpha.partner.id,
+      'X-Partner-Id': alpha.partner.id,
+      'X-Rental-Roles': 'api_user',
+      'X-Rental-Environment': 'sandbox',
+    };
+    await expectUnknown(
+      (id) => beta.api.get(`/api/financing_cases/${id}`, { headers: spoofed }),
+      alpha.caseId,
+      UNKNOWN_ULID,
+      'GET financing case (spoofed)',
+      'financing_case.not_found',
+    );
+    expectForbidden(
+      await beta.api.get(`/api/documents/${alpha.documentId}`, { headers: spoofed }),
+      'GET document (spoofed)',
+      'document.forbidden',
+      'The document belongs to another partner.',
+    );
     expect((await beta.api.get('/api/financing_cases', { headers: spoofed })).json.map((entry: { id: string }) => entry.id)).toEqual([beta.caseId]);
   });
 
-  it('when B cancels A\'s case, starts its e-signature or edits its contract number, then 403, also with a body that would be invalid', async () => {
-    const forbiddenCase = (response: ApiResponse, what: string) => expectForbidden(response, what, 'financing_case.forbidden', 'The financing case belongs to another partner.');
+  it("when B cancels A's case, starts its e-signature or edits its contract number, then 403, also with a body that would be invalid", async () => {
+    const forbiddenCase = (response: ApiResponse, what: string) =>
+      expectForbidden(response, what, 'financing_case.forbidden', 'The financing case belongs to another partner.');
     forbiddenCase(await beta.api.post(`/api/financing_cases/${alpha.caseId}/cancel`), `cancel ${alpha.caseId}`);
     const signer = { firstName: 'Eve', lastName: 'Beta', email: 'eve@beta.example', soloSigneePermitted: true };
-    forbiddenCase(await beta.api.post(`/api/financing-cases/${alpha.caseId}/start-esignature`, { authorizedPersons: [signer] }), `start-esignature ${alpha.caseId}`);
-    forbiddenCase(await beta.api.post(`/api/financing-cases/${alpha.caseId}/start-esignature`, { authorizedPersons: [] }), `start-esignature (invalid) ${alpha.caseId}`);
+    forbiddenCase(
+      await beta.api.post(`/api/financing-cases/${alpha.caseId}/start-esignature`, { authorizedPersons: [signer] }),
+      `start-esignature ${alpha.caseId}`,
+    );
+    forbiddenCase(
+      await beta.api.post(`/api/financing-cases/${alpha.caseId}/start-esignature`, { authorizedPersons: [] }),
+      `start-esignature (invalid) ${alpha.caseId}`,
+    );
     for (const body of [{ contractNumber: 'BETA-STOLEN-1' }, { contractNumber: '' }]) {
       const response = await beta.api.patch(`/api/contracts/${alpha.contractId}/edit-contract-number`, body);
       expectForbidden(response, `edit-contract-number ${alpha.contractId}`, 'contract.forbidden', 'The contract belongs to another partner.');
     }
   });
 
-  it('when B drives A\'s case through the sandbox, then 403 for every decision and scenario', async () => {
-    const forbiddenCase = (response: ApiResponse, what: string) => expectForbidden(response, what, 'financing_case.forbidden', 'The financing case belongs to another partner.');
-    forbiddenCase(await beta.api.post(`/api/sandbox/financing_cases/${alpha.caseId}/finance-decision`, { decision: 'rejected' }), `finance-decision ${alpha.caseId}`);
+  it("when B drives A's case through the sandbox, then 403 for every decision and scenario", async () => {
+    const forbiddenCase = (response: ApiResponse, what: string) =>
+      expectForbidden(response, what, 'financing_case.forbidden', 'The financing case belongs to another partner.');
+    forbiddenCase(
+      await beta.api.post(`/api/sandbox/financing_cases/${alpha.caseId}/finance-decision`, { decision: 'rejected' }),
+      `finance-decision ${alpha.caseId}`,
+    );
     const scenarios: [string, unknown?][] = [
-      ['finance_rejected', { rejectionReason: 'Beta was here' }], ['canceled'], ['signed'], ['completed'], ['signature_declined'],
-      ['reset', { targetStatus: 'finance_review' }], ['information_requested', { question: 'Beta?' }],
-      ['document_rejected', { documentId: alpha.documentId }], ['upload_rejected_type', { documentId: alpha.items.document }], ['no_such_scenario'],
+      ['finance_rejected', { rejectionReason: 'Beta was here' }],
+      ['canceled'],
+      ['signed'],
+      ['completed'],
+      ['signature_declined'],
+      ['reset', { targetStatus: 'finance_review' }],
+      ['information_requested', { question: 'Beta?' }],
+      ['document_rejected', { documentId: alpha.documentId }],
+      ['upload_rejected_type', { documentId: alpha.items.document }],
+      ['no_such_scenario'],
     ];
     for (const [scenario, data] of scenarios) {
-      forbiddenCase(await beta.api.post(`/api/sandbox/financing_cases/${alpha.caseId}/simulate`, data === undefined ? { scenario } : { scenario, data }), `simulate ${scenario} ${alpha.caseId}`);
+      forbiddenCase(
+        await beta.api.post(`/api/sandbox/financing_cases/${alpha.caseId}/simulate`, data === undefined ? { scenario } : { scenario, data }),
+        `simulate ${scenario} ${alpha.caseId}`,
+      );
     }
   });
 
-  it('when B lists, uploads to, reads, downloads or deletes A\'s documents, then 403 (405 for delete, which is off for everyone)', async () => {
-    const forbiddenCase = (response: ApiResponse, what: string) => expectForbidden(response, what, 'financing_case.forbidden', 'The financing case belongs to another partner.');
+  it("when B lists, uploads to, reads, downloads or deletes A's documents, then 403 (405 for delete, which is off for everyone)", async () => {
+    const forbiddenCase = (response: ApiResponse, what: string) =>
+      expectForbidden(response, what, 'financing_case.forbidden', 'The financing case belongs to another partner.');
     forbiddenCase(await beta.api.get(`/api/financing-cases/${alpha.caseId}/documents`), `list documents ${alpha.caseId}`);
     forbiddenCase(await upload(beta.api, alpha.caseId, { file: { bytes: sampleFile('pdf'), name: 'beta.pdf' }, category: 'other' }), `upload ${alpha.caseId}`);
-    forbiddenCase(await upload(beta.api, alpha.caseId, { file: { bytes: sampleFile('pdf'), name: 'beta.pdf' }, category: 'other', requestedDocumentId: alpha.items.document }), `upload for request ${alpha.caseId}`);
+    forbiddenCase(
+      await upload(beta.api, alpha.caseId, {
+        file: { bytes: sampleFile('pdf'), name: 'beta.pdf' },
+        category: 'other',
+        requestedDocumentId: alpha.items.document,
+      }),
+      `upload for request ${alpha.caseId}`,
+    );
 
-    expectForbidden(await beta.api.get(`/api/documents/${alpha.documentId}`), `GET document ${alpha.documentId}`, 'document.forbidden', 'The document belongs to another partner.');
+    expectForbidden(
+      await beta.api.get(`/api/documents/${alpha.documentId}`),
+      `GET document ${alpha.documentId}`,
+      'document.forbidden',
+      'The document belongs to another partner.',
+    );
     const fetched = await download(sharedStack(), beta.partner.key, `/api/documents/${alpha.documentId}/download`);
     expectForbidden(asResponse(fetched), `download ${alpha.documentId}`, 'document.forbidden', 'The document belongs to another partner.');
     expect(fetched.bytes.includes(alpha.documentBytes.subarray(16, 48))).toBe(false);
@@ -314,36 +465,66 @@ describe('partner B with the ids of partner A', () => {
     expectNoTrace(deleted, `DELETE document ${alpha.documentId}`);
   });
 
-  it('when B lists, answers, declines or downloads A\'s document requests, then 403, whatever the item', async () => {
-    const forbiddenCase = (response: ApiResponse, what: string) => expectForbidden(response, what, 'financing_case.forbidden', 'The financing case belongs to another partner.');
+  it("when B lists, answers, declines or downloads A's document requests, then 403, whatever the item", async () => {
+    const forbiddenCase = (response: ApiResponse, what: string) =>
+      expectForbidden(response, what, 'financing_case.forbidden', 'The financing case belongs to another partner.');
     const base = `/api/financing-cases/${alpha.caseId}/document-requests`;
     forbiddenCase(await beta.api.get(base), `list requests ${alpha.caseId}`);
-    forbiddenCase(await beta.api.post(`${base}/information/${alpha.items.information}/respond`, { response: 'Beta answers' }), `respond ${alpha.items.information}`);
+    forbiddenCase(
+      await beta.api.post(`${base}/information/${alpha.items.information}/respond`, { response: 'Beta answers' }),
+      `respond ${alpha.items.information}`,
+    );
     forbiddenCase(await beta.api.post(`${base}/information/${UNKNOWN_INTEGER}/respond`, { response: 'Beta answers' }), 'respond unknown item');
     forbiddenCase(await beta.api.post(`${base}/document/${alpha.items.document}/not-available`), `not-available ${alpha.items.document}`);
     const template = await download(sharedStack(), beta.partner.key, `${base}/fill-and-return-templates/${alpha.items.fillAndReturn}/download`);
     forbiddenCase(asResponse(template), `template ${alpha.items.fillAndReturn}`);
   });
 
-  it('when B uses A\'s item and document ids on its own case, then they are unknown there (404), and the sandbox refuses them as for ids that do not exist', async () => {
+  it("when B uses A's item and document ids on its own case, then they are unknown there (404), and the sandbox refuses them as for ids that do not exist", async () => {
     const base = `/api/financing-cases/${beta.caseId}/document-requests`;
-    await expectUnknown((id) => beta.api.post(`${base}/information/${id}/respond`, { response: 'x' }), String(alpha.items.information), UNKNOWN_INTEGER, 'respond via B\'s case', 'document_request.not_found');
-    await expectUnknown((id) => beta.api.post(`${base}/document/${id}/not-available`), String(alpha.items.document), UNKNOWN_INTEGER, 'not-available via B\'s case', 'document_request.not_found');
-    await expectUnknown((id) => download(sharedStack(), beta.partner.key, `${base}/fill-and-return-templates/${id}/download`).then(asResponse), String(alpha.items.fillAndReturn), UNKNOWN_INTEGER, 'template via B\'s case', 'document_request.not_found');
-    await expectUnknown((id) => upload(beta.api, beta.caseId, { file: { bytes: sampleFile('pdf'), name: 'b.pdf' }, category: 'other', requestedDocumentId: id }), String(alpha.items.document), UNKNOWN_INTEGER, 'upload for A\'s request', 'document_request.not_found');
+    await expectUnknown(
+      (id) => beta.api.post(`${base}/information/${id}/respond`, { response: 'x' }),
+      String(alpha.items.information),
+      UNKNOWN_INTEGER,
+      "respond via B's case",
+      'document_request.not_found',
+    );
+    await expectUnknown(
+      (id) => beta.api.post(`${base}/document/${id}/not-available`),
+      String(alpha.items.document),
+      UNKNOWN_INTEGER,
+      "not-available via B's case",
+      'document_request.not_found',
+    );
+    await expectUnknown(
+      (id) => download(sharedStack(), beta.partner.key, `${base}/fill-and-return-templates/${id}/download`).then(asResponse),
+      String(alpha.items.fillAndReturn),
+      UNKNOWN_INTEGER,
+      "template via B's case",
+      'document_request.not_found',
+    );
+    await expectUnknown(
+      (id) => upload(beta.api, beta.caseId, { file: { bytes: sampleFile('pdf'), name: 'b.pdf' }, category: 'other', requestedDocumentId: id }),
+      String(alpha.items.document),
+      UNKNOWN_INTEGER,
+      "upload for A's request",
+      'document_request.not_found',
+    );
 
-    const simulate = (scenario: string) => (id: string) => beta.api.post(`/api/sandbox/financing_cases/${beta.caseId}/simulate`, { scenario, data: { documentId: Number(id) } });
-    await expectUnknown(simulate('document_rejected'), String(alpha.documentId), UNKNOWN_INTEGER, 'document_rejected of A\'s document', 'document.not_found');
+    const simulate = (scenario: string) => (id: string) =>
+      beta.api.post(`/api/sandbox/financing_cases/${beta.caseId}/simulate`, { scenario, data: { documentId: Number(id) } });
+    await expectUnknown(simulate('document_rejected'), String(alpha.documentId), UNKNOWN_INTEGER, "document_rejected of A's document", 'document.not_found');
     const foreignItem = await simulate('upload_rejected_type')(String(alpha.items.document));
     const unknownItem = await simulate('upload_rejected_type')(UNKNOWN_INTEGER);
     expect([foreignItem.status, foreignItem.contentType]).toEqual([422, PROBLEM]);
     expect(problemWithIdSwapped(foreignItem, unknownItem, String(alpha.items.document), UNKNOWN_INTEGER)).toEqual(unknownItem.json);
-    expectNoTrace(foreignItem, 'upload_rejected_type of A\'s item');
+    expectNoTrace(foreignItem, "upload_rejected_type of A's item");
   });
 
-  it('when B reads, pauses or deletes A\'s webhook endpoint or lists its deliveries, then 403 as the endpoint table lists it', async () => {
+  it("when B reads, pauses or deletes A's webhook endpoint or lists its deliveries, then 403 as the endpoint table lists it", async () => {
     const endpoint = `/api/webhook_endpoints/${alpha.endpointId}`;
-    const forbiddenEndpoint = (response: ApiResponse, what: string) => expectForbidden(response, what, 'webhook_endpoint.forbidden', 'The webhook endpoint belongs to another partner.');
+    const forbiddenEndpoint = (response: ApiResponse, what: string) =>
+      expectForbidden(response, what, 'webhook_endpoint.forbidden', 'The webhook endpoint belongs to another partner.');
     forbiddenEndpoint(await beta.api.get(endpoint), 'GET endpoint');
     forbiddenEndpoint(await beta.api.patch(endpoint, { active: false }), 'PATCH endpoint');
     forbiddenEndpoint(await beta.api.get(`${endpoint}/deliveries`), 'GET deliveries');
@@ -357,7 +538,7 @@ describe('partner B with the ids of partner A', () => {
     expect((await alpha.api.get(endpoint)).json.active).toBe(true);
   });
 
-  it('when B lists its collections, then none of A\'s items is there, on any page', async () => {
+  it("when B lists its collections, then none of A's items is there, on any page", async () => {
     for (const path of ['/api/financing_cases', '/api/quote_requests', '/api/webhook_endpoints']) {
       for (let page = 1; page <= 50; page += 1) {
         const response = await beta.api.get(`${path}?page=${page}`);
@@ -370,11 +551,13 @@ describe('partner B with the ids of partner A', () => {
     expect((await beta.api.get('/api/financing_cases')).json.map((entry: { id: string }) => entry.id)).toEqual([beta.caseId]);
   });
 
-  it('when A\'s cases changed, then B\'s endpoint received none of A\'s events, only its own', async () => {
+  it("when A's cases changed, then B's endpoint received none of A's events, only its own", async () => {
     const alphaEvents = await outboxOfPartner(sharedStack().databaseUrl, alpha.partner.id);
     expect(alphaEvents.length).toBeGreaterThanOrEqual(5);
     const betaIds = (await outboxOfPartner(sharedStack().databaseUrl, beta.partner.id)).map((event) => event.id);
-    await waitFor(() => (new Set(beta.receiver.requests.map((request) => request.headers['webhook-id'])).size >= betaIds.length ? true : undefined), { what: 'B\'s own events' });
+    await waitFor(() => (new Set(beta.receiver.requests.map((request) => request.headers['webhook-id'])).size >= betaIds.length ? true : undefined), {
+      what: "B's own events",
+    });
     const received = beta.receiver.bodies<{ id: string; data: { financingCaseId: string } }>();
     const alphaIds = new Set(alphaEvents.map((event) => event.id));
     const alphaCases = new Set(alphaEvents.map((event) => event.data.financingCaseId));

@@ -44,7 +44,9 @@ describe('rate limits at the edge', () => {
     const counts: Record<number, number> = {};
     const started = Date.now();
     for (let batch = 0; batch < 110; batch += 1) {
-      const statuses = await Promise.all(Array.from({ length: 10 }, () => guesser.get('/api/product-sectors', { headers: from(ATTACKER) }).then((response) => response.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, () => guesser.get('/api/product-sectors', { headers: from(ATTACKER) }).then((response) => response.status)),
+      );
       for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
     }
     process.stdout.write(`1,100 unauthenticated requests in ${Date.now() - started} ms\n`);

@@ -45,7 +45,9 @@ describe('a service port reached without the gateway', () => {
 
   it('when the identity is signed with the deployment secret, then the service answers for the partner signed, not for the one in a bare header', async () => {
     const signed = await new IdentityKeys(sharedStack().identitySecret).sign({ caller: 'gateway', partnerId: 'acme', roles: ['api_user'] });
-    const response = await fetch(serviceUrl('notifications', '/api/webhook_endpoints'), { headers: { [IDENTITY_HEADER]: signed, 'x-rental-partner-id': 'beta' } });
+    const response = await fetch(serviceUrl('notifications', '/api/webhook_endpoints'), {
+      headers: { [IDENTITY_HEADER]: signed, 'x-rental-partner-id': 'beta' },
+    });
     expect(response.status).toBe(200);
     const viaGateway = await fetch(`${sharedStack().gatewayUrl}/api/webhook_endpoints`, { headers: { 'X-Api-Key': fixturePartnerKey('acme') } });
     expect(await response.json()).toEqual(await viaGateway.json());
@@ -63,7 +65,13 @@ describe('a gRPC port called without a signed identity', () => {
   const deadline = () => ({ deadline: Date.now() + 5000 });
   const bareCall = (client: grpc.Client, method: string, request: object, metadata: grpc.Metadata) =>
     new Promise<grpc.ServiceError | null>((resolve) => {
-      (client as unknown as Record<string, (...args: unknown[]) => void>)[method]!.call(client, request, metadata, deadline(), (error: grpc.ServiceError | null) => resolve(error));
+      (client as unknown as Record<string, (...args: unknown[]) => void>)[method]!.call(
+        client,
+        request,
+        metadata,
+        deadline(),
+        (error: grpc.ServiceError | null) => resolve(error),
+      );
     });
   const claiming = (entries: Record<string, string>) => {
     const metadata = new grpc.Metadata();
@@ -87,25 +95,45 @@ describe('a gRPC port called without a signed identity', () => {
     ['pricing', 'GetPartnerProfile', { partnerId: 'acme' }],
     ['documents', 'ListRequestItems', { financingCaseId: '1' }],
   ])('when %s.%s is called with only a partner in the metadata, then UNAUTHENTICATED', async (service, method, request) => {
-    const error = await bareCall(service === 'pricing' ? pricing : documents, method, request, claiming({ 'x-rental-partner-id': 'acme', [CALLER_HEADER]: 'cart-checkout' }));
+    const error = await bareCall(
+      service === 'pricing' ? pricing : documents,
+      method,
+      request,
+      claiming({ 'x-rental-partner-id': 'acme', [CALLER_HEADER]: 'cart-checkout' }),
+    );
     expect(error?.code).toBe(grpc.status.UNAUTHENTICATED);
   });
 
   it('when the identity is signed by another secret, then UNAUTHENTICATED', async () => {
     const forged = await FOREIGN_KEYS.sign({ caller: 'notifications', partnerId: 'acme', roles: [] });
-    const error = await bareCall(pricing, 'GetPartnerProfile', { partnerId: 'acme' }, claiming({ [IDENTITY_HEADER]: forged, [CALLER_HEADER]: 'notifications' }));
+    const error = await bareCall(
+      pricing,
+      'GetPartnerProfile',
+      { partnerId: 'acme' },
+      claiming({ [IDENTITY_HEADER]: forged, [CALLER_HEADER]: 'notifications' }),
+    );
     expect(error?.code).toBe(grpc.status.UNAUTHENTICATED);
   });
 
   it('when the caller in the metadata is not the caller signed, then UNAUTHENTICATED', async () => {
     const signed = await new IdentityKeys(sharedStack().identitySecret).sign({ caller: 'notifications', partnerId: 'acme', roles: [] });
-    const error = await bareCall(pricing, 'GetPartnerProfile', { partnerId: 'acme' }, claiming({ [IDENTITY_HEADER]: signed, [CALLER_HEADER]: 'cart-checkout' }));
+    const error = await bareCall(
+      pricing,
+      'GetPartnerProfile',
+      { partnerId: 'acme' },
+      claiming({ [IDENTITY_HEADER]: signed, [CALLER_HEADER]: 'cart-checkout' }),
+    );
     expect(error?.code).toBe(grpc.status.UNAUTHENTICATED);
   });
 
   it('when the identity is signed with the deployment secret and names its caller, then the call is answered', async () => {
     const signed = await new IdentityKeys(sharedStack().identitySecret).sign({ caller: 'notifications', partnerId: 'acme', roles: [] });
-    const error = await bareCall(pricing, 'GetPartnerProfile', { partnerId: 'acme' }, claiming({ [IDENTITY_HEADER]: signed, [CALLER_HEADER]: 'notifications' }));
+    const error = await bareCall(
+      pricing,
+      'GetPartnerProfile',
+      { partnerId: 'acme' },
+      claiming({ [IDENTITY_HEADER]: signed, [CALLER_HEADER]: 'notifications' }),
+    );
     expect(error).toBeNull();
   });
 });
@@ -123,15 +151,18 @@ describe('operations endpoints', () => {
     expect(response.status).toBe(401);
   });
 
-  it.each(['gateway', 'pricing', 'cart-checkout', 'case-workflow', 'documents', 'notifications'] as const)('when the admin port of %s is asked, then it is healthy, ready and shows its metrics', async (name) => {
-    expect((await fetch(adminUrl(name, '/healthz'))).status).toBe(200);
-    const ready = await fetch(adminUrl(name, '/readyz'));
-    expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ready' });
-    const metrics = await fetch(adminUrl(name, '/metrics'));
-    expect(metrics.status).toBe(200);
-    expect(await metrics.text()).toContain('process_cpu');
-  });
+  it.each(['gateway', 'pricing', 'cart-checkout', 'case-workflow', 'documents', 'notifications'] as const)(
+    'when the admin port of %s is asked, then it is healthy, ready and shows its metrics',
+    async (name) => {
+      expect((await fetch(adminUrl(name, '/healthz'))).status).toBe(200);
+      const ready = await fetch(adminUrl(name, '/readyz'));
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({ status: 'ready' });
+      const metrics = await fetch(adminUrl(name, '/metrics'));
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toContain('process_cpu');
+    },
+  );
 
   it('when the API description is asked of the gateway public port, then it is still served there', async () => {
     const response = await fetch(`${sharedStack().gatewayUrl}/api/docs.json`);

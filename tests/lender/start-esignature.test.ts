@@ -23,7 +23,8 @@ let owner: Owner;
  * The provider as a real one behaves: an envelope request answers the provider's id for the
  * envelope id (a repeated request of one envelope id is the same envelope), a void answers 200.
  */
-const takeEnvelopes = (request: SignedRequest): Answer => (request.path.endsWith('/void') ? { status: 200 } : { status: 200, body: { providerEnvelopeId: `PE-${String(request.body?.data?.envelopeId)}` } });
+const takeEnvelopes = (request: SignedRequest): Answer =>
+  request.path.endsWith('/void') ? { status: 200 } : { status: 200, body: { providerEnvelopeId: `PE-${String(request.body?.data?.envelopeId)}` } };
 
 type Person = { firstName: string; lastName: string; email: string; soloSigneePermitted?: boolean };
 
@@ -33,7 +34,10 @@ const cleo: Person = { firstName: 'Cleo', lastName: 'Lang', email: 'cleo.lang@cu
 const statementOfThree = { signatories: [anna, ben, cleo].map(({ firstName, lastName, email }) => ({ firstName, lastName, email })), minimumSigners: 2 };
 
 beforeAll(async () => {
-  lender = await OutsideParty.start(lenderA.webhookSecret, (request) => ({ status: 200, body: { reference: `REF-${String(request.body?.data?.applicationId).slice(-8)}` } }));
+  lender = await OutsideParty.start(lenderA.webhookSecret, (request) => ({
+    status: 200,
+    body: { reference: `REF-${String(request.body?.data?.applicationId).slice(-8)}` },
+  }));
   signing = await OutsideParty.start(SIGNING_SECRET, takeEnvelopes);
   stack = await bootStack({
     environment: 'production',
@@ -66,34 +70,41 @@ async function nothingStarted(caseId: string): Promise<void> {
   expect(await query('SELECT p.id FROM authorized_persons p JOIN quotes q ON q.id = p.quote_id WHERE q.financing_case_id = $1', [caseId], stack)).toEqual([]);
 }
 
-describe('the lender\'s signing statement', () => {
+describe("the lender's signing statement", () => {
   it('when one listed person with soloSigneePermitted true starts while the statement asks for two signers, then 422 signing_rule_not_met and nothing is started', async () => {
     const caseId = await acceptedCase(statementOfThree);
     const answer = await start(caseId, [{ ...anna, soloSigneePermitted: true }]);
     expectProblem(answer, 422, undefined, stack);
-    expect(answer.json.violations).toEqual([{
-      propertyPath: 'authorizedPersons',
-      code: 'esignature.signing_rule_not_met',
-      message: "The lender's statement requires at least 2 persons to sign together; 1 was given (soloSigneePermitted does not lower the lender's minimum).",
-    }]);
+    expect(answer.json.violations).toEqual([
+      {
+        propertyPath: 'authorizedPersons',
+        code: 'esignature.signing_rule_not_met',
+        message: "The lender's statement requires at least 2 persons to sign together; 1 was given (soloSigneePermitted does not lower the lender's minimum).",
+      },
+    ]);
     await nothingStarted(caseId);
   });
 
-  it('when a listed name comes with another person\'s mailbox, then 422 not_on_signing_statement at that person and no invitation goes out', async () => {
+  it("when a listed name comes with another person's mailbox, then 422 not_on_signing_statement at that person and no invitation goes out", async () => {
     const caseId = await acceptedCase(statementOfThree);
     const answer = await start(caseId, [anna, { ...ben, email: 'someone.else@elsewhere.example' }]);
     expectProblem(answer, 422, undefined, stack);
-    expect(answer.json.violations).toEqual([{
-      propertyPath: 'authorizedPersons[1]',
-      code: 'esignature.not_on_signing_statement',
-      message: "The lender's statement names Ben Kurz with another e-mail address; the invitation must go to the address the lender gave.",
-    }]);
+    expect(answer.json.violations).toEqual([
+      {
+        propertyPath: 'authorizedPersons[1]',
+        code: 'esignature.not_on_signing_statement',
+        message: "The lender's statement names Ben Kurz with another e-mail address; the invitation must go to the address the lender gave.",
+      },
+    ]);
     await nothingStarted(caseId);
   });
 
   it('when two listed persons start, written with other case and blanks, then 200 and the provider invites exactly them', async () => {
     const caseId = await acceptedCase(statementOfThree);
-    const answer = await start(caseId, [{ ...anna, email: 'Anna.Berg@Customer.Example' }, { ...cleo, firstName: ' cleo ', lastName: 'LANG' }]);
+    const answer = await start(caseId, [
+      { ...anna, email: 'Anna.Berg@Customer.Example' },
+      { ...cleo, firstName: ' cleo ', lastName: 'LANG' },
+    ]);
     expect(answer.status).toBe(200);
     const [request, ...more] = signing.about(caseId);
     expect(more).toEqual([]);
@@ -119,7 +130,12 @@ describe('the contract PDF', () => {
 
 /** Envelope ids the provider was asked for (each once however often it was asked) and not asked to void since: what it holds open. */
 function openAtProvider(caseId: string): string[] {
-  const requested = new Set(signing.about(caseId).filter((request) => request.path === '/envelopes').map((request) => request.body.data.envelopeId as string));
+  const requested = new Set(
+    signing
+      .about(caseId)
+      .filter((request) => request.path === '/envelopes')
+      .map((request) => request.body.data.envelopeId as string),
+  );
   const voided = new Set(signing.requests.filter((request) => request.path.endsWith('/void')).map((request) => request.body.data.envelopeId as string));
   return [...requested].filter((envelopeId) => !voided.has(envelopeId));
 }
@@ -128,7 +144,10 @@ const voidsOf = (envelopeId: string) => signing.requests.filter((request) => req
 
 async function providerEnvelopes(caseId: string) {
   return query<{ envelope_id: string; state: string; void_reason: string | null; void_attempts: number }>(
-    'SELECT envelope_id, state, void_reason, void_attempts FROM provider_envelopes WHERE financing_case_id = $1 ORDER BY created_at', [caseId], stack);
+    'SELECT envelope_id, state, void_reason, void_attempts FROM provider_envelopes WHERE financing_case_id = $1 ORDER BY created_at',
+    [caseId],
+    stack,
+  );
 }
 
 /** Whether a transaction holds the case's row: a lock attempt that does not wait. */
@@ -164,7 +183,10 @@ describe('a retried start-esignature', () => {
     expect(second.json.envelopeId).not.toBe(first.json.envelopeId);
     expect(second.json.contractId).toBe(first.json.contractId);
 
-    const [voided, ...more] = await waitFor(() => (voidsOf(first.json.envelopeId).length > 0 ? voidsOf(first.json.envelopeId) : undefined), { timeoutMs: 15_000, what: 'the void of the replaced envelope' });
+    const [voided, ...more] = await waitFor(() => (voidsOf(first.json.envelopeId).length > 0 ? voidsOf(first.json.envelopeId) : undefined), {
+      timeoutMs: 15_000,
+      what: 'the void of the replaced envelope',
+    });
     expect(more).toEqual([]);
     expect(voided!.verified).toBe(true);
     expect(voided!.headers['webhook-id']).toBe(`void-${first.json.envelopeId}`);
@@ -179,8 +201,17 @@ describe('a retried start-esignature', () => {
       { envelope_id: first.json.envelopeId, state: 'voided', void_reason: 'replaced', void_attempts: 1 },
       { envelope_id: second.json.envelopeId, state: 'accepted', void_reason: null, void_attempts: 0 },
     ]);
-    const [entry] = await query('SELECT actor_type, action, reason, details FROM case_history WHERE financing_case_id = $1 AND action = $2', [caseId, 'envelope_voided'], stack);
-    expect(entry).toEqual({ actor_type: 'system', action: 'envelope_voided', reason: 'replaced', details: expect.objectContaining({ envelopeId: first.json.envelopeId }) });
+    const [entry] = await query(
+      'SELECT actor_type, action, reason, details FROM case_history WHERE financing_case_id = $1 AND action = $2',
+      [caseId, 'envelope_voided'],
+      stack,
+    );
+    expect(entry).toEqual({
+      actor_type: 'system',
+      action: 'envelope_voided',
+      reason: 'replaced',
+      details: expect.objectContaining({ envelopeId: first.json.envelopeId }),
+    });
     // The replaced envelope's events no longer apply.
     const late = signedEvent(SIGNING_SECRET, 'envelope.declined', { envelopeId: first.json.envelopeId, reason: 'late' });
     expectProblem(await postRaw(`${stack.gatewayUrl}/signing/v1/events`, late.raw, late.headers), 409, 'signing.envelope_replaced', stack);
@@ -196,7 +227,10 @@ describe('a retried start-esignature', () => {
       return { status: voidCalls === 1 ? 500 : 204 };
     });
     expect((await start(caseId, [{ ...ben, soloSigneePermitted: true }])).status).toBe(200);
-    await waitFor(async () => ((await providerEnvelopes(caseId))[0]?.state === 'voided' ? true : undefined), { timeoutMs: 20_000, what: 'the void after a failed attempt' });
+    await waitFor(async () => ((await providerEnvelopes(caseId))[0]?.state === 'voided' ? true : undefined), {
+      timeoutMs: 20_000,
+      what: 'the void after a failed attempt',
+    });
     const attempts = voidsOf(first.json.envelopeId);
     expect(attempts).toHaveLength(2);
     expect(attempts.every((attempt) => attempt.verified)).toBe(true);
@@ -208,7 +242,9 @@ describe('a retried start-esignature', () => {
   it('when the provider is slow to answer, then no transaction holds the case meanwhile', async () => {
     const caseId = await acceptedCase(null);
     let answer!: () => void;
-    const held = new Promise<void>((resolve) => { answer = resolve; });
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     signing.answerWith((request) => ({ ...takeEnvelopes(request), heldUntil: held }));
     const inFlight = start(caseId, [{ ...anna, soloSigneePermitted: true }]);
     await waitFor(() => (signing.about(caseId).length === 1 ? true : undefined), { what: 'the envelope request at the provider' });
@@ -220,7 +256,9 @@ describe('a retried start-esignature', () => {
   it('when case-workflow dies after the provider took the envelope and the partner retries, then the provider holds exactly one open envelope, the one answered', async () => {
     const caseId = await acceptedCase(null);
     let answer!: () => void;
-    const held = new Promise<void>((resolve) => { answer = resolve; });
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     signing.answerWith((request) => ({ ...takeEnvelopes(request), heldUntil: held }));
     const persons = [anna, ben];
     const inFlight = start(caseId, persons);
@@ -233,10 +271,13 @@ describe('a retried start-esignature', () => {
 
     stack.processes['case-workflow'].start();
     await stack.processes['case-workflow'].waitReady();
-    const retry = await waitFor(async () => {
-      const response = await start(caseId, persons);
-      return response.status === 503 ? undefined : response;
-    }, { timeoutMs: 20_000, intervalMs: 250, what: 'the retry to reach the restarted case-workflow' });
+    const retry = await waitFor(
+      async () => {
+        const response = await start(caseId, persons);
+        return response.status === 503 ? undefined : response;
+      },
+      { timeoutMs: 20_000, intervalMs: 250, what: 'the retry to reach the restarted case-workflow' },
+    );
     expect(retry.status).toBe(200);
     expect(openAtProvider(caseId)).toEqual([retry.json.envelopeId]);
     expect(await providerEnvelopes(caseId)).toEqual([{ envelope_id: retry.json.envelopeId, state: 'accepted', void_reason: null, void_attempts: 0 }]);
@@ -244,15 +285,21 @@ describe('a retried start-esignature', () => {
     expect([contract.status, contract.signatureEnvelope.id, contract.signatureEnvelope.status]).toEqual(['wait_for_signing', retry.json.envelopeId, 'sent']);
   }, 90_000);
 
-  it('when the provider never answers and the partner does not retry, then the partner gets 503 and the envelope is voided once its request\'s lease ran out', async () => {
+  it("when the provider never answers and the partner does not retry, then the partner gets 503 and the envelope is voided once its request's lease ran out", async () => {
     const caseId = await acceptedCase(null);
-    signing.answerWith((request) => (request.path === '/envelopes' ? { status: 200, body: { providerEnvelopeId: 'late' }, delayMs: 11_000 } : takeEnvelopes(request)));
+    signing.answerWith((request) =>
+      request.path === '/envelopes' ? { status: 200, body: { providerEnvelopeId: 'late' }, delayMs: 11_000 } : takeEnvelopes(request),
+    );
     const answer = await start(caseId, [{ ...anna, soloSigneePermitted: true }]);
     expectProblem(answer, 503, 'signing.provider_unavailable', stack);
     const [requested] = signing.about(caseId);
     const envelopeId = requested!.body.data.envelopeId as string;
     expect(await query('SELECT id FROM contracts WHERE financing_case_id = $1', [caseId], stack)).toEqual([]);
-    await waitFor(() => (voidsOf(envelopeId).length > 0 ? true : undefined), { timeoutMs: 60_000, intervalMs: 500, what: 'the void of the abandoned envelope' });
+    await waitFor(() => (voidsOf(envelopeId).length > 0 ? true : undefined), {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+      what: 'the void of the abandoned envelope',
+    });
     expect(voidsOf(envelopeId)[0]!.body.data).toEqual({ envelopeId, providerEnvelopeId: null, reason: 'abandoned' });
     expect(openAtProvider(caseId)).toEqual([]);
   }, 90_000);
@@ -261,44 +308,62 @@ describe('a retried start-esignature', () => {
 describe('callbacks that store at documents', () => {
   const signalDocuments = (signal: NodeJS.Signals) => process.kill(stack.processes.documents.pid as number, signal);
 
-  it('when the signed contract arrives while documents does not answer, then the contract is signed without the case held, and the provider\'s retry stores the PDF once', async () => {
+  it("when the signed contract arrives while documents does not answer, then the contract is signed without the case held, and the provider's retry stores the PDF once", async () => {
     const caseId = await acceptedCase(null);
     const { contractId, envelopeId } = (await start(caseId, [{ ...anna, soloSigneePermitted: true }])).json;
     const pdf = Buffer.from('%PDF-1.7\nsigned by Anna\n%%EOF\n');
-    const event = signedEvent(SIGNING_SECRET, 'envelope.signed', { envelopeId, signedDocument: { fileName: 'contract-signed.pdf', contentBase64: pdf.toString('base64') } });
+    const event = signedEvent(SIGNING_SECRET, 'envelope.signed', {
+      envelopeId,
+      signedDocument: { fileName: 'contract-signed.pdf', contentBase64: pdf.toString('base64') },
+    });
     signalDocuments('SIGSTOP');
     let first;
     try {
       const inFlight = postRaw(`${stack.gatewayUrl}/signing/v1/events`, event.raw, event.headers);
-      await waitFor(async () => ((await query('SELECT status FROM contracts WHERE id = $1', [contractId], stack))[0]?.status === 'signed' ? true : undefined), { timeoutMs: 4_000, intervalMs: 100, what: 'the contract signed before documents answers' });
+      await waitFor(async () => ((await query('SELECT status FROM contracts WHERE id = $1', [contractId], stack))[0]?.status === 'signed' ? true : undefined), {
+        timeoutMs: 4_000,
+        intervalMs: 100,
+        what: 'the contract signed before documents answers',
+      });
       expect(await caseIsLocked(caseId)).toBe(false);
       first = await inFlight;
     } finally {
       signalDocuments('SIGCONT');
     }
     expect(first.status).toBe(503);
-    const retry = await waitFor(async () => {
-      const response = await postRaw(`${stack.gatewayUrl}/signing/v1/events`, event.raw, event.headers);
-      return response.status === 503 ? undefined : response;
-    }, { timeoutMs: 20_000, intervalMs: 250, what: 'the provider\'s retry to be stored' });
+    const retry = await waitFor(
+      async () => {
+        const response = await postRaw(`${stack.gatewayUrl}/signing/v1/events`, event.raw, event.headers);
+        return response.status === 503 ? undefined : response;
+      },
+      { timeoutMs: 20_000, intervalMs: 250, what: "the provider's retry to be stored" },
+    );
     expect([retry.status, retry.text]).toEqual([204, '']);
     const documents = (await owner.api.get(`/api/financing-cases/${caseId}/documents`)).json;
-    expect(documents.map((document: { category: string; fileSize: number }) => [document.category, document.fileSize])).toEqual([['signed_contract', pdf.length]]);
+    expect(documents.map((document: { category: string; fileSize: number }) => [document.category, document.fileSize])).toEqual([
+      ['signed_contract', pdf.length],
+    ]);
     const replay = await postRaw(`${stack.gatewayUrl}/signing/v1/events`, event.raw, event.headers);
     expect(replay.status).toBe(204);
     expect((await owner.api.get(`/api/financing-cases/${caseId}/documents`)).json).toHaveLength(1);
   }, 60_000);
 
-  it('when the lender asks questions while documents does not answer, then no transaction holds the case meanwhile, and the lender\'s retry creates each item once', async () => {
+  it("when the lender asks questions while documents does not answer, then no transaction holds the case meanwhile, and the lender's retry creates each item once", async () => {
     const { caseId } = await newCase(owner, {}, stack);
-    const event = signedEvent(lenderA.webhookSecret, 'application.questions', { financingCaseId: caseId, reference: 'REF-LENDER', items: [{ type: 'document', label: 'Annual financial statement', category: 'annual_financial_statement' }] });
+    const event = signedEvent(lenderA.webhookSecret, 'application.questions', {
+      financingCaseId: caseId,
+      reference: 'REF-LENDER',
+      items: [{ type: 'document', label: 'Annual financial statement', category: 'annual_financial_statement' }],
+    });
     const url = `${stack.gatewayUrl}/lender/v1/lender-a/events`;
     signalDocuments('SIGSTOP');
     let first;
     const locked: boolean[] = [];
     try {
       let answered = false;
-      const inFlight = postRaw(url, event.raw, event.headers).finally(() => { answered = true; });
+      const inFlight = postRaw(url, event.raw, event.headers).finally(() => {
+        answered = true;
+      });
       while (!answered) {
         locked.push(await caseIsLocked(caseId));
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -310,10 +375,13 @@ describe('callbacks that store at documents', () => {
     expect(first.status).toBe(503);
     expect(locked.length).toBeGreaterThan(10);
     expect(locked.filter(Boolean)).toEqual([]);
-    const retry = await waitFor(async () => {
-      const response = await postRaw(url, event.raw, event.headers);
-      return response.status === 503 ? undefined : response;
-    }, { timeoutMs: 20_000, intervalMs: 250, what: 'the lender\'s retry' });
+    const retry = await waitFor(
+      async () => {
+        const response = await postRaw(url, event.raw, event.headers);
+        return response.status === 503 ? undefined : response;
+      },
+      { timeoutMs: 20_000, intervalMs: 250, what: "the lender's retry" },
+    );
     expect(retry.status).toBe(204);
     const found = (await owner.api.get(`/api/financing_cases/${caseId}`)).json;
     expect(found.status).toBe('finance_questions');

@@ -28,12 +28,16 @@ afterAll(async () => {
   await lender?.close();
 });
 
-const statusOf = async (caseId: string) => (await query<{ lender_submission_status: string }>('SELECT lender_submission_status FROM quotes WHERE financing_case_id = $1', [caseId], stack))[0]?.lender_submission_status;
+const statusOf = async (caseId: string) =>
+  (await query<{ lender_submission_status: string }>('SELECT lender_submission_status FROM quotes WHERE financing_case_id = $1', [caseId], stack))[0]
+    ?.lender_submission_status;
 
 describe('lender submission queue', () => {
   it('when the lender holds one application, then the cases checked out meanwhile are submitted while it waits, and each application is sent once', async () => {
     let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     let holding: string | undefined;
     lender.answerWith((request) => {
       const caseId = String(request.body?.data?.financingCaseId);
@@ -46,7 +50,10 @@ describe('lender submission queue', () => {
     expect(holding).toBe(first.caseId);
     const others = await Promise.all(Array.from({ length: OTHERS }, () => newCase(owner, {}, stack)));
     try {
-      await waitFor(async () => ((await Promise.all(others.map((created) => statusOf(created.caseId)))).every((status) => status === 'submitted') ? true : undefined), { timeoutMs: 7_000, what: 'the other submissions while the first is held' });
+      await waitFor(
+        async () => ((await Promise.all(others.map((created) => statusOf(created.caseId)))).every((status) => status === 'submitted') ? true : undefined),
+        { timeoutMs: 7_000, what: 'the other submissions while the first is held' },
+      );
       expect(await statusOf(first.caseId)).toBe('pending');
     } finally {
       release();

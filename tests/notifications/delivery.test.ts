@@ -18,7 +18,9 @@ describe('a delivered status change', () => {
     const hook = await receiver();
     const endpoint = await registerEndpoint(api, `${hook.url}/hooks/rental?tenant=7`);
 
-    const event = await hookup.publisher.publish(hookup.publisher.event(id, { fromStatus: 'finance_review', toStatus: 'finance_accepted', status: 'finance_accepted', transition: 'finance_accept' }));
+    const event = await hookup.publisher.publish(
+      hookup.publisher.event(id, { fromStatus: 'finance_review', toStatus: 'finance_accepted', status: 'finance_accepted', transition: 'finance_accept' }),
+    );
 
     const [request] = await waitForRequests(hook, event.id, 1);
     expect(request!.method).toBe('POST');
@@ -45,7 +47,11 @@ describe('a delivered status change', () => {
     const event = await hookup.publisher.publish(hookup.publisher.event(id));
 
     const [request] = await waitForRequests(hook, event.id, 1);
-    const headers = { 'webhook-id': String(request!.headers['webhook-id']), 'webhook-timestamp': String(request!.headers['webhook-timestamp']), 'webhook-signature': String(request!.headers['webhook-signature']) };
+    const headers = {
+      'webhook-id': String(request!.headers['webhook-id']),
+      'webhook-timestamp': String(request!.headers['webhook-timestamp']),
+      'webhook-signature': String(request!.headers['webhook-signature']),
+    };
     expect(new Webhook(endpoint.secret).verify(request!.rawBody, headers)).toEqual(JSON.parse(expectedBody(event)));
     expect(Math.abs(Number(headers['webhook-timestamp']) - request!.receivedAt / 1000)).toBeLessThan(5);
     const tampered = Buffer.from(request!.rawBody.toString('utf8').replace(event.data.toStatus, 'completed'));
@@ -91,7 +97,7 @@ describe('a delivered status change', () => {
     expect([requestsFor(first, event.id).length, requestsFor(second, event.id).length, paused.requests.length]).toEqual([1, 1, 0]);
   });
 
-  it('when another partner\'s case changes, then this partner\'s endpoint gets nothing', async () => {
+  it("when another partner's case changes, then this partner's endpoint gets nothing", async () => {
     const mine = await partner();
     const theirs = await partner();
     const hook = await receiver();
@@ -205,7 +211,11 @@ describe('pausing', () => {
 
     expect(requestsFor(hook, event.id)).toHaveLength(1);
     const delivery = await waitForDelivery(api, endpoint.id, event.id, 'dropped', 1000);
-    expect([delivery.dropReason, delivery.attemptCount, delivery.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)]).toEqual(['endpoint_paused', 1, [500]]);
+    expect([delivery.dropReason, delivery.attemptCount, delivery.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)]).toEqual([
+      'endpoint_paused',
+      1,
+      [500],
+    ]);
   });
 });
 
@@ -234,7 +244,8 @@ describe('concurrency', () => {
 async function notificationsMetric(name: string, labels: Record<string, string> = {}): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${defaultAdminPort('notifications', sharedStack().portBase)}/metrics`)).text();
   const wanted = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
-  return text.split('\n')
+  return text
+    .split('\n')
     .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
     .filter((line) => wanted.every((pair) => line.slice(0, line.lastIndexOf(' ')).includes(pair)))
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);

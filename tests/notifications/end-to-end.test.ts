@@ -14,10 +14,13 @@ beforeAll(async () => {
 afterAll(() => hook.close());
 
 async function mailAbout(caseId: string, count: number): Promise<ReceivedMail[]> {
-  return waitFor(async () => {
-    const mail = ((await (await fetch(`${sharedStack().controlUrl}/mail`)).json()) as ReceivedMail[]).filter((entry) => entry.subject.includes(caseId));
-    return mail.length >= count ? mail : undefined;
-  }, { timeoutMs: 15_000, intervalMs: 100, what: `${count} mail(s) about ${caseId}` });
+  return waitFor(
+    async () => {
+      const mail = ((await (await fetch(`${sharedStack().controlUrl}/mail`)).json()) as ReceivedMail[]).filter((entry) => entry.subject.includes(caseId));
+      return mail.length >= count ? mail : undefined;
+    },
+    { timeoutMs: 15_000, intervalMs: 100, what: `${count} mail(s) about ${caseId}` },
+  );
 }
 
 describe('status changes made by case-workflow', () => {
@@ -31,15 +34,21 @@ describe('status changes made by case-workflow', () => {
     expect((await api.post(`/api/sandbox/financing_cases/${caseId}/finance-decision`, { decision: 'accepted' })).status).toBe(204);
     expect((await api.post(`/api/financing_cases/${caseId}/cancel`, {})).status).toBe(204);
 
-    const written = await waitFor(async () => {
-      const events = await outboxEvents(sharedStack().databaseUrl, caseId);
-      return events.some((event) => event.data.transition === 'cancel') ? events : undefined;
-    }, { what: 'the cancel event in the outbox' });
+    const written = await waitFor(
+      async () => {
+        const events = await outboxEvents(sharedStack().databaseUrl, caseId);
+        return events.some((event) => event.data.transition === 'cancel') ? events : undefined;
+      },
+      { what: 'the cancel event in the outbox' },
+    );
     expect(written.map((event) => event.data.transition)).toEqual(expect.arrayContaining(['finance_accept', 'cancel']));
-    const received = await waitFor(() => {
-      const mine = hook.requests.filter((request) => JSON.parse(request.rawBody.toString('utf8')).data.financingCaseId === caseId);
-      return mine.length >= written.length ? mine : undefined;
-    }, { timeoutMs: 15_000, what: `${written.length} deliveries for the case` });
+    const received = await waitFor(
+      () => {
+        const mine = hook.requests.filter((request) => JSON.parse(request.rawBody.toString('utf8')).data.financingCaseId === caseId);
+        return mine.length >= written.length ? mine : undefined;
+      },
+      { timeoutMs: 15_000, what: `${written.length} deliveries for the case` },
+    );
     await sleep(500);
 
     expect(hook.requests.filter((request) => JSON.parse(request.rawBody.toString('utf8')).data.financingCaseId === caseId)).toHaveLength(written.length);
@@ -53,10 +62,12 @@ describe('status changes made by case-workflow', () => {
     }
 
     const mail = await mailAbout(caseId, 3);
-    expect(mail.map((entry) => `${entry.to.join(',')} ${entry.subject}`).sort()).toEqual([
-      `credit@lender-a.example Financing case ${caseId} canceled`,
-      `ops@hub-north.example Financing case ${caseId} canceled`,
-      `${email} Financing case ${caseId}: accepted`,
-    ].sort());
+    expect(mail.map((entry) => `${entry.to.join(',')} ${entry.subject}`).sort()).toEqual(
+      [
+        `credit@lender-a.example Financing case ${caseId} canceled`,
+        `ops@hub-north.example Financing case ${caseId} canceled`,
+        `${email} Financing case ${caseId}: accepted`,
+      ].sort(),
+    );
   }, 45_000);
 });

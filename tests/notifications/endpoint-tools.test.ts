@@ -1,7 +1,17 @@
 import { Webhook } from 'standardwebhooks';
 import { ApiClient, ReceivedRequest, WebhookReceiver, createTestPartner } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
-import { deliveryFixture, expectedBody, hmacBase64, RegisteredEndpoint, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
+import {
+  deliveryFixture,
+  expectedBody,
+  hmacBase64,
+  RegisteredEndpoint,
+  registerEndpoint,
+  requestsFor,
+  sleep,
+  waitForDelivery,
+  waitForRequests,
+} from './support';
 import { problemTypeOf } from '../support/problems';
 
 // The tools partners use on their endpoints (secret rotation, redelivery, test events), tried
@@ -54,7 +64,12 @@ async function foreignAnswer(endpointId: string) {
   return { stranger, expected: { status: read.status, contentType: read.contentType, type: read.json.type, detail: read.json.detail } };
 }
 
-const answerOf = (response: { status: number; contentType: string; json: any }) => ({ status: response.status, contentType: response.contentType, type: response.json.type, detail: response.json.detail });
+const answerOf = (response: { status: number; contentType: string; json: any }) => ({
+  status: response.status,
+  contentType: response.contentType,
+  type: response.json.type,
+  detail: response.json.detail,
+});
 
 describe('POST /api/webhook_endpoints/{id}/rotate-secret', () => {
   it('when a secret is rotated with an overlap, then 200 shows the new secret once and deliveries carry both Standard Webhooks signatures while X-Webhook-Signature stays with the old secret', async () => {
@@ -83,7 +98,11 @@ describe('POST /api/webhook_endpoints/{id}/rotate-secret', () => {
     const event = await hookup.publisher.publish(hookup.publisher.event(id));
     const [request] = await waitForRequests(hook, event.id, 1);
 
-    expect(String(request!.headers['webhook-signature']).split(' ').map((entry) => entry.slice(0, 3))).toEqual(['v1,', 'v1,']);
+    expect(
+      String(request!.headers['webhook-signature'])
+        .split(' ')
+        .map((entry) => entry.slice(0, 3)),
+    ).toEqual(['v1,', 'v1,']);
     expect([verifies(rotated.json.secret, request!), verifies(endpoint.secret, request!)]).toEqual([true, true]);
     expect(new Webhook(rotated.json.secret).verify(request!.rawBody, standardHeaders(request!))).toEqual(JSON.parse(expectedBody(event)));
     expect(request!.headers['x-webhook-signature']).toBe(hmacBase64(endpoint.secret, request!.rawBody));
@@ -179,7 +198,10 @@ describe('POST /api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver', () =
     expect(second!.headers['webhook-id']).toBe(event.id);
     expect(verifies(endpoint.secret, second!)).toBe(true);
     const delivery = await waitForDelivery(api, endpoint.id, event.id, 'succeeded');
-    expect(delivery.attempts.map((attempt: { attempt: number; statusCode: number }) => [attempt.attempt, attempt.statusCode])).toEqual([[1, 204], [2, 204]]);
+    expect(delivery.attempts.map((attempt: { attempt: number; statusCode: number }) => [attempt.attempt, attempt.statusCode])).toEqual([
+      [1, 204],
+      [2, 204],
+    ]);
   });
 
   it('when a redelivered event fails again, then it gets the retries of a new delivery, numbered on', async () => {
@@ -191,7 +213,11 @@ describe('POST /api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver', () =
     expect((await api.request('POST', `/api/webhook_endpoints/${endpoint.id}/deliveries/${event.id}/redeliver`)).status).toBe(202);
 
     const delivery = await waitForDelivery(api, endpoint.id, event.id, 'succeeded');
-    expect(delivery.attempts.map((attempt: { attempt: number; statusCode: number }) => [attempt.attempt, attempt.statusCode])).toEqual([[1, 204], [2, 500], [3, 204]]);
+    expect(delivery.attempts.map((attempt: { attempt: number; statusCode: number }) => [attempt.attempt, attempt.statusCode])).toEqual([
+      [1, 204],
+      [2, 500],
+      [3, 204],
+    ]);
     const [, failed, retried] = requestsFor(hook, event.id);
     expect(retried!.receivedAt - failed!.receivedAt).toBeGreaterThanOrEqual(1900);
   });
@@ -242,7 +268,11 @@ describe('POST /api/webhook_endpoints/{id}/deliveries/redeliver', () => {
     expect([redelivered.status, redelivered.json]).toEqual([202, { redelivered: 2 }]);
     await Promise.all([waitForDelivery(api, endpoint.id, first.id, 'succeeded'), waitForDelivery(api, endpoint.id, second.id, 'succeeded')]);
     expect([requestsFor(hook, older.id).length, requestsFor(hook, first.id).length, requestsFor(hook, second.id).length]).toEqual([1, 2, 2]);
-    const deliveries = (await api.get(`/api/webhook_endpoints/${endpoint.id}/deliveries`)).json as { eventId: string; status: string; dropReason: string | null }[];
+    const deliveries = (await api.get(`/api/webhook_endpoints/${endpoint.id}/deliveries`)).json as {
+      eventId: string;
+      status: string;
+      dropReason: string | null;
+    }[];
     expect(deliveries.find((delivery) => delivery.eventId === older.id)).toMatchObject({ status: 'dropped', dropReason: 'endpoint_paused' });
   });
 
@@ -257,7 +287,7 @@ describe('POST /api/webhook_endpoints/{id}/deliveries/redeliver', () => {
     expectProblem(await redeliver({ since: new Date().toISOString() }), 409, 'webhook_endpoint.paused');
   });
 
-  it('when another partner redelivers the endpoint\'s failed events, then it answers as the endpoint read does', async () => {
+  it("when another partner redelivers the endpoint's failed events, then it answers as the endpoint read does", async () => {
     const { endpoint } = await partnerWithEndpoint();
     const { stranger, expected } = await foreignAnswer(endpoint.id);
 
@@ -288,7 +318,13 @@ describe('POST /api/webhook_endpoints/{id}/test-event', () => {
       attempts: [],
     });
     const [request] = await waitForRequests(hook, sent.json.eventId, 1);
-    expect(JSON.parse(request!.rawBody.toString('utf8'))).toEqual({ id: sent.json.eventId, event: 'webhook_endpoint.test', occurredAt: sent.json.occurredAt, version: 1, data: { webhookEndpointId: endpoint.id } });
+    expect(JSON.parse(request!.rawBody.toString('utf8'))).toEqual({
+      id: sent.json.eventId,
+      event: 'webhook_endpoint.test',
+      occurredAt: sent.json.occurredAt,
+      version: 1,
+      data: { webhookEndpointId: endpoint.id },
+    });
     expect(new Webhook(endpoint.secret).verify(request!.rawBody, standardHeaders(request!))).toEqual(JSON.parse(request!.rawBody.toString('utf8')));
     expect(request!.headers['x-webhook-signature']).toBe(hmacBase64(endpoint.secret, request!.rawBody));
     const delivery = await waitForDelivery(api, endpoint.id, sent.json.eventId, 'succeeded');
@@ -297,7 +333,7 @@ describe('POST /api/webhook_endpoints/{id}/test-event', () => {
     expect(sibling.requests).toEqual([]);
   });
 
-  it('when the endpoint is paused, unknown or another partner\'s, then 409, 404 and the answer of the endpoint read, and nothing is sent', async () => {
+  it("when the endpoint is paused, unknown or another partner's, then 409, 404 and the answer of the endpoint read, and nothing is sent", async () => {
     const { api, hook, endpoint } = await partnerWithEndpoint();
     const { stranger, expected } = await foreignAnswer(endpoint.id);
 

@@ -149,8 +149,22 @@ describe('reading, pausing and deleting', () => {
     const response = await api.get('/api/webhook_endpoints');
     expect(response.status).toBe(200);
     expect(response.json).toEqual([
-      { '@id': `/api/webhook_endpoints/${ids[0]}`, '@type': 'WebhookEndpoint', id: ids[0], url: 'https://93.184.216.34/one', active: true, createdAt: expect.any(String) },
-      { '@id': `/api/webhook_endpoints/${ids[2]}`, '@type': 'WebhookEndpoint', id: ids[2], url: 'https://93.184.216.34/three', active: true, createdAt: expect.any(String) },
+      {
+        '@id': `/api/webhook_endpoints/${ids[0]}`,
+        '@type': 'WebhookEndpoint',
+        id: ids[0],
+        url: 'https://93.184.216.34/one',
+        active: true,
+        createdAt: expect.any(String),
+      },
+      {
+        '@id': `/api/webhook_endpoints/${ids[2]}`,
+        '@type': 'WebhookEndpoint',
+        id: ids[2],
+        url: 'https://93.184.216.34/three',
+        active: true,
+        createdAt: expect.any(String),
+      },
     ]);
     expect((await api.get('/api/webhook_endpoints?page=2')).json).toEqual([]);
     expect((await api.get('/api/webhook_endpoints?page=0')).status).toBe(400);
@@ -168,14 +182,25 @@ describe('reading, pausing and deleting', () => {
     const created = (await partner.post('/api/webhook_endpoints', { url: 'https://93.184.216.34/pause' })).json;
     const paused = await partner.patch(`/api/webhook_endpoints/${created.id}`, { active: false });
     expect(paused.status).toBe(200);
-    expect(paused.json).toEqual({ '@id': created['@id'], '@type': 'WebhookEndpoint', id: created.id, url: created.url, active: false, createdAt: created.createdAt });
+    expect(paused.json).toEqual({
+      '@id': created['@id'],
+      '@type': 'WebhookEndpoint',
+      id: created.id,
+      url: created.url,
+      active: false,
+      createdAt: created.createdAt,
+    });
     const resumed = await partner.patch(`/api/webhook_endpoints/${created.id}`, { active: true });
     expect([resumed.status, resumed.json.active, 'secret' in resumed.json]).toEqual([200, true, false]);
   });
 
   it('when a patch names the URL, the secret, nothing, or a wrong type, then 422', async () => {
     const created = (await partner.post('/api/webhook_endpoints', { url: 'https://93.184.216.34/patch' })).json;
-    expectViolation(await partner.patch(`/api/webhook_endpoints/${created.id}`, { active: true, url: 'https://93.184.216.34/other' }), 'url', 'validation.unknown_field');
+    expectViolation(
+      await partner.patch(`/api/webhook_endpoints/${created.id}`, { active: true, url: 'https://93.184.216.34/other' }),
+      'url',
+      'validation.unknown_field',
+    );
     expectViolation(await partner.patch(`/api/webhook_endpoints/${created.id}`, { active: true, secret: 'whsec_x' }), 'secret', 'validation.unknown_field');
     expectViolation(await partner.patch(`/api/webhook_endpoints/${created.id}`, {}), 'active', 'validation.required');
     expectViolation(await partner.patch(`/api/webhook_endpoints/${created.id}`, { active: 'false' }), 'active', 'validation.type');
@@ -195,7 +220,7 @@ describe('reading, pausing and deleting', () => {
     }
   });
 
-  it('when another partner\'s endpoint is read, changed, deleted or its deliveries listed, then 403 and nothing changes', async () => {
+  it("when another partner's endpoint is read, changed, deleted or its deliveries listed, then 403 and nothing changes", async () => {
     const created = (await partner.post('/api/webhook_endpoints', { url: 'https://93.184.216.34/mine' })).json;
     expect((await other.get(`/api/webhook_endpoints/${created.id}`)).status).toBe(403);
     expect((await other.patch(`/api/webhook_endpoints/${created.id}`, { active: false })).status).toBe(403);

@@ -16,7 +16,13 @@ let stack: Stack;
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
-  stack = await bootOwnStack({ env: { WEBHOOK_TIMEOUT_MS: '120000', WEBHOOK_TEST_EVENTS_PER_MINUTE: String(TEST_EVENTS_PER_MINUTE), WEBHOOK_REDELIVERIES_PER_MINUTE: String(REDELIVERIES_PER_MINUTE) } });
+  stack = await bootOwnStack({
+    env: {
+      WEBHOOK_TIMEOUT_MS: '120000',
+      WEBHOOK_TEST_EVENTS_PER_MINUTE: String(TEST_EVENTS_PER_MINUTE),
+      WEBHOOK_REDELIVERIES_PER_MINUTE: String(REDELIVERIES_PER_MINUTE),
+    },
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -36,13 +42,17 @@ async function partner(): Promise<ApiClient> {
 }
 
 function expectToolRateLimited(response: ApiResponse): void {
-  expect([response.status, response.contentType, response.json.type]).toEqual([429, 'application/problem+json; charset=utf-8', problemTypeOf('webhook_endpoint.tool_rate_limited', stack.gatewayUrl)]);
+  expect([response.status, response.contentType, response.json.type]).toEqual([
+    429,
+    'application/problem+json; charset=utf-8',
+    problemTypeOf('webhook_endpoint.tool_rate_limited', stack.gatewayUrl),
+  ]);
   const retryAfter = Number(response.headers.get('retry-after'));
   expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
 }
 
 describe('webhook delivery shared between partners', () => {
-  it('when one partner\'s three endpoints never answer and it sends 210 test events, then the budget cuts them, it holds no more than its share of the slots, and another partner\'s webhook arrives while every one of its attempts still hangs', async () => {
+  it("when one partner's three endpoints never answer and it sends 210 test events, then the budget cuts them, it holds no more than its share of the slots, and another partner's webhook arrives while every one of its attempts still hangs", async () => {
     const acme = await partner();
     const hanging = [await receiver(), await receiver(), await receiver()];
     for (const hook of hanging) hook.respondWith(() => 'no_answer');
@@ -51,7 +61,9 @@ describe('webhook delivery shared between partners', () => {
 
     const answers: ApiResponse[] = [];
     for (let batch = 0; batch < 7; batch += 1) {
-      answers.push(...await Promise.all(Array.from({ length: 30 }, (_, n) => acme.post(`/api/webhook_endpoints/${endpoints[(batch * 30 + n) % 3]!.id}/test-event`))));
+      answers.push(
+        ...(await Promise.all(Array.from({ length: 30 }, (_, n) => acme.post(`/api/webhook_endpoints/${endpoints[(batch * 30 + n) % 3]!.id}/test-event`)))),
+      );
     }
     expect(answers.filter((answer) => answer.status === 202)).toHaveLength(TEST_EVENTS_PER_MINUTE);
     const refused = answers.filter((answer) => answer.status !== 202);
@@ -66,10 +78,13 @@ describe('webhook delivery shared between partners', () => {
     const endpoint = await registerEndpoint(gamma, `${prompt.url}/gamma`);
     const test = await gamma.post(`/api/webhook_endpoints/${endpoint.id}/test-event`);
     expect(test.status).toBe(202);
-    const [arrived] = await waitFor(() => {
-      const requests = requestsFor(prompt, test.json.eventId);
-      return requests.length > 0 ? requests : undefined;
-    }, { timeoutMs: 20_000, intervalMs: 25, what: 'the other partner\'s webhook' });
+    const [arrived] = await waitFor(
+      () => {
+        const requests = requestsFor(prompt, test.json.eventId);
+        return requests.length > 0 ? requests : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 25, what: "the other partner's webhook" },
+    );
 
     // It came while the first partner's attempts all still hang (none has timed out to free a
     // slot), and that partner never held more than its share.
@@ -85,9 +100,12 @@ describe('webhook delivery shared between partners', () => {
     const since = new Date(Date.now() - 3_600_000).toISOString();
 
     const answers = [];
-    for (let request = 0; request <= REDELIVERIES_PER_MINUTE; request += 1) answers.push(await beta.post(`/api/webhook_endpoints/${endpoint.id}/deliveries/redeliver`, { since }));
+    for (let request = 0; request <= REDELIVERIES_PER_MINUTE; request += 1)
+      answers.push(await beta.post(`/api/webhook_endpoints/${endpoint.id}/deliveries/redeliver`, { since }));
 
-    expect(answers.slice(0, REDELIVERIES_PER_MINUTE).map((answer) => [answer.status, answer.json])).toEqual(Array.from({ length: REDELIVERIES_PER_MINUTE }, () => [202, { redelivered: 0 }]));
+    expect(answers.slice(0, REDELIVERIES_PER_MINUTE).map((answer) => [answer.status, answer.json])).toEqual(
+      Array.from({ length: REDELIVERIES_PER_MINUTE }, () => [202, { redelivered: 0 }]),
+    );
     expectToolRateLimited(answers[REDELIVERIES_PER_MINUTE]!);
     expectToolRateLimited(await beta.post(`/api/webhook_endpoints/${endpoint.id}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`));
     // Another partner's budget is its own.

@@ -37,10 +37,13 @@ describe('the inbox cleanup', () => {
     await notifications.waitReady();
     const metricsUrl = `http://127.0.0.1:${defaultAdminPort('notifications', stack.portBase)}/metrics`;
     // Rounds of the job since the start: the first three remove 5,000, 5,000 and 2,001 events.
-    const rounds = await waitFor(async () => {
-      const succeeded = sumOf(await scrapeMetrics(metricsUrl), 'background_job_runs_total', { job: 'inbox-cleanup', outcome: 'succeeded' });
-      return succeeded >= 3 ? succeeded : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 100, what: 'three rounds of the inbox cleanup' });
+    const rounds = await waitFor(
+      async () => {
+        const succeeded = sumOf(await scrapeMetrics(metricsUrl), 'background_job_runs_total', { job: 'inbox-cleanup', outcome: 'succeeded' });
+        return succeeded >= 3 ? succeeded : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 100, what: 'three rounds of the inbox cleanup' },
+    );
     expect(rounds).toBe(3);
 
     const [left] = await inNotifications<{ old: string; young: string; mails: string }>(`

@@ -18,13 +18,20 @@ async function mailbox(): Promise<ReceivedMail[]> {
 }
 
 /** The text part as a reader sees it (quoted-printable soft breaks and escapes undone). */
-const readable = (text: string) => text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\r\n/g, '\n');
+const readable = (text: string) =>
+  text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\r\n/g, '\n');
 
 async function mailsAbout(caseId: string, count: number): Promise<ReceivedMail[]> {
-  return waitFor(async () => {
-    const found = (await mailbox()).filter((mail) => mail.subject.includes(caseId));
-    return found.length >= count ? found : undefined;
-  }, { timeoutMs: 15_000, intervalMs: 100, what: `${count} mail(s) about ${caseId}` });
+  return waitFor(
+    async () => {
+      const found = (await mailbox()).filter((mail) => mail.subject.includes(caseId));
+      return found.length >= count ? found : undefined;
+    },
+    { timeoutMs: 15_000, intervalMs: 100, what: `${count} mail(s) about ${caseId}` },
+  );
 }
 
 async function partnerWithAddress(like = 'acme') {
@@ -38,22 +45,33 @@ describe('partner mail on lender decisions', () => {
     ['finance_accept', 'finance_accepted', 'accepted', 'the lender has accepted the financing'],
     ['finance_reject', 'finance_rejected', 'rejected', 'the lender has rejected the financing'],
     ['finance_resume', 'finance_accepted', 'accepted after all', 'the lender has accepted the financing after an earlier rejection'],
-  ])('when a quote goes through %s, then the partner\'s contact address gets a mail from the platform sender', async (transition, toStatus, subject, sentence) => {
-    const partner = await partnerWithAddress();
+  ])(
+    "when a quote goes through %s, then the partner's contact address gets a mail from the platform sender",
+    async (transition, toStatus, subject, sentence) => {
+      const partner = await partnerWithAddress();
 
-    const event = await publisher.publish(publisher.event(partner.id, { transition, toStatus, status: toStatus }));
+      const event = await publisher.publish(publisher.event(partner.id, { transition, toStatus, status: toStatus }));
 
-    const [mail] = await mailsAbout(event.data.financingCaseId, 1);
-    expect(mail).toMatchObject({ from: 'no-reply@partner-rental.example', to: [partner.email], subject: `Financing case ${event.data.financingCaseId}: ${subject}` });
-    expect(readable(mail!.text)).toContain(`${sentence} of financing case ${event.data.financingCaseId} (quote ${event.data.quoteId}).`);
-  });
+      const [mail] = await mailsAbout(event.data.financingCaseId, 1);
+      expect(mail).toMatchObject({
+        from: 'no-reply@partner-rental.example',
+        to: [partner.email],
+        subject: `Financing case ${event.data.financingCaseId}: ${subject}`,
+      });
+      expect(readable(mail!.text)).toContain(`${sentence} of financing case ${event.data.financingCaseId} (quote ${event.data.quoteId}).`);
+    },
+  );
 
   it('when the partner has no contact address, then no mail is sent', async () => {
     const partner = await createTestPartner(sharedStack(), { like: 'gamma' });
     const marker = await partnerWithAddress();
 
-    const event = await publisher.publish(publisher.event(partner.id, { transition: 'finance_accept', toStatus: 'finance_accepted', status: 'finance_accepted' }));
-    const after = await publisher.publish(publisher.event(marker.id, { transition: 'finance_accept', toStatus: 'finance_accepted', status: 'finance_accepted' }));
+    const event = await publisher.publish(
+      publisher.event(partner.id, { transition: 'finance_accept', toStatus: 'finance_accepted', status: 'finance_accepted' }),
+    );
+    const after = await publisher.publish(
+      publisher.event(marker.id, { transition: 'finance_accept', toStatus: 'finance_accepted', status: 'finance_accepted' }),
+    );
 
     await mailsAbout(after.data.financingCaseId, 1);
     await sleep(300);
@@ -64,15 +82,21 @@ describe('partner mail on lender decisions', () => {
     const partner = await partnerWithAddress();
     const decision = publisher.event(partner.id, { transition: 'finance_reject', toStatus: 'finance_rejected', status: 'finance_rejected' });
 
-    const other = await publisher.publish(publisher.event(partner.id, { transition: 'finalize', fromStatus: 'in_progress', toStatus: 'in_review', status: 'in_review' }));
+    const other = await publisher.publish(
+      publisher.event(partner.id, { transition: 'finalize', fromStatus: 'in_progress', toStatus: 'in_review', status: 'in_review' }),
+    );
     await publisher.publish(decision, `${decision.id}-a`);
     await publisher.publish(decision, `${decision.id}-b`);
-    const marker = await publisher.publish(publisher.event(partner.id, { transition: 'finance_accept', toStatus: 'finance_accepted', status: 'finance_accepted' }));
+    const marker = await publisher.publish(
+      publisher.event(partner.id, { transition: 'finance_accept', toStatus: 'finance_accepted', status: 'finance_accepted' }),
+    );
 
     await mailsAbout(marker.data.financingCaseId, 1);
     await sleep(300);
     const mine = (await mailbox()).filter((mail) => mail.to.includes(partner.email));
-    expect(mine.map((mail) => mail.subject).sort()).toEqual([`Financing case ${decision.data.financingCaseId}: rejected`, `Financing case ${marker.data.financingCaseId}: accepted`].sort());
+    expect(mine.map((mail) => mail.subject).sort()).toEqual(
+      [`Financing case ${decision.data.financingCaseId}: rejected`, `Financing case ${marker.data.financingCaseId}: accepted`].sort(),
+    );
     expect(mine.some((mail) => mail.subject.includes(other.data.financingCaseId))).toBe(false);
   });
 });
@@ -81,7 +105,9 @@ describe('financer and hub mail on cancel', () => {
   it('when a quote is canceled, then the lender and the distribution hub each get a mail', async () => {
     const partner = await partnerWithAddress();
 
-    const event = await publisher.publish(publisher.event(partner.id, { transition: 'cancel', fromStatus: 'finance_review', toStatus: 'canceled', status: 'canceled' }));
+    const event = await publisher.publish(
+      publisher.event(partner.id, { transition: 'cancel', fromStatus: 'finance_review', toStatus: 'canceled', status: 'canceled' }),
+    );
 
     const mails = await mailsAbout(event.data.financingCaseId, 2);
     expect(mails.map((mail) => [mail.to, mail.subject]).sort()).toEqual([
@@ -99,7 +125,15 @@ describe('financer and hub mail on cancel', () => {
     const withAddresses = await partnerWithAddress();
 
     const quiet = await publisher.publish(publisher.event(withoutAddresses.id, { transition: 'cancel', toStatus: 'canceled', status: 'canceled' }));
-    const contract = await publisher.publish(publisher.event(withAddresses.id, { resourceType: 'contract', transition: 'cancel', fromStatus: 'wait_for_signing', toStatus: 'canceled', status: 'canceled' }));
+    const contract = await publisher.publish(
+      publisher.event(withAddresses.id, {
+        resourceType: 'contract',
+        transition: 'cancel',
+        fromStatus: 'wait_for_signing',
+        toStatus: 'canceled',
+        status: 'canceled',
+      }),
+    );
     const marker = await publisher.publish(publisher.event(withAddresses.id, { transition: 'cancel', toStatus: 'canceled', status: 'canceled' }));
 
     await mailsAbout(marker.data.financingCaseId, 2);

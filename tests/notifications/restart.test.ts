@@ -27,10 +27,13 @@ describe('notifications restarting', () => {
 
     const event = await hookup.publisher.publish(hookup.publisher.event(partner.id));
     await waitForRequests(hook, event.id, 1);
-    const scheduled = await waitFor(async () => {
-      const [delivery] = (await api.get(`/api/webhook_endpoints/${endpoint.id}/deliveries`)).json;
-      return delivery?.attemptCount === 1 ? delivery : undefined;
-    }, { intervalMs: 20, what: 'the retry to be scheduled' });
+    const scheduled = await waitFor(
+      async () => {
+        const [delivery] = (await api.get(`/api/webhook_endpoints/${endpoint.id}/deliveries`)).json;
+        return delivery?.attemptCount === 1 ? delivery : undefined;
+      },
+      { intervalMs: 20, what: 'the retry to be scheduled' },
+    );
     expect([scheduled.status, typeof scheduled.nextAttemptAt]).toEqual(['pending', 'string']);
     await stack.processes.notifications.kill('SIGKILL');
     stack.processes.notifications.start();
@@ -57,15 +60,21 @@ describe('notifications restarting', () => {
     const { financingCaseId: caseId } = await createCaseViaGrpc(stack, partner.id);
     expect((await api.post(`/api/sandbox/financing_cases/${caseId}/finance-decision`, { decision: 'accepted' })).status).toBe(204);
     expect((await api.post(`/api/financing_cases/${caseId}/cancel`, {})).status).toBe(204);
-    const written = await waitFor(async () => {
-      const events = await outboxEvents(stack.databaseUrl, caseId);
-      return events.length >= 5 ? events : undefined;
-    }, { what: 'five status changes in the outbox' });
+    const written = await waitFor(
+      async () => {
+        const events = await outboxEvents(stack.databaseUrl, caseId);
+        return events.length >= 5 ? events : undefined;
+      },
+      { what: 'five status changes in the outbox' },
+    );
     await sleep(1000);
     stack.processes.notifications.start();
     await stack.processes.notifications.waitReady();
 
-    await waitFor(() => (first.requests.length >= 5 && second.requests.length >= 5 ? true : undefined), { timeoutMs: 15_000, what: 'five events at both endpoints' });
+    await waitFor(() => (first.requests.length >= 5 && second.requests.length >= 5 ? true : undefined), {
+      timeoutMs: 15_000,
+      what: 'five events at both endpoints',
+    });
     await sleep(1000);
     const ids = written.map((event) => event.id).sort();
     expect(ids).toHaveLength(5);

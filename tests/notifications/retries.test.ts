@@ -3,7 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { ApiClient, ReceivedRequest, Responder, WebhookReceiver, createTestPartner } from '@rental/testkit';
 import type { StatusChangedEvent } from '@rental/proto';
 import { apiAs, sharedStack } from '../support/shared-stack';
-import { EventPublisher, RegisteredEndpoint, expectedBody, hmacBase64, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
+import {
+  EventPublisher,
+  RegisteredEndpoint,
+  expectedBody,
+  hmacBase64,
+  registerEndpoint,
+  requestsFor,
+  sleep,
+  waitForDelivery,
+  waitForRequests,
+} from './support';
 
 interface Scenario {
   api: ApiClient;
@@ -52,7 +62,10 @@ beforeAll(async () => {
   scenarios.slowFirst = await scenario(answerFirstThenRest({ status: 204, delayMs: 6000 }, { status: 204 }));
   scenarios.failingOnce = await scenario(answerFirstThenRest({ status: 500 }, { status: 200 }));
   scenarios.notFound = await scenario(() => ({ status: 404 }));
-  scenarios.refused = await scenario(() => ({ status: 204 }), () => closedPortUrl);
+  scenarios.refused = await scenario(
+    () => ({ status: 204 }),
+    () => closedPortUrl,
+  );
 }, 30_000);
 
 afterAll(async () => {
@@ -79,7 +92,14 @@ describe('retries', () => {
     expect(new Set(requests.map((request) => request.rawBody.toString('utf8')))).toEqual(new Set([expectedBody(event)]));
     expect(requests.map((request) => request.headers['x-webhook-signature'])).toEqual(Array(4).fill(hmacBase64(endpoint.secret, requests[0]!.rawBody)));
     expect(delivery).toMatchObject({ status: 'dropped', dropReason: 'retries_exhausted', attemptCount: 4, nextAttemptAt: null });
-    expect(delivery.attempts.map((attempt: { attempt: number; statusCode: number; succeeded: boolean; error: string }) => [attempt.attempt, attempt.statusCode, attempt.succeeded, attempt.error])).toEqual([
+    expect(
+      delivery.attempts.map((attempt: { attempt: number; statusCode: number; succeeded: boolean; error: string }) => [
+        attempt.attempt,
+        attempt.statusCode,
+        attempt.succeeded,
+        attempt.error,
+      ]),
+    ).toEqual([
       [1, 500, false, 'HTTP 500'],
       [2, 500, false, 'HTTP 500'],
       [3, 500, false, 'HTTP 500'],
@@ -94,7 +114,9 @@ describe('retries', () => {
     const delivery = await waitForDelivery(api, endpoint.id, event.id, 'dropped', 5000);
 
     expect(redirectTarget.requests).toEqual([]);
-    expect(delivery.attempts.map((attempt: { statusCode: number; error: string }) => [attempt.statusCode, attempt.error])).toEqual(Array(4).fill([302, 'redirect (302) not followed']));
+    expect(delivery.attempts.map((attempt: { statusCode: number; error: string }) => [attempt.statusCode, attempt.error])).toEqual(
+      Array(4).fill([302, 'redirect (302) not followed']),
+    );
   }, 40_000);
 
   it('when the first answer takes 6 s, then that attempt is a timeout failure and the retry 2 s later succeeds', async () => {
@@ -120,7 +142,10 @@ describe('retries', () => {
     const delivery = await waitForDelivery(api, endpoint.id, event.id, 'succeeded', 10_000);
 
     expect(requestsFor(hook, event.id)).toHaveLength(2);
-    expect(delivery.attempts.map((attempt: { statusCode: number; succeeded: boolean }) => [attempt.statusCode, attempt.succeeded])).toEqual([[500, false], [200, true]]);
+    expect(delivery.attempts.map((attempt: { statusCode: number; succeeded: boolean }) => [attempt.statusCode, attempt.succeeded])).toEqual([
+      [500, false],
+      [200, true],
+    ]);
   });
 
   it('when the endpoint answers 404, then that is a failure too and retried until dropped', async () => {
@@ -137,6 +162,8 @@ describe('retries', () => {
 
     const delivery = await waitForDelivery(api, endpoint.id, event.id, 'dropped', 20_000);
 
-    expect(delivery.attempts.map((attempt: { statusCode: number | null; error: string }) => [attempt.statusCode, attempt.error])).toEqual(Array(4).fill([null, 'connection refused']));
+    expect(delivery.attempts.map((attempt: { statusCode: number | null; error: string }) => [attempt.statusCode, attempt.error])).toEqual(
+      Array(4).fill([null, 'connection refused']),
+    );
   }, 30_000);
 });

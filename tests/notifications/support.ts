@@ -17,7 +17,10 @@ export interface StackAddress {
  * depending on case-workflow.
  */
 export class EventPublisher {
-  private constructor(private readonly bus: Bus, private readonly environment: string) {}
+  private constructor(
+    private readonly bus: Bus,
+    private readonly environment: string,
+  ) {}
 
   static async connect(stack: StackAddress): Promise<EventPublisher> {
     const bus = new Bus({
@@ -100,18 +103,24 @@ export function requestsFor(receiver: WebhookReceiver, eventId: string): Receive
 }
 
 export function waitForRequests(receiver: WebhookReceiver, eventId: string, count: number, timeoutMs = 15_000): Promise<ReceivedRequest[]> {
-  return waitFor(() => {
-    const requests = requestsFor(receiver, eventId);
-    return requests.length >= count ? requests : undefined;
-  }, { timeoutMs, intervalMs: 25, what: `${count} request(s) for event ${eventId}` });
+  return waitFor(
+    () => {
+      const requests = requestsFor(receiver, eventId);
+      return requests.length >= count ? requests : undefined;
+    },
+    { timeoutMs, intervalMs: 25, what: `${count} request(s) for event ${eventId}` },
+  );
 }
 
 export async function waitForDelivery(api: ApiClient, endpointId: string, eventId: string, status: 'succeeded' | 'dropped', timeoutMs = 15_000): Promise<any> {
-  return waitFor(async () => {
-    const response = await api.get(`/api/webhook_endpoints/${endpointId}/deliveries`);
-    const delivery = response.json?.find?.((entry: { eventId: string }) => entry.eventId === eventId);
-    return delivery?.status === status ? delivery : undefined;
-  }, { timeoutMs, intervalMs: 100, what: `delivery of ${eventId} to be ${status}` });
+  return waitFor(
+    async () => {
+      const response = await api.get(`/api/webhook_endpoints/${endpointId}/deliveries`);
+      const delivery = response.json?.find?.((entry: { eventId: string }) => entry.eventId === eventId);
+      return delivery?.status === status ? delivery : undefined;
+    },
+    { timeoutMs, intervalMs: 100, what: `delivery of ${eventId} to be ${status}` },
+  );
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -132,7 +141,11 @@ export async function bootOwnStack(options: BootOptions = {}): Promise<Stack> {
 
 /** What case-workflow wrote to its outbox for a case: the events its partner must receive. */
 export async function outboxEvents(databaseUrl: string, caseId: string): Promise<StatusChangedEvent[]> {
-  const written = await rows<{ payload: StatusChangedEvent }>(databaseUrl, "SELECT payload FROM case_workflow.outbox WHERE payload->'data'->>'financingCaseId' = $1 ORDER BY id", [caseId]);
+  const written = await rows<{ payload: StatusChangedEvent }>(
+    databaseUrl,
+    "SELECT payload FROM case_workflow.outbox WHERE payload->'data'->>'financingCaseId' = $1 ORDER BY id",
+    [caseId],
+  );
   return written.map((row) => row.payload);
 }
 

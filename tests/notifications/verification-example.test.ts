@@ -62,13 +62,15 @@ describe('the webhook verification example', () => {
     const response = await apiAs().get('/api/docs.json');
     const hookPost = response.json.webhooks['financing_case.status_changed'].post;
 
-    expect(hookPost.parameters.map((parameter: { name: string; in: string; required: boolean }) => [parameter.name, parameter.in, parameter.required])).toEqual([
-      ['X-Webhook-Signature', 'header', true],
-      ['webhook-id', 'header', true],
-      ['webhook-timestamp', 'header', true],
-      ['webhook-signature', 'header', true],
-      ['traceparent', 'header', true],
-    ]);
+    expect(hookPost.parameters.map((parameter: { name: string; in: string; required: boolean }) => [parameter.name, parameter.in, parameter.required])).toEqual(
+      [
+        ['X-Webhook-Signature', 'header', true],
+        ['webhook-id', 'header', true],
+        ['webhook-timestamp', 'header', true],
+        ['webhook-signature', 'header', true],
+        ['traceparent', 'header', true],
+      ],
+    );
     expect(hookPost.description).toContain('`X-Webhook-Signature` is the base64 HMAC-SHA256 of the body');
     expect(hookPost.description).toContain('`new Webhook(secret).verify(rawBody, headers)` of the `standardwebhooks` npm package');
   });

@@ -37,7 +37,15 @@ async function countingReceiver() {
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { arrivals, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    arrivals,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 let stack: Stack;
@@ -126,16 +134,19 @@ it('measures webhook delivery throughput and lag for 1 and 50 endpoints', async 
   const table = [
     '| run | endpoints | events | deliveries | deliveries/s | lag p50 ms | lag p99 ms | lag max ms | stored p50 ms | stored p99 ms |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...runs.map((run) => `| ${run.label} | ${run.endpoints} | ${run.events} | ${run.deliveries} | ${run.deliveriesPerSecond} | ${run.p50} | ${run.p99} | ${run.max} | ${run.ingestP50} | ${run.ingestP99} |`),
+    ...runs.map(
+      (run) =>
+        `| ${run.label} | ${run.endpoints} | ${run.events} | ${run.deliveries} | ${run.deliveriesPerSecond} | ${run.p50} | ${run.p99} | ${run.max} | ${run.ingestP50} | ${run.ingestP99} |`,
+    ),
   ].join('\n');
   const body = [
     `Command: \`npm run bench:webhooks\` (${runDate()}). A stack of its own (LOG_LEVEL warn, WEBHOOK_CONCURRENCY 64); events are published on the stack's stream as the outbox relay does; the receiver is one node:http server on loopback answering 204 at once. Lag is from the event's occurredAt (set when published) to its arrival at the receiver; deliveries/s counts from the first publish to the last arrival; stored is the lag from occurredAt to the event's inbox row (the consumer's share). Publisher, receiver, Postgres, NATS and the stack share the machine's 2 cores.`,
     '',
     table,
     '',
-    'Where the time went: at first the consumer stored one event at a time (the Bus handles one puller\'s messages in order), which held a single endpoint near 300 events/s with seconds of lag. Eight pullers on the one durable consumer, one SQL statement per event (inbox row, fan-out and queued mail together), attempts recorded in batches while the previous batch is written (group commit, no timer), and half of the delivery slots allowed per endpoint (a quarter before) brought it to 500 deliveries/s with p99 lag under 1 s for 1 and for 50 endpoints.',
+    "Where the time went: at first the consumer stored one event at a time (the Bus handles one puller's messages in order), which held a single endpoint near 300 events/s with seconds of lag. Eight pullers on the one durable consumer, one SQL statement per event (inbox row, fan-out and queued mail together), attempts recorded in batches while the previous batch is written (group commit, no timer), and half of the delivery slots allowed per endpoint (a quarter before) brought it to 500 deliveries/s with p99 lag under 1 s for 1 and for 50 endpoints.",
     '',
-    'Issue 18 (target 2,000 deliveries/s to 50 endpoints, p99 lag under 100 ms; the 200 events/s row): measured per delivery with CPU profiles (`BENCH_NODE_OPTIONS="--require bench/dist/cpu-profile.js"`) and the processes\' CPU time, Postgres cost most, then notifications. The claim planned a bitmap scan of the due index, which visits every entry completed deliveries leave until vacuum (tens of thousands per claim), and joins the planner, trusting statistics taken while the table was empty, ran as scans of the table or of the whole due index per row; the claim now walks an index in its (next_attempt_at, id) order with bitmap scans off, and finds rows by ctid and id arrays; the completion, a named statement, kept a generic plan made while the table was small (a sequential scan per batch) and is planned per run again. In notifications, knex\'s query building, a randomBytes call per trace span and the `standardwebhooks` package\'s JavaScript SHA-256 went (node:crypto signs, span ids come from a random pool), and the mail worker is no longer woken by events that queue no mail. The saturated runs show the ceiling with all processes sharing the 2 cores; on a shared, loaded machine the lag of the paced rows follows the CPU left to the stack.',
+    "Issue 18 (target 2,000 deliveries/s to 50 endpoints, p99 lag under 100 ms; the 200 events/s row): measured per delivery with CPU profiles (`BENCH_NODE_OPTIONS=\"--require bench/dist/cpu-profile.js\"`) and the processes' CPU time, Postgres cost most, then notifications. The claim planned a bitmap scan of the due index, which visits every entry completed deliveries leave until vacuum (tens of thousands per claim), and joins the planner, trusting statistics taken while the table was empty, ran as scans of the table or of the whole due index per row; the claim now walks an index in its (next_attempt_at, id) order with bitmap scans off, and finds rows by ctid and id arrays; the completion, a named statement, kept a generic plan made while the table was small (a sequential scan per batch) and is planned per run again. In notifications, knex's query building, a randomBytes call per trace span and the `standardwebhooks` package's JavaScript SHA-256 went (node:crypto signs, span ids come from a random pool), and the mail worker is no longer woken by events that queue no mail. The saturated runs show the ceiling with all processes sharing the 2 cores; on a shared, loaded machine the lag of the paced rows follows the CPU left to the stack.",
   ].join('\n');
   writeBenchmarkSection('Webhook delivery', body);
   process.stdout.write(`${body}\n`);

@@ -27,14 +27,24 @@ function mailTo(address: string, text: RegExp): { to: string[]; subject: string;
   return stack.mail.filter((mail) => mail.to.includes(address) && text.test(mail.text));
 }
 
-describe('mail about API keys to the partner\'s contact', () => {
+describe("mail about API keys to the partner's contact", () => {
   it('when a production key is created and revoked, then the contact gets a mail for each naming the key, its prefix and who acted, never the key', async () => {
     const partner = await createTestPartner(stack, { like: 'acme', overrides: { contactEmail: 'keys@mail-test.example' } });
-    const created = await client.call('CreateApiKey', { partnerId: partner.id, name: 'Shop backend', role: 'api_user', createdBy: operator }, { partnerId: partner.id });
+    const created = await client.call(
+      'CreateApiKey',
+      { partnerId: partner.id, name: 'Shop backend', role: 'api_user', createdBy: operator },
+      { partnerId: partner.id },
+    );
     await client.call('RevokeApiKey', { partnerId: partner.id, keyId: created.apiKey!.id, reason: 'rotated', actor: operator }, { partnerId: partner.id });
 
-    const [made] = await waitFor(() => (mailTo('keys@mail-test.example', /was created/).length ? mailTo('keys@mail-test.example', /was created/) : undefined), { timeoutMs: 20_000, what: 'the creation mail' });
-    const [revoked] = await waitFor(() => (mailTo('keys@mail-test.example', /was revoked/).length ? mailTo('keys@mail-test.example', /was revoked/) : undefined), { timeoutMs: 20_000, what: 'the revocation mail' });
+    const [made] = await waitFor(() => (mailTo('keys@mail-test.example', /was created/).length ? mailTo('keys@mail-test.example', /was created/) : undefined), {
+      timeoutMs: 20_000,
+      what: 'the creation mail',
+    });
+    const [revoked] = await waitFor(
+      () => (mailTo('keys@mail-test.example', /was revoked/).length ? mailTo('keys@mail-test.example', /was revoked/) : undefined),
+      { timeoutMs: 20_000, what: 'the revocation mail' },
+    );
 
     for (const mail of [made!, revoked!]) {
       expect(mail.text).toContain(`"Shop backend" (prefix ${created.key.slice(0, 12)})`);
@@ -46,9 +56,16 @@ describe('mail about API keys to the partner\'s contact', () => {
   it('when a key will expire within 7 days, then the contact is mailed once', async () => {
     const partner = await createTestPartner(stack, { like: 'acme', overrides: { contactEmail: 'expiry@mail-test.example' } });
     const expiresAt = new Date(Date.now() + 3 * 86_400_000).toISOString();
-    const created = await client.call('CreateApiKey', { partnerId: partner.id, name: 'Temporary', role: 'readonly', expiresAt, createdBy: operator }, { partnerId: partner.id });
+    const created = await client.call(
+      'CreateApiKey',
+      { partnerId: partner.id, name: 'Temporary', role: 'readonly', expiresAt, createdBy: operator },
+      { partnerId: partner.id },
+    );
 
-    await waitFor(() => (mailTo('expiry@mail-test.example', /will expire within 7 days/).length ? true : undefined), { timeoutMs: 20_000, what: 'the expiry notice' });
+    await waitFor(() => (mailTo('expiry@mail-test.example', /will expire within 7 days/).length ? true : undefined), {
+      timeoutMs: 20_000,
+      what: 'the expiry notice',
+    });
     await new Promise((resolve) => setTimeout(resolve, 3000));
 
     const notices = mailTo('expiry@mail-test.example', /will expire within 7 days/);

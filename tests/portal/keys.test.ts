@@ -29,7 +29,15 @@ describe('portal: API keys', () => {
     const { developer, viewer, partner } = await portalPartner();
     const created = await developer.post('/portal/v1/api-keys', { name: 'Shop backend', role: 'api_user' });
     expect(created.status).toBe(201);
-    expect(created.json).toEqual({ ...keyShape, name: 'Shop backend', role: 'api_user', createdBy: { type: 'partner_user', id: userId(partner, 'developer'), name: 'Dieter Developer' }, expiresAt: null, status: 'active', key: expect.stringMatching(/^sbx_[A-Za-z0-9]{40}$/) });
+    expect(created.json).toEqual({
+      ...keyShape,
+      name: 'Shop backend',
+      role: 'api_user',
+      createdBy: { type: 'partner_user', id: userId(partner, 'developer'), name: 'Dieter Developer' },
+      expiresAt: null,
+      status: 'active',
+      key: expect.stringMatching(/^sbx_[A-Za-z0-9]{40}$/),
+    });
     const key = created.json.key as string;
     expect(key.slice(-6)).toBe(checksumOf(key.slice(0, -6)));
     expect(created.json.prefix).toBe(key.slice(0, 12));
@@ -42,7 +50,12 @@ describe('portal: API keys', () => {
     expect(list.json[0]).toEqual(expect.objectContaining({ id: created.json.id, name: 'Shop backend', status: 'active' }));
     expect(list.json[0]).not.toHaveProperty('key');
     // The seed file's keys are listed too, as the seed made them.
-    expect(list.json.filter((entry: { createdBy: { type: string } }) => entry.createdBy.type === 'seed').map((entry: { role: string }) => entry.role).sort()).toEqual(['api_user', 'readonly']);
+    expect(
+      list.json
+        .filter((entry: { createdBy: { type: string } }) => entry.createdBy.type === 'seed')
+        .map((entry: { role: string }) => entry.role)
+        .sort(),
+    ).toEqual(['api_user', 'readonly']);
   });
 
   it('when a developer revokes a key, then the gateway answers 401 api_key.revoked within 2 s, and revoking again answers 200 unchanged', async () => {
@@ -105,12 +118,13 @@ describe('portal: API keys', () => {
   it('when a partner has 10 keys that are neither expired nor revoked, then the 11th is 422', async () => {
     const { developer } = await portalPartner();
     const live = (await developer.get('/portal/v1/api-keys?status=active,expiring')).json.length;
-    for (let index = live; index < 10; index += 1) expect((await developer.post('/portal/v1/api-keys', { name: `k${index}`, role: 'readonly' })).status).toBe(201);
+    for (let index = live; index < 10; index += 1)
+      expect((await developer.post('/portal/v1/api-keys', { name: `k${index}`, role: 'readonly' })).status).toBe(201);
     expectProblem(await developer.post('/portal/v1/api-keys', { name: 'eleventh', role: 'readonly' }), 422);
     expect((await developer.get('/portal/v1/api-keys?status=active,expiring')).json).toHaveLength(10);
   });
 
-  it('when another partner\'s key id is named, then 404 and the key keeps working', async () => {
+  it("when another partner's key id is named, then 404 and the key keeps working", async () => {
     const first = await portalPartner();
     const second = await portalPartner();
     const theirs = (await second.developer.post('/portal/v1/api-keys', { name: 'theirs', role: 'api_user' })).json;
@@ -127,7 +141,9 @@ describe('portal: API keys', () => {
     const audit = await viewer.get('/portal/v1/audit');
     expect(audit.status).toBe(200);
     const actor = { type: 'partner_user', id: userId(partner, 'developer'), name: 'Dieter Developer' };
-    expect(audit.json.slice(0, 3).map((entry: { action: string; actor: unknown; target: { type: string } }) => [entry.action, entry.actor, entry.target.type])).toEqual([
+    expect(
+      audit.json.slice(0, 3).map((entry: { action: string; actor: unknown; target: { type: string } }) => [entry.action, entry.actor, entry.target.type]),
+    ).toEqual([
       ['api_key.revoked', actor, 'api_key'],
       ['api_key.rolled', actor, 'api_key'],
       ['api_key.created', actor, 'api_key'],

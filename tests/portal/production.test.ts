@@ -8,7 +8,11 @@ import { Portal, expectProblem } from './support/kit';
  * are an admin's to manage.
  */
 describe('portal identity and roles (production, an issuer the test controls)', () => {
-  const issuer = new TestIssuer({ subject: 'pu-acme-dieter', audience: 'rental-portal', claims: { partner_id: 'acme', portal_roles: ['viewer', 'developer'], name: 'Dieter Developer' } });
+  const issuer = new TestIssuer({
+    subject: 'pu-acme-dieter',
+    audience: 'rental-portal',
+    claims: { partner_id: 'acme', portal_roles: ['viewer', 'developer'], name: 'Dieter Developer' },
+  });
   let stack: Stack;
 
   beforeAll(async () => {
@@ -32,7 +36,7 @@ describe('portal identity and roles (production, an issuer the test controls)', 
     ['no token', async () => null],
     ['a token with alg none', async () => unsigned(await issuer.mint())],
     ['an expired token', async () => issuer.mint({}, { expiresIn: Math.floor(Date.now() / 1000) - 60 })],
-    ['an operator\'s token (the back office\'s audience)', async () => issuer.mint({}, { audience: 'rental-ops' })],
+    ["an operator's token (the back office's audience)", async () => issuer.mint({}, { audience: 'rental-ops' })],
     ['a token of another issuer', async () => issuer.mint({}, { issuer: 'https://idp.elsewhere.example' })],
     ['a token without the partner claim', async () => issuer.mint({ partner_id: undefined })],
     ['a token naming an unknown partner', async () => issuer.mint({ partner_id: 'no-such-partner' })],
@@ -42,7 +46,7 @@ describe('portal identity and roles (production, an issuer the test controls)', 
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="rental-portal"/);
   });
 
-  it('when a developer manages keys in production, then 403 before anything, while webhooks stay a developer\'s', async () => {
+  it("when a developer manages keys in production, then 403 before anything, while webhooks stay a developer's", async () => {
     const developer = portalWith(await issuer.mint());
     expectProblem(await developer.post('/portal/v1/api-keys', { name: 'prod', role: 'api_user' }), 403, 'portal.role_required', stack);
     expectProblem(await developer.post('/portal/v1/api-keys/key_whatever/revoke'), 403, 'portal.role_required', stack);
@@ -53,7 +57,11 @@ describe('portal identity and roles (production, an issuer the test controls)', 
   it('when an admin creates a production key, then it is prd_ and works at once, and the audit names the admin', async () => {
     const admin = portalWith(await issuer.mint({ portal_roles: ['viewer', 'developer', 'admin'], name: 'Ada Admin' }, { subject: 'pu-acme-ada' }));
     const created = await admin.post('/portal/v1/api-keys', { name: 'production shop', role: 'api_user' });
-    expect([created.status, created.json.environment, created.json.createdBy]).toEqual([201, 'production', { type: 'partner_user', id: 'pu-acme-ada', name: 'Ada Admin' }]);
+    expect([created.status, created.json.environment, created.json.createdBy]).toEqual([
+      201,
+      'production',
+      { type: 'partner_user', id: 'pu-acme-ada', name: 'Ada Admin' },
+    ]);
     expect(created.json.key).toMatch(/^prd_[A-Za-z0-9]{40}$/);
     expect((await new ApiClient(stack.gatewayUrl, created.json.key).get('/api/product-sectors')).status).toBe(200);
     const audit = (await admin.get('/portal/v1/audit')).json;

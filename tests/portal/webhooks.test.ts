@@ -14,7 +14,15 @@ describe('portal: webhook endpoints on the data and rules of /api/webhook_endpoi
     const { developer, viewer, api } = await portalPartner();
     const created = await developer.post('/portal/v1/webhook-endpoints', { url: 'https://93.184.216.34/hooks/portal' });
     expect(created.status).toBe(201);
-    expect(created.json).toEqual({ '@id': `/api/webhook_endpoints/${created.json.id}`, '@type': 'WebhookEndpoint', id: expect.any(String), url: 'https://93.184.216.34/hooks/portal', active: true, createdAt: expect.any(String), secret: expect.stringMatching(/^whsec_/) });
+    expect(created.json).toEqual({
+      '@id': `/api/webhook_endpoints/${created.json.id}`,
+      '@type': 'WebhookEndpoint',
+      id: expect.any(String),
+      url: 'https://93.184.216.34/hooks/portal',
+      active: true,
+      createdAt: expect.any(String),
+      secret: expect.stringMatching(/^whsec_/),
+    });
     expect(created.headers.get('location')).toBe(`/portal/v1/webhook-endpoints/${created.json.id}`);
     const viaApi = await api.post('/api/webhook_endpoints', { url: 'https://93.184.216.34/hooks/api' });
 
@@ -39,7 +47,7 @@ describe('portal: webhook endpoints on the data and rules of /api/webhook_endpoi
     expect((await api.get('/api/webhook_endpoints')).json).toHaveLength(1);
   });
 
-  it('when another partner\'s endpoint id is named, then 404 and nothing changes', async () => {
+  it("when another partner's endpoint id is named, then 404 and nothing changes", async () => {
     const mine = await portalPartner();
     const theirs = await portalPartner();
     const endpoint = (await theirs.api.post('/api/webhook_endpoints', { url: 'https://93.184.216.34/hooks/theirs' })).json;
@@ -55,18 +63,25 @@ describe('portal: webhook endpoints on the data and rules of /api/webhook_endpoi
     const endpoint = (await developer.post('/portal/v1/webhook-endpoints', { url: `${hook.url}/portal-test` })).json;
     const test = await developer.post(`/portal/v1/webhook-endpoints/${endpoint.id}/test-event`);
     expect([test.status, test.json.event]).toEqual([202, 'webhook_endpoint.test']);
-    const delivered = await waitFor(async () => {
-      const deliveries = (await viewer.get(`/portal/v1/webhook-endpoints/${endpoint.id}/deliveries`)).json;
-      return deliveries[0]?.status === 'succeeded' ? deliveries : undefined;
-    }, { what: 'the test event delivered' });
-    expect(delivered[0]).toEqual(expect.objectContaining({ eventId: test.json.eventId, attemptCount: 1, attempts: [expect.objectContaining({ statusCode: 204, succeeded: true })] }));
+    const delivered = await waitFor(
+      async () => {
+        const deliveries = (await viewer.get(`/portal/v1/webhook-endpoints/${endpoint.id}/deliveries`)).json;
+        return deliveries[0]?.status === 'succeeded' ? deliveries : undefined;
+      },
+      { what: 'the test event delivered' },
+    );
+    expect(delivered[0]).toEqual(
+      expect.objectContaining({ eventId: test.json.eventId, attemptCount: 1, attempts: [expect.objectContaining({ statusCode: 204, succeeded: true })] }),
+    );
     const again = await developer.post(`/portal/v1/webhook-endpoints/${endpoint.id}/deliveries/${test.json.eventId}/redeliver`);
     expect(again.status).toBe(202);
-    await waitFor(() => (hook.requests.filter((request) => request.path === '/portal-test').length >= 2 ? true : undefined), { what: 'the redelivery received' });
+    await waitFor(() => (hook.requests.filter((request) => request.path === '/portal-test').length >= 2 ? true : undefined), {
+      what: 'the redelivery received',
+    });
     expectProblem(await viewer.post(`/portal/v1/webhook-endpoints/${endpoint.id}/test-event`), 403, 'portal.role_required');
   });
 
-  it('when endpoints change in the portal, then the audit names each change with the user and the endpoint\'s URL', async () => {
+  it("when endpoints change in the portal, then the audit names each change with the user and the endpoint's URL", async () => {
     const { developer, viewer, partner } = await portalPartner();
     const endpoint = (await developer.post('/portal/v1/webhook-endpoints', { url: 'https://93.184.216.34/hooks/audited' })).json;
     expect((await developer.patch(`/portal/v1/webhook-endpoints/${endpoint.id}`, { active: false })).status).toBe(200);
@@ -77,7 +92,9 @@ describe('portal: webhook endpoints on the data and rules of /api/webhook_endpoi
     const audit = (await viewer.get('/portal/v1/audit')).json;
     expect(audit.slice(0, 4).map((entry: { action: string; actor: unknown; target: unknown }) => [entry.action, entry.actor, entry.target])).toEqual(
       ['webhook_endpoint.deleted', 'webhook_endpoint.secret_rotated', 'webhook_endpoint.updated', 'webhook_endpoint.created'].map((action) => [
-        action, { type: 'partner_user', id: dieter?.id, name: 'Dieter Developer' }, { type: 'webhook_endpoint', id: endpoint.id, name: 'https://93.184.216.34/hooks/audited' },
+        action,
+        { type: 'partner_user', id: dieter?.id, name: 'Dieter Developer' },
+        { type: 'webhook_endpoint', id: endpoint.id, name: 'https://93.184.216.34/hooks/audited' },
       ]),
     );
     expect(JSON.stringify(audit)).not.toContain(rotated.json.secret);

@@ -44,14 +44,20 @@ describe('POST /api/calculate/estimate', () => {
 
   it('when rent carries a service cost, then it is added to the rent rate only', async () => {
     const response = await acme.post('/api/calculate/estimate', { ...leasing36, calculationTypes: ['rent', 'leasing'], serviceCost: 10 });
-    expect(response.json.offers.map((offer: { calculationType: string; rate: number }) => [offer.calculationType, offer.rate])).toEqual([['rent', 46.5], ['leasing', 34.3]]);
+    expect(response.json.offers.map((offer: { calculationType: string; rate: number }) => [offer.calculationType, offer.rate])).toEqual([
+      ['rent', 46.5],
+      ['leasing', 34.3],
+    ]);
   });
 
-  it('when a requested duration is missing from a type\'s list, then that type has no offer for it', async () => {
+  it("when a requested duration is missing from a type's list, then that type has no offer for it", async () => {
     const response = await acme.post('/api/calculate/estimate', { ...leasing36, durations: [36, 48], calculationTypes: ['rent_to_own', 'leasing'] });
     expect(response.status).toBe(201);
-    expect(response.json.offers.map((offer: { calculationType: string; duration: number }) => `${offer.calculationType}/${offer.duration}`))
-      .toEqual(['rent_to_own/36', 'leasing/36', 'leasing/48']);
+    expect(response.json.offers.map((offer: { calculationType: string; duration: number }) => `${offer.calculationType}/${offer.duration}`)).toEqual([
+      'rent_to_own/36',
+      'leasing/36',
+      'leasing/48',
+    ]);
     expect(response.json.selectedOffer).toBeNull();
   });
 
@@ -66,7 +72,11 @@ describe('POST /api/calculate/estimate', () => {
   });
 
   it('when the named tier does not exist, then 422 at commission', async () => {
-    expectViolation(await acme.post('/api/calculate/estimate', { ...leasing36, commission: 7 }), 'commission', 'calculation.validation.commission_not_available');
+    expectViolation(
+      await acme.post('/api/calculate/estimate', { ...leasing36, commission: 7 }),
+      'commission',
+      'calculation.validation.commission_not_available',
+    );
   });
 
   it('when the residual value is maintained, then the offer carries it', async () => {
@@ -81,30 +91,56 @@ describe('POST /api/calculate/estimate', () => {
   });
 
   it('when a duration is outside the sector range, then 422 duration_not_allowed', async () => {
-    expectViolation(await acme.post('/api/calculate/estimate', { ...leasing36, durations: [36, 72] }), 'durations', 'calculation.validation.duration_not_allowed');
+    expectViolation(
+      await acme.post('/api/calculate/estimate', { ...leasing36, durations: [36, 72] }),
+      'durations',
+      'calculation.validation.duration_not_allowed',
+    );
   });
 
   it('when the category narrows the range, then a duration outside it is 422', async () => {
-    const response = await acme.post('/api/calculate/estimate', { durations: [60], calculationTypes: ['leasing'], acquisitionCost: 1000, categorySlug: 'laptops' });
+    const response = await acme.post('/api/calculate/estimate', {
+      durations: [60],
+      calculationTypes: ['leasing'],
+      acquisitionCost: 1000,
+      categorySlug: 'laptops',
+    });
     expectViolation(response, 'durations', 'calculation.validation.duration_not_allowed');
   });
 
   it('when only a category is given, then its sector is used', async () => {
-    const response = await acme.post('/api/calculate/estimate', { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000, categorySlug: 'laptops' });
+    const response = await acme.post('/api/calculate/estimate', {
+      durations: [36],
+      calculationTypes: ['leasing'],
+      acquisitionCost: 1000,
+      categorySlug: 'laptops',
+    });
     expect(response.status).toBe(201);
     expect(response.json.offers[0].rate).toBe(34.3);
   });
 
   it('when the category belongs to another sector than the one given, then 422 at categorySlug', async () => {
-    expectViolation(await acme.post('/api/calculate/estimate', { ...leasing36, categorySlug: 'ultrasound-devices' }), 'categorySlug', 'calculation.validation.category_sector_mismatch');
+    expectViolation(
+      await acme.post('/api/calculate/estimate', { ...leasing36, categorySlug: 'ultrasound-devices' }),
+      'categorySlug',
+      'calculation.validation.category_sector_mismatch',
+    );
   });
 
   it('when the category is unknown, then 422 at categorySlug', async () => {
-    expectViolation(await acme.post('/api/calculate/estimate', { ...leasing36, categorySlug: 'no-such-category' }), 'categorySlug', 'calculation.validation.unknown_category');
+    expectViolation(
+      await acme.post('/api/calculate/estimate', { ...leasing36, categorySlug: 'no-such-category' }),
+      'categorySlug',
+      'calculation.validation.unknown_category',
+    );
   });
 
   it('when neither sector nor category is given, then 422 sector not resolvable', async () => {
-    expectViolation(await acme.post('/api/calculate/estimate', { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000 }), 'productSector', 'calculation.validation.sector_not_resolvable');
+    expectViolation(
+      await acme.post('/api/calculate/estimate', { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000 }),
+      'productSector',
+      'calculation.validation.sector_not_resolvable',
+    );
   });
 
   it('when the sector is not allowed for the partner, then 422 at productSector', async () => {
@@ -116,7 +152,12 @@ describe('POST /api/calculate/estimate', () => {
   });
 
   it('when fields have wrong types, then 422 names each field and never 500', async () => {
-    const response = await acme.post('/api/calculate/estimate', { durations: '36', calculationTypes: ['leasing'], acquisitionCost: 'a lot', productSector: 'IT_AND_OFFICE_EQUIPMENT' });
+    const response = await acme.post('/api/calculate/estimate', {
+      durations: '36',
+      calculationTypes: ['leasing'],
+      acquisitionCost: 'a lot',
+      productSector: 'IT_AND_OFFICE_EQUIPMENT',
+    });
     expectViolation(response, 'durations', 'validation.type');
     expectViolation(response, 'acquisitionCost', 'validation.type');
   });
@@ -133,9 +174,25 @@ describe('POST /api/calculate/estimate', () => {
 
   it('when the optional properties of the specification are sent, then they are accepted', async () => {
     const response = await acme.post('/api/calculate/estimate', {
-      ...leasing36, allowedProductSectors: [], type: 1, partner: '/api/partners/acme', margin: 1.5, category: null, public: true, active: true,
-      distributionHub: null, distributionHubOverride: null, persistedRentalFactor: null, requestType: 0, completeAcquisitionCost: 1000,
-      partnerCalculation: false, selectedCalculationTypes: ['leasing'], selectedDurations: [36], complete: true, userType: 'partner', categorySlug: null,
+      ...leasing36,
+      allowedProductSectors: [],
+      type: 1,
+      partner: '/api/partners/acme',
+      margin: 1.5,
+      category: null,
+      public: true,
+      active: true,
+      distributionHub: null,
+      distributionHubOverride: null,
+      persistedRentalFactor: null,
+      requestType: 0,
+      completeAcquisitionCost: 1000,
+      partnerCalculation: false,
+      selectedCalculationTypes: ['leasing'],
+      selectedDurations: [36],
+      complete: true,
+      userType: 'partner',
+      categorySlug: null,
     });
     expect(response.status).toBe(201);
     expect(response.json.selectedOffer).toEqual(expect.objectContaining({ duration: 36, calculationType: 'leasing' }));
@@ -144,18 +201,28 @@ describe('POST /api/calculate/estimate', () => {
   it('when a persisted rental factor is the live factor of the term and tier priced, then it prices with it; the same factor at another tier is 422', async () => {
     const response = await acme.post('/api/calculate/estimate', { ...leasing36, commission: 3, persistedRentalFactor: '3.280' });
     expect(response.json.offers[0]).toEqual(expect.objectContaining({ rentalFactor: '3.280', rate: 35.3 }));
-    expectViolation(await acme.post('/api/calculate/estimate', { ...leasing36, persistedRentalFactor: '3.280' }), 'persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen');
+    expectViolation(
+      await acme.post('/api/calculate/estimate', { ...leasing36, persistedRentalFactor: '3.280' }),
+      'persistedRentalFactor',
+      'calculation.validation.rental_factor_not_frozen',
+    );
   });
 
-  it('when a persisted rental factor is on none of the partner\'s quotes or lists, then 422 at persistedRentalFactor', async () => {
-    expectViolation(await acme.post('/api/calculate/estimate', { ...leasing36, persistedRentalFactor: '3.000' }), 'persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen');
+  it("when a persisted rental factor is on none of the partner's quotes or lists, then 422 at persistedRentalFactor", async () => {
+    expectViolation(
+      await acme.post('/api/calculate/estimate', { ...leasing36, persistedRentalFactor: '3.000' }),
+      'persistedRentalFactor',
+      'calculation.validation.rental_factor_not_frozen',
+    );
   });
 
   it('when the sandbox scenario calculation_not_possible is sent, then 500 with the empty-calculation shape', async () => {
     const response = await acme.post('/api/calculate/estimate', { ...leasing36, sandboxScenario: 'calculation_not_possible' });
     expect(response.status).toBe(500);
     expect(response.contentType).toBe('application/problem+json; charset=utf-8');
-    expect(response.json).toEqual(expect.objectContaining({ status: 500, offers: [], currency: 'EUR', selectedOffer: null, request: expect.objectContaining({ durations: [36] }) }));
+    expect(response.json).toEqual(
+      expect.objectContaining({ status: 500, offers: [], currency: 'EUR', selectedOffer: null, request: expect.objectContaining({ durations: [36] }) }),
+    );
   });
 });
 
@@ -163,13 +230,15 @@ describe('POST /api/calculate', () => {
   it('when a calculation is made, then it is stored and readable at its uri by its partner only', async () => {
     const created = await acme.post('/api/calculate', leasing36);
     expect(created.status).toBe(201);
-    expect(created.json).toEqual(expect.objectContaining({
-      '@type': 'Calculation',
-      id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
-      uri: `/api/calculations/${created.json.id}`,
-      partner: expect.objectContaining({ id: 'acme' }),
-      createdAt: expect.any(String),
-    }));
+    expect(created.json).toEqual(
+      expect.objectContaining({
+        '@type': 'Calculation',
+        id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
+        uri: `/api/calculations/${created.json.id}`,
+        partner: expect.objectContaining({ id: 'acme' }),
+        createdAt: expect.any(String),
+      }),
+    );
     expect(created.headers.get('location')).toBe(created.json.uri);
     expect(created.json.response.offers[0].rate).toBe(34.3);
     const read = await acme.get(created.json.uri);
@@ -196,7 +265,10 @@ describe('POST /api/calculate/estimate/bulk', () => {
   it('when two items are valid, then 200 with one successful result each', async () => {
     const response = await acme.post('/api/calculate/estimate/bulk', { items: [leasing36, { ...leasing36, acquisitionCost: 2000 }] });
     expect(response.status).toBe(200);
-    expect(response.json.results.map((result: any) => [result.index, result.success, result.response.offers[0].rate, result.error])).toEqual([[0, true, 34.3, null], [1, true, 66.1, null]]);
+    expect(response.json.results.map((result: any) => [result.index, result.success, result.response.offers[0].rate, result.error])).toEqual([
+      [0, true, 34.3, null],
+      [1, true, 66.1, null],
+    ]);
   });
 
   it('when one item is bad, then only that item fails with its violations', async () => {
@@ -204,7 +276,12 @@ describe('POST /api/calculate/estimate/bulk', () => {
     expect(response.status).toBe(200);
     const [first, second, third] = response.json.results;
     expect(first.success).toBe(true);
-    expect(second).toEqual({ index: 1, success: false, response: null, error: [expect.objectContaining({ propertyPath: 'durations', code: 'calculation.validation.duration_not_allowed' })] });
+    expect(second).toEqual({
+      index: 1,
+      success: false,
+      response: null,
+      error: [expect.objectContaining({ propertyPath: 'durations', code: 'calculation.validation.duration_not_allowed' })],
+    });
     expect(third.success).toBe(false);
     expect(third.error).toEqual(expect.arrayContaining([expect.objectContaining({ propertyPath: 'durations', code: 'validation.type' })]));
   });

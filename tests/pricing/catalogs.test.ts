@@ -31,7 +31,16 @@ describe('catalogs', () => {
   it('when the hub does not answer in time, then the list is empty and comes quickly', async () => {
     const partner = await createTestPartner(sharedStack(), {
       overrides: { distributionHub: 'hub-slow' },
-      hubs: [{ id: 'hub-slow', name: 'Hub Slow', connected: true, contactEmail: null, responseDelayMs: 10_000, slaFiles: [{ fileId: 'sla-slow', name: 'Slow', deleted: false }] }],
+      hubs: [
+        {
+          id: 'hub-slow',
+          name: 'Hub Slow',
+          connected: true,
+          contactEmail: null,
+          responseDelayMs: 10_000,
+          slaFiles: [{ fileId: 'sla-slow', name: 'Slow', deleted: false }],
+        },
+      ],
     });
     const started = Date.now();
     const response = await apiAs(partner.key).get('/api/sla-files');

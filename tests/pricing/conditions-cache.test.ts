@@ -40,7 +40,9 @@ async function seedAcmeLeasing36(factor: number): Promise<void> {
   acmeSeed.rentalFactors.leasing['0']['36'] = factor;
   const file = path.join(scratch, `seed-${factor}.json`);
   fs.writeFileSync(file, JSON.stringify(seed));
-  await promisify(execFile)(process.execPath, [SEED_CLI, file], { env: { ...process.env, DATABASE_URL: stack.databaseUrl, API_ENVIRONMENT: stack.environment } });
+  await promisify(execFile)(process.execPath, [SEED_CLI, file], {
+    env: { ...process.env, DATABASE_URL: stack.databaseUrl, API_ENVIRONMENT: stack.environment },
+  });
 }
 
 async function leasing36Offer(): Promise<{ rentalFactor: string; rate: number }> {
@@ -51,7 +53,10 @@ async function leasing36Offer(): Promise<{ rentalFactor: string; rate: number }>
 }
 
 async function listenerPids(): Promise<number[]> {
-  const rows = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND state = $2', [LISTENER, 'idle']);
+  const rows = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND state = $2', [
+    LISTENER,
+    'idle',
+  ]);
   return rows.rows.map((row) => row.pid);
 }
 
@@ -75,7 +80,10 @@ describe('partner conditions kept in memory by pricing', () => {
     expect(listener).toEqual(expect.any(Number));
 
     // With a timeout it waits until the backend has gone (and so has told pricing), not only signalled it.
-    const terminated = await db.query<{ gone: boolean }>('SELECT pg_terminate_backend(pid, 5000) AS gone FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [LISTENER]);
+    const terminated = await db.query<{ gone: boolean }>(
+      'SELECT pg_terminate_backend(pid, 5000) AS gone FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+      [LISTENER],
+    );
     expect(terminated.rows).toEqual([{ gone: true }]);
     // A change nobody announces: whatever pricing kept before the loss must not answer.
     const updated = await db.query(
@@ -85,10 +93,13 @@ describe('partner conditions kept in memory by pricing', () => {
     // 1000.00 × 3.400 % = 34.00, plus 2.50
     expect(await leasing36Offer()).toEqual({ rentalFactor: '3.400', rate: 36.5 });
 
-    const [reconnected] = await waitFor(async () => {
-      const pids = await listenerPids();
-      return pids.length === 1 && pids[0] !== listener ? pids : undefined;
-    }, { timeoutMs: 10_000, what: 'pricing to listen again' });
+    const [reconnected] = await waitFor(
+      async () => {
+        const pids = await listenerPids();
+        return pids.length === 1 && pids[0] !== listener ? pids : undefined;
+      },
+      { timeoutMs: 10_000, what: 'pricing to listen again' },
+    );
     expect(reconnected).not.toBe(listener);
     expect(await leasing36Offer()).toEqual({ rentalFactor: '3.400', rate: 36.5 });
 

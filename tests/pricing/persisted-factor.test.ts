@@ -12,8 +12,17 @@ import { sharedStack } from '../support/shared-stack';
 const PROBLEM = 'application/problem+json; charset=utf-8';
 const leasing12 = { durations: [12], calculationTypes: ['leasing'], acquisitionCost: 10_000, productSector: 'IT_AND_OFFICE_EQUIPMENT' };
 const person = {
-  email: 'max@customer.example', firstName: 'Max', lastName: 'Muster', customerType: 'company', street: 'Ring 1', postalCode: '50667', city: 'Köln', country: 'DE',
-  company: 'Muster AG', phone: '+49221000', acknowledgedPrivacy: true,
+  email: 'max@customer.example',
+  firstName: 'Max',
+  lastName: 'Muster',
+  customerType: 'company',
+  street: 'Ring 1',
+  postalCode: '50667',
+  city: 'Köln',
+  country: 'DE',
+  company: 'Muster AG',
+  phone: '+49221000',
+  acknowledgedPrivacy: true,
 };
 
 let owner: Owner;
@@ -43,17 +52,21 @@ describe('a persisted rental factor of another calculation type or duration', ()
     const bulk = await owner.api.post('/api/calculate/estimate/bulk', { items: [leasing12, { ...leasing12, persistedRentalFactor: factor }] });
     expect(bulk.status).toBe(200);
     expect(bulk.json.results.map((result: { success: boolean }) => result.success)).toEqual([true, false]);
-    expect(bulk.json.results[1].error).toEqual([expect.objectContaining({ propertyPath: 'persistedRentalFactor', code: 'calculation.validation.rental_factor_not_frozen' })]);
+    expect(bulk.json.results[1].error).toEqual([
+      expect.objectContaining({ propertyPath: 'persistedRentalFactor', code: 'calculation.validation.rental_factor_not_frozen' }),
+    ]);
   });
 
-  it('when the factor is frozen on one of the partner\'s quotes of another duration, then a 12-month leasing priced with it is 422', async () => {
+  it("when the factor is frozen on one of the partner's quotes of another duration, then a 12-month leasing priced with it is 422", async () => {
     await quoteWithFactor('1.777', 'leasing', 60);
     const response = await owner.api.post('/api/calculate/estimate', { ...leasing12, persistedRentalFactor: '1.777' });
     expectRefusedFactor(response);
-    expect(response.json.violations[0].message).toBe('Rental factor 1.777 is neither the live factor nor frozen on one of your quotes for leasing over 12 months; send the factor of a quote of the same calculation type and duration, or none.');
+    expect(response.json.violations[0].message).toBe(
+      'Rental factor 1.777 is neither the live factor nor frozen on one of your quotes for leasing over 12 months; send the factor of a quote of the same calculation type and duration, or none.',
+    );
   });
 
-  it('when the factor is frozen on one of the partner\'s quotes of another calculation type, then a leasing of the same duration priced with it is 422', async () => {
+  it("when the factor is frozen on one of the partner's quotes of another calculation type, then a leasing of the same duration priced with it is 422", async () => {
     await quoteWithFactor('8.777', 'rent', 12);
     expectRefusedFactor(await owner.api.post('/api/calculate/estimate', { ...leasing12, persistedRentalFactor: '8.777' }));
   });
@@ -68,7 +81,7 @@ describe('a persisted rental factor of the same term', () => {
     expect(persisted.json.offers).toEqual(live.json.offers);
   });
 
-  it('when the factor is frozen on one of the partner\'s 12-month leasing quotes, then estimate, calculate and bulk price with it and a quote request files it', async () => {
+  it("when the factor is frozen on one of the partner's 12-month leasing quotes, then estimate, calculate and bulk price with it and a quote request files it", async () => {
     await quoteWithFactor('8.777', 'leasing', 12);
     const expected = [expect.objectContaining({ calculationType: 'leasing', duration: 12, rentalFactor: '8.777', rate: 880.2 })];
     expect((await owner.api.post('/api/calculate/estimate', { ...leasing12, persistedRentalFactor: '8.777' })).json.offers).toEqual(expected);
@@ -81,7 +94,9 @@ describe('a persisted rental factor of the same term', () => {
     expect(calculation.json.response.offers).toEqual(expected);
     const filed = await owner.api.post('/api/quote_requests', { ...person, calculation: calculation.json.uri });
     expect(filed.status).toBe(201);
-    const [quote] = await query('SELECT rental_factor, calculation_type, duration, monthly_costs_cents FROM quotes WHERE quote_request_id = $1', [String(filed.json.id)]);
+    const [quote] = await query('SELECT rental_factor, calculation_type, duration, monthly_costs_cents FROM quotes WHERE quote_request_id = $1', [
+      String(filed.json.id),
+    ]);
     expect(quote).toEqual({ rental_factor: '8.777', calculation_type: 'leasing', duration: 12, monthly_costs_cents: '87770' });
   });
 });
@@ -89,7 +104,10 @@ describe('a persisted rental factor of the same term', () => {
 describe('a stored calculation priced with a factor of another term', () => {
   it('when a calculation stored before the rule froze 1.800 into a 12-month leasing, then a quote request on it is 422 at calculation and nothing is filed', async () => {
     const calculation = await owner.api.post('/api/calculate', leasing12);
-    await query(`UPDATE pricing.calculations SET response = jsonb_set(jsonb_set(response, '{request,persistedRentalFactor}', '"1.800"'), '{offers,0,rentalFactor}', '"1.800"') WHERE id = $1`, [calculation.json.id]);
+    await query(
+      `UPDATE pricing.calculations SET response = jsonb_set(jsonb_set(response, '{request,persistedRentalFactor}', '"1.800"'), '{offers,0,rentalFactor}', '"1.800"') WHERE id = $1`,
+      [calculation.json.id],
+    );
     const before = await owner.api.get('/api/quote_requests');
     const response = await owner.api.post('/api/quote_requests', { ...person, calculation: calculation.json.uri });
     expectRefusedFactor(response, 'calculation', 'quote_request.rental_factor_not_frozen');

@@ -22,7 +22,16 @@ beforeAll(async () => {
   db = await openDatabase({
     url: databaseUrl,
     schema: 'relay_test',
-    migrations: { '0001_outbox': { up: async (schema) => { await createOutboxTable(schema); await addOutboxRequestId(schema); await addOutboxTraceparent(schema); }, down: async () => undefined } },
+    migrations: {
+      '0001_outbox': {
+        up: async (schema) => {
+          await createOutboxTable(schema);
+          await addOutboxRequestId(schema);
+          await addOutboxTraceparent(schema);
+        },
+        down: async () => undefined,
+      },
+    },
     log,
   });
 });
@@ -51,8 +60,15 @@ class RecordingBus {
   hold(): { held: Promise<void>; release: () => void } {
     let release = () => undefined as void;
     let entered = () => undefined as void;
-    const held = new Promise<void>((resolve) => { entered = resolve; });
-    this.gate = { entered, release: new Promise<void>((resolve) => { release = resolve; }) };
+    const held = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    this.gate = {
+      entered,
+      release: new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    };
     return { held, release };
   }
 
@@ -81,8 +97,13 @@ class BatchBus {
   private readonly everySent: Promise<void>;
   private allSent = () => undefined as void;
 
-  constructor(private readonly expected: number, private readonly ackLost: Set<string> = new Set()) {
-    this.everySent = new Promise<void>((resolve) => { this.allSent = resolve; });
+  constructor(
+    private readonly expected: number,
+    private readonly ackLost: Set<string> = new Set(),
+  ) {
+    this.everySent = new Promise<void>((resolve) => {
+      this.allSent = resolve;
+    });
   }
 
   isConnected(): boolean {
@@ -92,7 +113,10 @@ class BatchBus {
   async publish(_subject: string, payload: { label: string }, messageId: string): Promise<void> {
     this.sent.push(payload.label);
     if (this.sent.length >= this.expected) this.allSent();
-    await Promise.race([this.everySent, new Promise((_, reject) => setTimeout(() => reject(new Error('not every message was sent before the acks were awaited')), 5000))]);
+    await Promise.race([
+      this.everySent,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('not every message was sent before the acks were awaited')), 5000)),
+    ]);
     if (!this.stored.has(messageId)) this.stored.set(messageId, payload.label);
     if (this.ackLost.has(payload.label)) throw new Error(`no ack for ${payload.label}`);
   }
@@ -103,7 +127,7 @@ async function write(label: string): Promise<void> {
   await db.transaction((trx) => enqueueOutbox(trx, { messageId: randomUUID(), subject: 'rental.test.status_changed', payload: { label } }));
 }
 
-describe('the outbox relay\'s batch', () => {
+describe("the outbox relay's batch", () => {
   it('when a batch is published, then its messages are sent in the order written without waiting for each ack, and every row is marked published', async () => {
     const labels = Array.from({ length: 5 }, (_, index) => `row ${index}`);
     for (const label of labels) await write(label);
@@ -121,7 +145,8 @@ describe('the outbox relay\'s batch', () => {
 
     expect(await publishOutboxBatch(db, asBus(failing), log, BATCH)).toBe(0);
     expect(failing.sent).toEqual(labels);
-    const unpublished = async () => (await db('outbox').whereNull('published_at').orderBy('id').select('payload')).map((row: { payload: { label: string } }) => row.payload.label);
+    const unpublished = async () =>
+      (await db('outbox').whereNull('published_at').orderBy('id').select('payload')).map((row: { payload: { label: string } }) => row.payload.label);
     expect(await unpublished()).toEqual(['row 1', 'row 2', 'row 3']);
 
     const retry = new BatchBus(3);
@@ -135,7 +160,7 @@ describe('the outbox relay\'s batch', () => {
 });
 
 describe('outbox relays of two replicas', () => {
-  it('when one relay is still publishing a case\'s earlier event, then the other does not publish the later one before it', async () => {
+  it("when one relay is still publishing a case's earlier event, then the other does not publish the later one before it", async () => {
     const published: string[] = [];
     const slow = new RecordingBus(published);
     const { held, release } = slow.hold();

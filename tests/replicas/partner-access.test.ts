@@ -25,7 +25,11 @@ afterAll(async () => {
 }, 60_000);
 
 /** Polls until `done` holds for the answer of `request`; the milliseconds from `since`. */
-async function millisecondsUntil(since: number, request: () => Promise<{ status: number; json: any }>, done: (response: { status: number; json: any }) => boolean): Promise<number> {
+async function millisecondsUntil(
+  since: number,
+  request: () => Promise<{ status: number; json: any }>,
+  done: (response: { status: number; json: any }) => boolean,
+): Promise<number> {
   await waitFor(async () => (done(await request()) ? true : undefined), { timeoutMs: DEADLINE_MS, intervalMs: 20, what: 'the change to reach the replica' });
   return Date.now() - since;
 }
@@ -43,7 +47,15 @@ describe('partner access on two gateway and two pricing replicas', () => {
 
     const started = Date.now();
     expect((await approver.post(`/ops/v1/partners/${partner.id}/api-keys/${key.id}/revoke`, { reason: 'leaked' })).status).toBe(200);
-    const times = await Promise.all(both.map((gateway) => millisecondsUntil(started, () => gateway.get('/api/product-sectors'), (r) => r.status === 401 && /api_key\.revoked$/.test(r.json.type))));
+    const times = await Promise.all(
+      both.map((gateway) =>
+        millisecondsUntil(
+          started,
+          () => gateway.get('/api/product-sectors'),
+          (r) => r.status === 401 && /api_key\.revoked$/.test(r.json.type),
+        ),
+      ),
+    );
 
     console.log(`revoke → first 401: gateway 1 ${times[0]} ms, gateway 2 ${times[1]} ms`);
   });
@@ -55,12 +67,28 @@ describe('partner access on two gateway and two pricing replicas', () => {
 
     const started = Date.now();
     expect((await approver.post(`/ops/v1/partners/${partner.id}/suspend`, { reason: 'fraud check' })).status).toBe(200);
-    const times = await Promise.all(both.map((gateway) => millisecondsUntil(started, () => gateway.get('/api/product-sectors'), (r) => r.status === 401 && /partner\.suspended$/.test(r.json.type))));
+    const times = await Promise.all(
+      both.map((gateway) =>
+        millisecondsUntil(
+          started,
+          () => gateway.get('/api/product-sectors'),
+          (r) => r.status === 401 && /partner\.suspended$/.test(r.json.type),
+        ),
+      ),
+    );
     console.log(`suspension → first 401: gateway 1 ${times[0]} ms, gateway 2 ${times[1]} ms`);
 
     const reactivated = Date.now();
     expect((await approver.post(`/ops/v1/partners/${partner.id}/reactivate`, { reason: 'cleared' })).status).toBe(200);
-    const back = await Promise.all(both.map((gateway) => millisecondsUntil(reactivated, () => gateway.get('/api/product-sectors'), (r) => r.status === 200)));
+    const back = await Promise.all(
+      both.map((gateway) =>
+        millisecondsUntil(
+          reactivated,
+          () => gateway.get('/api/product-sectors'),
+          (r) => r.status === 200,
+        ),
+      ),
+    );
     console.log(`reactivation → first 200: gateway 1 ${back[0]} ms, gateway 2 ${back[1]} ms`);
   });
 
@@ -71,7 +99,11 @@ describe('partner access on two gateway and two pricing replicas', () => {
     const { conditions } = (await approver.get(`/ops/v1/partners/${partner.id}`)).json;
 
     const started = Date.now();
-    const changed = await approver.put(`/ops/v1/partners/${partner.id}/conditions`, { ...conditions, rentalFactors: { ...conditions.rentalFactors, leasing: { 0: { 36: 2.99 } } }, reason: 'campaign' });
+    const changed = await approver.put(`/ops/v1/partners/${partner.id}/conditions`, {
+      ...conditions,
+      rentalFactors: { ...conditions.rentalFactors, leasing: { 0: { 36: 2.99 } } },
+      reason: 'campaign',
+    });
     expect(changed.status).toBe(200);
     const first = await Promise.all(both.map((gateway) => gateway.post('/api/calculate/estimate', leasing36)));
     const times = [Date.now() - started, Date.now() - started];

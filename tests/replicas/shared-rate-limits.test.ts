@@ -48,16 +48,23 @@ describe('gateway rate limits shared by two gateways', () => {
     const gateways = [new ApiClient(stack.gatewayUrl, fixturePartnerKey('acme')), new ApiClient(secondUrl, fixturePartnerKey('acme'))];
     const statuses: number[][] = [[], []];
     // 300 requests, ten at a time on each gateway, well within one 40 s window.
-    await Promise.all(gateways.flatMap((client, gateway) => Array.from({ length: 10 }, async () => {
-      for (let i = 0; i < 15; i += 1) statuses[gateway]!.push((await client.get('/api/product-sectors')).status);
-    })));
+    await Promise.all(
+      gateways.flatMap((client, gateway) =>
+        Array.from({ length: 10 }, async () => {
+          for (let i = 0; i < 15; i += 1) statuses[gateway]!.push((await client.get('/api/product-sectors')).status);
+        }),
+      ),
+    );
     const allowed = statuses.flat().filter((status) => status === 200).length;
     const refused = statuses.flat().filter((status) => status === 429).length;
     expect(allowed + refused).toBe(300);
     expect(allowed).toBeLessThanOrEqual(BURST);
     expect(allowed).toBeGreaterThanOrEqual(BURST * 0.9);
     // Both gateways end refusing: neither kept a budget of its own.
-    expect(statuses.map((answers) => answers.slice(-5))).toEqual([[429, 429, 429, 429, 429], [429, 429, 429, 429, 429]]);
+    expect(statuses.map((answers) => answers.slice(-5))).toEqual([
+      [429, 429, 429, 429, 429],
+      [429, 429, 429, 429, 429],
+    ]);
     const refusal = await gateways[1]!.get('/api/product-sectors');
     expect(refusal.status).toBe(429);
     expect(Number(refusal.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

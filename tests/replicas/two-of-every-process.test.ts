@@ -1,7 +1,20 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { defaultAdminPort } from '@rental/config';
-import { ApiClient, ApiResponse, PrivatePostgres, ProcessName, ReceivedMail, Replicas, Stack, WebhookReceiver, bootReplicas, bootStack, shutdownStack, waitFor } from '@rental/testkit';
+import {
+  ApiClient,
+  ApiResponse,
+  PrivatePostgres,
+  ProcessName,
+  ReceivedMail,
+  Replicas,
+  Stack,
+  WebhookReceiver,
+  bootReplicas,
+  bootStack,
+  shutdownStack,
+  waitFor,
+} from '@rental/testkit';
 import type { StatusChangedEvent } from '@rental/proto';
 import { EventListener, Owner, eventsOf, newPartner, query } from '../case-workflow/support/kit';
 import { customerEmail, mailOf, tokenOf } from '../customer/support/customer-kit';
@@ -73,7 +86,19 @@ const callbackAnswers: number[] = [];
 let drivenMs = 0;
 
 const laptop = { productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' };
-const customerWith = (email: string) => ({ firstName: 'Mara', lastName: 'Keller', email, street: 'Hauptstrasse', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', phone: '+49301', company: 'Kunde GmbH', vatId: 'DE1' });
+const customerWith = (email: string) => ({
+  firstName: 'Mara',
+  lastName: 'Keller',
+  email,
+  street: 'Hauptstrasse',
+  houseNumber: '1',
+  zipCode: '10115',
+  city: 'Berlin',
+  country: 'DE',
+  phone: '+49301',
+  company: 'Kunde GmbH',
+  vatId: 'DE1',
+});
 
 function expectStatus(response: ApiResponse, status: number, what: string): ApiResponse {
   if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status} ${response.text}`);
@@ -96,7 +121,11 @@ async function checkout(index: number, kind: Kind): Promise<{ journey: Journey; 
   const email = customerEmail();
   const cart = expectStatus(await here.post('/api/carts', { items: [laptop] }), 201, 'the cart');
   const body = { duration: 36, financingType: 'leasing', customer: customerWith(email), submitFinancing: kind === 'financed' };
-  const checkedOut = expectStatus(await there.post(`/api/carts/${cart.json.cartId}/checkout`, body, { headers: { 'Idempotency-Key': randomUUID() } }), 201, 'the checkout');
+  const checkedOut = expectStatus(
+    await there.post(`/api/carts/${cart.json.cartId}/checkout`, body, { headers: { 'Idempotency-Key': randomUUID() } }),
+    201,
+    'the checkout',
+  );
   const { quoteId } = checkedOut.json;
   const journey: Journey = { kind, caseId: checkedOut.json.financeCaseId, quoteId, email, quoteNumber: (await quoteOf(here, quoteId)).quoteNumber };
   journeys.push(journey);
@@ -109,19 +138,36 @@ async function checkout(index: number, kind: Kind): Promise<{ journey: Journey; 
 async function financeAndSign(index: number, journey: Journey): Promise<void> {
   const [here, there] = index % 2 === 0 ? partnerVia : [partnerVia[1], partnerVia[0]];
   const { caseId } = journey;
-  const reference = await waitFor(async () => {
-    const quote = await quoteOf(here, journey.quoteId);
-    return quote.lenderSubmissionStatus === 'submitted' ? quote.financingNumber as string : undefined;
-  }, { timeoutMs: SLACK_MS, intervalMs: 250, what: `the lender submission of ${caseId}` });
+  const reference = await waitFor(
+    async () => {
+      const quote = await quoteOf(here, journey.quoteId);
+      return quote.lenderSubmissionStatus === 'submitted' ? (quote.financingNumber as string) : undefined;
+    },
+    { timeoutMs: SLACK_MS, intervalMs: 250, what: `the lender submission of ${caseId}` },
+  );
 
-  await callbackThroughBoth(`/lender/v1/${lenderA.id}/events`, signedEvent(lenderA.webhookSecret, 'application.accepted', { financingCaseId: caseId, reference, signingStatement: null }));
-  const started = expectStatus(await there.post(`/api/financing-cases/${caseId}/start-esignature`, {
-    authorizedPersons: [{ firstName: 'Mara', lastName: 'Keller', email: journey.email, soloSigneePermitted: true }],
-  }), 200, 'start-esignature').json as { contractId: string; envelopeId: string };
+  await callbackThroughBoth(
+    `/lender/v1/${lenderA.id}/events`,
+    signedEvent(lenderA.webhookSecret, 'application.accepted', { financingCaseId: caseId, reference, signingStatement: null }),
+  );
+  const started = expectStatus(
+    await there.post(`/api/financing-cases/${caseId}/start-esignature`, {
+      authorizedPersons: [{ firstName: 'Mara', lastName: 'Keller', email: journey.email, soloSigneePermitted: true }],
+    }),
+    200,
+    'start-esignature',
+  ).json as { contractId: string; envelopeId: string };
   const providerEnvelopeId = `PE-${started.envelopeId}`;
   await callbackThroughBoth('/signing/v1/events', signedEvent(SIGNING_SECRET, 'envelope.sent', { envelopeId: started.envelopeId, providerEnvelopeId }));
   const signedPdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(512), Buffer.from('\n%%EOF\n')]);
-  await callbackThroughBoth('/signing/v1/events', signedEvent(SIGNING_SECRET, 'envelope.signed', { envelopeId: started.envelopeId, providerEnvelopeId, signedDocument: { fileName: 'contract-signed.pdf', contentBase64: signedPdf.toString('base64') } }));
+  await callbackThroughBoth(
+    '/signing/v1/events',
+    signedEvent(SIGNING_SECRET, 'envelope.signed', {
+      envelopeId: started.envelopeId,
+      providerEnvelopeId,
+      signedDocument: { fileName: 'contract-signed.pdf', contentBase64: signedPdf.toString('base64') },
+    }),
+  );
 
   const contract = expectStatus(await here.get(`/api/contracts/${started.contractId}`), 200, 'the contract').json;
   if (contract.status !== 'signed') throw new Error(`contract of ${caseId} is ${contract.status}`);
@@ -141,14 +187,22 @@ async function financedJourney(index: number): Promise<void> {
 
 async function acceptedJourney(index: number): Promise<void> {
   const { journey, customerUrl } = await checkout(index, 'accepted');
-  const accepted = expectStatus(await customerVia[(index + 1) % 2].post(`/customer/v1/quotes/${tokenOf(customerUrl as string)}/accept`), 200, 'the customer\'s accept');
+  const accepted = expectStatus(
+    await customerVia[(index + 1) % 2].post(`/customer/v1/quotes/${tokenOf(customerUrl as string)}/accept`),
+    200,
+    "the customer's accept",
+  );
   if (accepted.json.status !== 'finance_review') throw new Error(`accepted quote is ${accepted.json.status}`);
   await financeAndSign(index, journey);
 }
 
 async function unansweredOffer(index: number): Promise<void> {
   const { journey } = await checkout(index, 'unanswered');
-  await waitFor(async () => ((await quoteOf(partnerVia[index % 2], journey.quoteId)).status === 'review_expired' ? true : undefined), { timeoutMs: EXPIRY_AFTER_MS + SLACK_MS, intervalMs: 250, what: `the expiry of ${journey.caseId}` });
+  await waitFor(async () => ((await quoteOf(partnerVia[index % 2], journey.quoteId)).status === 'review_expired' ? true : undefined), {
+    timeoutMs: EXPIRY_AFTER_MS + SLACK_MS,
+    intervalMs: 250,
+    what: `the expiry of ${journey.caseId}`,
+  });
 }
 
 const ENDPOINT_PATHS = ['first-endpoint', 'second-endpoint'];
@@ -156,8 +210,15 @@ const eventsByCase = new Map<string, StatusChangedEvent[]>();
 let mails: ReceivedMail[] = [];
 
 beforeAll(async () => {
-  lender = await OutsideParty.start(lenderA.webhookSecret, (request) => ({ status: 200, body: { reference: `REF-${String(request.body?.data?.applicationId).slice(-8)}` }, delayMs: 300 }));
-  signing = await OutsideParty.start(SIGNING_SECRET, (request) => ({ status: 200, body: { providerEnvelopeId: `PE-${String(request.body?.data?.envelopeId)}` } }));
+  lender = await OutsideParty.start(lenderA.webhookSecret, (request) => ({
+    status: 200,
+    body: { reference: `REF-${String(request.body?.data?.applicationId).slice(-8)}` },
+    delayMs: 300,
+  }));
+  signing = await OutsideParty.start(SIGNING_SECRET, (request) => ({
+    status: 200,
+    body: { providerEnvelopeId: `PE-${String(request.body?.data?.envelopeId)}` },
+  }));
   hook = await WebhookReceiver.start();
   // A Postgres of its own: the machine's (max_connections 100) is shared with other stacks.
   postgres = await PrivatePostgres.launch(MAX_CONNECTIONS);
@@ -165,8 +226,14 @@ beforeAll(async () => {
     postgresUrl: postgres.url,
     environment: 'production',
     env: {
-      SIGNING_WEBHOOK_SECRET: SIGNING_SECRET, SIGNING_PROVIDER_URL: signing.url, LENDER_SUBMISSION_POLL_MS: '200', DOCUMENT_DUE_AFTER: '7d',
-      SCHEDULER_TICK: TICK, REVIEW_REMINDER_AFTER: `${REMINDER_AFTER_MS / 1000}s`, REVIEW_REMINDER_MAX: String(REMINDER_MAX), REVIEW_EXPIRY_AFTER: `${EXPIRY_AFTER_MS / 1000}s`,
+      SIGNING_WEBHOOK_SECRET: SIGNING_SECRET,
+      SIGNING_PROVIDER_URL: signing.url,
+      LENDER_SUBMISSION_POLL_MS: '200',
+      DOCUMENT_DUE_AFTER: '7d',
+      SCHEDULER_TICK: TICK,
+      REVIEW_REMINDER_AFTER: `${REMINDER_AFTER_MS / 1000}s`,
+      REVIEW_REMINDER_MAX: String(REMINDER_MAX),
+      REVIEW_EXPIRY_AFTER: `${EXPIRY_AFTER_MS / 1000}s`,
     },
   });
   replicas = await bootReplicas(stack);
@@ -195,7 +262,10 @@ beforeAll(async () => {
   ]);
   for (const journey of journeys) eventsByCase.set(journey.caseId, await eventsOf(journey.caseId, stack));
   const eventCount = [...eventsByCase.values()].reduce((sum, events) => sum + events.length, 0);
-  await waitFor(() => (hook.requests.length >= ENDPOINT_PATHS.length * eventCount ? true : undefined), { timeoutMs: SLACK_MS, what: `${eventCount} webhooks per endpoint` });
+  await waitFor(() => (hook.requests.length >= ENDPOINT_PATHS.length * eventCount ? true : undefined), {
+    timeoutMs: SLACK_MS,
+    what: `${eventCount} webhooks per endpoint`,
+  });
   await waitFor(() => (listener.received.length >= eventCount ? true : undefined), { timeoutMs: SLACK_MS, what: `${eventCount} events on the bus` });
   drivenMs = Date.now() - started;
   // Long enough for a third reminder, a second expiry or a redelivery, had one been possible.
@@ -211,7 +281,11 @@ afterAll(async () => {
 
 /** What each process of the two sets counted (admin port /metrics): who did the work, and that it adds up. */
 async function workOf(name: ProcessName, metric: string, labels: Record<string, string> = {}): Promise<[number, number]> {
-  const [first, second] = await Promise.all([stack.portBase, replicas.portBase].map(async (portBase) => sumOf(await scrapeMetrics(`http://127.0.0.1:${defaultAdminPort(name, portBase)}/metrics`), metric, labels)));
+  const [first, second] = await Promise.all(
+    [stack.portBase, replicas.portBase].map(async (portBase) =>
+      sumOf(await scrapeMetrics(`http://127.0.0.1:${defaultAdminPort(name, portBase)}/metrics`), metric, labels),
+    ),
+  );
   return [first as number, second as number];
 }
 
@@ -223,7 +297,11 @@ const mailKey = (mail: ReceivedMail) => `${mail.to.join(',')}|${mail.subject}|${
 describe('when partner journeys, customers, lender and signing callbacks and the clock run through both gateways of two of every process', () => {
   it('then each case has its events once each, in the order of its journey, and the bus carried them once each in that order', () => {
     const expected: Record<Kind, string[]> = { financed: FINANCED_MOVES, accepted: ACCEPTED_MOVES, unanswered: UNANSWERED_MOVES };
-    expect(journeys.map((journey) => journey.kind).sort()).toEqual([...Array(ACCEPTED_JOURNEYS).fill('accepted'), ...Array(FINANCED_JOURNEYS).fill('financed'), ...Array(UNANSWERED_OFFERS).fill('unanswered')]);
+    expect(journeys.map((journey) => journey.kind).sort()).toEqual([
+      ...Array(ACCEPTED_JOURNEYS).fill('accepted'),
+      ...Array(FINANCED_JOURNEYS).fill('financed'),
+      ...Array(UNANSWERED_OFFERS).fill('unanswered'),
+    ]);
     for (const journey of journeys) {
       const events = eventsByCase.get(journey.caseId) as StatusChangedEvent[];
       expect(events.map((event) => `${event.data.resourceType}:${event.data.transition}`)).toEqual(expected[journey.kind]);
@@ -236,12 +314,16 @@ describe('when partner journeys, customers, lender and signing callbacks and the
     expect(listener.received).toHaveLength(allEvents().length);
   });
 
-  it('then each of the partner\'s endpoints received every event exactly once, under its own id, with the body written', () => {
+  it("then each of the partner's endpoints received every event exactly once, under its own id, with the body written", () => {
     for (const path of ENDPOINT_PATHS) {
       const requests = hook.requests.filter((request) => request.path === `/${path}`);
       const ids = requests.map((request) => String(request.headers['webhook-id']));
       expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
-      expect([...ids].sort()).toEqual(allEvents().map((event) => event.id).sort());
+      expect([...ids].sort()).toEqual(
+        allEvents()
+          .map((event) => event.id)
+          .sort(),
+      );
       for (const event of allEvents()) {
         const request = requests.find((received) => received.headers['webhook-id'] === event.id);
         // Postgres keeps the outbox payload as jsonb (keys reordered): compare the parsed bodies.
@@ -263,8 +345,15 @@ describe('when partner journeys, customers, lender and signing callbacks and the
     expect(new Set(lender.requests.map((request) => request.body.data.applicationId)).size).toBe(financing.length);
     // Three callbacks per case (accepted, sent, signed), each through both gateways: all 204, one applied.
     expect(callbackAnswers).toEqual(Array(financing.length * 3 * 2).fill(204));
-    const applied = await query<{ sender: string; count: number }>('SELECT sender, count(*)::int AS count FROM applied_callbacks GROUP BY sender ORDER BY sender', [], stack);
-    expect(applied).toEqual([{ sender: `lender:${lenderA.id}`, count: financing.length }, { sender: 'signing', count: 2 * financing.length }]);
+    const applied = await query<{ sender: string; count: number }>(
+      'SELECT sender, count(*)::int AS count FROM applied_callbacks GROUP BY sender ORDER BY sender',
+      [],
+      stack,
+    );
+    expect(applied).toEqual([
+      { sender: `lender:${lenderA.id}`, count: financing.length },
+      { sender: 'signing', count: 2 * financing.length },
+    ]);
     expect(total(await workOf('case-workflow', 'lender_submissions_total', { outcome: 'submitted' }))).toBe(financing.length);
     expect(total(await workOf('case-workflow', 'lender_submissions_total', { outcome: 'failed' }))).toBe(0);
   });
@@ -272,19 +361,31 @@ describe('when partner journeys, customers, lender and signing callbacks and the
   it('then each unanswered offer got exactly the configured reminders and expired once, and every mail went out once', async () => {
     expect(new Set(mails.map(mailKey)).size).toBe(mails.length);
     // Subjects without the partner's name: `Your offer Q-… from <partner>`.
-    const subjectsTo = (address: string) => mails.filter((mail) => mail.to.includes(address)).map((mail) => mail.subject.replace(/ from .*$/, '')).sort();
+    const subjectsTo = (address: string) =>
+      mails
+        .filter((mail) => mail.to.includes(address))
+        .map((mail) => mail.subject.replace(/ from .*$/, ''))
+        .sort();
     for (const journey of journeysOf('unanswered')) {
-      expect(subjectsTo(journey.email)).toEqual([...Array(REMINDER_MAX).fill(`Reminder: your offer ${journey.quoteNumber}`), `Your offer ${journey.quoteNumber}`]);
+      expect(subjectsTo(journey.email)).toEqual([
+        ...Array(REMINDER_MAX).fill(`Reminder: your offer ${journey.quoteNumber}`),
+        `Your offer ${journey.quoteNumber}`,
+      ]);
       for (const api of partnerVia) expect((await quoteOf(api, journey.quoteId)).reminderCount).toBe(REMINDER_MAX);
     }
     for (const journey of journeysOf('accepted')) expect(subjectsTo(journey.email)).toEqual([`Your offer ${journey.quoteNumber}`]);
     // A checkout with submitFinancing mails the customer a view-only link.
     for (const journey of journeysOf('financed')) expect(subjectsTo(journey.email)).toEqual([`Your financing request ${journey.quoteNumber}`]);
-    const partnerSubjects = mails.filter((mail) => !journeys.some((journey) => mail.to.includes(journey.email))).map((mail) => mail.subject).sort();
-    expect(partnerSubjects).toEqual([
-      ...journeysOf('unanswered').map((journey) => `Offer ${journey.quoteNumber} expired`),
-      ...[...journeysOf('financed'), ...journeysOf('accepted')].map((journey) => `Financing case ${journey.caseId}: accepted`),
-    ].sort());
+    const partnerSubjects = mails
+      .filter((mail) => !journeys.some((journey) => mail.to.includes(journey.email)))
+      .map((mail) => mail.subject)
+      .sort();
+    expect(partnerSubjects).toEqual(
+      [
+        ...journeysOf('unanswered').map((journey) => `Offer ${journey.quoteNumber} expired`),
+        ...[...journeysOf('financed'), ...journeysOf('accepted')].map((journey) => `Financing case ${journey.caseId}: accepted`),
+      ].sort(),
+    );
     const unanswered = journeysOf('unanswered').length;
     expect(total(await workOf('case-workflow', 'scheduler_effects_total', { kind: 'reminder' }))).toBe(REMINDER_MAX * unanswered);
     expect(total(await workOf('case-workflow', 'scheduler_effects_total', { kind: 'expiry' }))).toBe(unanswered);
@@ -304,7 +405,11 @@ describe('when partner journeys, customers, lender and signing callbacks and the
   it('then the work of the relays, deliveries and gateways adds up to once per event and request, shared by both sets', async () => {
     const events = allEvents().length;
     // The outbox holds the status events and the mails case-workflow asks notifications for.
-    const [outbox] = await query<{ rows: number; unpublished: number }>('SELECT count(*)::int AS rows, count(*) FILTER (WHERE published_at IS NULL)::int AS unpublished FROM outbox', [], stack);
+    const [outbox] = await query<{ rows: number; unpublished: number }>(
+      'SELECT count(*)::int AS rows, count(*) FILTER (WHERE published_at IS NULL)::int AS unpublished FROM outbox',
+      [],
+      stack,
+    );
     const published = await workOf('case-workflow', 'outbox_published_messages_total');
     const delivered = await workOf('notifications', 'webhook_delivery_attempts_total', { outcome: 'succeeded' });
     expect([total(published), outbox!.unpublished, total(delivered)]).toEqual([outbox!.rows, 0, ENDPOINT_PATHS.length * events]);
@@ -323,7 +428,21 @@ describe('when partner journeys, customers, lender and signing callbacks and the
       'mails sent': await workOf('notifications', 'mail_finished_total', { status: 'sent' }),
     };
     // Every process of the second set served traffic of its own.
-    for (const what of ['gateway requests', 'cart-checkout requests', 'pricing gRPC calls', 'case-workflow requests', 'documents requests', 'backoffice requests']) expect(split[what]![1]).toBeGreaterThan(0);
-    process.stdout.write(`two of every process: ${journeys.length} cases, ${events} events, ${hook.requests.length} webhooks to ${ENDPOINT_PATHS.length} endpoints, ${mails.length} mails, ${lender.requests.length} applications, driven in ${drivenMs} ms\n${Object.entries(split).map(([what, [first, second]]) => `  ${what}: ${first} + ${second}`).join('\n')}\n`);
+    for (const what of [
+      'gateway requests',
+      'cart-checkout requests',
+      'pricing gRPC calls',
+      'case-workflow requests',
+      'documents requests',
+      'backoffice requests',
+    ])
+      expect(split[what]![1]).toBeGreaterThan(0);
+    process.stdout.write(
+      `two of every process: ${journeys.length} cases, ${events} events, ${hook.requests.length} webhooks to ${ENDPOINT_PATHS.length} endpoints, ${mails.length} mails, ${lender.requests.length} applications, driven in ${drivenMs} ms\n${Object.entries(
+        split,
+      )
+        .map(([what, [first, second]]) => `  ${what}: ${first} + ${second}`)
+        .join('\n')}\n`,
+    );
   });
 });

@@ -29,7 +29,9 @@ export class WatchedBrowser {
       if (message.type() === 'error' && /Content Security Policy/.test(message.text())) this.violations.push(message.text());
     });
     // Runs outside the page's policy; reports every violation the page's own scripts would see too.
-    await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => console.error('Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))`);
+    await context.addInitScript(
+      `document.addEventListener('securitypolicyviolation', (event) => console.error('Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))`,
+    );
     return context;
   }
 

@@ -16,23 +16,65 @@ export type CaseOptions = Partial<Omit<caseWorkflow.CreateCaseFromCheckoutReques
 export async function createCaseViaGrpc(stack: StackPorts, partnerId: string, options: CaseOptions = {}): Promise<caseWorkflow.CreatedCase__Output> {
   const client = new TypedClient(createGrpcClient(loadCaseWorkflowPackage().CaseWorkflowService, grpcAddressOf('case-workflow', stack.portBase, {})), 10_000);
   try {
-    return await client.call('CreateCaseFromCheckout', {
-      cartId: options.cartId ?? `TEST-CART-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
-      items: options.items ?? [{ position: 1, productNumber: 'LAPTOP-1', productName: 'Laptop', productSku: 'SKU-1', quantity: 1, pricePerItem: '1000.00', total: '1000.00', categoryId: 1, categorySlug: 'laptops', productOptions: {} }],
-      customer: options.customer ?? { firstName: 'Erika', lastName: 'Mustermann', email: 'erika@customer.example', street: 'Hauptstr.', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', phone: '+4930123', company: 'Mustermann GmbH', vatId: 'DE123456789', customerType: 'company' },
-      hasDeliveryAddress: options.hasDeliveryAddress ?? false,
-      deliveryAddress: options.deliveryAddress,
-      terms: {
-        calculationType: 'leasing', duration: 36, commission: 0, paymentInterval: 'monthly', rentalFactor: '3.180', residualValue: '',
-        totalValue: '1000.00', monthlyCosts: '31.80', monthlyRateAllIn: '34.30', serviceCost: '', recurringServiceFee: '',
-        productSector: 'IT_AND_OFFICE_EQUIPMENT', financingPartnerId: 'lender-a', distributionHubId: 'hub-north', customSlaFileName: '',
-        ...options.terms,
+    return await client.call(
+      'CreateCaseFromCheckout',
+      {
+        cartId: options.cartId ?? `TEST-CART-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+        items: options.items ?? [
+          {
+            position: 1,
+            productNumber: 'LAPTOP-1',
+            productName: 'Laptop',
+            productSku: 'SKU-1',
+            quantity: 1,
+            pricePerItem: '1000.00',
+            total: '1000.00',
+            categoryId: 1,
+            categorySlug: 'laptops',
+            productOptions: {},
+          },
+        ],
+        customer: options.customer ?? {
+          firstName: 'Erika',
+          lastName: 'Mustermann',
+          email: 'erika@customer.example',
+          street: 'Hauptstr.',
+          houseNumber: '1',
+          zipCode: '10115',
+          city: 'Berlin',
+          country: 'DE',
+          phone: '+4930123',
+          company: 'Mustermann GmbH',
+          vatId: 'DE123456789',
+          customerType: 'company',
+        },
+        hasDeliveryAddress: options.hasDeliveryAddress ?? false,
+        deliveryAddress: options.deliveryAddress,
+        terms: {
+          calculationType: 'leasing',
+          duration: 36,
+          commission: 0,
+          paymentInterval: 'monthly',
+          rentalFactor: '3.180',
+          residualValue: '',
+          totalValue: '1000.00',
+          monthlyCosts: '31.80',
+          monthlyRateAllIn: '34.30',
+          serviceCost: '',
+          recurringServiceFee: '',
+          productSector: 'IT_AND_OFFICE_EQUIPMENT',
+          financingPartnerId: 'lender-a',
+          distributionHubId: 'hub-north',
+          customSlaFileName: '',
+          ...options.terms,
+        },
+        hasPrintPlanTerms: options.hasPrintPlanTerms ?? false,
+        printPlanTerms: options.printPlanTerms,
+        submitFinancing: options.submitFinancing ?? true,
+        quoteNumber: options.quoteNumber ?? '',
       },
-      hasPrintPlanTerms: options.hasPrintPlanTerms ?? false,
-      printPlanTerms: options.printPlanTerms,
-      submitFinancing: options.submitFinancing ?? true,
-      quoteNumber: options.quoteNumber ?? '',
-    }, { partnerId, requestId: 'test-create-case' });
+      { partnerId, requestId: 'test-create-case' },
+    );
   } finally {
     client.close();
   }

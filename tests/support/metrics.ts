@@ -20,7 +20,9 @@ export function parseMetrics(text: string): Exposition {
     if (help) exposition.helps.add(help[1]!);
     const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (sample) {
-      const labels = Object.fromEntries([...(sample[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((match) => [match[1]!, match[2]!]));
+      const labels = Object.fromEntries(
+        [...(sample[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((match) => [match[1]!, match[2]!]),
+      );
       exposition.samples.push({ name: sample[1]!, labels, value: Number(sample[3]) });
     }
   }

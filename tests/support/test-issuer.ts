@@ -32,7 +32,9 @@ export class TestIssuer {
   async start(): Promise<void> {
     this.server = http.createServer((req, res) => {
       if (req.url === '/.well-known/openid-configuration') {
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ issuer: this.url, jwks_uri: `${this.url}/jwks`, token_endpoint: `${this.url}/token` }));
+        res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ issuer: this.url, jwks_uri: `${this.url}/jwks`, token_endpoint: `${this.url}/token` }));
       } else if (req.url === '/jwks') {
         this.jwksFetches += 1;
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys: this.keys.map((key) => key.jwk) }));
@@ -44,7 +46,10 @@ export class TestIssuer {
     this.url = `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
   }
 
-  async mint(claims: Record<string, unknown> = {}, options: { kid?: string; issuer?: string; audience?: string; subject?: string; expiresIn?: string | number } = {}): Promise<string> {
+  async mint(
+    claims: Record<string, unknown> = {},
+    options: { kid?: string; issuer?: string; audience?: string; subject?: string; expiresIn?: string | number } = {},
+  ): Promise<string> {
     const key = this.keys.find((candidate) => candidate.kid === (options.kid ?? this.keys[0]?.kid)) ?? this.keys[0];
     if (!key) throw new Error('no key');
     return new SignJWT({ ...this.defaults.claims, ...claims })

@@ -14,7 +14,10 @@ async function main() {
   fs.writeFileSync(path.join(root, 'openapi.json'), `${JSON.stringify(description, null, 2)}\n`);
   const ast = await openapiTS(description);
   fs.mkdirSync(path.join(root, 'src', 'generated'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'src', 'generated', 'schema.ts'), `// Generated from the gateway's API description by scripts/generate.js; do not edit.\n${astToString(ast)}`);
+  fs.writeFileSync(
+    path.join(root, 'src', 'generated', 'schema.ts'),
+    `// Generated from the gateway's API description by scripts/generate.js; do not edit.\n${astToString(ast)}`,
+  );
 }
 
 main().catch((error) => {

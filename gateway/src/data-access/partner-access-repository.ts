@@ -26,7 +26,22 @@ interface KeyRow {
   revoke_reason: string | null;
 }
 
-const KEY_COLUMNS = ['id', 'partner_id', 'name', 'environment', 'roles', 'prefix', 'created_at', 'created_by_type', 'created_by_id', 'created_by_name', 'last_used_at', 'expires_at', 'revoked_at', 'revoke_reason'];
+const KEY_COLUMNS = [
+  'id',
+  'partner_id',
+  'name',
+  'environment',
+  'roles',
+  'prefix',
+  'created_at',
+  'created_by_type',
+  'created_by_id',
+  'created_by_name',
+  'last_used_at',
+  'expires_at',
+  'revoked_at',
+  'revoke_reason',
+];
 
 const keyOf = (row: KeyRow): ApiKeyRecord => ({
   id: row.id,
@@ -91,7 +106,16 @@ export class PartnerAccessRepository implements PartnerAccessStore {
       .select('p.id', 'p.name', 'p.contact_email', 'p.status', 'p.suspended_at', 'p.suspension_reason', 'k.active_keys', 'k.last_used_at');
   }
 
-  private static partnerOf(row: { id: string; name: string; contact_email: string | null; status: string; suspended_at: Date | null; suspension_reason: string | null; active_keys: number | null; last_used_at: Date | null }): PartnerRecord {
+  private static partnerOf(row: {
+    id: string;
+    name: string;
+    contact_email: string | null;
+    status: string;
+    suspended_at: Date | null;
+    suspension_reason: string | null;
+    active_keys: number | null;
+    last_used_at: Date | null;
+  }): PartnerRecord {
     return {
       id: row.id,
       name: row.name,
@@ -121,7 +145,11 @@ export class PartnerAccessRepository implements PartnerAccessStore {
 
   async insertPartner(partner: { id: string; name: string; contactEmail: string | null }, audit: AuditRecord): Promise<boolean> {
     return this.db.transaction(async (trx) => {
-      const inserted = await trx('partners').insert({ id: partner.id, name: partner.name, contact_email: partner.contactEmail }).onConflict('id').ignore().returning('id');
+      const inserted = await trx('partners')
+        .insert({ id: partner.id, name: partner.name, contact_email: partner.contactEmail })
+        .onConflict('id')
+        .ignore()
+        .returning('id');
       if (!inserted.length) return false;
       await this.insertAudit(trx, audit);
       return true;
@@ -137,17 +165,27 @@ export class PartnerAccessRepository implements PartnerAccessStore {
 
   async setPartnerStatus(partnerId: string, status: 'active' | 'suspended', reason: string | null, at: Date, audit: AuditRecord): Promise<void> {
     await transactionWithNotification(this.db, ACCESS_CHANGED_CHANNEL, async (trx) => {
-      await trx('partners').where({ id: partnerId }).update({
-        status,
-        suspended_at: status === 'suspended' ? at : null,
-        suspension_reason: status === 'suspended' ? reason : null,
-      });
+      await trx('partners')
+        .where({ id: partnerId })
+        .update({
+          status,
+          suspended_at: status === 'suspended' ? at : null,
+          suspension_reason: status === 'suspended' ? reason : null,
+        });
       await this.insertAudit(trx, audit);
     });
   }
 
   async listKeys(partnerId: string, environment: string, filter: { statuses: KeyStatus[]; limit: number; offset: number }, now: Date): Promise<ApiKeyRecord[]> {
-    const query = this.db('api_keys').select(KEY_COLUMNS).where({ partner_id: partnerId, environment }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit).offset(filter.offset);
+    const query = this.db('api_keys')
+      .select(KEY_COLUMNS)
+      .where({ partner_id: partnerId, environment })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(filter.limit)
+      .offset(filter.offset);
     if (filter.statuses.length) {
       query.where((any) => {
         for (const status of filter.statuses) {
@@ -201,7 +239,11 @@ export class PartnerAccessRepository implements PartnerAccessStore {
 
   async revokeKey(partnerId: string, keyId: string, reason: string, at: Date, audit: AuditRecord, mail: KeyMail | undefined): Promise<ApiKeyRecord> {
     return transactionWithNotification(this.db, ACCESS_CHANGED_CHANNEL, async (trx) => {
-      const [row] = await trx('api_keys').where({ partner_id: partnerId, id: keyId }).whereNull('revoked_at').update({ revoked_at: at, revoke_reason: reason || null }).returning(KEY_COLUMNS);
+      const [row] = await trx('api_keys')
+        .where({ partner_id: partnerId, id: keyId })
+        .whereNull('revoked_at')
+        .update({ revoked_at: at, revoke_reason: reason || null })
+        .returning(KEY_COLUMNS);
       if (!row) return keyOf(await trx('api_keys').select(KEY_COLUMNS).where({ partner_id: partnerId, id: keyId }).first());
       await this.insertAudit(trx, audit);
       if (mail) await this.enqueueMail(trx, { ...mail, key: keyOf(row) });
@@ -224,7 +266,12 @@ export class PartnerAccessRepository implements PartnerAccessStore {
         .forUpdate()
         .skipLocked();
       if (!rows.length) return 0;
-      await trx('api_keys').whereIn('id', rows.map((row) => row.id)).update({ expiry_notice_at: now });
+      await trx('api_keys')
+        .whereIn(
+          'id',
+          rows.map((row) => row.id),
+        )
+        .update({ expiry_notice_at: now });
       for (const row of rows) await this.enqueueMail(trx, mailOf(keyOf(row)));
       return rows.length;
     });
@@ -252,18 +299,20 @@ export class PartnerAccessRepository implements PartnerAccessStore {
   }
 
   private async insertAudit(trx: Knex.Transaction, audit: AuditRecord): Promise<AuditEntry> {
-    const [row] = await trx('partner_audit').insert({
-      id: `aud_${ulid()}`,
-      partner_id: audit.partnerId,
-      actor_type: audit.actor.type,
-      actor_id: audit.actor.id,
-      actor_name: audit.actor.name,
-      action: audit.action,
-      target_type: audit.target.type,
-      target_id: audit.target.id,
-      target_name: audit.target.name,
-      reason: audit.reason,
-    }).returning('*');
+    const [row] = await trx('partner_audit')
+      .insert({
+        id: `aud_${ulid()}`,
+        partner_id: audit.partnerId,
+        actor_type: audit.actor.type,
+        actor_id: audit.actor.id,
+        actor_name: audit.actor.name,
+        action: audit.action,
+        target_type: audit.target.type,
+        target_id: audit.target.id,
+        target_name: audit.target.name,
+        reason: audit.reason,
+      })
+      .returning('*');
     return auditOf(row);
   }
 

@@ -23,13 +23,20 @@ export class GrpcConditionsOwner implements ConditionsOwner {
     }
   }
 
-  async putConditions(partner: { id: string; name: string; contactEmail: string | null }, conditions: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const document = await this.client.call('PutPartnerConditions', {
-      partnerId: partner.id,
-      name: partner.name,
-      contactEmail: partner.contactEmail ?? '',
-      conditionsJson: JSON.stringify(conditions),
-    }, { partnerId: partner.id });
+  async putConditions(
+    partner: { id: string; name: string; contactEmail: string | null },
+    conditions: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const document = await this.client.call(
+      'PutPartnerConditions',
+      {
+        partnerId: partner.id,
+        name: partner.name,
+        contactEmail: partner.contactEmail ?? '',
+        conditionsJson: JSON.stringify(conditions),
+      },
+      { partnerId: partner.id },
+    );
     return JSON.parse(document.conditionsJson) as Record<string, unknown>;
   }
 

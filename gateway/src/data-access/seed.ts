@@ -19,7 +19,10 @@ export async function seedPartnerIdentities(db: Knex, partners: PartnerIdentityS
   let keys = 0;
   await db.transaction(async (trx) => {
     for (const partner of partners) {
-      await trx('partners').insert({ id: partner.id, name: partner.name, contact_email: partner.contactEmail }).onConflict('id').merge(['name', 'contact_email']);
+      await trx('partners')
+        .insert({ id: partner.id, name: partner.name, contact_email: partner.contactEmail })
+        .onConflict('id')
+        .merge(['name', 'contact_email']);
       for (const apiKey of partner.apiKeys.filter((k) => k.environment === environment)) {
         await trx('api_keys')
           .insert({

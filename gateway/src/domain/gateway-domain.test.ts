@@ -47,7 +47,7 @@ describe('route table', () => {
     expect(ownerOf(path)).toBe(owner);
   });
 
-  it('when a path is not the customer\'s, then no customer route takes it', () => {
+  it("when a path is not the customer's, then no customer route takes it", () => {
     expect(ownerOf('/api/financing_cases/01J')).toBe('case-workflow');
     for (const path of ['/customer/v1/quotes', '/customer/v2/quotes/tok', '/c', '/c/', '/cx/tok']) expect(ownerOf(path)).toBeUndefined();
   });
@@ -61,7 +61,14 @@ describe('route table', () => {
     expect(ownerOf('/signing/v1/events')).toBe('case-workflow (no key)');
     expect(ownerOf('/ops/v1/cases')).toBe('backoffice (no key)');
     expect(ownerOf('/console/cases/1')).toBe('backoffice (no key)');
-    for (const path of ['/lender/v1/events', '/lender/v1/lender-a/events/x', '/lender/v1/a/b/events', '/signing/v1/events/1', '/signing/v2/events', '/api/signing/v1/events']) {
+    for (const path of [
+      '/lender/v1/events',
+      '/lender/v1/lender-a/events/x',
+      '/lender/v1/a/b/events',
+      '/signing/v1/events/1',
+      '/signing/v2/events',
+      '/api/signing/v1/events',
+    ]) {
       expect(ownerOf(path)).toBeUndefined();
     }
   });
@@ -72,7 +79,7 @@ describe('route table', () => {
     for (const route of ROUTES) expect(routeOf(route.prefix.replace(/\{[^/]+\}/g, 'x1'))).toBe(route);
   });
 
-  it('when a path is unsafe, then it reaches no service, and only the gateway\'s own routes still take it', () => {
+  it("when a path is unsafe, then it reaches no service, and only the gateway's own routes still take it", () => {
     expect(routeOf('/api/carts/../webhook_endpoints')).toBeUndefined();
     expect(routeOf('/c/%2e%2e')).toBeUndefined();
     expect(routeOf('/api/docs/../carts')?.owner).toBe('gateway');
@@ -80,7 +87,14 @@ describe('route table', () => {
 
   it('when a path climbs out or hides separators, then it is unsafe', () => {
     expect(isSafePath('/api/carts/abc')).toBe(true);
-    for (const path of ['/api/carts/../webhook_endpoints', '/api/carts/%2e%2e/x', '/api/carts/a%2Fb', '/api/carts/%E0%A4%A', '/api/carts/a%5cb', '/api/./carts']) {
+    for (const path of [
+      '/api/carts/../webhook_endpoints',
+      '/api/carts/%2e%2e/x',
+      '/api/carts/a%2Fb',
+      '/api/carts/%E0%A4%A',
+      '/api/carts/a%5cb',
+      '/api/./carts',
+    ]) {
       expect(isSafePath(path)).toBe(false);
     }
   });
@@ -95,7 +109,12 @@ describe('ApiKeyAuthenticator', () => {
         store.lookups += 1;
         const known = keys[hash];
         return known && environment === 'sandbox'
-          ? { partner: { partnerId: known.partnerId, environment, roles: ['api_user'] }, revoked: known.revoked ?? false, expiresAt: known.expiresAt ?? null, partnerSuspended: known.suspended ?? false }
+          ? {
+              partner: { partnerId: known.partnerId, environment, roles: ['api_user'] },
+              revoked: known.revoked ?? false,
+              expiresAt: known.expiresAt ?? null,
+              partnerSuspended: known.suspended ?? false,
+            }
           : undefined;
       },
       async recordLastUse() {},
@@ -105,7 +124,7 @@ describe('ApiKeyAuthenticator', () => {
   const key = 'sbx_acme_0123456789abcdef';
   const accepted = { accepted: { partner: { partnerId: 'acme', environment: 'sandbox', roles: ['api_user'] }, keyHash: hashApiKey(key) } };
 
-  it('when a known key is used twice while the cache is usable, then the store is asked once and both times the partner comes with the key\'s hash', async () => {
+  it("when a known key is used twice while the cache is usable, then the store is asked once and both times the partner comes with the key's hash", async () => {
     const store = storeWith({ [hashApiKey(key)]: { partnerId: 'acme' } });
     const used: string[] = [];
     const authenticator = new ApiKeyAuthenticator(store, 'sandbox', 30_000, (hash) => used.push(hash));
@@ -147,7 +166,13 @@ describe('ApiKeyAuthenticator', () => {
       [hashApiKey(keys[2]!)]: { partnerId: 'acme', suspended: true },
     });
     const used: string[] = [];
-    const authenticator = new ApiKeyAuthenticator(store, 'sandbox', 30_000, (hash) => used.push(hash), () => now);
+    const authenticator = new ApiKeyAuthenticator(
+      store,
+      'sandbox',
+      30_000,
+      (hash) => used.push(hash),
+      () => now,
+    );
     authenticator.useCache(true);
     expect(await authenticator.authenticate(keys[0])).toEqual({ refused: 'api_key.revoked' });
     expect(await authenticator.authenticate(keys[1])).toHaveProperty('accepted');
@@ -164,7 +189,8 @@ describe('ApiKeyAuthenticator', () => {
     expect(await authenticator.authenticate('sbx_unknown_0123456789')).toBeUndefined();
     expect(await authenticator.authenticate('sbx_unknown_0123456789')).toBeUndefined();
     expect(store.lookups).toBe(2);
-    for (const candidate of [undefined, '', 'short', 'has spaces in the key 123456', 'x'.repeat(201)]) expect(await authenticator.authenticate(candidate)).toBeUndefined();
+    for (const candidate of [undefined, '', 'short', 'has spaces in the key 123456', 'x'.repeat(201)])
+      expect(await authenticator.authenticate(candidate)).toBeUndefined();
     expect(store.lookups).toBe(2);
   });
 

@@ -13,7 +13,9 @@ export function keyMailOf(mail: KeyMail, environment: string): { kind: string; s
   const subject = `API key "${key.name}" (prefix ${key.prefix}) ${EVENT_WORDS[mail.event]}`;
   const lines = [
     `Your ${environment} API key "${key.name}" (prefix ${key.prefix}) ${EVENT_WORDS[mail.event]}.`,
-    mail.event === 'expiring' ? `It expires at ${key.expiresAt?.toISOString()}. Roll it in the partner portal before then.` : `By: ${actor.name} (${actor.type.replace('_', ' ')}).`,
+    mail.event === 'expiring'
+      ? `It expires at ${key.expiresAt?.toISOString()}. Roll it in the partner portal before then.`
+      : `By: ${actor.name} (${actor.type.replace('_', ' ')}).`,
     '',
     'If you did not expect this, revoke the key in the partner portal and contact us.',
   ];

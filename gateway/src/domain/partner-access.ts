@@ -156,7 +156,12 @@ export class PartnerAccess {
   }
 
   /** A page of partners, each with its lender from pricing (a page is at most 30, asked for at once). */
-  async listPartners(filter: { query: string; status: string; limit: number; offset: number }): Promise<{ partner: PartnerRecord; financingPartner: string | null }[]> {
+  async listPartners(filter: {
+    query: string;
+    status: string;
+    limit: number;
+    offset: number;
+  }): Promise<{ partner: PartnerRecord; financingPartner: string | null }[]> {
     const partners = await this.deps.store.listPartners(filter, this.deps.environment);
     const conditions = await Promise.all(partners.map((partner) => this.deps.conditions.conditionsOf(partner.id)));
     return partners.map((partner, index) => {
@@ -172,7 +177,13 @@ export class PartnerAccess {
   async createPartner(partner: { id: string; name: string; contactEmail: string | null }, conditions: Record<string, unknown>, actor: Actor, reason: string) {
     if (await this.deps.store.findPartner(partner.id, this.deps.environment)) throw partnerExists(partner.id);
     const stored = await this.deps.conditions.putConditions(partner, conditions);
-    const inserted = await this.deps.store.insertPartner(partner, { partnerId: partner.id, actor, action: 'partner.created', target: { type: 'partner', id: partner.id, name: partner.name }, reason });
+    const inserted = await this.deps.store.insertPartner(partner, {
+      partnerId: partner.id,
+      actor,
+      action: 'partner.created',
+      target: { type: 'partner', id: partner.id, name: partner.name },
+      reason,
+    });
     if (!inserted) throw partnerExists(partner.id);
     return { partner: await this.partner(partner.id), conditions: stored };
   }
@@ -180,21 +191,39 @@ export class PartnerAccess {
   async updateConditions(partnerId: string, conditions: Record<string, unknown>, actor: Actor, reason: string) {
     const partner = await this.partner(partnerId);
     const stored = await this.deps.conditions.putConditions({ id: partner.id, name: partner.name, contactEmail: partner.contactEmail }, conditions);
-    await this.deps.store.recordAudit({ partnerId, actor, action: 'partner.conditions_changed', target: { type: 'partner', id: partner.id, name: partner.name }, reason });
+    await this.deps.store.recordAudit({
+      partnerId,
+      actor,
+      action: 'partner.conditions_changed',
+      target: { type: 'partner', id: partner.id, name: partner.name },
+      reason,
+    });
     return { partner, conditions: stored };
   }
 
   async suspend(partnerId: string, reason: string, actor: Actor): Promise<PartnerRecord> {
     const partner = await this.partner(partnerId);
     if (partner.status === 'suspended') throw ruleViolation('partner.already_suspended', `Partner ${partnerId} is suspended already.`);
-    await this.deps.store.setPartnerStatus(partnerId, 'suspended', reason, this.deps.now(), { partnerId, actor, action: 'partner.suspended', target: { type: 'partner', id: partner.id, name: partner.name }, reason });
+    await this.deps.store.setPartnerStatus(partnerId, 'suspended', reason, this.deps.now(), {
+      partnerId,
+      actor,
+      action: 'partner.suspended',
+      target: { type: 'partner', id: partner.id, name: partner.name },
+      reason,
+    });
     return this.partner(partnerId);
   }
 
   async reactivate(partnerId: string, reason: string, actor: Actor): Promise<PartnerRecord> {
     const partner = await this.partner(partnerId);
     if (partner.status !== 'suspended') throw ruleViolation('partner.not_suspended', `Partner ${partnerId} is not suspended.`);
-    await this.deps.store.setPartnerStatus(partnerId, 'active', null, this.deps.now(), { partnerId, actor, action: 'partner.reactivated', target: { type: 'partner', id: partner.id, name: partner.name }, reason });
+    await this.deps.store.setPartnerStatus(partnerId, 'active', null, this.deps.now(), {
+      partnerId,
+      actor,
+      action: 'partner.reactivated',
+      target: { type: 'partner', id: partner.id, name: partner.name },
+      reason,
+    });
     return this.partner(partnerId);
   }
 
@@ -203,7 +232,14 @@ export class PartnerAccess {
     return this.deps.store.listKeys(partnerId, environment || this.deps.environment, { statuses, limit, offset }, this.deps.now());
   }
 
-  async createKey(request: { partnerId: string; environment: string; name: string; role: string; expiresAt: string; actor: Actor }): Promise<{ key: string; record: ApiKeyRecord }> {
+  async createKey(request: {
+    partnerId: string;
+    environment: string;
+    name: string;
+    role: string;
+    expiresAt: string;
+    actor: Actor;
+  }): Promise<{ key: string; record: ApiKeyRecord }> {
     await this.partner(request.partnerId);
     const environment = request.environment || this.deps.environment;
     const now = this.deps.now();
@@ -216,7 +252,8 @@ export class PartnerAccess {
       expiresAt = new Date(request.expiresAt);
       if (Number.isNaN(expiresAt.getTime())) violations.push(violation('expiresAt', 'validation.type', 'must be an ISO 8601 date-time'));
       else if (expiresAt.getTime() <= now.getTime()) violations.push(violation('expiresAt', 'validation.future', 'must be in the future'));
-      else if (expiresAt.getTime() > now.getTime() + MAX_EXPIRY_DAYS * 86_400_000) violations.push(violation('expiresAt', 'validation.range', `must be at most ${MAX_EXPIRY_DAYS} days ahead`));
+      else if (expiresAt.getTime() > now.getTime() + MAX_EXPIRY_DAYS * 86_400_000)
+        violations.push(violation('expiresAt', 'validation.range', `must be at most ${MAX_EXPIRY_DAYS} days ahead`));
     }
     if (violations.length) throw ruleViolation('validation_failed', violations.map((v) => `${v.propertyPath}: ${v.message}`).join('\n'), violations);
     const key = generateApiKey(environment);
@@ -224,7 +261,11 @@ export class PartnerAccess {
     const audit = this.keyAudit(request.partnerId, request.actor, 'api_key.created', fresh.id, name, '');
     const result = await this.deps.store.insertKey(fresh, audit, this.mailOf(request.partnerId, 'created', fresh, request.actor, now), MAX_LIVE_KEYS, now);
     if (result === 'limit_reached') {
-      throw ruleViolation('api_key.limit_reached', `At most ${MAX_LIVE_KEYS} keys per partner and environment may be neither expired nor revoked; revoke one first.`, [violation('', 'api_key.limit_reached', `at most ${MAX_LIVE_KEYS} live keys`)]);
+      throw ruleViolation(
+        'api_key.limit_reached',
+        `At most ${MAX_LIVE_KEYS} keys per partner and environment may be neither expired nor revoked; revoke one first.`,
+        [violation('', 'api_key.limit_reached', `at most ${MAX_LIVE_KEYS} live keys`)],
+      );
     }
     return { key, record: result };
   }
@@ -233,7 +274,9 @@ export class PartnerAccess {
     const old = await this.deps.store.findKey(request.partnerId, request.keyId);
     if (!old) throw keyNotFound(request.keyId);
     if (!Number.isInteger(request.overlapSeconds) || request.overlapSeconds < 0 || request.overlapSeconds > MAX_OVERLAP_SECONDS) {
-      throw ruleViolation('validation_failed', `expiresIn: must be 0 to ${MAX_OVERLAP_SECONDS} seconds`, [violation('expiresIn', 'validation.range', `must be 0 to ${MAX_OVERLAP_SECONDS}`)]);
+      throw ruleViolation('validation_failed', `expiresIn: must be 0 to ${MAX_OVERLAP_SECONDS} seconds`, [
+        violation('expiresIn', 'validation.range', `must be 0 to ${MAX_OVERLAP_SECONDS}`),
+      ]);
     }
     const now = this.deps.now();
     const status = keyStatusOf(old, now);
@@ -270,12 +313,27 @@ export class PartnerAccess {
   async sendExpiryNotices(): Promise<boolean> {
     const now = this.deps.now();
     const batch = 100;
-    const noticed = await this.deps.store.noticeExpiringKeys(now, new Date(now.getTime() + EXPIRY_NOTICE_DAYS * 86_400_000), batch, (key) => ({ partnerId: key.partnerId, event: 'expiring', key, actor: SYSTEM }));
+    const noticed = await this.deps.store.noticeExpiringKeys(now, new Date(now.getTime() + EXPIRY_NOTICE_DAYS * 86_400_000), batch, (key) => ({
+      partnerId: key.partnerId,
+      event: 'expiring',
+      key,
+      actor: SYSTEM,
+    }));
     return noticed === batch;
   }
 
   private newKey(partnerId: string, environment: string, name: string, role: KeyRole, key: string, actor: Actor, expiresAt: Date | null): NewApiKey {
-    return { id: this.deps.newKeyId(), partnerId, keyHash: hashApiKey(key), name, environment, roles: rolesOf(role), prefix: key.slice(0, KEY_PREFIX_LENGTH), createdBy: actor, expiresAt };
+    return {
+      id: this.deps.newKeyId(),
+      partnerId,
+      keyHash: hashApiKey(key),
+      name,
+      environment,
+      roles: rolesOf(role),
+      prefix: key.slice(0, KEY_PREFIX_LENGTH),
+      createdBy: actor,
+      expiresAt,
+    };
   }
 
   private keyAudit(partnerId: string, actor: Actor, action: string, keyId: string, name: string, reason: string): AuditRecord {
@@ -285,9 +343,23 @@ export class PartnerAccess {
   /** Production keys' creation, roll and revocation are mailed to the partner's contact. */
   private mailOf(partnerId: string, event: KeyMail['event'], key: NewApiKey | ApiKeyRecord, actor: Actor, now: Date): KeyMail | undefined {
     if (key.environment !== 'production') return undefined;
-    const record: ApiKeyRecord = 'keyHash' in key
-      ? { id: key.id, partnerId, name: key.name, environment: key.environment, roles: key.roles, prefix: key.prefix, createdAt: now, createdBy: key.createdBy, lastUsedAt: null, expiresAt: key.expiresAt, revokedAt: null, revokeReason: null }
-      : key;
+    const record: ApiKeyRecord =
+      'keyHash' in key
+        ? {
+            id: key.id,
+            partnerId,
+            name: key.name,
+            environment: key.environment,
+            roles: key.roles,
+            prefix: key.prefix,
+            createdAt: now,
+            createdBy: key.createdBy,
+            lastUsedAt: null,
+            expiresAt: key.expiresAt,
+            revokedAt: null,
+            revokeReason: null,
+          }
+        : key;
     return { partnerId, event, key: record, actor };
   }
 }

@@ -22,6 +22,11 @@ describe('route templates', () => {
   });
 
   it('when no template matches (extra segments, a trailing slash, a regex look-alike), then the route is unmatched, never the path', () => {
-    expect([routeOf('/api/carts/01J/checkout/now'), routeOf('/api/carts/'), routeOf('/api/docsxjson'), routeOf('/api/partners')]).toEqual([UNMATCHED_ROUTE, UNMATCHED_ROUTE, UNMATCHED_ROUTE, UNMATCHED_ROUTE]);
+    expect([routeOf('/api/carts/01J/checkout/now'), routeOf('/api/carts/'), routeOf('/api/docsxjson'), routeOf('/api/partners')]).toEqual([
+      UNMATCHED_ROUTE,
+      UNMATCHED_ROUTE,
+      UNMATCHED_ROUTE,
+      UNMATCHED_ROUTE,
+    ]);
   });
 });

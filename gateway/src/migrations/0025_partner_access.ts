@@ -66,7 +66,19 @@ export async function down(db: Knex): Promise<void> {
   await db.schema.alterTable('api_keys', (table) => {
     table.dropUnique(['id']);
     table.dropIndex(['partner_id', 'environment', 'created_at']);
-    for (const column of ['id', 'name', 'prefix', 'created_by_type', 'created_by_id', 'created_by_name', 'expires_at', 'revoke_reason', 'last_used_at', 'expiry_notice_at']) table.dropColumn(column);
+    for (const column of [
+      'id',
+      'name',
+      'prefix',
+      'created_by_type',
+      'created_by_id',
+      'created_by_name',
+      'expires_at',
+      'revoke_reason',
+      'last_used_at',
+      'expiry_notice_at',
+    ])
+      table.dropColumn(column);
   });
   await db.schema.alterTable('partners', (table) => {
     for (const column of ['contact_email', 'status', 'suspended_at', 'suspension_reason']) table.dropColumn(column);

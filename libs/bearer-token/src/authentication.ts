@@ -25,18 +25,25 @@ export function bearerAuthentication<Principal>(options: BearerAuthenticationOpt
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+([A-Za-z0-9\-_.~+/]+=*)\s*$/i.exec(header);
     if (!match) {
-      sendProblem(res, toProblem(new DomainError('unauthenticated', 'auth.missing_token', options.missingTokenDetail)), { 'WWW-Authenticate': `Bearer ${realm}` });
+      sendProblem(res, toProblem(new DomainError('unauthenticated', 'auth.missing_token', options.missingTokenDetail)), {
+        'WWW-Authenticate': `Bearer ${realm}`,
+      });
       return;
     }
-    options.authenticate(match[1] as string).then((principal) => {
-      res.locals[options.localsKey] = principal;
-      next();
-    }, (error: unknown) => {
-      if (error instanceof DomainError && error.kind === 'unauthenticated') {
-        sendProblem(res, toProblem(error), { 'WWW-Authenticate': `Bearer ${realm}, error="invalid_token", error_description="${error.detail.replace(/"/g, '\'')}"` });
-        return;
-      }
-      next(error);
-    });
+    options.authenticate(match[1] as string).then(
+      (principal) => {
+        res.locals[options.localsKey] = principal;
+        next();
+      },
+      (error: unknown) => {
+        if (error instanceof DomainError && error.kind === 'unauthenticated') {
+          sendProblem(res, toProblem(error), {
+            'WWW-Authenticate': `Bearer ${realm}, error="invalid_token", error_description="${error.detail.replace(/"/g, "'")}"`,
+          });
+          return;
+        }
+        next(error);
+      },
+    );
   };
 }

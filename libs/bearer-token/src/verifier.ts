@@ -43,7 +43,7 @@ export class BearerTokenVerifier {
     this.keys ??= (async () => {
       const response = await fetch(`${this.options.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) });
       if (!response.ok) throw new Error(`discovery answered ${response.status}`);
-      const discovery = await response.json() as { jwks_uri?: string };
+      const discovery = (await response.json()) as { jwks_uri?: string };
       if (!discovery.jwks_uri) throw new Error('discovery names no jwks_uri');
       // A token with an unknown kid (a rotated key) fetches the JWKS again, at most once a second.
       return createRemoteJWKSet(new URL(discovery.jwks_uri), { cooldownDuration: JWKS_COOLDOWN_MS });

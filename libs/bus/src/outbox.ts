@@ -50,11 +50,20 @@ export async function enqueueOutbox(trx: Knex.Transaction, message: OutboxMessag
  */
 export function outboxInsert(trx: Knex.Transaction, messages: OutboxMessage | OutboxMessage[]): Knex.QueryBuilder {
   const origin = currentOrigin();
-  trx.executionPromise.then(() => commitListeners.forEach((listener) => listener()), () => undefined);
+  trx.executionPromise.then(
+    () => commitListeners.forEach((listener) => listener()),
+    () => undefined,
+  );
   // Many messages go as one multi-row insert (one round trip), in the order given.
-  return trx('outbox').insert((Array.isArray(messages) ? messages : [messages]).map((message) => ({
-    message_id: message.messageId, subject: message.subject, payload: JSON.stringify(message.payload), request_id: origin.requestId, traceparent: origin.traceparent,
-  })));
+  return trx('outbox').insert(
+    (Array.isArray(messages) ? messages : [messages]).map((message) => ({
+      message_id: message.messageId,
+      subject: message.subject,
+      payload: JSON.stringify(message.payload),
+      request_id: origin.requestId,
+      traceparent: origin.traceparent,
+    })),
+  );
 }
 
 /** Calls `listener` after every commit that wrote outbox rows in this process; returns the unsubscribe. */
@@ -76,7 +85,9 @@ export async function publishOutboxBatch(db: Knex, bus: Bus, log: Logger, batchS
   return db.transaction(async (trx) => {
     // Waits while another replica's relay publishes; the outbox is the schema's (search path).
     await trx.raw("SELECT pg_advisory_xact_lock(hashtext('outbox-relay:' || current_schema()))");
-    const rows: { id: string; message_id: string; subject: string; payload: unknown; request_id: string | null; traceparent: string | null }[] = await trx('outbox')
+    const rows: { id: string; message_id: string; subject: string; payload: unknown; request_id: string | null; traceparent: string | null }[] = await trx(
+      'outbox',
+    )
       .select('id', 'message_id', 'subject', 'payload', 'request_id', 'traceparent')
       .whereNull('published_at')
       .orderBy('id')
@@ -90,19 +101,24 @@ export async function publishOutboxBatch(db: Knex, bus: Bus, log: Logger, batchS
     // every message after it as well, so a case's events keep their order; only a message the
     // server refused by itself while storing later ones could land after them (the stream sets
     // no per-message condition, and one too large for NATS is never stored).
-    const outcomes = await Promise.allSettled(rows.map((row) => bus.publish(row.subject, row.payload, row.message_id, { requestId: row.request_id, traceparent: row.traceparent })));
+    const outcomes = await Promise.allSettled(
+      rows.map((row) => bus.publish(row.subject, row.payload, row.message_id, { requestId: row.request_id, traceparent: row.traceparent })),
+    );
     const firstFailure = outcomes.findIndex((outcome) => outcome.status === 'rejected');
     const sent = (firstFailure === -1 ? rows : rows.slice(0, firstFailure)).map((row) => row.id);
     if (sent.length > 0) await trx('outbox').whereIn('id', sent).update({ published_at: trx.fn.now() });
     outboxPublished.inc(sent.length);
-    if (firstFailure !== -1) log.warn({ err: (outcomes[firstFailure] as PromiseRejectedResult).reason, pending: rows.length - sent.length }, 'outbox publish interrupted');
+    if (firstFailure !== -1)
+      log.warn({ err: (outcomes[firstFailure] as PromiseRejectedResult).reason, pending: rows.length - sent.length }, 'outbox publish interrupted');
     return firstFailure === -1 ? sent.length : 0;
   });
 }
 
 /** Refreshes the backlog gauges and deletes rows published more than a day ago. */
 export async function outboxHousekeeping(db: Knex): Promise<void> {
-  const { rows } = await db.raw("SELECT count(*) AS count, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0) AS age FROM outbox WHERE published_at IS NULL");
+  const { rows } = await db.raw(
+    'SELECT count(*) AS count, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0) AS age FROM outbox WHERE published_at IS NULL',
+  );
   outboxBacklog.set(Number(rows[0].count));
   outboxOldestAge.set(Number(rows[0].age));
   await db('outbox').whereNotNull('published_at').where('published_at', '<', db.raw("now() - interval '1 day'")).delete();

@@ -14,7 +14,9 @@ describe('parseConfig', () => {
 
   it('when values are wrong, then one line names every offending variable', () => {
     expect(() => parseConfig(platformVariables, { API_ENVIRONMENT: 'staging', DATABASE_URL: 'mysql://x', SERVICE_PORT_BASE: 'abc' })).toThrow(
-      new ConfigurationError('invalid configuration: API_ENVIRONMENT must be sandbox or production; DATABASE_URL must be a URL with scheme postgres or postgresql; SERVICE_PORT_BASE must be a port number'),
+      new ConfigurationError(
+        'invalid configuration: API_ENVIRONMENT must be sandbox or production; DATABASE_URL must be a URL with scheme postgres or postgresql; SERVICE_PORT_BASE must be a port number',
+      ),
     );
   });
 
@@ -32,7 +34,9 @@ describe('parseConfig', () => {
     expect(parseConfig({ T: durationVariable('1s') }, { T: '12h' })).toEqual({ T: 43_200_000 });
     expect(parseConfig({ T: durationVariable('1s') }, { T: '0s' })).toEqual({ T: 0 });
     for (const wrong of ['14', '1.5h', '2w', '-3d', 'd']) {
-      expect(() => parseConfig({ T: durationVariable('1s') }, { T: wrong })).toThrow(new ConfigurationError('invalid configuration: T must be a duration such as 30s, 15m, 12h or 14d'));
+      expect(() => parseConfig({ T: durationVariable('1s') }, { T: wrong })).toThrow(
+        new ConfigurationError('invalid configuration: T must be a duration such as 30s, 15m, 12h or 14d'),
+      );
     }
   });
 });
@@ -45,10 +49,24 @@ describe('service directory', () => {
   });
 
   it('when a peer address is given, then it must be a URL (HTTP) or host:port (gRPC); a wrong one is named', () => {
-    const good = { PRICING_HTTP_URL: 'http://pricing:8080', CASE_WORKFLOW_GRPC_ADDR: 'case-workflow:50051', DOCUMENTS_GRPC_ADDR: '[::1]:7114', BACKOFFICE_GRPC_ADDR: 'dns:///backoffice.rental.svc:50051' };
+    const good = {
+      PRICING_HTTP_URL: 'http://pricing:8080',
+      CASE_WORKFLOW_GRPC_ADDR: 'case-workflow:50051',
+      DOCUMENTS_GRPC_ADDR: '[::1]:7114',
+      BACKOFFICE_GRPC_ADDR: 'dns:///backoffice.rental.svc:50051',
+    };
     expect(parseConfig(platformVariables, good)).toMatchObject(good);
-    expect(() => parseConfig(platformVariables, { PRICING_HTTP_URL: 'pricing:8080', CART_CHECKOUT_GRPC_ADDR: 'http://cart-checkout:50051', DOCUMENTS_GRPC_ADDR: 'documents', NOTIFICATIONS_GRPC_ADDR: 'notifications:70000' })).toThrow(
-      new ConfigurationError('invalid configuration: PRICING_HTTP_URL must be a URL with scheme http or https; CART_CHECKOUT_GRPC_ADDR must be host:port; DOCUMENTS_GRPC_ADDR must be host:port; NOTIFICATIONS_GRPC_ADDR must be host:port'),
+    expect(() =>
+      parseConfig(platformVariables, {
+        PRICING_HTTP_URL: 'pricing:8080',
+        CART_CHECKOUT_GRPC_ADDR: 'http://cart-checkout:50051',
+        DOCUMENTS_GRPC_ADDR: 'documents',
+        NOTIFICATIONS_GRPC_ADDR: 'notifications:70000',
+      }),
+    ).toThrow(
+      new ConfigurationError(
+        'invalid configuration: PRICING_HTTP_URL must be a URL with scheme http or https; CART_CHECKOUT_GRPC_ADDR must be host:port; DOCUMENTS_GRPC_ADDR must be host:port; NOTIFICATIONS_GRPC_ADDR must be host:port',
+      ),
     );
   });
 

@@ -39,23 +39,34 @@ export function booleanVariable(defaultValue: boolean) {
 }
 
 export function portVariable(defaultValue?: number) {
-  const port = z.coerce.number({ message: 'must be a port number' }).int('must be a port number').min(0, 'must be a port number').max(65535, 'must be a port number');
+  const port = z.coerce
+    .number({ message: 'must be a port number' })
+    .int('must be a port number')
+    .min(0, 'must be a port number')
+    .max(65535, 'must be a port number');
   return defaultValue === undefined ? port : port.default(defaultValue);
 }
 
 export function urlVariable(protocols: string[], defaultValue?: string) {
-  const url = z.string().refine((value) => {
-    try {
-      return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
-    } catch {
-      return false;
-    }
-  }, `must be a URL with scheme ${protocols.join(' or ')}`);
+  const url = z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL with scheme ${protocols.join(' or ')}`,
+  );
   return defaultValue === undefined ? url : url.default(defaultValue);
 }
 
 export function positiveIntegerVariable(defaultValue: number) {
-  return z.coerce.number({ message: 'must be a positive integer' }).int('must be a positive integer').positive('must be a positive integer').default(defaultValue);
+  return z.coerce
+    .number({ message: 'must be a positive integer' })
+    .int('must be a positive integer')
+    .positive('must be a positive integer')
+    .default(defaultValue);
 }
 
 const DURATION = /^([0-9]{1,9})(s|m|h|d)$/;
@@ -71,7 +82,11 @@ export function parseDuration(value: string): number | undefined {
 /** A duration in milliseconds written in its largest whole unit (`15d`, `36h`, `90s`); a rest below a second is dropped. */
 export function formatDuration(ms: number): string {
   const seconds = Math.floor(ms / 1000);
-  for (const [unit, size] of [['d', 86_400], ['h', 3_600], ['m', 60]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+  ] as const) {
     if (seconds > 0 && seconds % size === 0) return `${seconds / size}${unit}`;
   }
   return `${seconds}s`;

@@ -27,10 +27,12 @@ type PeerAddressVariables = {
  * grpcAddressOf: checked at start like every variable, so a typo stops the process naming it
  * instead of failing each call later.
  */
-export const peerAddressVariables = Object.fromEntries(SERVICE_NAMES.flatMap((name) => [
-  [`${variablePrefix(name)}_HTTP_URL`, urlVariable(['http', 'https']).optional()],
-  [`${variablePrefix(name)}_GRPC_ADDR`, grpcAddressVariable().optional()],
-])) as PeerAddressVariables;
+export const peerAddressVariables = Object.fromEntries(
+  SERVICE_NAMES.flatMap((name) => [
+    [`${variablePrefix(name)}_HTTP_URL`, urlVariable(['http', 'https']).optional()],
+    [`${variablePrefix(name)}_GRPC_ADDR`, grpcAddressVariable().optional()],
+  ]),
+) as PeerAddressVariables;
 
 /** Variables every process of the platform reads; each process adds its own. */
 export const platformVariables = {

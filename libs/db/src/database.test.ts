@@ -14,7 +14,9 @@ describe('inlineValues', () => {
   });
 
   it('when a value is an array of strings, then it becomes a Postgres array literal with its elements quoted', () => {
-    expect(inlineValues('SELECT CAST($1 AS text[]), CAST($2 AS text[])', [['01A', 'b"c'], []], escapeLiteral)).toBe(`SELECT CAST( E'{"01A","b\\\\"c"}' AS text[]), CAST('{}' AS text[])`);
+    expect(inlineValues('SELECT CAST($1 AS text[]), CAST($2 AS text[])', [['01A', 'b"c'], []], escapeLiteral)).toBe(
+      `SELECT CAST( E'{"01A","b\\\\"c"}' AS text[]), CAST('{}' AS text[])`,
+    );
   });
 
   it('when a value has no literal form (object, undefined, NaN), then it is refused', () => {

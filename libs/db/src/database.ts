@@ -129,7 +129,9 @@ export async function runHot<Row>(db: Knex, statement: HotStatement, values: unk
   const connection = (await db.client.acquireConnection()) as Client;
   try {
     if (statement.planner) {
-      const settings = Object.entries(statement.planner).map(([name, setting]) => `SET LOCAL ${name} = ${setting};`).join(' ');
+      const settings = Object.entries(statement.planner)
+        .map(([name, setting]) => `SET LOCAL ${name} = ${setting};`)
+        .join(' ');
       const text = inlineValues(statement.text, values, (value) => connection.escapeLiteral(value));
       const results = (await connection.query(`${settings} ${text}`)) as unknown as { rows: Row[] }[];
       return results[results.length - 1]!.rows;

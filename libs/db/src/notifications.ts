@@ -22,10 +22,18 @@ export interface NotificationListenerOptions {
   heartbeatMs?: number;
 }
 
-const delay = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-});
+const delay = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 
 /**
  * One dedicated connection that LISTENs on a channel and keeps reconnecting while the service
@@ -43,7 +51,9 @@ export class NotificationListener {
   /** Connects in the background; resolves after the first attempt, listening or not. */
   start(): Promise<void> {
     let firstAttempt!: () => void;
-    const attempted = new Promise<void>((resolve) => { firstAttempt = resolve; });
+    const attempted = new Promise<void>((resolve) => {
+      firstAttempt = resolve;
+    });
     this.running = this.run(firstAttempt);
     return attempted;
   }
@@ -68,9 +78,17 @@ export class NotificationListener {
 
   private async listenUntilLost(attempted: () => void): Promise<void> {
     const { url, channel, log, heartbeatMs = 10_000, applicationName = `listen ${channel}` } = this.options;
-    const client = new Client({ connectionString: url, application_name: applicationName, keepAlive: true, connectionTimeoutMillis: 3000, query_timeout: 3000 });
+    const client = new Client({
+      connectionString: url,
+      application_name: applicationName,
+      keepAlive: true,
+      connectionTimeoutMillis: 3000,
+      query_timeout: 3000,
+    });
     let lost!: () => void;
-    const closed = new Promise<void>((resolve) => { lost = resolve; });
+    const closed = new Promise<void>((resolve) => {
+      lost = resolve;
+    });
     client.on('error', (error) => {
       log.warn({ err: error, channel }, 'notification connection failed');
       lost();
@@ -119,7 +137,9 @@ export async function transactionWithNotification<T>(db: Knex, channel: string, 
   const connection: Client = await db.client.acquireConnection();
   let onNotification!: (message: Notification) => void;
   const delivered = new Promise<void>((resolve) => {
-    onNotification = (message) => { if (message.channel === channel && message.payload === token) resolve(); };
+    onNotification = (message) => {
+      if (message.channel === channel && message.payload === token) resolve();
+    };
   });
   connection.on('notification', onNotification);
   let timer: NodeJS.Timeout | undefined;
@@ -130,9 +150,15 @@ export async function transactionWithNotification<T>(db: Knex, channel: string, 
       await trx.raw('SELECT pg_notify(?, ?)', [channel, token]);
       return value;
     });
-    await Promise.race([delivered, new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the change committed, but its notification on ${channel} did not come back within ${timeoutMs} ms`)), timeoutMs);
-    })]);
+    await Promise.race([
+      delivered,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the change committed, but its notification on ${channel} did not come back within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+      }),
+    ]);
     return result;
   } finally {
     clearTimeout(timer);

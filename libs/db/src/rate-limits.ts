@@ -105,18 +105,24 @@ export function sharedRateLimiter(db: Knex, limit: SharedRateLimit): RateLimiter
   const renew = (key: string): Promise<boolean> => {
     const pending = renewing.get(key);
     if (pending) return pending;
-    const started = askPostgres(key).then(() => true, () => false).finally(() => renewing.delete(key));
+    const started = askPostgres(key)
+      .then(
+        () => true,
+        () => false,
+      )
+      .finally(() => renewing.delete(key));
     renewing.set(key, started);
     return started;
   };
 
-  const byInsurance = (key: string): Promise<RateDecision> => insurance.consume(key).then(
-    () => ALLOWED,
-    (refusal: unknown): RateDecision => {
-      if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
-    },
-  );
+  const byInsurance = (key: string): Promise<RateDecision> =>
+    insurance.consume(key).then(
+      () => ALLOWED,
+      (refusal: unknown): RateDecision => {
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
+      },
+    );
 
   return {
     take: async (key) => {

@@ -9,7 +9,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const { code, message, name } = error as { code?: string; message?: string; name?: string };
   if (code && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_NODE_CODES.has(code))) return true;
   if (name === 'KnexTimeoutError') return true;
-  return typeof message === 'string' && /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
+  return (
+    typeof message === 'string' && /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message)
+  );
 }
 
 /** Error mapper for the HTTP and gRPC layers: Postgres unreachable is a 503, not a 500. */

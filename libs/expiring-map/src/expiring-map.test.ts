@@ -74,7 +74,14 @@ describe('loadThrough', () => {
   it('when a load fails after the key was emptied and loaded again, then the newer load stays kept', async () => {
     const map = new ExpiringMap<string, Promise<string>>({ ttlMs: 1_000 });
     let fail!: (error: Error) => void;
-    const failing = loadThrough(map, 'k', () => new Promise<string>((_, reject) => { fail = reject; }));
+    const failing = loadThrough(
+      map,
+      'k',
+      () =>
+        new Promise<string>((_, reject) => {
+          fail = reject;
+        }),
+    );
     map.clear();
     const fresh = loadThrough(map, 'k', async () => 'fresh');
     fail(new Error('stale'));

@@ -20,7 +20,12 @@ interface ProblemPayload {
   extra?: Record<string, unknown>;
 }
 
-type UnaryMethod = (request: unknown, metadata: grpc.Metadata, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, response: unknown) => void) => void;
+type UnaryMethod = (
+  request: unknown,
+  metadata: grpc.Metadata,
+  options: grpc.CallOptions,
+  callback: (error: grpc.ServiceError | null, response: unknown) => void,
+) => void;
 
 const CLIENT_OPTIONS: grpc.ChannelOptions = {
   'grpc.keepalive_time_ms': 30_000,
@@ -43,7 +48,9 @@ function toDomainError(error: grpc.ServiceError, method: string): DomainError {
   }
   const kind = errorKindOf(error.code);
   if (kind === 'unavailable') {
-    return new DomainError('unavailable', 'dependency.unavailable', 'A service this request depends on is not available right now. Retry later.', { cause: error });
+    return new DomainError('unavailable', 'dependency.unavailable', 'A service this request depends on is not available right now. Retry later.', {
+      cause: error,
+    });
   }
   return new DomainError(kind === 'internal' ? 'internal' : kind, 'dependency.failed', `An internal call failed (${method}).`, { cause: error });
 }
@@ -80,13 +87,17 @@ export async function callUnary<Response>(
 
 type UnaryMethodNames<Client> = {
   [Name in keyof Client]: Client[Name] extends (argument: any, callback: grpc.requestCallback<any>) => grpc.ClientUnaryCall ? Name : never;
-}[keyof Client] & string;
+}[keyof Client] &
+  string;
 type RequestOf<Method> = Method extends (argument: infer Request, callback: grpc.requestCallback<any>) => grpc.ClientUnaryCall ? Request : never;
 type ResponseOf<Method> = Method extends (argument: any, callback: grpc.requestCallback<infer Response>) => grpc.ClientUnaryCall ? Response : never;
 
 /** A generated client with typed, promise-returning unary calls that always carry a deadline. */
 export class TypedClient<Client extends grpc.Client> {
-  constructor(readonly client: Client, private readonly deadlineMs: number) {}
+  constructor(
+    readonly client: Client,
+    private readonly deadlineMs: number,
+  ) {}
 
   call<Name extends UnaryMethodNames<Client>>(method: Name, request: RequestOf<Client[Name]>, context: OutgoingCallContext): Promise<ResponseOf<Client[Name]>> {
     return callUnary<ResponseOf<Client[Name]>>(this.client, method, request as object, context, this.deadlineMs);

@@ -13,8 +13,14 @@ import { useGrpcTls } from './tls';
 const json = { serialize: (value: unknown) => Buffer.from(JSON.stringify(value)), deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) };
 const WHO_AM_I: grpc.ServiceDefinition = {
   WhoAmI: {
-    path: '/test.Trust/WhoAmI', requestStream: false, responseStream: false, originalName: 'WhoAmI',
-    requestSerialize: json.serialize, requestDeserialize: json.deserialize, responseSerialize: json.serialize, responseDeserialize: json.deserialize,
+    path: '/test.Trust/WhoAmI',
+    requestStream: false,
+    responseStream: false,
+    originalName: 'WhoAmI',
+    requestSerialize: json.serialize,
+    requestDeserialize: json.deserialize,
+    responseSerialize: json.serialize,
+    responseDeserialize: json.deserialize,
   },
 };
 const Client = grpc.makeGenericClientConstructor(WHO_AM_I, 'Trust');
@@ -22,19 +28,22 @@ const log = createLogger('test', 'silent');
 const keys = new IdentityKeys('a-grpc-unit-test-secret-of-32-characters');
 
 async function serve(): Promise<RunningGrpcServer> {
-  return startGrpcServer('127.0.0.1', 0, [{
-    definition: WHO_AM_I,
-    implementation: { WhoAmI: unaryHandler('WhoAmI', log, [], async (_request, context) => ({ caller: context.caller, partnerId: context.partnerId })) },
-  }]);
+  return startGrpcServer('127.0.0.1', 0, [
+    {
+      definition: WHO_AM_I,
+      implementation: { WhoAmI: unaryHandler('WhoAmI', log, [], async (_request, context) => ({ caller: context.caller, partnerId: context.partnerId })) },
+    },
+  ]);
 }
 
-const rawCall = (address: string, metadata: grpc.Metadata, credentials = grpc.credentials.createInsecure()) => new Promise<grpc.ServiceError | null>((resolve) => {
-  const client = new Client(address, credentials);
-  client.makeUnaryRequest('/test.Trust/WhoAmI', json.serialize, json.deserialize, {}, metadata, { deadline: Date.now() + 3000 }, (error) => {
-    client.close();
-    resolve(error);
+const rawCall = (address: string, metadata: grpc.Metadata, credentials = grpc.credentials.createInsecure()) =>
+  new Promise<grpc.ServiceError | null>((resolve) => {
+    const client = new Client(address, credentials);
+    client.makeUnaryRequest('/test.Trust/WhoAmI', json.serialize, json.deserialize, {}, metadata, { deadline: Date.now() + 3000 }, (error) => {
+      client.close();
+      resolve(error);
+    });
   });
-});
 
 describe('gRPC identity of the caller', () => {
   let server: RunningGrpcServer;
@@ -47,7 +56,10 @@ describe('gRPC identity of the caller', () => {
 
   it('when a configured service calls, then the handler sees its name and the partner it acts for', async () => {
     const client = createGrpcClient(Client, `127.0.0.1:${server.port}`);
-    await expect(callUnary(client, 'WhoAmI', {}, { partnerId: 'acme', requestId: 'r-1' }, 3000)).resolves.toEqual({ caller: 'cart-checkout', partnerId: 'acme' });
+    await expect(callUnary(client, 'WhoAmI', {}, { partnerId: 'acme', requestId: 'r-1' }, 3000)).resolves.toEqual({
+      caller: 'cart-checkout',
+      partnerId: 'acme',
+    });
     client.close();
   });
 
@@ -67,7 +79,10 @@ describe('gRPC identity of the caller', () => {
 
   it('when the identity is signed with another secret, then UNAUTHENTICATED', async () => {
     const metadata = new grpc.Metadata();
-    metadata.set(IDENTITY_HEADER, await new IdentityKeys('another-secret-that-is-32-characters-long').sign({ caller: 'cart-checkout', partnerId: 'acme', roles: [] }));
+    metadata.set(
+      IDENTITY_HEADER,
+      await new IdentityKeys('another-secret-that-is-32-characters-long').sign({ caller: 'cart-checkout', partnerId: 'acme', roles: [] }),
+    );
     metadata.set(CALLER_HEADER, 'cart-checkout');
     expect((await rawCall(`127.0.0.1:${server.port}`, metadata))?.code).toBe(grpc.status.UNAUTHENTICATED);
   });
@@ -79,10 +94,55 @@ describe('optional mutual TLS', () => {
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
   /** A CA and a certificate it signs for `localhost`, usable as server and client certificate. */
   const issue = (prefix: string) => {
-    openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', `/CN=${prefix} CA`, '-keyout', file(`${prefix}-ca.key`), '-out', file(`${prefix}-ca.crt`));
-    openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=localhost', '-keyout', file(`${prefix}.key`), '-out', file(`${prefix}.csr`));
+    openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${prefix} CA`,
+      '-keyout',
+      file(`${prefix}-ca.key`),
+      '-out',
+      file(`${prefix}-ca.crt`),
+    );
+    openssl(
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-subj',
+      '/CN=localhost',
+      '-keyout',
+      file(`${prefix}.key`),
+      '-out',
+      file(`${prefix}.csr`),
+    );
     fs.writeFileSync(file(`${prefix}.ext`), 'subjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n');
-    openssl('x509', '-req', '-in', file(`${prefix}.csr`), '-CA', file(`${prefix}-ca.crt`), '-CAkey', file(`${prefix}-ca.key`), '-CAcreateserial', '-days', '1', '-extfile', file(`${prefix}.ext`), '-out', file(`${prefix}.crt`));
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      file(`${prefix}.csr`),
+      '-CA',
+      file(`${prefix}-ca.crt`),
+      '-CAkey',
+      file(`${prefix}-ca.key`),
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-extfile',
+      file(`${prefix}.ext`),
+      '-out',
+      file(`${prefix}.crt`),
+    );
     return { GRPC_TLS_CA_FILE: file(`${prefix}-ca.crt`), GRPC_TLS_CERT_FILE: file(`${prefix}.crt`), GRPC_TLS_KEY_FILE: file(`${prefix}.key`) };
   };
   let pod: ReturnType<typeof issue>;
@@ -108,18 +168,28 @@ describe('optional mutual TLS', () => {
     client.close();
   });
 
-  it('when a caller has no client certificate, another CA\'s or speaks plaintext, then the connection is refused even with a valid identity', async () => {
+  it("when a caller has no client certificate, another CA's or speaks plaintext, then the connection is refused even with a valid identity", async () => {
     const metadata = new grpc.Metadata();
     metadata.set(IDENTITY_HEADER, await keys.sign({ caller: 'backoffice', roles: [] }));
     metadata.set(CALLER_HEADER, 'backoffice');
     const ca = fs.readFileSync(pod.GRPC_TLS_CA_FILE);
     const address = `localhost:${server.port}`;
     expect((await rawCall(address, metadata, grpc.credentials.createSsl(ca)))?.code).toBe(grpc.status.UNAVAILABLE);
-    expect((await rawCall(address, metadata, grpc.credentials.createSsl(ca, fs.readFileSync(stranger.GRPC_TLS_KEY_FILE), fs.readFileSync(stranger.GRPC_TLS_CERT_FILE))))?.code).toBe(grpc.status.UNAVAILABLE);
+    expect(
+      (
+        await rawCall(
+          address,
+          metadata,
+          grpc.credentials.createSsl(ca, fs.readFileSync(stranger.GRPC_TLS_KEY_FILE), fs.readFileSync(stranger.GRPC_TLS_CERT_FILE)),
+        )
+      )?.code,
+    ).toBe(grpc.status.UNAVAILABLE);
     expect((await rawCall(address, metadata))?.code).toBe(grpc.status.UNAVAILABLE);
   });
 
   it('when only some of the three files are given, then the process refuses to start', () => {
-    expect(() => useGrpcTls({ GRPC_TLS_CA_FILE: pod.GRPC_TLS_CA_FILE })).toThrow('GRPC_TLS_CA_FILE, GRPC_TLS_CERT_FILE and GRPC_TLS_KEY_FILE are set together or not at all');
+    expect(() => useGrpcTls({ GRPC_TLS_CA_FILE: pod.GRPC_TLS_CA_FILE })).toThrow(
+      'GRPC_TLS_CA_FILE, GRPC_TLS_CERT_FILE and GRPC_TLS_KEY_FILE are set together or not at all',
+    );
   });
 });

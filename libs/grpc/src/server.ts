@@ -25,13 +25,18 @@ export interface ServiceBinding {
 
 function asServiceError(error: DomainError): Partial<grpc.ServiceError> {
   const metadata = new grpc.Metadata();
-  metadata.set(METADATA_KEYS.problem, Buffer.from(JSON.stringify({
-    kind: error.kind,
-    code: error.code,
-    detail: error.detail,
-    violations: error.violations,
-    extra: error.extra,
-  })));
+  metadata.set(
+    METADATA_KEYS.problem,
+    Buffer.from(
+      JSON.stringify({
+        kind: error.kind,
+        code: error.code,
+        detail: error.detail,
+        violations: error.violations,
+        extra: error.extra,
+      }),
+    ),
+  );
   return { code: grpcStatusOf(error.kind), details: error.detail, metadata };
 }
 

@@ -38,5 +38,7 @@ export function channelCredentials(): grpc.ChannelCredentials {
 }
 
 export function serverCredentials(): grpc.ServerCredentials {
-  return material ? grpc.ServerCredentials.createSsl(material.ca, [{ cert_chain: material.cert, private_key: material.key }], true) : grpc.ServerCredentials.createInsecure();
+  return material
+    ? grpc.ServerCredentials.createSsl(material.ca, [{ cert_chain: material.cert, private_key: material.key }], true)
+    : grpc.ServerCredentials.createInsecure();
 }

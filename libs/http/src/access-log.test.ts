@@ -18,10 +18,23 @@ function keepingLogger(lines: Record<string, unknown>[]): Logger {
 describe('the access log of a service', () => {
   const keys = new IdentityKeys('k'.repeat(32));
   const lines: Record<string, unknown>[] = [];
-  const failing = (path: string) => defineOperation({ operationId: `failing-${path}`, method: 'get', path, summary: 'fails', tags: [], params: z.object({ token: z.string() }), responses: {} });
+  const failing = (path: string) =>
+    defineOperation({
+      operationId: `failing-${path}`,
+      method: 'get',
+      path,
+      summary: 'fails',
+      tags: [],
+      params: z.object({ token: z.string() }),
+      responses: {},
+    });
   const router = new OperationRouter()
-    .handle(failing('/customer/v1/quotes/{token}'), async () => { throw new Error('boom'); })
-    .handle(failing('/api/things/{token}'), async () => { throw new Error('boom'); });
+    .handle(failing('/customer/v1/quotes/{token}'), async () => {
+      throw new Error('boom');
+    })
+    .handle(failing('/api/things/{token}'), async () => {
+      throw new Error('boom');
+    });
   const app = createHttpApp({ log: keepingLogger(lines), router, identity: keys });
   let server: RunningHttpServer;
   let base = '';
@@ -49,6 +62,8 @@ describe('the access log of a service', () => {
   it('when a request under the API prefix fails, then its line names the path with its ids', async () => {
     const identity = await keys.sign({ caller: 'gateway', partnerId: 'p-1', roles: [] });
     await fetch(`${base}/api/things/thing-7`, { headers: { [IDENTITY_HEADER]: identity } });
-    expect(lines.filter((line) => line.msg === 'request').at(-1)).toEqual(expect.objectContaining({ path: '/api/things/thing-7', route: '/api/things/:token', status: 500 }));
+    expect(lines.filter((line) => line.msg === 'request').at(-1)).toEqual(
+      expect.objectContaining({ path: '/api/things/thing-7', route: '/api/things/:token', status: 500 }),
+    );
   });
 });

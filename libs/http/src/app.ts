@@ -73,7 +73,16 @@ function requestContext(log: Logger, apiPrefix: string) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
       httpRequestDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-      const entry = { requestId, traceId: trace.traceId, method: req.method, path: loggedPath(req.path, apiPrefix), route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, partnerId: res.locals.partner?.id };
+      const entry = {
+        requestId,
+        traceId: trace.traceId,
+        method: req.method,
+        path: loggedPath(req.path, apiPrefix),
+        route,
+        status: res.statusCode,
+        ms: Math.round(seconds * 1e4) / 10,
+        partnerId: res.locals.partner?.id,
+      };
       if (res.statusCode >= 500) log.error(entry, 'request');
       else if (req.path.startsWith('/api') || req.path.startsWith('/ops')) log.info(entry, 'request');
     });
@@ -122,7 +131,11 @@ export function createHttpApp(options: HttpAppOptions): Application {
       return;
     }
     const retryAfterSeconds = isDomainError(error) ? error.retryAfterSeconds : undefined;
-    sendProblem(res, problemFor(malformedEncoding(error, req) ?? error, mappers, log), retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) });
+    sendProblem(
+      res,
+      problemFor(malformedEncoding(error, req) ?? error, mappers, log),
+      retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) },
+    );
   });
   return app;
 }

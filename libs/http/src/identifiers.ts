@@ -17,5 +17,9 @@ export const MAX_INTEGER_ID = 2_147_483_647;
  * shows the number (an integer from 1 to MAX_INTEGER_ID), as the ids in bodies are.
  */
 export function integerId(description: string) {
-  return z.string().regex(/^[1-9][0-9]{0,9}$/).pipe(z.coerce.number<string>().int().min(1).max(MAX_INTEGER_ID)).describe(description);
+  return z
+    .string()
+    .regex(/^[1-9][0-9]{0,9}$/)
+    .pipe(z.coerce.number<string>().int().min(1).max(MAX_INTEGER_ID))
+    .describe(description);
 }

@@ -22,7 +22,16 @@ export function requireSignedIdentity(keys: IdentityKeys, loggedPath: (path: str
           return;
         }
         (res.locals.log as Logger).warn({ reason: error.message, path: loggedPath(req.path) }, 'request without a valid signed identity refused');
-        sendProblem(res, toProblem(new DomainError('unauthenticated', 'auth.identity_refused', 'The request carries no valid signed identity; services are reached only through the gateway.')));
+        sendProblem(
+          res,
+          toProblem(
+            new DomainError(
+              'unauthenticated',
+              'auth.identity_refused',
+              'The request carries no valid signed identity; services are reached only through the gateway.',
+            ),
+          ),
+        );
       },
     );
   };

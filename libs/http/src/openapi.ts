@@ -49,7 +49,12 @@ function hasDefaultedProperty(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasDefaultedProperty);
   if (value === null || typeof value !== 'object') return false;
   const properties = (value as JsonSchema).properties;
-  if (properties && typeof properties === 'object' && Object.values(properties).some((property) => property !== null && typeof property === 'object' && 'default' in property)) return true;
+  if (
+    properties &&
+    typeof properties === 'object' &&
+    Object.values(properties).some((property) => property !== null && typeof property === 'object' && 'default' in property)
+  )
+    return true;
   return Object.values(value).some(hasDefaultedProperty);
 }
 
@@ -115,12 +120,18 @@ class SchemaCollector {
     const id = match?.[1];
     if (id && ref === `#/$defs/${id}` && inline.has(id)) {
       if (inlining.includes(id)) throw new Error(`The request schema ${id} refers to itself and has a defaulted field; it cannot be inlined`);
-      return { title: id, ...(this.rewriteRefs(inline.get(id), renames, inline, [...inlining, id]) as JsonSchema), ...(this.rewriteRefs(siblings, renames, inline, inlining) as JsonSchema) };
+      return {
+        title: id,
+        ...(this.rewriteRefs(inline.get(id), renames, inline, [...inlining, id]) as JsonSchema),
+        ...(this.rewriteRefs(siblings, renames, inline, inlining) as JsonSchema),
+      };
     }
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => {
-      if (key === '$ref' && id) return [key, `#/components/schemas/${renames.get(id) ?? id}`];
-      return [key, this.rewriteRefs(inner, renames, inline, inlining)];
-    }));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => {
+        if (key === '$ref' && id) return [key, `#/components/schemas/${renames.get(id) ?? id}`];
+        return [key, this.rewriteRefs(inner, renames, inline, inlining)];
+      }),
+    );
   }
 }
 
@@ -139,13 +150,25 @@ function isOptional(schema: z.ZodType): boolean {
  */
 function parameters(spec: OperationSpec, schemas: SchemaCollector): unknown[] {
   const path = objectShape(spec.params).map(([name, schema]) => ({
-    name, in: 'path', required: true, description: schema.description, schema: schemas.convert(schema, 'output'),
+    name,
+    in: 'path',
+    required: true,
+    description: schema.description,
+    schema: schemas.convert(schema, 'output'),
   }));
   const query = objectShape(spec.query).map(([name, schema]) => ({
-    name, in: 'query', required: !isOptional(schema), description: schema.description, schema: schemas.convert(schema, 'input'),
+    name,
+    in: 'query',
+    required: !isOptional(schema),
+    description: schema.description,
+    schema: schemas.convert(schema, 'input'),
   }));
   const headers = Object.entries(spec.headers ?? {}).map(([name, header]) => ({
-    name, in: 'header', required: header.required ?? false, description: header.description, schema: schemas.convert(header.schema, 'input'),
+    name,
+    in: 'header',
+    required: header.required ?? false,
+    description: header.description,
+    schema: schemas.convert(header.schema, 'input'),
   }));
   return [...path, ...query, ...headers];
 }
@@ -153,17 +176,27 @@ function parameters(spec: OperationSpec, schemas: SchemaCollector): unknown[] {
 function response(spec: ResponseSpec, schemas: SchemaCollector): Record<string, unknown> {
   const result: Record<string, unknown> = { description: spec.description };
   if (spec.headers) {
-    result.headers = Object.fromEntries(Object.entries(spec.headers).map(([name, header]) => [name, {
-      description: header.description,
-      required: header.required ?? false,
-      schema: schemas.convert(header.schema, 'output'),
-    }]));
+    result.headers = Object.fromEntries(
+      Object.entries(spec.headers).map(([name, header]) => [
+        name,
+        {
+          description: header.description,
+          required: header.required ?? false,
+          schema: schemas.convert(header.schema, 'output'),
+        },
+      ]),
+    );
   }
   if (spec.schema || spec.contentType) {
-    const types = typeof spec.contentType === 'string' ? [spec.contentType] : spec.contentType ?? ['application/json'];
-    result.content = Object.fromEntries(types.map((type) => [type, {
-      schema: spec.schema ? schemas.convert(spec.schema, 'output') : { type: 'string', contentMediaType: type, format: 'binary' },
-    }]));
+    const types = typeof spec.contentType === 'string' ? [spec.contentType] : (spec.contentType ?? ['application/json']);
+    result.content = Object.fromEntries(
+      types.map((type) => [
+        type,
+        {
+          schema: spec.schema ? schemas.convert(spec.schema, 'output') : { type: 'string', contentMediaType: type, format: 'binary' },
+        },
+      ]),
+    );
   }
   return result;
 }
@@ -193,7 +226,9 @@ function operation(spec: OperationSpec, schemas: SchemaCollector, isPublic: bool
       content: { [contentType]: { schema: schemas.convert(spec.body.schema, 'input') } },
     };
   }
-  result.responses = Object.fromEntries(Object.entries(withGatewayResponses(spec, isPublic, gateway)).map(([status, responseSpec]) => [status, response(responseSpec, schemas)]));
+  result.responses = Object.fromEntries(
+    Object.entries(withGatewayResponses(spec, isPublic, gateway)).map(([status, responseSpec]) => [status, response(responseSpec, schemas)]),
+  );
   if (isPublic) result.security = [];
   return result;
 }
@@ -201,11 +236,17 @@ function operation(spec: OperationSpec, schemas: SchemaCollector, isPublic: bool
 /** Every tag an operation uses, in first-use order, with the description given for it. */
 function declaredTags(options: ApiDocumentOptions): { name: string; description?: string }[] {
   const names = [...new Set(options.operations.flatMap((operation) => operation.tags))];
-  return names.map((name) => ({ name, ...(options.tags?.find((tag) => tag.name === name)?.description ? { description: options.tags?.find((tag) => tag.name === name)?.description } : {}) }));
+  return names.map((name) => ({
+    name,
+    ...(options.tags?.find((tag) => tag.name === name)?.description ? { description: options.tags?.find((tag) => tag.name === name)?.description } : {}),
+  }));
 }
 
 /** The OpenAPI 3.1 description of a set of operations and webhooks. */
-const API_KEY_SECURITY = { name: 'apiKey', scheme: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'API key of the partner, per environment (sandbox or production).' } };
+const API_KEY_SECURITY = {
+  name: 'apiKey',
+  scheme: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'API key of the partner, per environment (sandbox or production).' },
+};
 
 export function buildOpenApiDocument(options: ApiDocumentOptions): Record<string, unknown> {
   const schemas = new SchemaCollector();
@@ -217,19 +258,28 @@ export function buildOpenApiDocument(options: ApiDocumentOptions): Record<string
     item[spec.method] = operation(spec, schemas, publicIds.has(spec.operationId), options.gatewayResponses);
     paths[spec.path] = item;
   }
-  const webhooks = Object.fromEntries(Object.entries(options.webhooks ?? {}).map(([name, hook]) => [name, {
-    post: {
-      summary: hook.summary,
-      description: hook.description,
-      operationId: `webhook_${name.replace(/[^A-Za-z0-9]/g, '_')}`,
-      parameters: Object.entries(hook.headers).map(([header, spec]) => ({
-        name: header, in: 'header', required: spec.required ?? false, description: spec.description, schema: schemas.convert(spec.schema, 'output'),
-      })),
-      requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(hook.body, 'output') } } },
-      responses: hook.responses,
-      security: [],
-    },
-  }]));
+  const webhooks = Object.fromEntries(
+    Object.entries(options.webhooks ?? {}).map(([name, hook]) => [
+      name,
+      {
+        post: {
+          summary: hook.summary,
+          description: hook.description,
+          operationId: `webhook_${name.replace(/[^A-Za-z0-9]/g, '_')}`,
+          parameters: Object.entries(hook.headers).map(([header, spec]) => ({
+            name: header,
+            in: 'header',
+            required: spec.required ?? false,
+            description: spec.description,
+            schema: schemas.convert(spec.schema, 'output'),
+          })),
+          requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(hook.body, 'output') } } },
+          responses: hook.responses,
+          security: [],
+        },
+      },
+    ]),
+  );
   return {
     openapi: '3.1.0',
     info: { title: options.title, version: options.version, description: options.description, ...(options.contact ? { contact: options.contact } : {}) },

@@ -66,7 +66,9 @@ export interface PartnerContext {
 type Infer<T, Fallback> = T extends z.ZodType ? z.infer<T> : Fallback;
 /** A multipart body is streamed by the handler itself (the upload limit applies while it is read). */
 type BodyOf<S extends OperationSpec> = S['body'] extends BodySpec
-  ? S['body']['contentType'] extends 'multipart/form-data' ? unknown : Infer<S['body']['schema'], unknown>
+  ? S['body']['contentType'] extends 'multipart/form-data'
+    ? unknown
+    : Infer<S['body']['schema'], unknown>
   : undefined;
 
 /** Everything of a request but its body: what the checks that come before the body see. */

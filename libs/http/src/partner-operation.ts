@@ -35,12 +35,7 @@ type Built<F, S, Fixed> = Omit<F, keyof S | 'problems'> & Omit<S, 'returns' | 'p
  * breaks its schema (422).
  */
 function inputProblems(spec: Omit<OperationSpec, 'responses'>): number[] {
-  return [
-    401, 503,
-    ...(spec.params ? [404] : []),
-    ...(spec.query ? [400] : []),
-    ...(spec.body ? [400, 422] : []),
-  ];
+  return [401, 503, ...(spec.params ? [404] : []), ...(spec.query ? [400] : []), ...(spec.body ? [400, 422] : [])];
 }
 
 /**

@@ -30,9 +30,10 @@ function bodyParserError(error: unknown): DomainError | undefined {
 
 /** The problem a client sees for any error: never a stack trace, never HTML. */
 export function problemFor(error: unknown, mappers: ErrorMapper[], log: Logger): ProblemDocument {
-  const known = isDomainError(error) ? error : bodyParserError(error) ?? mappers.map((map) => map(error)).find(Boolean);
+  const known = isDomainError(error) ? error : (bodyParserError(error) ?? mappers.map((map) => map(error)).find(Boolean));
   if (known) {
-    if (known.kind === 'unavailable' || known.kind === 'bad_gateway' || known.kind === 'internal') log.warn({ err: error, code: known.code }, 'request failed on a dependency');
+    if (known.kind === 'unavailable' || known.kind === 'bad_gateway' || known.kind === 'internal')
+      log.warn({ err: error, code: known.code }, 'request failed on a dependency');
     return toProblem(known);
   }
   log.error({ err: error }, 'unexpected error');

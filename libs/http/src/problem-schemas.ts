@@ -20,9 +20,7 @@ export const problemSchema = z
   .catchall(z.unknown())
   .meta({ id: 'Problem' });
 
-export const validationProblemSchema = problemSchema
-  .extend({ violations: z.array(violationSchema) })
-  .meta({ id: 'ValidationProblem' });
+export const validationProblemSchema = problemSchema.extend({ violations: z.array(violationSchema) }).meta({ id: 'ValidationProblem' });
 
 const descriptions: Record<number, string> = {
   400: 'Invalid input',
@@ -41,14 +39,25 @@ const descriptions: Record<number, string> = {
 
 /** Problem+json responses of the given statuses, for an operation's `responses`. */
 export function problemResponses(...statuses: number[]): Record<number, ResponseSpec> {
-  return Object.fromEntries(statuses.map((status) => [status, {
-    description: descriptions[status] ?? reasonPhrase(status),
-    contentType: PROBLEM_CONTENT_TYPE,
-    schema: status === 422 ? validationProblemSchema : problemSchema,
-  }]));
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        description: descriptions[status] ?? reasonPhrase(status),
+        contentType: PROBLEM_CONTENT_TYPE,
+        schema: status === 422 ? validationProblemSchema : problemSchema,
+      },
+    ]),
+  );
 }
 
 /** A 429 as the gateway answers it, with the seconds to wait in Retry-After. */
 export function rateLimitedResponse(description: string): Record<number, ResponseSpec> {
-  return { 429: { ...problemResponses(429)[429], description, headers: { 'Retry-After': { description: 'Seconds to wait before the next request', schema: z.string(), required: true } } } };
+  return {
+    429: {
+      ...problemResponses(429)[429],
+      description,
+      headers: { 'Retry-After': { description: 'Seconds to wait before the next request', schema: z.string(), required: true } },
+    },
+  };
 }

@@ -150,7 +150,11 @@ export class OperationRouter {
     for (const [path, methods] of methodsByPath) {
       const allow = [...methods].join(', ');
       app.all(expressPath(path), (req: Request, res: Response) => {
-        sendProblem(res, toProblem(new DomainError('method_not_allowed', 'request.method_not_allowed', `${req.method} is not allowed here; allowed: ${allow}.`)), { Allow: allow });
+        sendProblem(
+          res,
+          toProblem(new DomainError('method_not_allowed', 'request.method_not_allowed', `${req.method} is not allowed here; allowed: ${allow}.`)),
+          { Allow: allow },
+        );
       });
     }
   }

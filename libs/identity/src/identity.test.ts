@@ -52,8 +52,13 @@ describe('signed identity', () => {
     const genuine = await keys.sign({ caller: 'gateway', partnerId: 'acme', roles: [] });
     const [header, , signature] = genuine.split('.');
     const altered = `${header}.${Buffer.from(JSON.stringify({ iss: 'gateway', sub: 'beta', roles: [], exp: 4102444800 })).toString('base64url')}.${signature}`;
-    const expired = await new SignJWT({ roles: [] }).setProtectedHeader({ alg: 'HS256' }).setIssuer('gateway').setSubject('acme')
-      .setIssuedAt(Math.floor(Date.now() / 1000) - 120).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(createSecretKey(Buffer.from(SECRET)));
+    const expired = await new SignJWT({ roles: [] })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('gateway')
+      .setSubject('acme')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 120)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(createSecretKey(Buffer.from(SECRET)));
     const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"iss":"gateway","sub":"acme"}').toString('base64url')}.`;
     for (const token of [undefined, '', foreign, altered, expired, unsigned, 'acme']) {
       await expect(keys.verify(token)).rejects.toBeInstanceOf(IdentityRefused);

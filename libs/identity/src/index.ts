@@ -58,7 +58,10 @@ export class IdentityKeys {
   /** Each verified token is believed until its own expiry. */
   private readonly verified: ExpiringMap<string, Identity>;
 
-  constructor(secret: string, private readonly now: () => number = Date.now) {
+  constructor(
+    secret: string,
+    private readonly now: () => number = Date.now,
+  ) {
     if (secret.length < MIN_SECRET_LENGTH) throw new Error(`the internal identity secret must be at least ${MIN_SECRET_LENGTH} characters`);
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
     this.signed = new ExpiringMap({ ttlMs: REUSE_SIGNED_MS, now });
@@ -69,8 +72,11 @@ export class IdentityKeys {
     const cacheKey = JSON.stringify([identity.caller, identity.partnerId ?? null, identity.roles]);
     return loadThrough(this.signed, cacheKey, () => {
       const issuedAt = Math.floor(this.now() / 1000);
-      const jws = new SignJWT({ roles: identity.roles }).setProtectedHeader({ alg: 'HS256' }).setIssuer(identity.caller)
-        .setIssuedAt(issuedAt).setExpirationTime(issuedAt + IDENTITY_TTL_SECONDS);
+      const jws = new SignJWT({ roles: identity.roles })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer(identity.caller)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + IDENTITY_TTL_SECONDS);
       if (identity.partnerId) jws.setSubject(identity.partnerId);
       return jws.sign(this.key);
     });
@@ -83,7 +89,12 @@ export class IdentityKeys {
     if (kept) return kept;
     let payload: unknown;
     try {
-      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['iss', 'exp'], clockTolerance: CLOCK_TOLERANCE_SECONDS, currentDate: new Date(this.now()) }));
+      ({ payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        requiredClaims: ['iss', 'exp'],
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        currentDate: new Date(this.now()),
+      }));
     } catch (error) {
       throw new IdentityRefused(`signed identity refused: ${(error as Error).message}`);
     }

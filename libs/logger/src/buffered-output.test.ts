@@ -17,14 +17,20 @@ interface LoggingProcess {
 function runLogging(script: string): LoggingProcess {
   const output = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'logger-test-')), 'stdout.log');
   const file = fs.openSync(output, 'a');
-  const child = spawn(process.execPath, ['-e', `const { createLogger } = require(${JSON.stringify(builtLogger)});\n${script}`], { stdio: ['ignore', file, 'pipe'] });
+  const child = spawn(process.execPath, ['-e', `const { createLogger } = require(${JSON.stringify(builtLogger)});\n${script}`], {
+    stdio: ['ignore', file, 'pipe'],
+  });
   fs.closeSync(file);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, output, exited };
 }
 
 function messagesIn(output: string): string[] {
-  return fs.readFileSync(output, 'utf8').split('\n').filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { msg: string }).msg);
+  return fs
+    .readFileSync(output, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => (JSON.parse(line) as { msg: string }).msg);
 }
 
 async function waitForMessages(output: string, count: number, timeoutMs: number): Promise<string[]> {
@@ -49,7 +55,9 @@ describe('the buffered standard output of the loggers', () => {
   });
 
   it('when two loggers of a process log and the process exits at once, then every line is written in the order logged', async () => {
-    const running = runLogging("const a = createLogger('a'); const b = createLogger('b'); for (let i = 0; i < 3; i++) { a.info(`a${i}`); b.info(`b${i}`); } process.exit(0);");
+    const running = runLogging(
+      "const a = createLogger('a'); const b = createLogger('b'); for (let i = 0; i < 3; i++) { a.info(`a${i}`); b.info(`b${i}`); } process.exit(0);",
+    );
     expect(await running.exited).toBe(0);
     expect(messagesIn(running.output)).toEqual(['a0', 'b0', 'a1', 'b1', 'a2', 'b2']);
   });

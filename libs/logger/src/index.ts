@@ -8,9 +8,22 @@ export type { Logger } from 'pino';
  * wherever they appear in a logged object.
  */
 const REDACTED_PATHS = [
-  'apiKey', '*.apiKey', 'key', '*.key', 'secret', '*.secret', 'password', '*.password',
-  'headers["x-api-key"]', '*.headers["x-api-key"]', 'headers.authorization', '*.headers.authorization',
-  'secretKey', '*.secretKey', 'accessKey', '*.accessKey',
+  'apiKey',
+  '*.apiKey',
+  'key',
+  '*.key',
+  'secret',
+  '*.secret',
+  'password',
+  '*.password',
+  'headers["x-api-key"]',
+  '*.headers["x-api-key"]',
+  'headers.authorization',
+  '*.headers.authorization',
+  'secretKey',
+  '*.secretKey',
+  'accessKey',
+  '*.accessKey',
 ];
 
 interface DatabaseErrorFields {
@@ -78,26 +91,29 @@ function standardOutput(): ReturnType<typeof pino.destination> {
 }
 
 export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
-    name: service,
-    level,
-    base: { service },
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    serializers: { err: serializeError },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    // Every line written while a request, call, message or job is handled carries its trace id
-    // and request id, so one id finds the work it caused in every process; what a logger has
-    // bound already is not added twice.
-    mixin: (_entry, _level, logger) => {
-      const trace = currentTrace();
-      if (!trace) return {};
-      const bound = traceFieldsBoundTo(logger);
-      const fields: { traceId?: string; requestId?: string } = {};
-      if (!bound.traceId) fields.traceId = trace.traceId;
-      if (trace.requestId && !bound.requestId) fields.requestId = trace.requestId;
-      return fields;
+  return pino(
+    {
+      name: service,
+      level,
+      base: { service },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: { err: serializeError },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      // Every line written while a request, call, message or job is handled carries its trace id
+      // and request id, so one id finds the work it caused in every process; what a logger has
+      // bound already is not added twice.
+      mixin: (_entry, _level, logger) => {
+        const trace = currentTrace();
+        if (!trace) return {};
+        const bound = traceFieldsBoundTo(logger);
+        const fields: { traceId?: string; requestId?: string } = {};
+        if (!bound.traceId) fields.traceId = trace.traceId;
+        if (trace.requestId && !bound.requestId) fields.requestId = trace.requestId;
+        return fields;
+      },
     },
-  }, standardOutput());
+    standardOutput(),
+  );
 }
 export * from './trace-context';

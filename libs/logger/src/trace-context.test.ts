@@ -16,7 +16,12 @@ describe('W3C trace context', () => {
     ]).toEqual([
       { traceId: TRACE_ID, parentId: '00f067aa0ba902b7', flags: '01' },
       { traceId: TRACE_ID, parentId: '00f067aa0ba902b7', flags: '00' },
-      undefined, undefined, undefined, undefined, undefined, undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
     ]);
   });
 

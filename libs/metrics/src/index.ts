@@ -1,4 +1,13 @@
-import { Counter, type CounterConfiguration, Gauge, type GaugeConfiguration, Histogram, type HistogramConfiguration, Registry, collectDefaultMetrics } from 'prom-client';
+import {
+  Counter,
+  type CounterConfiguration,
+  Gauge,
+  type GaugeConfiguration,
+  Histogram,
+  type HistogramConfiguration,
+  Registry,
+  collectDefaultMetrics,
+} from 'prom-client';
 
 /** One registry per process; every lib registers its metrics here and /metrics serves it. */
 export const registry = new Registry();
@@ -77,4 +86,3 @@ export function metricsContentType(): string {
 export async function renderMetrics(): Promise<string> {
   return registry.metrics();
 }
-

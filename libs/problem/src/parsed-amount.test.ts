@@ -5,10 +5,16 @@ describe('parsedAmount', () => {
     expect(parsedAmount('pricing.invalid_amount', 'price', () => 1250n)).toBe(1250n);
     let thrown: unknown;
     try {
-      parsedAmount('pricing.invalid_amount', 'price', () => { throw new Error('not a decimal'); });
+      parsedAmount('pricing.invalid_amount', 'price', () => {
+        throw new Error('not a decimal');
+      });
     } catch (error) {
       thrown = error;
     }
-    expect(isDomainError(thrown) && [thrown.kind, thrown.code, thrown.message]).toEqual(['invalid_input', 'pricing.invalid_amount', 'price is not a valid amount.']);
+    expect(isDomainError(thrown) && [thrown.kind, thrown.code, thrown.message]).toEqual([
+      'invalid_input',
+      'pricing.invalid_amount',
+      'price is not a valid amount.',
+    ]);
   });
 });

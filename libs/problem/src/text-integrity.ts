@@ -54,7 +54,9 @@ export const UNSTORABLE_TEXT_MESSAGE = 'This value contains a NUL character or a
 
 /** 400 naming the field that holds such text. */
 export function unstorableTextError(propertyPath: string): DomainError {
-  return invalidInput('request.invalid_text', `${propertyPath || 'The body'}: ${UNSTORABLE_TEXT_MESSAGE}`, [{ propertyPath, code: 'validation.invalid_text', message: UNSTORABLE_TEXT_MESSAGE }]);
+  return invalidInput('request.invalid_text', `${propertyPath || 'The body'}: ${UNSTORABLE_TEXT_MESSAGE}`, [
+    { propertyPath, code: 'validation.invalid_text', message: UNSTORABLE_TEXT_MESSAGE },
+  ]);
 }
 
 /** 400 for a body nested deeper than MAX_JSON_DEPTH. */

@@ -24,7 +24,10 @@ describe('zodViolations', () => {
   });
 
   it('when a schema gives its own message and code, then both are kept', () => {
-    const custom = z.object({ page: z.number({ message: 'page must be an integer' }), durations: z.array(z.number()).refine(() => false, { message: 'not available', params: { code: 'calculation.validation.duration_not_available' } }) });
+    const custom = z.object({
+      page: z.number({ message: 'page must be an integer' }),
+      durations: z.array(z.number()).refine(() => false, { message: 'not available', params: { code: 'calculation.validation.duration_not_available' } }),
+    });
     const input = { page: 'x', durations: [12] };
     const result = custom.safeParse(input);
     if (result.success) throw new Error('expected a failure');
@@ -37,18 +40,40 @@ describe('zodViolations', () => {
 
 describe('problem documents', () => {
   it('when a domain error becomes a problem and back, then kind, code, detail, violations and extra members survive', () => {
-    const error = new DomainError('rule_violation', 'cart.mixed', 'Mixed.', { violations: [{ propertyPath: 'items[0]', code: 'MIXED_ARTICLE_TYPES', message: 'm' }], extra: { offers: [] } });
+    const error = new DomainError('rule_violation', 'cart.mixed', 'Mixed.', {
+      violations: [{ propertyPath: 'items[0]', code: 'MIXED_ARTICLE_TYPES', message: 'm' }],
+      extra: { offers: [] },
+    });
     const problem = toProblem(error);
-    expect(problem).toEqual({ offers: [], type: '/problems/cart.mixed', title: 'Unprocessable Entity', status: 422, detail: 'Mixed.', violations: [{ propertyPath: 'items[0]', code: 'MIXED_ARTICLE_TYPES', message: 'm' }] });
+    expect(problem).toEqual({
+      offers: [],
+      type: '/problems/cart.mixed',
+      title: 'Unprocessable Entity',
+      status: 422,
+      detail: 'Mixed.',
+      violations: [{ propertyPath: 'items[0]', code: 'MIXED_ARTICLE_TYPES', message: 'm' }],
+    });
     const back = fromProblem({ ...problem, instance: 'urn:request:r-1' }, 'cart.mixed');
-    expect([back.kind, back.code, back.detail, back.violations, back.extra]).toEqual(['rule_violation', 'cart.mixed', 'Mixed.', error.violations, { offers: [] }]);
+    expect([back.kind, back.code, back.detail, back.violations, back.extra]).toEqual([
+      'rule_violation',
+      'cart.mixed',
+      'Mixed.',
+      error.violations,
+      { offers: [] },
+    ]);
   });
 
   it('when a 422 has no violations, then it still carries an empty list; extra members never override standard ones', () => {
-    expect(toProblem(new DomainError('rule_violation', 'x', 'd', { extra: { status: 200, title: 'hijack' } }))).toEqual({ type: '/problems/x', title: 'Unprocessable Entity', status: 422, detail: 'd', violations: [] });
+    expect(toProblem(new DomainError('rule_violation', 'x', 'd', { extra: { status: 200, title: 'hijack' } }))).toEqual({
+      type: '/problems/x',
+      title: 'Unprocessable Entity',
+      status: 422,
+      detail: 'd',
+      violations: [],
+    });
   });
 
-  it('when the process described its problems, then the title is the catalogue\'s and the type lies under the public base', () => {
+  it("when the process described its problems, then the title is the catalogue's and the type lies under the public base", () => {
     describeProblems({ 'cart.not_found': { title: 'Cart not found', meaning: 'm', fix: 'f' } }, 'https://api.example/');
     try {
       expect([toProblem(new DomainError('not_found', 'cart.not_found', 'No cart 1.')), toProblem(new DomainError('conflict', 'not.described', 'd'))]).toEqual([

@@ -31,11 +31,13 @@ export function zodViolations(error: z.ZodError, input: unknown, prefix = ''): V
     switch (issue.code) {
       case 'invalid_type':
         if (valueAt(input, issue.path) === undefined) return [requiredViolation(path)];
-        return [{
-          propertyPath: path,
-          code: 'validation.type',
-          message: isDefaultMessage(issue.message) ? `This value should be of type ${describeExpected(issue)}.` : issue.message,
-        }];
+        return [
+          {
+            propertyPath: path,
+            code: 'validation.type',
+            message: isDefaultMessage(issue.message) ? `This value should be of type ${describeExpected(issue)}.` : issue.message,
+          },
+        ];
       case 'invalid_value':
         return [choiceViolation(path, issue.values)];
       case 'unrecognized_keys':

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { Bus } from '@rental/bus';
-import { ServiceName, databaseNameOf, schemaOf, defaultAdminPort, defaultGrpcPort, defaultHttpPort, platformVariables, portVariable, positiveIntegerVariable } from '@rental/config';
+import {
+  ServiceName,
+  databaseNameOf,
+  schemaOf,
+  defaultAdminPort,
+  defaultGrpcPort,
+  defaultHttpPort,
+  platformVariables,
+  portVariable,
+  positiveIntegerVariable,
+} from '@rental/config';
 import { Knex, Migration, mapDatabaseError, openDatabase, pingDatabase } from '@rental/db';
 import { RunningGrpcServer, ServiceBinding, grpcTlsVariables, startGrpcServer, useGrpcTls, useInternalIdentity } from '@rental/grpc';
 import { ErrorMapper, HttpAppOptions, OperationRouter, createAdminApp, createHttpApp, startHttpServer } from '@rental/http';
@@ -90,10 +100,14 @@ export async function startServiceHost<UsesBus extends boolean>(options: Service
     grpcServer = await startGrpcServer(config.HOST, config.GRPC_PORT ?? defaultGrpcPort(name, config.SERVICE_PORT_BASE), parts.grpc);
   }
   // Last, so that ready means every port of the process listens.
-  const admin = await startHttpServer(createAdminApp(async () => ({
-    database: await pingDatabase(db),
-    ...(bus ? { nats: bus.isConnected() } : {}),
-  })), config.HOST, config.ADMIN_PORT ?? defaultAdminPort(name, config.SERVICE_PORT_BASE));
+  const admin = await startHttpServer(
+    createAdminApp(async () => ({
+      database: await pingDatabase(db),
+      ...(bus ? { nats: bus.isConnected() } : {}),
+    })),
+    config.HOST,
+    config.ADMIN_PORT ?? defaultAdminPort(name, config.SERVICE_PORT_BASE),
+  );
   parts.workers?.forEach((worker) => worker.start());
   log.info({ httpPort: http.port, grpcPort: grpcServer?.port, adminPort: admin.port, environment: config.API_ENVIRONMENT }, `${name} listening`);
   return {

@@ -8,7 +8,9 @@ const NEVER_MS = 60_000;
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
-  const promise = new Promise<void>((done) => { resolve = done; });
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
   return { promise, resolve };
 }
 
@@ -160,7 +162,9 @@ describe('periodicJob', () => {
         calls.push(`acquire ${until.getTime() > Date.now() ? 'ahead' : 'past'}`);
         return free;
       },
-      release: async () => { calls.push('release'); },
+      release: async () => {
+        calls.push('release');
+      },
     };
     const { job, counted } = countedJob('test-singleton', () => undefined, { singleton: lease });
 

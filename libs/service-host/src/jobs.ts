@@ -223,7 +223,9 @@ export function postgresLease(db: Knex, name: string): JobLease {
       return result.rows.length === 1;
     },
     async release() {
-      await db('scheduler_leases').where({ name, holder }).update({ lease_until: new Date(0) });
+      await db('scheduler_leases')
+        .where({ name, holder })
+        .update({ lease_until: new Date(0) });
     },
   };
 }
@@ -272,7 +274,7 @@ export class PeriodicJob extends JobLoop {
   private async round(): Promise<boolean> {
     const { singleton, everyMs } = this.options;
     try {
-      if (singleton && !await singleton.acquire(new Date(Date.now() + everyMs + SINGLETON_SLACK_MS))) {
+      if (singleton && !(await singleton.acquire(new Date(Date.now() + everyMs + SINGLETON_SLACK_MS)))) {
         this.metrics.skipped.inc();
         return false;
       }

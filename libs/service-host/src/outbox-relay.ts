@@ -14,7 +14,12 @@ const HOUSEKEEPING_EVERY_MS = 60_000;
  * turns (publishOutboxBatch), so rows reach the stream in the order they were written.
  */
 export function outboxRelay({ db, bus, log }: { db: Knex; bus: Bus; log: Logger }): BackgroundWorker {
-  const relay = periodicJob({ name: 'outbox-relay', everyMs: POLL_MS, log, run: async () => (await publishOutboxBatch(db, bus, log, BATCH_SIZE)) === BATCH_SIZE });
+  const relay = periodicJob({
+    name: 'outbox-relay',
+    everyMs: POLL_MS,
+    log,
+    run: async () => (await publishOutboxBatch(db, bus, log, BATCH_SIZE)) === BATCH_SIZE,
+  });
   const housekeeping = periodicJob({ name: 'outbox-housekeeping', everyMs: HOUSEKEEPING_EVERY_MS, log, run: () => outboxHousekeeping(db) });
   let unsubscribe: (() => void) | undefined;
   return {

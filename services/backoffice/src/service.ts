@@ -33,24 +33,28 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
       const verifier = new JwtVerifier({ issuer: operatorIssuerOf(config), audience: config.OPERATOR_AUDIENCE, rolesClaim: config.OPERATOR_ROLES_CLAIM });
       const description = backofficeApiDescription('1.0.0');
       return {
-        router: backofficeRoutes({
-          cases,
-          documents,
-          partners,
-          lender: cases,
-          now: () => new Date(),
-          documentDueAfterMs: config.DOCUMENT_DUE_AFTER,
-        }, access),
+        router: backofficeRoutes(
+          {
+            cases,
+            documents,
+            partners,
+            lender: cases,
+            now: () => new Date(),
+            documentDueAfterMs: config.DOCUMENT_DUE_AFTER,
+          },
+          access,
+        ),
         http: {
           apiPrefix: '/ops/v1',
           // Before the body is read and before any case is looked up; the role is checked on the route.
           authenticate: bearerAuthentication({
             realm: 'rental-ops',
-            missingTokenDetail: 'An operator\'s bearer token (Authorization: Bearer <JWT>) is required.',
+            missingTokenDetail: "An operator's bearer token (Authorization: Bearer <JWT>) is required.",
             authenticate: (token) => verifier.verify(token),
             localsKey: 'operator',
           }),
-          beforeApi: (app) => mountConsole(app, { description: () => description, rolesClaim: config.OPERATOR_ROLES_CLAIM, issuerUrl: config.OPERATOR_ISSUER_URL }),
+          beforeApi: (app) =>
+            mountConsole(app, { description: () => description, rolesClaim: config.OPERATOR_ROLES_CLAIM, issuerUrl: config.OPERATOR_ISSUER_URL }),
         },
         // Templates given by operators arrive base64 in JSON: 10 MB of file is about 14 MB of text.
         jsonLimit: '15mb',

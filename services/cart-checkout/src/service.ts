@@ -26,7 +26,11 @@ export function startCartCheckout(config: CartCheckoutConfig): Promise<RunningSe
       const pricing = new PricingClient(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const caseWorkflow = new CaseWorkflowClient(grpcAddressOf('case-workflow', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const idempotency = new IdempotencyRepository(db, config.IDEMPOTENCY_RETENTION_HOURS);
-      const quoteRequests = new QuoteRequestRepository(db, { environment: config.API_ENVIRONMENT, subject: bus.subject(STATUS_CHANGED_SUBJECT), now: () => new Date() });
+      const quoteRequests = new QuoteRequestRepository(db, {
+        environment: config.API_ENVIRONMENT,
+        subject: bus.subject(STATUS_CHANGED_SUBJECT),
+        now: () => new Date(),
+      });
       consumeCaseStatusChanges(bus, quoteRequests, log);
       return {
         router: cartCheckoutRoutes({
@@ -40,7 +44,14 @@ export function startCartCheckout(config: CartCheckoutConfig): Promise<RunningSe
         }),
         workers: [
           outboxRelay({ db, bus, log }),
-          periodicJob({ name: 'idempotency-purge', everyMs: PURGE_INTERVAL_MS, log, run: async () => { await idempotency.purgeExpired(); } }),
+          periodicJob({
+            name: 'idempotency-purge',
+            everyMs: PURGE_INTERVAL_MS,
+            log,
+            run: async () => {
+              await idempotency.purgeExpired();
+            },
+          }),
           quoteRequestCompletionJob({ store: quoteRequests, caseWorkflow }, log),
         ],
         close: async () => {

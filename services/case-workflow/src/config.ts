@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { ConfigurationError, booleanVariable, durationVariable, loadConfig, portVariable, positiveIntegerVariable, simulatorUrl, urlVariable } from '@rental/config';
+import {
+  ConfigurationError,
+  booleanVariable,
+  durationVariable,
+  loadConfig,
+  portVariable,
+  positiveIntegerVariable,
+  simulatorUrl,
+  urlVariable,
+} from '@rental/config';
 import { serviceVariables } from '@rental/service-host';
 
 /** Standard Webhooks secrets: `whsec_` and the base64 of the key's bytes. */
@@ -59,7 +68,9 @@ function resolve(config: z.infer<z.ZodObject<typeof caseWorkflowVariables>>) {
   }
   const unset = OUTSIDE_PARTIES.filter((variable) => !config[variable]);
   if (production && !config.PRODUCTION_SIMULATORS && unset.length > 0) {
-    throw new ConfigurationError(`invalid configuration: ${unset.map((variable) => `${variable} is required when API_ENVIRONMENT is production`).join('; ')} (PRODUCTION_SIMULATORS=true uses the local simulators instead)`);
+    throw new ConfigurationError(
+      `invalid configuration: ${unset.map((variable) => `${variable} is required when API_ENVIRONMENT is production`).join('; ')} (PRODUCTION_SIMULATORS=true uses the local simulators instead)`,
+    );
   }
   if (production && config.PRODUCTION_SIMULATORS) {
     const simulated = [...unset, 'lenders without an intakeUrl'].join(', ');

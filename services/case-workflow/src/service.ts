@@ -53,24 +53,50 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
       const creditBureau = new CreditBureauClient(config.CREDIT_BUREAU_URL);
       const lender: LenderAdapter = production
         ? new HttpLender({
-          lenders: submissions,
-          signed,
-          application: (submission, lenderId) => lenderApplication({ store, applications: submissions, creditBureau, partners, publicBaseUrl: config.PUBLIC_BASE_URL }, submission, lenderId),
-          simulatorUrl: config.LENDER_SIMULATOR_URL,
-          now,
-          log,
-        })
+            lenders: submissions,
+            signed,
+            application: (submission, lenderId) =>
+              lenderApplication({ store, applications: submissions, creditBureau, partners, publicBaseUrl: config.PUBLIC_BASE_URL }, submission, lenderId),
+            simulatorUrl: config.LENDER_SIMULATOR_URL,
+            now,
+            log,
+          })
         : new SandboxLender(log);
-      const lenderWorker = lenderSubmissionJob({ queue: submissions, lender, now, maxAttempts: config.LENDER_MAX_ATTEMPTS }, { concurrency: config.LENDER_SUBMISSION_CONCURRENCY, pollMs: config.LENDER_SUBMISSION_POLL_MS, log });
+      const lenderWorker = lenderSubmissionJob(
+        { queue: submissions, lender, now, maxAttempts: config.LENDER_MAX_ATTEMPTS },
+        { concurrency: config.LENDER_SUBMISSION_CONCURRENCY, pollMs: config.LENDER_SUBMISSION_POLL_MS, log },
+      );
       const secret = production ? config.SIGNING_WEBHOOK_SECRET : undefined;
-      const signing = production && secret
-        ? { provider: new HttpSigningProvider({ url: config.SIGNING_PROVIDER_URL, secret, publicBaseUrl: config.PUBLIC_BASE_URL, signed, now }), renderer: new PdfContractRenderer(), now }
-        : undefined;
+      const signing =
+        production && secret
+          ? {
+              provider: new HttpSigningProvider({ url: config.SIGNING_PROVIDER_URL, secret, publicBaseUrl: config.PUBLIC_BASE_URL, signed, now }),
+              renderer: new PdfContractRenderer(),
+              now,
+            }
+          : undefined;
       // Production only: sandbox envelopes never leave the process.
       const voidWorker = signing ? envelopeVoidJob({ queue: new EnvelopeVoidRepository(db), provider: signing.provider, now }, log) : undefined;
       const customer = { publicBaseUrl: config.PUBLIC_BASE_URL, linkTtlMs: config.CUSTOMER_LINK_TTL, now };
-      const clockSettings = { reminderAfterMs: config.REVIEW_REMINDER_AFTER, reminderMax: config.REVIEW_REMINDER_MAX, expiryAfterMs: config.REVIEW_EXPIRY_AFTER, overdueGraceMs: config.DOCUMENT_OVERDUE_GRACE };
-      const clock = clockJob({ store, queries: new ClockRepository(db), reminders: new ReminderBatchRepository(db, events), documents, partners, customer, now, clock: clockSettings }, { tickMs: config.SCHEDULER_TICK, lease: postgresLease(db, 'case-workflow.clock'), log });
+      const clockSettings = {
+        reminderAfterMs: config.REVIEW_REMINDER_AFTER,
+        reminderMax: config.REVIEW_REMINDER_MAX,
+        expiryAfterMs: config.REVIEW_EXPIRY_AFTER,
+        overdueGraceMs: config.DOCUMENT_OVERDUE_GRACE,
+      };
+      const clock = clockJob(
+        {
+          store,
+          queries: new ClockRepository(db),
+          reminders: new ReminderBatchRepository(db, events),
+          documents,
+          partners,
+          customer,
+          now,
+          clock: clockSettings,
+        },
+        { tickMs: config.SCHEDULER_TICK, lease: postgresLease(db, 'case-workflow.clock'), log },
+      );
       return {
         router: caseWorkflowRoutes({
           store,
@@ -82,10 +108,11 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
           customer,
           clock: clockSettings,
         }),
-        mountOutsideApi: (app) => mountCallbacks(app, {
-          lender: { store, lenders: submissions, signed, documents, production, dueAfterMs: config.DOCUMENT_DUE_AFTER, now },
-          signing: { store, documents, signed, secret, now },
-        }),
+        mountOutsideApi: (app) =>
+          mountCallbacks(app, {
+            lender: { store, lenders: submissions, signed, documents, production, dueAfterMs: config.DOCUMENT_DUE_AFTER, now },
+            signing: { store, documents, signed, secret, now },
+          }),
         grpc: [caseWorkflowGrpcService(store, log, { applications: submissions, lender }, new OpsReadsRepository(db), { settings: customer, partners })],
         workers: [outboxRelay({ db, bus, log }), lenderWorker, clock, ...(voidWorker ? [voidWorker] : [])],
         close: async () => {

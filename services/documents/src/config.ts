@@ -10,7 +10,10 @@ export const documentsVariables = {
   S3_SECRET_KEY: z.string().min(1),
   S3_REGION: z.string().min(1).default('us-east-1'),
   /** Bucket of this deployment; one per environment. */
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name').optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name')
+    .optional(),
   S3_PATH_STYLE: booleanVariable(true),
 };
 

@@ -70,7 +70,9 @@ export function startDocuments(config: DocumentsConfig): Promise<RunningService>
         log,
       });
       // Storage that is down at start does not stop the service: the bucket is ensured again before the first write.
-      await storage.ensureBucket().catch((error: unknown) => log.warn({ err: error, bucket: bucketOf(config) }, 'object storage not reachable at start; uploads answer 503 until it is'));
+      await storage
+        .ensureBucket()
+        .catch((error: unknown) => log.warn({ err: error, bucket: bucketOf(config) }, 'object storage not reachable at start; uploads answer 503 until it is'));
       const cases = new GrpcCaseDirectory(grpcAddressOf('case-workflow', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const pending = new PendingObjectsRepository(db);
       const cleanup = new CaseCleanupRepository(db);

@@ -10,11 +10,23 @@ export const notificationsVariables = {
   /** Deliveries in flight at once across all endpoints. */
   WEBHOOK_CONCURRENCY: positiveIntegerVariable(64),
   /** Deliveries of one partner in flight at once (one endpoint gets half of it); unset: half of WEBHOOK_CONCURRENCY. */
-  WEBHOOK_PARTNER_CONCURRENCY: z.coerce.number({ message: 'must be a positive integer' }).int('must be a positive integer').positive('must be a positive integer').optional(),
+  WEBHOOK_PARTNER_CONCURRENCY: z.coerce
+    .number({ message: 'must be a positive integer' })
+    .int('must be a positive integer')
+    .positive('must be a positive integer')
+    .optional(),
   /** Test events one partner may send per minute (POST …/test-event); 0 switches the limit off. */
-  WEBHOOK_TEST_EVENTS_PER_MINUTE: z.coerce.number({ message: 'must be an integer of 0 or more' }).int('must be an integer of 0 or more').nonnegative('must be an integer of 0 or more').default(30),
+  WEBHOOK_TEST_EVENTS_PER_MINUTE: z.coerce
+    .number({ message: 'must be an integer of 0 or more' })
+    .int('must be an integer of 0 or more')
+    .nonnegative('must be an integer of 0 or more')
+    .default(30),
   /** Redelivery requests (one event, or every dropped one since a time) one partner may send per minute; 0 switches the limit off. */
-  WEBHOOK_REDELIVERIES_PER_MINUTE: z.coerce.number({ message: 'must be an integer of 0 or more' }).int('must be an integer of 0 or more').nonnegative('must be an integer of 0 or more').default(60),
+  WEBHOOK_REDELIVERIES_PER_MINUTE: z.coerce
+    .number({ message: 'must be an integer of 0 or more' })
+    .int('must be an integer of 0 or more')
+    .nonnegative('must be an integer of 0 or more')
+    .default(60),
   /** Every delivery records its attempt, and the event consumer must not wait behind them for a connection. */
   DB_POOL_MAX: positiveIntegerVariable(16),
   /** SMTP server for partner and financer mail; without it mail is only logged. */
@@ -27,7 +39,7 @@ export type NotificationsConfig = ReturnType<typeof loadNotificationsConfig>;
 export function loadNotificationsConfig(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(notificationsVariables, env);
   if (config.WEBHOOK_ALLOW_PRIVATE_URLS && config.API_ENVIRONMENT === 'production') {
-    process.stderr.write('warning: WEBHOOK_ALLOW_PRIVATE_URLS is true in production: partners\' webhooks may go to http and loopback addresses\n');
+    process.stderr.write("warning: WEBHOOK_ALLOW_PRIVATE_URLS is true in production: partners' webhooks may go to http and loopback addresses\n");
   }
   return config;
 }

@@ -45,7 +45,8 @@ export function startNotifications(config: NotificationsConfig): Promise<Running
         { store: deliveries, transport, resolver, policy, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
         { concurrency: config.WEBHOOK_CONCURRENCY, partnerShare: config.WEBHOOK_PARTNER_CONCURRENCY ?? Math.ceil(config.WEBHOOK_CONCURRENCY / 2), log },
       );
-      const perMinute = (prefix: string, points: number): ToolBudget => (points > 0 ? sharedRateLimiter(db, { schema: schemaOf('notifications'), prefix, points, windowSeconds: 60 }) : UNLIMITED_BUDGET);
+      const perMinute = (prefix: string, points: number): ToolBudget =>
+        points > 0 ? sharedRateLimiter(db, { schema: schemaOf('notifications'), prefix, points, windowSeconds: 60 }) : UNLIMITED_BUDGET;
       const mail = mailWorker({ store: new MailRepository(db), directory, mailer }, { log });
       const requestedMails = new RequestedMailRepository(db);
       const requestedMail = requestedMailWorker({ store: requestedMails, directory, mailer }, { log });
@@ -70,7 +71,10 @@ export function startNotifications(config: NotificationsConfig): Promise<Running
         redeliveries: deliveries,
         environment: config.API_ENVIRONMENT,
         onQueued: () => webhooks.wake(),
-        budgets: { testEvents: perMinute('test_event', config.WEBHOOK_TEST_EVENTS_PER_MINUTE), redeliveries: perMinute('redelivery', config.WEBHOOK_REDELIVERIES_PER_MINUTE) },
+        budgets: {
+          testEvents: perMinute('test_event', config.WEBHOOK_TEST_EVENTS_PER_MINUTE),
+          redeliveries: perMinute('redelivery', config.WEBHOOK_REDELIVERIES_PER_MINUTE),
+        },
       };
       return {
         router: notificationsRoutes(endpointOperations),

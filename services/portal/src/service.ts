@@ -37,7 +37,7 @@ export function startPortal(config: PortalConfig): Promise<RunningService> {
           // Before the body is read and before any key or endpoint is looked up; the role is checked on the route.
           authenticate: bearerAuthentication({
             realm: 'rental-portal',
-            missingTokenDetail: 'A partner user\'s bearer token (Authorization: Bearer <JWT>) is required.',
+            missingTokenDetail: "A partner user's bearer token (Authorization: Bearer <JWT>) is required.",
             authenticate: async (token) => verifier.verify(token),
             localsKey: 'user',
           }),

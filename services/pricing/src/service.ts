@@ -5,7 +5,14 @@ import { PROBLEM_CATALOGUE } from '@rental/proto';
 import type { PricingConfig } from './config';
 import { CaseWorkflowClient } from './data-access/case-workflow-client';
 import { CalculationRepository } from './data-access/calculation-repository';
-import { CONDITIONS_CHANGED_CHANNEL, CachedCategoryReader, CachedConditionsReader, CachedPartnerProfileReader, ReadThroughCache, catalogOf } from './data-access/cached-readers';
+import {
+  CONDITIONS_CHANGED_CHANNEL,
+  CachedCategoryReader,
+  CachedConditionsReader,
+  CachedPartnerProfileReader,
+  ReadThroughCache,
+  catalogOf,
+} from './data-access/cached-readers';
 import { CategoryRepository } from './data-access/category-repository';
 import { ConditionsRepository } from './data-access/conditions-repository';
 import { HttpHubClient } from './data-access/hub-client';
@@ -43,21 +50,31 @@ export function startPricing(config: PricingConfig): Promise<RunningService> {
       return {
         router: pricingRoutes({
           catalog: catalogOf(conditions),
-          calculation: { conditions, frozenFactors: caseWorkflow, findCategoryBySlug: (slug) => categories.findBySlug(slug), sandbox: config.API_ENVIRONMENT === 'sandbox' },
+          calculation: {
+            conditions,
+            frozenFactors: caseWorkflow,
+            findCategoryBySlug: (slug) => categories.findBySlug(slug),
+            sandbox: config.API_ENVIRONMENT === 'sandbox',
+          },
           calculations,
           listCategories: (limit, offset) => categories.listCategories(limit, offset),
           partners,
           hub,
         }),
-        grpc: [pricingGrpcService({
-          categories,
-          partners,
-          cartPricing,
-          checkoutTerms: { ...cartPricing, profileOf: (partnerId) => partners.findProfile(partnerId), hub },
-          calculations,
-          frozenFactors: caseWorkflow,
-          conditionsAdmin: new PartnerConditionsRepository(db),
-        }, log)],
+        grpc: [
+          pricingGrpcService(
+            {
+              categories,
+              partners,
+              cartPricing,
+              checkoutTerms: { ...cartPricing, profileOf: (partnerId) => partners.findProfile(partnerId), hub },
+              calculations,
+              frozenFactors: caseWorkflow,
+              conditionsAdmin: new PartnerConditionsRepository(db),
+            },
+            log,
+          ),
+        ],
         close: async () => {
           await changes.stop();
           await caseWorkflow.close();

@@ -41,7 +41,10 @@ export interface Launch {
 export class ListeningProcess {
   private output = '';
 
-  private constructor(private readonly child: ChildProcess, readonly url: string) {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+  ) {
     const keep = (chunk: Buffer) => {
       this.output = (this.output + chunk.toString('utf8')).slice(-20_000);
     };
@@ -55,11 +58,14 @@ export class ListeningProcess {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     const started = new ListeningProcess(child, `http://127.0.0.1:${port}`);
     try {
-      await waitFor(async () => {
-        if (child.exitCode !== null) throw new Error(`${launch.name} exited with ${child.exitCode}`);
-        const response = await fetch(started.url + launch.readyPath).catch(() => undefined);
-        return response && (launch.readyStatus === undefined || response.status === launch.readyStatus) ? true : undefined;
-      }, { timeoutMs: 30_000, intervalMs: 100, what: `${launch.name} on port ${port}` });
+      await waitFor(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`${launch.name} exited with ${child.exitCode}`);
+          const response = await fetch(started.url + launch.readyPath).catch(() => undefined);
+          return response && (launch.readyStatus === undefined || response.status === launch.readyStatus) ? true : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 100, what: `${launch.name} on port ${port}` },
+      );
     } catch (error) {
       await started.stop();
       throw new Error(`${String(error)}\n${started.output}`);
@@ -100,14 +106,27 @@ export function startPrismProxy(specFile: string, upstream: string): Promise<Lis
  * of its own (rate limits, body limit, service addresses), for the answers the gateway gives by
  * itself.
  */
-export function startExtraGateway(stack: { databaseUrl: string; environment: string; portBase: number; identitySecret: string }, env: NodeJS.ProcessEnv): Promise<ListeningProcess> {
+export function startExtraGateway(
+  stack: { databaseUrl: string; environment: string; portBase: number; identitySecret: string },
+  env: NodeJS.ProcessEnv,
+): Promise<ListeningProcess> {
   const entry = path.join(path.dirname(require.resolve('@rental/gateway/package.json')), 'dist', 'start.js');
   return ListeningProcess.start({
     name: 'gateway',
     command: (port) => ({
       args: [entry],
       // Its admin and gRPC ports are any free ones (0): this process is reached only on its public port.
-      env: { API_ENVIRONMENT: stack.environment, DATABASE_URL: stack.databaseUrl, SERVICE_PORT_BASE: String(stack.portBase), PORT: String(port), ADMIN_PORT: '0', GRPC_PORT: '0', INTERNAL_IDENTITY_SECRET: stack.identitySecret, LOG_LEVEL: 'warn', ...env },
+      env: {
+        API_ENVIRONMENT: stack.environment,
+        DATABASE_URL: stack.databaseUrl,
+        SERVICE_PORT_BASE: String(stack.portBase),
+        PORT: String(port),
+        ADMIN_PORT: '0',
+        GRPC_PORT: '0',
+        INTERNAL_IDENTITY_SECRET: stack.identitySecret,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
     }),
     // The public port opens after the database (and migrations), so the description answering means ready.
     readyPath: '/api/docs.json',
@@ -128,15 +147,22 @@ const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 
 /** Every operation of an API description, with a pattern matching its concrete paths. */
 export function describedOperations(description: { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }): DescribedOperation[] {
-  return Object.entries(description.paths).flatMap(([template, methods]) => Object.entries(methods)
-    .filter(([method]) => ['get', 'put', 'post', 'patch', 'delete'].includes(method))
-    .map(([method, operation]) => ({
-      method: method.toUpperCase(),
-      path: template,
-      key: `${method.toUpperCase()} ${template}`,
-      pattern: new RegExp(`^${template.split(/(\{[^}]+\})/).map((part) => (part.startsWith('{') ? '[^/]+' : escape(part))).join('')}$`),
-      responses: operation.responses,
-    })));
+  return Object.entries(description.paths).flatMap(([template, methods]) =>
+    Object.entries(methods)
+      .filter(([method]) => ['get', 'put', 'post', 'patch', 'delete'].includes(method))
+      .map(([method, operation]) => ({
+        method: method.toUpperCase(),
+        path: template,
+        key: `${method.toUpperCase()} ${template}`,
+        pattern: new RegExp(
+          `^${template
+            .split(/(\{[^}]+\})/)
+            .map((part) => (part.startsWith('{') ? '[^/]+' : escape(part)))
+            .join('')}$`,
+        ),
+        responses: operation.responses,
+      })),
+  );
 }
 
 /** The operation a concrete request hits; a literal segment wins over a template one. */

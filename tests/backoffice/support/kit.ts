@@ -19,9 +19,13 @@ export function operatorWith(role: Role) {
   return operator;
 }
 
-interface StackAddress { gatewayUrl: string }
+interface StackAddress {
+  gatewayUrl: string;
+}
 
-export async function discovery(stack: StackAddress = sharedStack()): Promise<{ issuer: string; token_endpoint: string; authorization_endpoint: string; jwks_uri: string }> {
+export async function discovery(
+  stack: StackAddress = sharedStack(),
+): Promise<{ issuer: string; token_endpoint: string; authorization_endpoint: string; jwks_uri: string }> {
   return operatorDiscovery(stack.gatewayUrl);
 }
 
@@ -36,7 +40,11 @@ export class Visit {
   private readonly cookies = new Map<string, string>();
 
   async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const at = pair!.indexOf('=');
@@ -57,14 +65,24 @@ export async function consoleSignIn(stack: StackAddress = sharedStack()) {
   const redirectUri = `${stack.gatewayUrl}/console/callback`;
   const url = new URL(authorize);
   url.search = new URLSearchParams({
-    client_id: 'console', response_type: 'code', scope: 'openid profile', state: randomBytes(8).toString('hex'),
-    redirect_uri: redirectUri, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+    client_id: 'console',
+    response_type: 'code',
+    scope: 'openid profile',
+    state: randomBytes(8).toString('hex'),
+    redirect_uri: redirectUri,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
   }).toString();
   const started = await visit.fetch(url.toString());
   const interaction = new URL(started.headers.get('location') ?? '', issuer).pathname;
   return {
     interaction,
-    submit: (email: string, password: string) => visit.fetch(`${issuer}${interaction}/login`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email, password }).toString() }),
+    submit: (email: string, password: string) =>
+      visit.fetch(`${issuer}${interaction}/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email, password }).toString(),
+      }),
     /** After a successful submit: follows the provider's redirects to the console's callback and trades its code for the access token. */
     async token(signedIn: Response): Promise<string> {
       let location = signedIn.headers.get('location');
@@ -76,9 +94,15 @@ export async function consoleSignIn(stack: StackAddress = sharedStack()) {
       const response = await fetch(tokenEndpoint, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: 'console', code_verifier: verifier }).toString(),
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri,
+          client_id: 'console',
+          code_verifier: verifier,
+        }).toString(),
       });
-      const body = await response.json() as { access_token?: string };
+      const body = (await response.json()) as { access_token?: string };
       if (response.status !== 200 || !body.access_token) throw new Error(`token endpoint answered ${response.status}`);
       return body.access_token;
     },
@@ -120,4 +144,3 @@ export async function partnerCase(options: Parameters<typeof newCase>[1] = {}): 
 
 /** The documents schema, for the few facts no API shows (a partner's upload is the usual way in). */
 export { query as documentsQuery } from '../../documents/support/kit';
-

@@ -35,13 +35,19 @@ export function query<T = any>(sql: string, values: unknown[] = [], stack: Stack
 
 /** The events case-workflow wrote for a case, in the order written (its outbox). */
 export async function eventsOf(caseId: string, stack: StackAddress = sharedStack()): Promise<StatusChangedEvent[]> {
-  const rows = await query<{ payload: StatusChangedEvent }>("SELECT payload FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 ORDER BY id", [caseId], stack);
+  const rows = await query<{ payload: StatusChangedEvent }>(
+    "SELECT payload FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 ORDER BY id",
+    [caseId],
+    stack,
+  );
   return rows.map((row) => row.payload);
 }
 
 /** The events as partners see a change: from, to, transition and resource. */
 export async function movesOf(caseId: string, stack: StackAddress = sharedStack()): Promise<string[]> {
-  return (await eventsOf(caseId, stack)).map((event) => `${event.data.resourceType}:${event.data.fromStatus}>${event.data.toStatus}:${event.data.transition}:${event.data.status}`);
+  return (await eventsOf(caseId, stack)).map(
+    (event) => `${event.data.resourceType}:${event.data.fromStatus}>${event.data.toStatus}:${event.data.transition}:${event.data.status}`,
+  );
 }
 
 export async function simulate(owner: Owner, caseId: string, scenario: string, data?: unknown): Promise<ApiResponse> {
@@ -74,13 +80,23 @@ export class EventListener {
 
   static async start(stack: StackAddress & { natsUrl?: string } = sharedStack()): Promise<EventListener> {
     const name = `case-workflow-test-${randomBytes(4).toString('hex')}`;
-    const bus = new Bus({ url: stack.natsUrl ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222', environment: stack.environment, databaseName: databaseNameOf(stack.databaseUrl), serviceName: name, log: createLogger(name, 'error') });
+    const bus = new Bus({
+      url: stack.natsUrl ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+      environment: stack.environment,
+      databaseName: databaseNameOf(stack.databaseUrl),
+      serviceName: name,
+      log: createLogger(name, 'error'),
+    });
     await bus.start();
     const listener = new EventListener(bus);
-    bus.consume<StatusChangedEvent>({ subject: EVERY_STATUS_CHANGE_SUBJECT, durable: name, handler: async ({ data, requestId }) => {
-      listener.received.push(data);
-      listener.requestIds.set(data.id, requestId);
-    } });
+    bus.consume<StatusChangedEvent>({
+      subject: EVERY_STATUS_CHANGE_SUBJECT,
+      durable: name,
+      handler: async ({ data, requestId }) => {
+        listener.received.push(data);
+        listener.requestIds.set(data.id, requestId);
+      },
+    });
     return listener;
   }
 

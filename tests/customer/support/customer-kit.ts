@@ -14,11 +14,28 @@ import type { StackAddress } from '../../support/shared-stack';
 export const customerEmail = () => `kunde-${randomBytes(4).toString('hex')}@customer.example`;
 
 /** A case of the owner with its quote in_progress (a checkout without submitFinancing), for a customer of its own. */
-export async function quoteInProgress(owner: Owner, stack: StackAddress & { portBase: number }, options: CaseOptions & { email?: string | null } = {}): Promise<{ caseId: string; quoteId: string; email: string | null }> {
+export async function quoteInProgress(
+  owner: Owner,
+  stack: StackAddress & { portBase: number },
+  options: CaseOptions & { email?: string | null } = {},
+): Promise<{ caseId: string; quoteId: string; email: string | null }> {
   const email = options.email === undefined ? customerEmail() : options.email;
   const created = await createCaseViaGrpc(stack, owner.partner.id, {
     submitFinancing: false,
-    customer: { firstName: 'Mara', lastName: 'Keller', email: email ?? '', street: 'Hauptstrasse', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', phone: '+49301', company: 'Kunde GmbH', vatId: 'DE1', customerType: 'company' },
+    customer: {
+      firstName: 'Mara',
+      lastName: 'Keller',
+      email: email ?? '',
+      street: 'Hauptstrasse',
+      houseNumber: '1',
+      zipCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      phone: '+49301',
+      company: 'Kunde GmbH',
+      vatId: 'DE1',
+      customerType: 'company',
+    },
     ...options,
   });
   return { caseId: created.financingCaseId, quoteId: created.quoteId, email };
@@ -42,14 +59,31 @@ export function linkIn(mail: ReceivedMail): string {
 export const tokenOf = (customerUrl: string) => new URL(customerUrl).pathname.split('/').pop() as string;
 
 /** Requested items created the way the approval team and the lender create them (documents' gRPC call). */
-export async function requestItems(stack: { portBase: number }, partnerId: string, financingCaseId: string, itemType: 'document' | 'information', items: { label: string; category: string; question?: string; optional?: boolean; targetAudience: 'partner' | 'customer'; dueAt?: string }[]): Promise<{ id: number; type: string }[]> {
+export async function requestItems(
+  stack: { portBase: number },
+  partnerId: string,
+  financingCaseId: string,
+  itemType: 'document' | 'information',
+  items: { label: string; category: string; question?: string; optional?: boolean; targetAudience: 'partner' | 'customer'; dueAt?: string }[],
+): Promise<{ id: number; type: string }[]> {
   const client = new TypedClient(createGrpcClient(loadDocumentsPackage().DocumentsService, grpcAddressOf('documents', stack.portBase, {})), 10_000);
   try {
-    const response = await client.call('CreateRequestItems', {
-      financingCaseId,
-      itemType,
-      items: items.map((item) => ({ label: item.label, category: item.category, question: item.question ?? '', optional: item.optional ?? false, targetAudience: item.targetAudience, dueAt: item.dueAt ?? '' })),
-    }, { partnerId, requestId: 'test-request-items' });
+    const response = await client.call(
+      'CreateRequestItems',
+      {
+        financingCaseId,
+        itemType,
+        items: items.map((item) => ({
+          label: item.label,
+          category: item.category,
+          question: item.question ?? '',
+          optional: item.optional ?? false,
+          targetAudience: item.targetAudience,
+          dueAt: item.dueAt ?? '',
+        })),
+      },
+      { partnerId, requestId: 'test-request-items' },
+    );
     return response.items.map((item) => ({ id: item.id, type: item.type }));
   } finally {
     client.close();

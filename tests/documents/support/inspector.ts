@@ -26,7 +26,9 @@ export class InspectorSession {
     const url = new URL(wsUrl);
     return new Promise((resolve, reject) => {
       const socket = net.connect(Number(url.port), url.hostname, () => {
-        socket.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+        socket.write(
+          `GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+        );
       });
       let handshake = Buffer.alloc(0);
       const onHandshake = (chunk: Buffer) => {
@@ -53,12 +55,17 @@ export class InspectorSession {
     const id = this.nextId++;
     const payload = Buffer.from(JSON.stringify({ id, method, params }));
     const mask = randomBytes(4);
-    const length = payload.length < 126 ? Buffer.from([0x80 | payload.length]) : payload.length < 65536 ? Buffer.from([0x80 | 126, payload.length >> 8, payload.length & 0xff]) : (() => {
-      const header = Buffer.alloc(9);
-      header[0] = 0x80 | 127;
-      header.writeBigUInt64BE(BigInt(payload.length), 1);
-      return header;
-    })();
+    const length =
+      payload.length < 126
+        ? Buffer.from([0x80 | payload.length])
+        : payload.length < 65536
+          ? Buffer.from([0x80 | 126, payload.length >> 8, payload.length & 0xff])
+          : (() => {
+              const header = Buffer.alloc(9);
+              header[0] = 0x80 | 127;
+              header.writeBigUInt64BE(BigInt(payload.length), 1);
+              return header;
+            })();
     const masked = Buffer.from(payload.map((byte, index) => byte ^ (mask[index % 4] as number)));
     this.socket.write(Buffer.concat([Buffer.from([0x81]), length, mask, masked]));
     return new Promise<T>((resolve, reject) => this.pending.set(id, { resolve, reject }));
@@ -73,8 +80,10 @@ export class InspectorSession {
    * one, every Buffer that died in it (all the chunks that passed since the last) still counts.
    */
   async liveMemory(): Promise<number> {
-    const { result, exceptionDetails } = await this.send<{ result: { value: string }; exceptionDetails?: { exception?: { description?: string } } }>('Runtime.evaluate', {
-      expression: `(() => {
+    const { result, exceptionDetails } = await this.send<{ result: { value: string }; exceptionDetails?: { exception?: { description?: string } } }>(
+      'Runtime.evaluate',
+      {
+        expression: `(() => {
         let usage;
         for (let collections = 0; collections < 10; collections += 1) {
           gc();
@@ -84,9 +93,11 @@ export class InspectorSession {
         }
         return JSON.stringify(usage);
       })()`,
-      returnByValue: true,
-    });
-    if (exceptionDetails) throw new Error(`reading memory failed (is the process running with --expose-gc?): ${exceptionDetails.exception?.description ?? 'unknown error'}`);
+        returnByValue: true,
+      },
+    );
+    if (exceptionDetails)
+      throw new Error(`reading memory failed (is the process running with --expose-gc?): ${exceptionDetails.exception?.description ?? 'unknown error'}`);
     const usage = JSON.parse(result.value) as NodeJS.MemoryUsage;
     return usage.heapUsed + usage.external;
   }

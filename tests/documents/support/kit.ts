@@ -78,12 +78,22 @@ export function documentsRpc(stack: StackAddress = sharedStack()): TypedClient<D
   return new TypedClient(createGrpcClient(loadDocumentsPackage().DocumentsService, grpcAddressOf('documents', stack.portBase, {})), 10_000);
 }
 
-export async function createItems(rpc: TypedClient<DocumentsClient>, owner: PartnerWithCase, itemType: string, items: Partial<documents.NewRequestItem>[], caseId = owner.caseId): Promise<documents.RequestItem__Output[]> {
-  const created = await rpc.call('CreateRequestItems', {
-    financingCaseId: caseId,
-    itemType,
-    items: items.map((item) => ({ label: '', category: '', question: '', optional: false, targetAudience: '', dueAt: '', ...item })),
-  }, { partnerId: owner.partner.id, requestId: 'documents-test' });
+export async function createItems(
+  rpc: TypedClient<DocumentsClient>,
+  owner: PartnerWithCase,
+  itemType: string,
+  items: Partial<documents.NewRequestItem>[],
+  caseId = owner.caseId,
+): Promise<documents.RequestItem__Output[]> {
+  const created = await rpc.call(
+    'CreateRequestItems',
+    {
+      financingCaseId: caseId,
+      itemType,
+      items: items.map((item) => ({ label: '', category: '', question: '', optional: false, targetAudience: '', dueAt: '', ...item })),
+    },
+    { partnerId: owner.partner.id, requestId: 'documents-test' },
+  );
   return created.items;
 }
 
@@ -93,7 +103,11 @@ export function query<T = Record<string, unknown>>(stack: StackAddress, sql: str
 }
 
 /** The stack's object storage (the embedded S3 server unless the stack was given another). */
-function storageOf(stack: StackAddress, endpoint = `http://127.0.0.1:${stack.portBase + LOCAL_HELPER_OFFSETS.objectStorage}`, credentials = { accessKey: 'S3RVER', secretKey: 'S3RVER' }): { client: Minio.Client; bucket: string } {
+function storageOf(
+  stack: StackAddress,
+  endpoint = `http://127.0.0.1:${stack.portBase + LOCAL_HELPER_OFFSETS.objectStorage}`,
+  credentials = { accessKey: 'S3RVER', secretKey: 'S3RVER' },
+): { client: Minio.Client; bucket: string } {
   const url = new URL(endpoint);
   return {
     client: new Minio.Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, region: 'us-east-1', pathStyle: true, ...credentials }),
@@ -112,12 +126,21 @@ export async function storedObjects(stack: StackAddress, prefix: string): Promis
  * A multipart body written by hand, for what FormData would escape: a filename* parameter
  * (RFC 5987) carrying line breaks or path segments.
  */
-export function rawMultipart(parts: { name: string; value?: string; file?: { bytes: Buffer; disposition: string; type?: string } }[]): { body: Buffer; contentType: string } {
+export function rawMultipart(parts: { name: string; value?: string; file?: { bytes: Buffer; disposition: string; type?: string } }[]): {
+  body: Buffer;
+  contentType: string;
+} {
   const boundary = `----documents-test-${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const part of parts) {
     if (part.file) {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; ${part.file.disposition}\r\nContent-Type: ${part.file.type ?? 'application/octet-stream'}\r\n\r\n`), part.file.bytes, Buffer.from('\r\n'));
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; ${part.file.disposition}\r\nContent-Type: ${part.file.type ?? 'application/octet-stream'}\r\n\r\n`,
+        ),
+        part.file.bytes,
+        Buffer.from('\r\n'),
+      );
     } else {
       chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value ?? ''}\r\n`));
     }
@@ -127,9 +150,25 @@ export function rawMultipart(parts: { name: string; value?: string; file?: { byt
 }
 
 /** Inserts a document row as another channel would (customer, operator): no API makes these. */
-export async function insertDocument(stack: StackAddress, owner: PartnerWithCase, row: { category: string; uploadedBy: string; signed?: boolean; internalOnly?: boolean; reviewStatus?: string | null }): Promise<number> {
-  const [inserted] = await query<{ id: number }>(stack, `INSERT INTO documents (financing_case_id, partner_id, original_name, mime_type, file_size, category, uploaded_at, uploaded_by, review_status, object_key, signed, internal_only)
+export async function insertDocument(
+  stack: StackAddress,
+  owner: PartnerWithCase,
+  row: { category: string; uploadedBy: string; signed?: boolean; internalOnly?: boolean; reviewStatus?: string | null },
+): Promise<number> {
+  const [inserted] = await query<{ id: number }>(
+    stack,
+    `INSERT INTO documents (financing_case_id, partner_id, original_name, mime_type, file_size, category, uploaded_at, uploaded_by, review_status, object_key, signed, internal_only)
     VALUES ($1, $2, 'other-channel.pdf', 'application/pdf', 10, $3, now(), $4, $5, $6, $7, $8) RETURNING id`,
-  [owner.caseId, owner.partner.id, row.category, row.uploadedBy, row.reviewStatus === undefined ? 'VERIFIED' : row.reviewStatus, `test/${randomBytes(8).toString('hex')}`, row.signed ?? false, row.internalOnly ?? false]);
+    [
+      owner.caseId,
+      owner.partner.id,
+      row.category,
+      row.uploadedBy,
+      row.reviewStatus === undefined ? 'VERIFIED' : row.reviewStatus,
+      `test/${randomBytes(8).toString('hex')}`,
+      row.signed ?? false,
+      row.internalOnly ?? false,
+    ],
+  );
   return (inserted as { id: number }).id;
 }

@@ -26,7 +26,11 @@ export class OutsideParty {
   readonly requests: SignedRequest[] = [];
   private answer: (request: SignedRequest) => Answer;
 
-  private constructor(private readonly server: http.Server, private readonly secret: string, answer: (request: SignedRequest) => Answer) {
+  private constructor(
+    private readonly server: http.Server,
+    private readonly secret: string,
+    answer: (request: SignedRequest) => Answer,
+  ) {
     this.answer = answer;
   }
 
@@ -53,11 +57,12 @@ export class OutsideParty {
         const request: SignedRequest = { path: req.url ?? '', headers: req.headers, rawBody, body, verified };
         party.requests.push(request);
         const answer = party.answer(request);
-        const reply = () => setTimeout(() => {
-          if (res.destroyed) return;
-          if (answer.body === undefined) res.writeHead(answer.status).end();
-          else res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer.body));
-        }, answer.delayMs ?? 0);
+        const reply = () =>
+          setTimeout(() => {
+            if (res.destroyed) return;
+            if (answer.body === undefined) res.writeHead(answer.status).end();
+            else res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer.body));
+          }, answer.delayMs ?? 0);
         if (answer.heldUntil) void answer.heldUntil.then(reply);
         else reply();
       });
@@ -88,7 +93,12 @@ export class OutsideParty {
 }
 
 /** A signed event as a lender or the signing provider sends it. */
-export function signedEvent(secret: string, type: string, data: unknown, options: { id?: string; at?: Date } = {}): { raw: string; headers: Record<string, string>; id: string } {
+export function signedEvent(
+  secret: string,
+  type: string,
+  data: unknown,
+  options: { id?: string; at?: Date } = {},
+): { raw: string; headers: Record<string, string>; id: string } {
   const at = options.at ?? new Date();
   return signedRaw(secret, JSON.stringify({ type, timestamp: at.toISOString(), data }), { ...options, at });
 }
@@ -100,7 +110,12 @@ export function signedRaw(secret: string, raw: string, options: { id?: string; a
   return {
     raw,
     id,
-    headers: { 'Content-Type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(id, at, raw) },
+    headers: {
+      'Content-Type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign(id, at, raw),
+    },
   };
 }
 

@@ -16,15 +16,17 @@ export function userWith(users: PartnerUser[], role: PortalRole): PartnerUser {
   return user;
 }
 
-export const fixtureUsers = (partnerId: string): PartnerUser[] => readSeedFile(DEMO_SEED_FILE).partners.find((partner) => partner.id === partnerId)?.users ?? [];
+export const fixtureUsers = (partnerId: string): PartnerUser[] =>
+  readSeedFile(DEMO_SEED_FILE).partners.find((partner) => partner.id === partnerId)?.users ?? [];
 
 export async function portalDiscovery(stack: Pick<StackAddress, 'gatewayUrl'> = sharedStack()): Promise<{ issuer: string; token_endpoint: string }> {
-  const config = await (await fetch(`${stack.gatewayUrl}/portal/v1/session-config`)).json() as { issuer: string };
-  return await (await fetch(`${config.issuer}/.well-known/openid-configuration`)).json() as never;
+  const config = (await (await fetch(`${stack.gatewayUrl}/portal/v1/session-config`)).json()) as { issuer: string };
+  return (await (await fetch(`${config.issuer}/.well-known/openid-configuration`)).json()) as never;
 }
 
 /** A partner user's token by client credentials, as a partner's program gets one. */
-export const clientToken = (clientId: string, clientSecret: string, stack: Pick<StackAddress, 'gatewayUrl'> = sharedStack()) => clientCredentialsToken(`${stack.gatewayUrl}/portal/v1/session-config`, clientId, clientSecret);
+export const clientToken = (clientId: string, clientSecret: string, stack: Pick<StackAddress, 'gatewayUrl'> = sharedStack()) =>
+  clientCredentialsToken(`${stack.gatewayUrl}/portal/v1/session-config`, clientId, clientSecret);
 
 /** The portal as a partner user (or nobody, with no token) calls it through the gateway. */
 export class Portal extends BearerClient {
@@ -38,9 +40,13 @@ export class Portal extends BearerClient {
 }
 
 /** A partner of its own (acme's conditions and users under new ids), with the portal as each of its users. */
-export async function portalPartner(stack: StackAddress = sharedStack()): Promise<{ partner: TestPartner; viewer: Portal; developer: Portal; admin: Portal; api: ApiClient }> {
+export async function portalPartner(
+  stack: StackAddress = sharedStack(),
+): Promise<{ partner: TestPartner; viewer: Portal; developer: Portal; admin: Portal; api: ApiClient }> {
   const partner = await createTestPartner(stack, { like: 'acme' });
-  const [viewer, developer, admin] = await Promise.all((['viewer', 'developer', 'admin'] as const).map((role) => Portal.as(userWith(partner.users, role), stack)));
+  const [viewer, developer, admin] = await Promise.all(
+    (['viewer', 'developer', 'admin'] as const).map((role) => Portal.as(userWith(partner.users, role), stack)),
+  );
   return { partner, viewer: viewer as Portal, developer: developer as Portal, admin: admin as Portal, api: new ApiClient(stack.gatewayUrl, partner.key) };
 }
 

@@ -30,11 +30,19 @@ export async function seedHubStub(db: Knex, hubs: SeedFile['distributionHubs']):
   await migrateHubStub(db);
   await db.transaction(async (trx) => {
     for (const hub of hubs) {
-      await trx.withSchema(HUB_STUB_SCHEMA).table('hubs').insert({ id: hub.id, response_delay_ms: hub.responseDelayMs ?? 0 }).onConflict('id').merge();
+      await trx
+        .withSchema(HUB_STUB_SCHEMA)
+        .table('hubs')
+        .insert({ id: hub.id, response_delay_ms: hub.responseDelayMs ?? 0 })
+        .onConflict('id')
+        .merge();
       for (const file of hub.slaFiles) {
-        await trx.withSchema(HUB_STUB_SCHEMA).table('sla_files')
+        await trx
+          .withSchema(HUB_STUB_SCHEMA)
+          .table('sla_files')
           .insert({ hub_id: hub.id, file_id: file.fileId, name: file.name, deleted: file.deleted })
-          .onConflict(['hub_id', 'file_id']).merge();
+          .onConflict(['hub_id', 'file_id'])
+          .merge();
       }
     }
   });
@@ -56,7 +64,9 @@ export async function startHubStub(db: Knex, port: number, host = '127.0.0.1'): 
         return;
       }
       const files = await db.withSchema(HUB_STUB_SCHEMA).table('sla_files').where({ hub_id: hubId }).orderBy('file_id');
-      const body = JSON.stringify(files.map((file: { file_id: string; name: string; deleted: boolean }) => ({ fileId: file.file_id, name: file.name, deleted: file.deleted })));
+      const body = JSON.stringify(
+        files.map((file: { file_id: string; name: string; deleted: boolean }) => ({ fileId: file.file_id, name: file.name, deleted: file.deleted })),
+      );
       setTimeout(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end(body), hub.response_delay_ms);
     } catch {
       res.writeHead(503).end();
@@ -65,9 +75,10 @@ export async function startHubStub(db: Knex, port: number, host = '127.0.0.1'): 
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   return {
     url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -70,21 +70,25 @@ interface SeededAccount {
 /** Upserts people by id; a password that did not change keeps its hash, so loading the same file twice changes nothing. */
 async function upsertAccounts(db: Knex, tableName: 'operators' | 'partner_users', accounts: (SeededAccount & { partnerId?: string })[]): Promise<number> {
   const table = () => db.withSchema(IDENTITY_SCHEMA).table(tableName);
-  const existing = new Map((await table().select('id', 'password_hash') as { id: string; password_hash: string }[]).map((row) => [row.id, row.password_hash]));
-  const rows = await Promise.all(accounts.map(async (account) => {
-    const stored = existing.get(account.id);
-    const keep = stored !== undefined && (await passwordMatches(account.password, stored));
-    return {
-      id: account.id,
-      ...(account.partnerId === undefined ? {} : { partner_id: account.partnerId }),
-      name: account.name,
-      email: account.email.toLowerCase(),
-      password_hash: keep ? stored : await hashPassword(account.password),
-      roles: JSON.stringify(account.roles),
-      client_id: account.clientId,
-      client_secret: account.clientSecret,
-    };
-  }));
+  const existing = new Map(
+    ((await table().select('id', 'password_hash')) as { id: string; password_hash: string }[]).map((row) => [row.id, row.password_hash]),
+  );
+  const rows = await Promise.all(
+    accounts.map(async (account) => {
+      const stored = existing.get(account.id);
+      const keep = stored !== undefined && (await passwordMatches(account.password, stored));
+      return {
+        id: account.id,
+        ...(account.partnerId === undefined ? {} : { partner_id: account.partnerId }),
+        name: account.name,
+        email: account.email.toLowerCase(),
+        password_hash: keep ? stored : await hashPassword(account.password),
+        roles: JSON.stringify(account.roles),
+        client_id: account.clientId,
+        client_secret: account.clientSecret,
+      };
+    }),
+  );
   if (rows.length > 0) await table().insert(rows).onConflict('id').merge();
   return rows.length;
 }
@@ -97,7 +101,11 @@ export async function seedOperators(db: Knex, operators: SeedFile['operators']):
 /** The partners' people (`partners[].users[]`), who sign in to the portal. */
 export async function seedPartnerUsers(db: Knex, partners: SeedFile['partners']): Promise<number> {
   await migrateIdentityProvider(db);
-  return upsertAccounts(db, 'partner_users', partners.flatMap((partner) => partner.users.map((user) => ({ ...user, partnerId: partner.id }))));
+  return upsertAccounts(
+    db,
+    'partner_users',
+    partners.flatMap((partner) => partner.users.map((user) => ({ ...user, partnerId: partner.id }))),
+  );
 }
 
 interface AccountRow {
@@ -171,7 +179,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
   const operators = () => db.withSchema(IDENTITY_SCHEMA).table<AccountRow>('operators');
   const partnerUsers = () => db.withSchema(IDENTITY_SCHEMA).table<PartnerUserRow>('partner_users');
   const { default: Provider, errors } = await import('oidc-provider');
-  const { default: MemoryAdapter } = await import('oidc-provider/lib/adapters/memory_adapter.js' as string) as { default: new (name: string) => object };
+  const { default: MemoryAdapter } = (await import('oidc-provider/lib/adapters/memory_adapter.js' as string)) as { default: new (name: string) => object };
   // A new key at every start: tokens of an earlier run stop verifying, as after a key rotation.
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const signingKey = { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), use: 'sig', alg: 'RS256' };
@@ -193,49 +201,67 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     const operator = await operators().where({ id }).first();
     return operator ? { kind: 'operator', row: operator } : undefined;
   };
-  const accountOfToken = (token: { accountId?: string; clientId?: string }) => (token.accountId ? accountOfId(token.accountId, token.clientId) : accountOfClient(token.clientId ?? ''));
-  const claimsOf = (account: Account) => (account.kind === 'operator'
-    ? { name: account.row.name, email: account.row.email, [options.rolesClaim]: account.row.roles }
-    : { name: account.row.name, email: account.row.email, [options.portal.partnerClaim]: account.row.partner_id, [options.portal.rolesClaim]: account.row.roles });
-  const resourceOf = (account: Account | undefined, clientId: string | undefined) => (account?.kind === 'partner_user' || clientId === PORTAL_CLIENT_ID ? PORTAL_RESOURCE : OPS_RESOURCE);
+  const accountOfToken = (token: { accountId?: string; clientId?: string }) =>
+    token.accountId ? accountOfId(token.accountId, token.clientId) : accountOfClient(token.clientId ?? '');
+  const claimsOf = (account: Account) =>
+    account.kind === 'operator'
+      ? { name: account.row.name, email: account.row.email, [options.rolesClaim]: account.row.roles }
+      : {
+          name: account.row.name,
+          email: account.row.email,
+          [options.portal.partnerClaim]: account.row.partner_id,
+          [options.portal.rolesClaim]: account.row.roles,
+        };
+  const resourceOf = (account: Account | undefined, clientId: string | undefined) =>
+    account?.kind === 'partner_user' || clientId === PORTAL_CLIENT_ID ? PORTAL_RESOURCE : OPS_RESOURCE;
 
   const provider = new Provider(issuer, {
-    clients: [{
-      client_id: CONSOLE_CLIENT_ID,
-      token_endpoint_auth_method: 'none',
-      redirect_uris: options.consoleRedirectUris,
-      post_logout_redirect_uris: options.consoleRedirectUris.map((uri) => uri.replace(/\/callback$/, '/')),
-      grant_types: ['authorization_code'],
-      response_types: ['code'],
-    }, {
-      client_id: PORTAL_CLIENT_ID,
-      token_endpoint_auth_method: 'none',
-      redirect_uris: options.portal.redirectUris,
-      post_logout_redirect_uris: options.portal.redirectUris.map((uri) => uri.replace(/\/callback$/, '/')),
-      grant_types: ['authorization_code'],
-      response_types: ['code'],
-    }],
-    // Programs' clients (operators' and partner users') come from the seeded tables, so a seed after start is seen at once.
-    adapter: (name: string) => (name === 'Client' ? {
-      async find(clientId: string) {
-        const account = await accountOfClient(clientId);
-        if (!account) return undefined;
-        return {
-          client_id: account.row.client_id,
-          client_secret: account.row.client_secret,
-          grant_types: ['client_credentials'],
-          response_types: [],
-          redirect_uris: [],
-          token_endpoint_auth_method: 'client_secret_basic',
-        };
+    clients: [
+      {
+        client_id: CONSOLE_CLIENT_ID,
+        token_endpoint_auth_method: 'none',
+        redirect_uris: options.consoleRedirectUris,
+        post_logout_redirect_uris: options.consoleRedirectUris.map((uri) => uri.replace(/\/callback$/, '/')),
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
       },
-      async upsert() {},
-      async findByUid() { return undefined; },
-      async findByUserCode() { return undefined; },
-      async destroy() {},
-      async revokeByGrantId() {},
-      async consume() {},
-    } : new MemoryAdapter(name)) as never,
+      {
+        client_id: PORTAL_CLIENT_ID,
+        token_endpoint_auth_method: 'none',
+        redirect_uris: options.portal.redirectUris,
+        post_logout_redirect_uris: options.portal.redirectUris.map((uri) => uri.replace(/\/callback$/, '/')),
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    // Programs' clients (operators' and partner users') come from the seeded tables, so a seed after start is seen at once.
+    adapter: (name: string) =>
+      (name === 'Client'
+        ? {
+            async find(clientId: string) {
+              const account = await accountOfClient(clientId);
+              if (!account) return undefined;
+              return {
+                client_id: account.row.client_id,
+                client_secret: account.row.client_secret,
+                grant_types: ['client_credentials'],
+                response_types: [],
+                redirect_uris: [],
+                token_endpoint_auth_method: 'client_secret_basic',
+              };
+            },
+            async upsert() {},
+            async findByUid() {
+              return undefined;
+            },
+            async findByUserCode() {
+              return undefined;
+            },
+            async destroy() {},
+            async revokeByGrantId() {},
+            async consume() {},
+          }
+        : new MemoryAdapter(name)) as never,
     jwks: { keys: [signingKey as never] },
     cookies: { keys: [randomBytes(32).toString('hex')] },
     pkce: { required: () => true },
@@ -341,7 +367,10 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     }
     if (path.startsWith('/interaction/')) {
       interaction(req, res, path).catch((error: Error) => {
-        if (!res.headersSent) res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`The sign-in could not continue: ${error.message}. Start again from the page you came from.`);
+        if (!res.headersSent)
+          res
+            .writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' })
+            .end(`The sign-in could not continue: ${error.message}. Start again from the page you came from.`);
       });
       return;
     }
@@ -350,9 +379,10 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
   await new Promise<void>((resolve) => server.listen(options.port, host, resolve));
   return {
     issuer,
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -24,7 +24,9 @@ function refuseSimulatedLenders(environment: string, seed: SeedFile, productionS
   if (environment !== 'production' || productionSimulators) return;
   const simulated = seed.lenders.flatMap((lender, index) => (lender.intakeUrl ? [] : [`lenders[${index}].intakeUrl (${lender.id})`]));
   if (simulated.length > 0) {
-    throw new ConfigurationError(`invalid seed: ${simulated.join(', ')} ${simulated.length === 1 ? 'is' : 'are'} required when API_ENVIRONMENT is production (PRODUCTION_SIMULATORS=true sends such lenders to the lender simulator)`);
+    throw new ConfigurationError(
+      `invalid seed: ${simulated.join(', ')} ${simulated.length === 1 ? 'is' : 'are'} required when API_ENVIRONMENT is production (PRODUCTION_SIMULATORS=true sends such lenders to the lender simulator)`,
+    );
   }
 }
 
@@ -35,7 +37,13 @@ function refuseSimulatedLenders(environment: string, seed: SeedFile, productionS
  * and partner users (password hashes) into the dev identity provider. Keys of the other
  * environment are skipped. Idempotent.
  */
-export async function seedDeployment(databaseUrl: string, environment: string, seed: SeedFile, log: Logger, options: { productionSimulators: boolean }): Promise<SeedSummary> {
+export async function seedDeployment(
+  databaseUrl: string,
+  environment: string,
+  seed: SeedFile,
+  log: Logger,
+  options: { productionSimulators: boolean },
+): Promise<SeedSummary> {
   refuseSimulatedLenders(environment, seed, options.productionSimulators);
   const gatewayDb = await openGatewayDatabase(databaseUrl, log);
   const pricingDb = await openPricingDatabase(databaseUrl, log);

@@ -49,7 +49,7 @@ export class SignInGuard {
     const key = email.trim().toLowerCase();
     const known = this.attempts.get(key);
     if (known && known.lockedUntil > this.now()) return 'locked';
-    const matches = await this.options.verify(password, storedHash ?? await this.options.dummyHash);
+    const matches = await this.options.verify(password, storedHash ?? (await this.options.dummyHash));
     if (matches && storedHash !== undefined) {
       this.attempts.delete(key);
       return 'signed_in';

@@ -66,7 +66,12 @@ async function deliver(url: string, secret: string, type: string, data: unknown,
     try {
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(id, at, body) },
+        headers: {
+          'Content-Type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': new Webhook(secret).sign(id, at, body),
+        },
         body,
         signal: AbortSignal.timeout(10_000),
       });
@@ -91,13 +96,16 @@ async function deliver(url: string, secret: string, type: string, data: unknown,
 function listen(server: http.Server, port: number, host: string): Promise<RunningSimulator> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve({
-      url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${(server.address() as AddressInfo).port}`,
-      close: () => new Promise((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
+    server.listen(port, host, () =>
+      resolve({
+        url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${(server.address() as AddressInfo).port}`,
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       }),
-    }));
+    );
   });
 }
 
@@ -139,7 +147,13 @@ async function startSimulator(
     return undefined;
   });
   const running = await listen(server, options.port, options.host ?? '127.0.0.1');
-  return { url: running.url, close: async () => { timers.forEach(clearTimeout); await running.close(); } };
+  return {
+    url: running.url,
+    close: async () => {
+      timers.forEach(clearTimeout);
+      await running.close();
+    },
+  };
 }
 
 export interface LenderSimulatorOptions {
@@ -177,11 +191,26 @@ export async function startLenderSimulator(options: LenderSimulatorOptions): Pro
     decided.add(data.applicationId);
     later(options.delayMs, () => {
       const amount = data.financedAmount ?? 0;
-      const decision = amount <= ACCEPT_UP_TO
-        ? { type: 'application.accepted', data: { financingCaseId: data.financingCaseId, reference, signingStatement: null } }
-        : amount <= QUESTIONS_UP_TO
-          ? { type: 'application.questions', data: { financingCaseId: data.financingCaseId, reference, items: [{ type: 'document', label: 'Annual financial statement', category: 'annual_financial_statement', optional: false }] } }
-          : { type: 'application.rejected', data: { financingCaseId: data.financingCaseId, reference, reason: `The financed amount ${amount} is above this lender's limit of ${QUESTIONS_UP_TO}.` } };
+      const decision =
+        amount <= ACCEPT_UP_TO
+          ? { type: 'application.accepted', data: { financingCaseId: data.financingCaseId, reference, signingStatement: null } }
+          : amount <= QUESTIONS_UP_TO
+            ? {
+                type: 'application.questions',
+                data: {
+                  financingCaseId: data.financingCaseId,
+                  reference,
+                  items: [{ type: 'document', label: 'Annual financial statement', category: 'annual_financial_statement', optional: false }],
+                },
+              }
+            : {
+                type: 'application.rejected',
+                data: {
+                  financingCaseId: data.financingCaseId,
+                  reference,
+                  reason: `The financed amount ${amount} is above this lender's limit of ${QUESTIONS_UP_TO}.`,
+                },
+              };
       void deliver(data.callbackUrl, secret, decision.type, decision.data, report);
     });
   });
@@ -204,7 +233,12 @@ async function signedCopy(original: Buffer, signers: { firstName: string; lastNa
   page.drawText('Signatures (signing simulator)', { x: 50, y, size: 14, font });
   for (const signer of signers) {
     y -= 20;
-    page.drawText(`Signed by ${signer.firstName} ${signer.lastName} <${signer.email}> on ${new Date().toISOString()}`.replace(/[^\x20-\x7E]/g, '?'), { x: 50, y, size: 10, font });
+    page.drawText(`Signed by ${signer.firstName} ${signer.lastName} <${signer.email}> on ${new Date().toISOString()}`.replace(/[^\x20-\x7E]/g, '?'), {
+      x: 50,
+      y,
+      size: 10,
+      font,
+    });
   }
   return Buffer.from(await pdf.save());
 }
@@ -230,7 +264,12 @@ export async function startSigningSimulator(options: SigningSimulatorOptions): P
       envelope.voided = true;
       return json(res, 200, { providerEnvelopeId: envelope.providerEnvelopeId, status: 'voided' });
     }
-    const data = message.data as { envelopeId: string; signers: { firstName: string; lastName: string; email: string }[]; document: { fileName: string; contentBase64: string }; callbackUrl: string };
+    const data = message.data as {
+      envelopeId: string;
+      signers: { firstName: string; lastName: string; email: string }[];
+      document: { fileName: string; contentBase64: string };
+      callbackUrl: string;
+    };
     const known = envelopes.get(data.envelopeId);
     if (known) return json(res, 200, { providerEnvelopeId: known.providerEnvelopeId });
     const providerEnvelopeId = `SIMENV-${data.envelopeId}`;
@@ -241,11 +280,17 @@ export async function startSigningSimulator(options: SigningSimulatorOptions): P
       if (envelopes.get(data.envelopeId)?.voided) return;
       try {
         const signed = await signedCopy(Buffer.from(data.document.contentBase64, 'base64'), data.signers);
-        await deliver(data.callbackUrl, options.secret, 'envelope.signed', {
-          envelopeId: data.envelopeId,
-          providerEnvelopeId,
-          signedDocument: { fileName: data.document.fileName.replace(/\.pdf$/i, '') + '-signed.pdf', contentBase64: signed.toString('base64') },
-        }, report);
+        await deliver(
+          data.callbackUrl,
+          options.secret,
+          'envelope.signed',
+          {
+            envelopeId: data.envelopeId,
+            providerEnvelopeId,
+            signedDocument: { fileName: data.document.fileName.replace(/\.pdf$/i, '') + '-signed.pdf', contentBase64: signed.toString('base64') },
+          },
+          report,
+        );
       } catch (error) {
         report(`signing simulator: ${(error as Error).message}`);
       }
@@ -268,7 +313,15 @@ export async function startCreditBureauSimulator(options: { port: number; host?:
     } catch {
       return json(res, 400, { error: 'not JSON' });
     }
-    const digest = createHash('sha256').update(`${customer.company ?? ''}|${customer.vatId ?? ''}`).digest();
-    return json(res, 200, { provider: 'credit-bureau-simulator', reference: `CB-${randomUUID()}`, outcome: 'pass', score: 600 + (digest.readUInt16BE(0) % 300), checkedAt: new Date().toISOString() });
+    const digest = createHash('sha256')
+      .update(`${customer.company ?? ''}|${customer.vatId ?? ''}`)
+      .digest();
+    return json(res, 200, {
+      provider: 'credit-bureau-simulator',
+      reference: `CB-${randomUUID()}`,
+      outcome: 'pass',
+      score: 600 + (digest.readUInt16BE(0) % 300),
+      checkedAt: new Date().toISOString(),
+    });
   });
 }

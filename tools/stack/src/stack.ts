@@ -2,7 +2,17 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { LOCAL_HELPER_OFFSETS, SERVICE_NAMES, SIMULATOR_OFFSETS, ServiceName, booleanVariable, databaseNameOf, defaultAdminPort, durationVariable, parseConfig } from '@rental/config';
+import {
+  LOCAL_HELPER_OFFSETS,
+  SERVICE_NAMES,
+  SIMULATOR_OFFSETS,
+  ServiceName,
+  booleanVariable,
+  databaseNameOf,
+  defaultAdminPort,
+  durationVariable,
+  parseConfig,
+} from '@rental/config';
 import { connectDatabase, ensureDatabaseExists } from '@rental/db';
 import type { Logger } from '@rental/logger';
 import type { SeedFile } from './fixture';
@@ -101,7 +111,13 @@ type SimulatorSettings = ReturnType<typeof parseConfig<typeof simulatorVariables
  * the outside parties' URLs. Without SIGNING_WEBHOOK_SECRET one is made for this run and shared
  * by case-workflow and the signing simulator.
  */
-async function startProductionParties(options: StackOptions, env: NodeJS.ProcessEnv, simulation: SimulatorSettings, helperDb: ReturnType<typeof connectDatabase>, closers: (() => Promise<unknown>)[]): Promise<NodeJS.ProcessEnv> {
+async function startProductionParties(
+  options: StackOptions,
+  env: NodeJS.ProcessEnv,
+  simulation: SimulatorSettings,
+  helperDb: ReturnType<typeof connectDatabase>,
+  closers: (() => Promise<unknown>)[],
+): Promise<NodeJS.ProcessEnv> {
   if (options.environment !== 'production') return {};
   const report = (message: string) => options.log.warn(message);
   const variables: NodeJS.ProcessEnv = {
@@ -109,12 +125,22 @@ async function startProductionParties(options: StackOptions, env: NodeJS.Process
   };
   if (!simulation.PRODUCTION_SIMULATORS) return variables;
   if (!env.LENDER_SIMULATOR_URL) {
-    const lender = await startLenderSimulator({ secretOf: (id) => lenderSecret(helperDb, id), delayMs: simulation.LENDER_SIMULATOR_DELAY, port: options.portBase + SIMULATOR_OFFSETS.lender, report });
+    const lender = await startLenderSimulator({
+      secretOf: (id) => lenderSecret(helperDb, id),
+      delayMs: simulation.LENDER_SIMULATOR_DELAY,
+      port: options.portBase + SIMULATOR_OFFSETS.lender,
+      report,
+    });
     closers.push(() => lender.close());
     variables.LENDER_SIMULATOR_URL = lender.url;
   }
   if (!env.SIGNING_PROVIDER_URL) {
-    const signing = await startSigningSimulator({ secret: variables.SIGNING_WEBHOOK_SECRET as string, delayMs: simulation.SIGNING_SIMULATOR_DELAY, port: options.portBase + SIMULATOR_OFFSETS.signing, report });
+    const signing = await startSigningSimulator({
+      secret: variables.SIGNING_WEBHOOK_SECRET as string,
+      delayMs: simulation.SIGNING_SIMULATOR_DELAY,
+      port: options.portBase + SIMULATOR_OFFSETS.signing,
+      report,
+    });
     closers.push(() => signing.close());
     variables.SIGNING_PROVIDER_URL = signing.url;
   }
@@ -127,17 +153,25 @@ async function startProductionParties(options: StackOptions, env: NodeJS.Process
 }
 
 /** One process of each kind with ports derived from `portBase`, logging to `<name><suffix>.log`. */
-function createProcesses(shared: NodeJS.ProcessEnv, options: { portBase: number; gatewayPort: number; logDirectory: string; suffix: string; restartOnCrash: boolean; onCrash: StackOptions['onCrash'] }): Record<ProcessName, ManagedProcess> {
+function createProcesses(
+  shared: NodeJS.ProcessEnv,
+  options: { portBase: number; gatewayPort: number; logDirectory: string; suffix: string; restartOnCrash: boolean; onCrash: StackOptions['onCrash'] },
+): Record<ProcessName, ManagedProcess> {
   const env: NodeJS.ProcessEnv = { ...shared, SERVICE_PORT_BASE: String(options.portBase) };
-  return Object.fromEntries(PROCESS_NAMES.map((name) => [name, new ManagedProcess({
-    name: `${name}${options.suffix}`,
-    entry: entryOf(name),
-    env: name === 'gateway' ? { ...env, PORT: String(options.gatewayPort) } : env,
-    logFile: path.join(options.logDirectory, `${name}${options.suffix}.log`),
-    readyUrl: `http://127.0.0.1:${defaultAdminPort(name, options.portBase)}/readyz`,
-    restartOnCrash: options.restartOnCrash,
-    onCrash: options.onCrash,
-  })])) as Record<ProcessName, ManagedProcess>;
+  return Object.fromEntries(
+    PROCESS_NAMES.map((name) => [
+      name,
+      new ManagedProcess({
+        name: `${name}${options.suffix}`,
+        entry: entryOf(name),
+        env: name === 'gateway' ? { ...env, PORT: String(options.gatewayPort) } : env,
+        logFile: path.join(options.logDirectory, `${name}${options.suffix}.log`),
+        readyUrl: `http://127.0.0.1:${defaultAdminPort(name, options.portBase)}/readyz`,
+        restartOnCrash: options.restartOnCrash,
+        onCrash: options.onCrash,
+      }),
+    ]),
+  ) as Record<ProcessName, ManagedProcess>;
 }
 
 async function startAll(processes: Record<ProcessName, ManagedProcess>): Promise<void> {
@@ -234,7 +268,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   delete shared.HTTP_PORT;
   delete shared.GRPC_PORT;
   delete shared.ADMIN_PORT;
-  const processes = createProcesses(shared, { portBase: options.portBase, gatewayPort: options.gatewayPort, logDirectory, suffix: '', restartOnCrash: options.restartOnCrash, onCrash: options.onCrash });
+  const processes = createProcesses(shared, {
+    portBase: options.portBase,
+    gatewayPort: options.gatewayPort,
+    logDirectory,
+    suffix: '',
+    restartOnCrash: options.restartOnCrash,
+    onCrash: options.onCrash,
+  });
   const replicaSets: Replicas[] = [];
 
   const stop = async () => {
@@ -248,7 +289,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     throw error;
   }
   const startReplicas = async (portBase: number): Promise<Replicas> => {
-    const replicaProcesses = createProcesses(shared, { portBase, gatewayPort: portBase, logDirectory, suffix: `-replica-${portBase}`, restartOnCrash: options.restartOnCrash, onCrash: options.onCrash });
+    const replicaProcesses = createProcesses(shared, {
+      portBase,
+      gatewayPort: portBase,
+      logDirectory,
+      suffix: `-replica-${portBase}`,
+      restartOnCrash: options.restartOnCrash,
+      onCrash: options.onCrash,
+    });
     const replicas: Replicas = {
       gatewayUrl: `http://127.0.0.1:${portBase}`,
       portBase,

@@ -26,7 +26,10 @@ const connections = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 1
 
 /** A partner's view of the API: every call carries its key unless told otherwise. */
 export class ApiClient {
-  constructor(readonly baseUrl: string, readonly key?: string) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly key?: string,
+  ) {}
 
   withKey(key: string): ApiClient {
     return new ApiClient(this.baseUrl, key);

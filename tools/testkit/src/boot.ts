@@ -39,7 +39,15 @@ export async function bootStack(options: BootOptions = {}): Promise<Stack> {
     // from one address at full speed.
     // A production stack's outside parties are the local simulators unless a test names its own;
     // keys' last use is written every 2 s rather than 30, so a test sees it without waiting.
-    env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info', RATE_LIMIT_KEY_PER_SECOND: '0', RATE_LIMIT_ADDRESS_PER_SECOND: '0', PRODUCTION_SIMULATORS: 'true', API_KEY_LAST_USED_FLUSH_SECONDS: '2', ...options.env },
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_KEY_PER_SECOND: '0',
+      RATE_LIMIT_ADDRESS_PER_SECOND: '0',
+      PRODUCTION_SIMULATORS: 'true',
+      API_KEY_LAST_USED_FLUSH_SECONDS: '2',
+      ...options.env,
+    },
     restartOnCrash: false,
     log: createLogger('testkit', 'warn'),
   });

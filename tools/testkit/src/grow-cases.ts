@@ -30,53 +30,114 @@ const suffixed = (column: string) => `t.${column} || '-s' || m.n`;
  */
 const COPIES: Copy[] = [
   {
-    schema: 'case_workflow', table: 'financing_cases', on: 't.id = m.template_case_id',
+    schema: 'case_workflow',
+    table: 'financing_cases',
+    on: 't.id = m.template_case_id',
     set: {
-      id: 'm.case_id', partner_id: 'm.partner_id', case_number: "'FC-S-' || lpad(m.n::text, 9, '0')",
-      cart_id: suffixed('cart_id'), quote_request_id: suffixed('quote_request_id'),
-      created_at: shifted('created_at'), updated_at: shifted('updated_at'), last_event_at: shifted('last_event_at'),
+      id: 'm.case_id',
+      partner_id: 'm.partner_id',
+      case_number: "'FC-S-' || lpad(m.n::text, 9, '0')",
+      cart_id: suffixed('cart_id'),
+      quote_request_id: suffixed('quote_request_id'),
+      created_at: shifted('created_at'),
+      updated_at: shifted('updated_at'),
+      last_event_at: shifted('last_event_at'),
     },
   },
   {
-    schema: 'case_workflow', table: 'quotes', on: 't.id = m.template_quote_id',
+    schema: 'case_workflow',
+    table: 'quotes',
+    on: 't.id = m.template_quote_id',
     set: {
-      id: 'm.quote_id', financing_case_id: 'm.case_id', partner_id: 'm.partner_id', quote_number: "'Q-S-' || lpad(m.n::text, 9, '0')",
-      cart_id: suffixed('cart_id'), quote_request_id: suffixed('quote_request_id'),
+      id: 'm.quote_id',
+      financing_case_id: 'm.case_id',
+      partner_id: 'm.partner_id',
+      quote_number: "'Q-S-' || lpad(m.n::text, 9, '0')",
+      cart_id: suffixed('cart_id'),
+      quote_request_id: suffixed('quote_request_id'),
       financing_number: "CASE WHEN t.financing_number IS NULL THEN NULL ELSE 'FIN-S-' || m.n END",
       // Companies repeat a little (a customer with a few cases), like a partner's customers do.
       customer: "jsonb_set(t.customer, '{company}', to_jsonb('Company ' || (m.n % (m.total / 3 + 1)) || ' GmbH'))",
-      status_updated_at: shifted('status_updated_at'), in_review_since: shifted('in_review_since'), review_mailed_at: shifted('review_mailed_at'),
-      last_reminder_at: shifted('last_reminder_at'), last_lender_submission_at: shifted('last_lender_submission_at'),
-      created_at: shifted('created_at'), updated_at: shifted('updated_at'),
+      status_updated_at: shifted('status_updated_at'),
+      in_review_since: shifted('in_review_since'),
+      review_mailed_at: shifted('review_mailed_at'),
+      last_reminder_at: shifted('last_reminder_at'),
+      last_lender_submission_at: shifted('last_lender_submission_at'),
+      created_at: shifted('created_at'),
+      updated_at: shifted('updated_at'),
     },
   },
   { schema: 'case_workflow', table: 'quote_items', on: 't.quote_id = m.template_quote_id', set: { quote_id: 'm.quote_id' } },
-  { schema: 'case_workflow', table: 'quote_feedbacks', on: 't.quote_id = m.template_quote_id', set: { quote_id: 'm.quote_id', created_at: shifted('created_at') } },
-  { schema: 'case_workflow', table: 'authorized_persons', on: 't.quote_id = m.template_quote_id', set: { quote_id: 'm.quote_id', created_at: shifted('created_at'), updated_at: shifted('updated_at') } },
-  { schema: 'case_workflow', table: 'financing_responses', on: 't.quote_id = m.template_quote_id', set: { quote_id: 'm.quote_id', created_at: shifted('created_at') } },
-  { schema: 'case_workflow', table: 'case_history', on: 't.financing_case_id = m.template_case_id', set: { financing_case_id: 'm.case_id', at: shifted('at') } },
   {
-    schema: 'case_workflow', table: 'contracts', on: 't.quote_id = m.template_quote_id',
+    schema: 'case_workflow',
+    table: 'quote_feedbacks',
+    on: 't.quote_id = m.template_quote_id',
+    set: { quote_id: 'm.quote_id', created_at: shifted('created_at') },
+  },
+  {
+    schema: 'case_workflow',
+    table: 'authorized_persons',
+    on: 't.quote_id = m.template_quote_id',
+    set: { quote_id: 'm.quote_id', created_at: shifted('created_at'), updated_at: shifted('updated_at') },
+  },
+  {
+    schema: 'case_workflow',
+    table: 'financing_responses',
+    on: 't.quote_id = m.template_quote_id',
+    set: { quote_id: 'm.quote_id', created_at: shifted('created_at') },
+  },
+  {
+    schema: 'case_workflow',
+    table: 'case_history',
+    on: 't.financing_case_id = m.template_case_id',
+    set: { financing_case_id: 'm.case_id', at: shifted('at') },
+  },
+  {
+    schema: 'case_workflow',
+    table: 'contracts',
+    on: 't.quote_id = m.template_quote_id',
     set: {
-      id: 'm.contract_id', financing_case_id: 'm.case_id', quote_id: 'm.quote_id', partner_id: 'm.partner_id', contract_number: suffixed('contract_number'),
-      status_updated_at: shifted('status_updated_at'), created_at: shifted('created_at'), updated_at: shifted('updated_at'),
+      id: 'm.contract_id',
+      financing_case_id: 'm.case_id',
+      quote_id: 'm.quote_id',
+      partner_id: 'm.partner_id',
+      contract_number: suffixed('contract_number'),
+      status_updated_at: shifted('status_updated_at'),
+      created_at: shifted('created_at'),
+      updated_at: shifted('updated_at'),
     },
   },
   {
-    schema: 'case_workflow', table: 'lender_submissions', on: 't.quote_id = m.template_quote_id',
-    set: { quote_id: 'm.quote_id', financing_case_id: 'm.case_id', partner_id: 'm.partner_id', application_id: 'NULL', created_at: shifted('created_at'), next_attempt_at: shifted('next_attempt_at') },
+    schema: 'case_workflow',
+    table: 'lender_submissions',
+    on: 't.quote_id = m.template_quote_id',
+    set: {
+      quote_id: 'm.quote_id',
+      financing_case_id: 'm.case_id',
+      partner_id: 'm.partner_id',
+      application_id: 'NULL',
+      created_at: shifted('created_at'),
+      next_attempt_at: shifted('next_attempt_at'),
+    },
   },
   {
-    schema: 'documents', table: 'requested_items', on: 't.financing_case_id = m.template_case_id',
+    schema: 'documents',
+    table: 'requested_items',
+    on: 't.financing_case_id = m.template_case_id',
     set: { financing_case_id: 'm.case_id', template_object_key: suffixed('template_object_key'), created_at: shifted('created_at') },
   },
   {
-    schema: 'documents', table: 'documents', on: 't.financing_case_id = m.template_case_id',
+    schema: 'documents',
+    table: 'documents',
+    on: 't.financing_case_id = m.template_case_id',
     set: { financing_case_id: 'm.case_id', object_key: suffixed('object_key'), uploaded_at: shifted('uploaded_at') },
   },
 ];
 
-interface Column { name: string; generated: boolean }
+interface Column {
+  name: string;
+  generated: boolean;
+}
 
 async function columnsOf(client: Client, schema: string, table: string): Promise<Column[]> {
   const { rows } = await client.query<{ name: string; generated: boolean }>(
@@ -97,7 +158,9 @@ export async function growCases(databaseUrl: string, options: GrowOptions): Prom
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows: [{ count }] } = await client.query<{ count: string }>('SELECT count(*) AS count FROM case_workflow.financing_cases');
+    const {
+      rows: [{ count }],
+    } = await client.query<{ count: string }>('SELECT count(*) AS count FROM case_workflow.financing_cases');
     const existing = Number(count);
     const added = options.target - existing;
     if (added <= 0) return { added: 0 };
@@ -108,7 +171,9 @@ export async function growCases(databaseUrl: string, options: GrowOptions): Prom
        WHERE fc.case_number NOT LIKE 'FC-S-%'`,
     );
     if (templates.rowCount === 0) throw new Error('growCases needs at least one case to copy');
-    const { rows: [{ first }] } = await client.query<{ first: string }>(
+    const {
+      rows: [{ first }],
+    } = await client.query<{ first: string }>(
       "SELECT coalesce(max(substring(case_number FROM 6)::bigint), 0) + 1 AS first FROM case_workflow.financing_cases WHERE case_number LIKE 'FC-S-%'",
     );
     const start = Number(first);
@@ -130,7 +195,9 @@ export async function growCases(databaseUrl: string, options: GrowOptions): Prom
       if (columns.length === 0) continue;
       const names = columns.map((column) => `"${column.name}"`).join(', ');
       const values = columns.map((column) => copy.set[column.name] ?? `t."${column.name}"`).join(', ');
-      await client.query(`INSERT INTO ${copy.schema}.${copy.table} (${names}) SELECT ${values} FROM ${copy.schema}.${copy.table} t JOIN grow_map m ON ${copy.on}`);
+      await client.query(
+        `INSERT INTO ${copy.schema}.${copy.table} (${names}) SELECT ${values} FROM ${copy.schema}.${copy.table} t JOIN grow_map m ON ${copy.on}`,
+      );
     }
     await client.query('DROP TABLE grow_map');
     await client.query('DROP TABLE grow_templates');

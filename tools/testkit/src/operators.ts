@@ -1,7 +1,9 @@
 /** The back office's OpenID discovery document, through the gateway's session configuration. */
-export async function operatorDiscovery(gatewayUrl: string): Promise<{ issuer: string; token_endpoint: string; authorization_endpoint: string; jwks_uri: string }> {
-  const config = await (await fetch(`${gatewayUrl}/ops/v1/session-config`)).json() as { issuer: string };
-  return await (await fetch(`${config.issuer}/.well-known/openid-configuration`)).json() as never;
+export async function operatorDiscovery(
+  gatewayUrl: string,
+): Promise<{ issuer: string; token_endpoint: string; authorization_endpoint: string; jwks_uri: string }> {
+  const config = (await (await fetch(`${gatewayUrl}/ops/v1/session-config`)).json()) as { issuer: string };
+  return (await (await fetch(`${config.issuer}/.well-known/openid-configuration`)).json()) as never;
 }
 
 /** An operator's access token by client credentials (HTTP Basic, no other parameter), as a program gets one. */
@@ -9,10 +11,13 @@ export async function operatorAccessToken(gatewayUrl: string, operator: { client
   const { token_endpoint: tokenEndpoint } = await operatorDiscovery(gatewayUrl);
   const response = await fetch(tokenEndpoint, {
     method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from(`${operator.clientId}:${operator.clientSecret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    headers: {
+      Authorization: `Basic ${Buffer.from(`${operator.clientId}:${operator.clientSecret}`).toString('base64')}`,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
     body: 'grant_type=client_credentials',
   });
-  const body = await response.json() as { access_token?: string };
+  const body = (await response.json()) as { access_token?: string };
   if (response.status !== 200 || !body.access_token) throw new Error(`token endpoint answered ${response.status}`);
   return body.access_token;
 }

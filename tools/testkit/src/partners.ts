@@ -25,7 +25,10 @@ type PartnerSeed = SeedFile['partners'][number];
  * A fresh partner with the conditions of a fixture partner (acme by default) and new keys, so a
  * test owns its data and cannot be disturbed by another test on the same stack.
  */
-export async function createTestPartner(stack: StackAddress, options: { like?: string; overrides?: Partial<PartnerSeed>; hubs?: SeedFile['distributionHubs'] } = {}): Promise<TestPartner> {
+export async function createTestPartner(
+  stack: StackAddress,
+  options: { like?: string; overrides?: Partial<PartnerSeed>; hubs?: SeedFile['distributionHubs'] } = {},
+): Promise<TestPartner> {
   const fixture = readSeedFile(DEMO_SEED_FILE);
   const template = fixture.partners.find((partner) => partner.id === (options.like ?? 'acme'));
   if (!template) throw new Error(`no fixture partner ${options.like}`);

@@ -11,7 +11,9 @@ const BIN = process.env.POSTGRES_BIN ?? `/usr/lib/postgresql/${fs.existsSync('/e
 function run(tool: string, args: string[]): void {
   const command = path.join(BIN, tool);
   const asRoot = process.getuid?.() === 0;
-  const result = asRoot ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' }) : spawnSync(command, args, { encoding: 'utf8' });
+  const result = asRoot
+    ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' })
+    : spawnSync(command, args, { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${tool} failed: ${result.stderr || result.stdout}`);
 }
 
@@ -23,7 +25,10 @@ export class PrivatePostgres {
   private readonly directory = path.join(os.tmpdir(), 'rental-postgres', randomBytes(4).toString('hex'));
 
   /** `maxConnections`: Postgres's max_connections (a stack with replicas needs more than the default). */
-  constructor(readonly port: number, private readonly maxConnections = 60) {}
+  constructor(
+    readonly port: number,
+    private readonly maxConnections = 60,
+  ) {}
 
   /** A new server on a port of its own, created and running. */
   static async launch(maxConnections?: number): Promise<PrivatePostgres> {
@@ -44,7 +49,16 @@ export class PrivatePostgres {
   }
 
   async start(): Promise<void> {
-    run('pg_ctl', ['-D', path.join(this.directory, 'data'), '-l', path.join(this.directory, 'server.log'), '-w', '-o', `-p ${this.port} -k ${this.directory} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=${this.maxConnections}`, 'start']);
+    run('pg_ctl', [
+      '-D',
+      path.join(this.directory, 'data'),
+      '-l',
+      path.join(this.directory, 'server.log'),
+      '-w',
+      '-o',
+      `-p ${this.port} -k ${this.directory} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=${this.maxConnections}`,
+      'start',
+    ]);
   }
 
   async stop(): Promise<void> {

@@ -6,7 +6,17 @@ import { PAGE_SIZE } from '@rental/http';
 import { DomainError, invalidInput } from '@rental/problem';
 import { loadPartnerAccessPackage } from '@rental/proto';
 import type { partnerAccess } from '@rental/proto';
-import { type Actor, type ApiKeyRecord, type AuditEntry, KEY_STATUSES, type KeyStatus, type PartnerAccess, type PartnerRecord, keyStatusOf, roleOfKey } from '../../domain/partner-access';
+import {
+  type Actor,
+  type ApiKeyRecord,
+  type AuditEntry,
+  KEY_STATUSES,
+  type KeyStatus,
+  type PartnerAccess,
+  type PartnerRecord,
+  keyStatusOf,
+  roleOfKey,
+} from '../../domain/partner-access';
 
 /** Only the back office and the partner portal manage partners and keys; every other caller is refused. */
 export const PARTNER_ACCESS_CALLERS = ['backoffice', 'portal'];
@@ -16,7 +26,8 @@ const iso = (date: Date | null | undefined) => (date ? date.toISOString() : '');
 const ACTOR_TYPES = ['operator', 'partner_user', 'system'];
 
 function actorOf(actor: partnerAccess.Actor__Output | null): Actor {
-  if (!actor || !ACTOR_TYPES.includes(actor.type) || !actor.id || !actor.name) throw invalidInput('partner_access.actor_required', 'Every change names its actor (type operator, partner_user or system, id and name).');
+  if (!actor || !ACTOR_TYPES.includes(actor.type) || !actor.id || !actor.name)
+    throw invalidInput('partner_access.actor_required', 'Every change names its actor (type operator, partner_user or system, id and name).');
   return { type: actor.type as Actor['type'], id: actor.id, name: actor.name };
 }
 
@@ -78,7 +89,8 @@ export function partnerAccessGrpcService(access: PartnerAccess, now: () => Date,
   const mappers = [mapDatabaseError];
   const handler = <Request, Response>(name: string, work: (request: Request, context: CallContext) => Promise<Response>) =>
     unaryHandler<Request, Response>(name, log, mappers, async (request, context) => {
-      if (!PARTNER_ACCESS_CALLERS.includes(context.caller)) throw new DomainError('forbidden', 'partner_access.caller_refused', `${context.caller} may not manage partners.`);
+      if (!PARTNER_ACCESS_CALLERS.includes(context.caller))
+        throw new DomainError('forbidden', 'partner_access.caller_refused', `${context.caller} may not manage partners.`);
       return work(request, context);
     });
   const implementation: partnerAccess.PartnerAccessServiceHandlers = {
@@ -91,18 +103,29 @@ export function partnerAccessGrpcService(access: PartnerAccess, now: () => Date,
       return { partners: partners.map(({ partner, financingPartner }) => ({ ...partnerMessage(partner), financingPartner: financingPartner ?? '' })) };
     }),
     CreatePartner: handler<partnerAccess.CreatePartnerRequest__Output, partnerAccess.Partner>('CreatePartner', async (request) => {
-      const { id, name, contactEmail, ...conditions } = parsedJson(request.partnerJson, 'partner_json') as { id: string; name: string; contactEmail: string | null };
+      const { id, name, contactEmail, ...conditions } = parsedJson(request.partnerJson, 'partner_json') as {
+        id: string;
+        name: string;
+        contactEmail: string | null;
+      };
       const created = await access.createPartner({ id, name, contactEmail }, conditions, actorOf(request.actor), request.reason);
       return partnerMessage(created.partner, created.conditions);
     }),
     UpdateConditions: handler<partnerAccess.UpdateConditionsRequest__Output, partnerAccess.Partner>('UpdateConditions', async (request) => {
-      const updated = await access.updateConditions(request.partnerId, parsedJson(request.conditionsJson, 'conditions_json'), actorOf(request.actor), request.reason);
+      const updated = await access.updateConditions(
+        request.partnerId,
+        parsedJson(request.conditionsJson, 'conditions_json'),
+        actorOf(request.actor),
+        request.reason,
+      );
       return partnerMessage(updated.partner, updated.conditions);
     }),
     SuspendPartner: handler<partnerAccess.ChangePartnerStatusRequest__Output, partnerAccess.Partner>('SuspendPartner', async (request) =>
-      partnerMessage(await access.suspend(request.partnerId, request.reason, actorOf(request.actor)))),
+      partnerMessage(await access.suspend(request.partnerId, request.reason, actorOf(request.actor))),
+    ),
     ReactivatePartner: handler<partnerAccess.ChangePartnerStatusRequest__Output, partnerAccess.Partner>('ReactivatePartner', async (request) =>
-      partnerMessage(await access.reactivate(request.partnerId, request.reason, actorOf(request.actor)))),
+      partnerMessage(await access.reactivate(request.partnerId, request.reason, actorOf(request.actor))),
+    ),
     ListApiKeys: handler<partnerAccess.ListApiKeysRequest__Output, partnerAccess.ApiKeyList>('ListApiKeys', async (request) => {
       const unknown = request.statuses.find((status) => !KEY_STATUSES.includes(status as KeyStatus));
       if (unknown !== undefined) throw invalidInput('partner_access.invalid_status', `status must be among ${KEY_STATUSES.join(', ')}.`);
@@ -112,23 +135,43 @@ export function partnerAccessGrpcService(access: PartnerAccess, now: () => Date,
       return { apiKeys: keys.map((key) => keyMessage(key, at)) };
     }),
     CreateApiKey: handler<partnerAccess.CreateApiKeyRequest__Output, partnerAccess.CreatedApiKey>('CreateApiKey', async (request) => {
-      const created = await access.createKey({ partnerId: request.partnerId, environment: request.environment, name: request.name, role: request.role, expiresAt: request.expiresAt, actor: actorOf(request.createdBy) });
+      const created = await access.createKey({
+        partnerId: request.partnerId,
+        environment: request.environment,
+        name: request.name,
+        role: request.role,
+        expiresAt: request.expiresAt,
+        actor: actorOf(request.createdBy),
+      });
       return { apiKey: keyMessage(created.record, now()), key: created.key };
     }),
     RollApiKey: handler<partnerAccess.RollApiKeyRequest__Output, partnerAccess.CreatedApiKey>('RollApiKey', async (request) => {
-      const rolled = await access.rollKey({ partnerId: request.partnerId, keyId: request.keyId, overlapSeconds: request.overlapSeconds, actor: actorOf(request.actor) });
+      const rolled = await access.rollKey({
+        partnerId: request.partnerId,
+        keyId: request.keyId,
+        overlapSeconds: request.overlapSeconds,
+        actor: actorOf(request.actor),
+      });
       return { apiKey: keyMessage(rolled.record, now()), key: rolled.key };
     }),
     RevokeApiKey: handler<partnerAccess.RevokeApiKeyRequest__Output, partnerAccess.ApiKey>('RevokeApiKey', async (request) =>
-      keyMessage(await access.revokeKey({ partnerId: request.partnerId, keyId: request.keyId, reason: request.reason, actor: actorOf(request.actor) }), now())),
+      keyMessage(await access.revokeKey({ partnerId: request.partnerId, keyId: request.keyId, reason: request.reason, actor: actorOf(request.actor) }), now()),
+    ),
     ListAudit: handler<partnerAccess.ListAuditRequest__Output, partnerAccess.AuditList>('ListAudit', async (request) => {
       const { limit, offset } = pageOf(request.page);
       return { entries: (await access.listAudit(request.partnerId, limit, offset)).map(auditMessage) };
     }),
     RecordAudit: handler<partnerAccess.RecordAuditRequest__Output, partnerAccess.AuditEntry>('RecordAudit', async (request) => {
       const target = request.target;
-      if (!request.action || !target || !['api_key', 'webhook_endpoint', 'partner'].includes(target.type)) throw invalidInput('partner_access.invalid_audit', 'An audit entry needs an action and a target of type api_key, webhook_endpoint or partner.');
-      const entry = await access.recordAudit({ partnerId: request.partnerId, actor: actorOf(request.actor), action: request.action, target: { type: target.type as AuditEntry['target']['type'], id: target.id, name: target.name }, reason: request.reason });
+      if (!request.action || !target || !['api_key', 'webhook_endpoint', 'partner'].includes(target.type))
+        throw invalidInput('partner_access.invalid_audit', 'An audit entry needs an action and a target of type api_key, webhook_endpoint or partner.');
+      const entry = await access.recordAudit({
+        partnerId: request.partnerId,
+        actor: actorOf(request.actor),
+        action: request.action,
+        target: { type: target.type as AuditEntry['target']['type'], id: target.id, name: target.name },
+        reason: request.reason,
+      });
       return auditMessage(entry);
     }),
   };

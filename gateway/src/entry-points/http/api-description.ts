@@ -22,9 +22,11 @@ export function buildTag(configured: string | undefined): string {
 }
 
 const DESCRIPTION = [
-  'Price equipment, check out carts into financing cases, follow them through the lender\'s review, exchange documents, start e-signatures and receive status webhooks.',
+  "Price equipment, check out carts into financing cases, follow them through the lender's review, exchange documents, start e-signatures and receive status webhooks.",
   '',
-  'Every request carries `X-Api-Key` (sandbox and production keys are separate). Errors are `application/problem+json` with `type` (the URL of a page that explains the problem and how to fix it; `/problems` lists them all), `title`, `status`, `detail` and `instance` (`urn:request:<request id>`); every 422 adds `violations` (`propertyPath`, `message`, `code`). Collections are JSON arrays paged with `page` (1-based, ' + PAGE_SIZE + ' items per page). Every response carries `X-Request-Id`. Too many requests for one key or address answer 429 with `Retry-After`. Deprecated behaviour answers with `Deprecation`, `Sunset` and `Link` (and `X-Deprecated-Fields` for retired fields).',
+  'Every request carries `X-Api-Key` (sandbox and production keys are separate). Errors are `application/problem+json` with `type` (the URL of a page that explains the problem and how to fix it; `/problems` lists them all), `title`, `status`, `detail` and `instance` (`urn:request:<request id>`); every 422 adds `violations` (`propertyPath`, `message`, `code`). Collections are JSON arrays paged with `page` (1-based, ' +
+    PAGE_SIZE +
+    ' items per page). Every response carries `X-Request-Id`. Too many requests for one key or address answer 429 with `Retry-After`. Deprecated behaviour answers with `Deprecation`, `Sunset` and `Link` (and `X-Deprecated-Fields` for retired fields).',
 ].join('\n');
 
 /**
@@ -42,11 +44,25 @@ const gatewayResponses = {
 
 /** Sent with every delivery; docs/webhooks.md shows how to verify the signatures. */
 const deliveryHeaders = {
-  'X-Webhook-Signature': { description: 'Base64 HMAC-SHA256 of the raw request body, keyed with the endpoint secret string as shown (`whsec_` included)', schema: z.string(), required: true },
+  'X-Webhook-Signature': {
+    description: 'Base64 HMAC-SHA256 of the raw request body, keyed with the endpoint secret string as shown (`whsec_` included)',
+    schema: z.string(),
+    required: true,
+  },
   'webhook-id': { description: 'Standard Webhooks: the event id, the same on every retry; drop duplicates by it', schema: z.string(), required: true },
   'webhook-timestamp': { description: 'Standard Webhooks: Unix seconds when the attempt was signed', schema: z.string().regex(/^\d+$/), required: true },
-  'webhook-signature': { description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, keyed with the base64-decoded part of the secret after `whsec_`; space-separated entries, one per secret during a rotation\'s overlap', schema: z.string(), required: true },
-  traceparent: { description: 'W3C Trace Context (`00-<trace id>-<parent id>-<flags>`) of the change the event reports: the trace id of the partner\'s own traceparent when its request caused it; quote the trace id when you ask about a delivery', schema: z.string().regex(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/), required: true },
+  'webhook-signature': {
+    description:
+      'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, keyed with the base64-decoded part of the secret after `whsec_`; space-separated entries, one per secret during a rotation\'s overlap',
+    schema: z.string(),
+    required: true,
+  },
+  traceparent: {
+    description:
+      "W3C Trace Context (`00-<trace id>-<parent id>-<flags>`) of the change the event reports: the trace id of the partner's own traceparent when its request caused it; quote the trace id when you ask about a delivery",
+    schema: z.string().regex(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/),
+    required: true,
+  },
 };
 
 /** The operations each owner declares, in the order the description lists them. */
@@ -66,12 +82,17 @@ const describeRoute = (route: Route) => (route.owner === 'gateway' || route.key 
  * send to another owner, or take without the key the operation needs, stops the build here.
  */
 function describedOperations(): OperationSpec[] {
-  return OPERATIONS_BY_OWNER.flatMap(([owner, operations]) => operations.map((operation) => {
-    const route = routeOf(operation.path);
-    const routed = route?.owner === owner && (route.owner === 'gateway' || route.key === 'api_key');
-    if (!routed) throw new Error(`${operation.operationId} (${operation.path}) is described for ${owner}, but the route table gives it to ${route ? describeRoute(route) : 'no one'}.`);
-    return operation;
-  }));
+  return OPERATIONS_BY_OWNER.flatMap(([owner, operations]) =>
+    operations.map((operation) => {
+      const route = routeOf(operation.path);
+      const routed = route?.owner === owner && (route.owner === 'gateway' || route.key === 'api_key');
+      if (!routed)
+        throw new Error(
+          `${operation.operationId} (${operation.path}) is described for ${owner}, but the route table gives it to ${route ? describeRoute(route) : 'no one'}.`,
+        );
+      return operation;
+    }),
+  );
 }
 
 /** The machine-readable description, generated from the operations every service declares. */
@@ -98,7 +119,8 @@ export function apiDescription(version: string): Record<string, unknown> {
       },
       [WEBHOOK_TEST_EVENT]: {
         summary: 'A test event the partner asked for',
-        description: 'POSTed to one endpoint only, on POST /api/webhook_endpoints/{id}/test-event; signed and retried like every delivery. It changes nothing: answer 2xx to show the endpoint works.',
+        description:
+          'POSTed to one endpoint only, on POST /api/webhook_endpoints/{id}/test-event; signed and retried like every delivery. It changes nothing: answer 2xx to show the endpoint works.',
         body: webhookTestEventSchema,
         headers: deliveryHeaders,
         responses: { '2XX': { description: 'Received; any 2xx within 5 seconds' } },

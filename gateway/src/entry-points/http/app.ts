@@ -98,7 +98,9 @@ function controlApp(options: GatewayOptions): express.Application {
  * service. Plain node:http, because express in front of the proxy halved the throughput.
  */
 function tooManyRequests(res: ServerResponse, retryAfterSeconds: number, scope: string): void {
-  problem(res, new DomainError('rate_limited', 'request.rate_limited', `Too many requests for this ${scope}; retry after ${retryAfterSeconds} s.`), { 'Retry-After': String(retryAfterSeconds) });
+  problem(res, new DomainError('rate_limited', 'request.rate_limited', `Too many requests for this ${scope}; retry after ${retryAfterSeconds} s.`), {
+    'Retry-After': String(retryAfterSeconds),
+  });
 }
 
 /** What the access log and the metrics learn while a call is handled. */
@@ -118,11 +120,20 @@ function refusedAsTooLarge(req: IncomingMessage, res: ServerResponse, maxBodyByt
 /** A known key that may not be used: each reason has its own problem type (PARTNER-PORTAL.md section 2). */
 const REFUSALS: Record<KeyRefusal, () => DomainError> = {
   'api_key.revoked': () => new DomainError('unauthenticated', 'api_key.revoked', 'This API key was revoked. Use another key of this environment.'),
-  'api_key.expired': () => new DomainError('unauthenticated', 'api_key.expired', 'This API key has expired. Use its successor or create a new key in the partner portal.'),
-  'partner.suspended': () => new DomainError('unauthenticated', 'partner.suspended', 'This partner is suspended; its keys do not work until it is reactivated.'),
+  'api_key.expired': () =>
+    new DomainError('unauthenticated', 'api_key.expired', 'This API key has expired. Use its successor or create a new key in the partner portal.'),
+  'partner.suspended': () =>
+    new DomainError('unauthenticated', 'partner.suspended', 'This partner is suspended; its keys do not work until it is reactivated.'),
 };
 
-async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: string, route: ServiceRoute | undefined, options: GatewayOptions, outcome: CallOutcome): Promise<void> {
+async function forwardApiCall(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  route: ServiceRoute | undefined,
+  options: GatewayOptions,
+  outcome: CallOutcome,
+): Promise<void> {
   const apiKey = req.headers['x-api-key'] as string | undefined;
   const authentication = await options.authenticator.authenticate(apiKey);
   const authenticated = authentication && 'accepted' in authentication ? authentication.accepted : undefined;
@@ -163,7 +174,13 @@ async function forwardApiCall(req: IncomingMessage, res: ServerResponse, path: s
  * Forward drops client identity headers and signs an identity without a partner, and the body
  * is streamed to the service unread.
  */
-async function forwardKeylessCall(req: IncomingMessage, res: ServerResponse, service: ServiceName, options: GatewayOptions, outcome: CallOutcome): Promise<void> {
+async function forwardKeylessCall(
+  req: IncomingMessage,
+  res: ServerResponse,
+  service: ServiceName,
+  options: GatewayOptions,
+  outcome: CallOutcome,
+): Promise<void> {
   const byAddress = await options.limits.perAddress.take(options.clientAddress(req));
   if (!byAddress.allowed) {
     tooManyRequests(res, byAddress.retryAfterSeconds, 'address');
@@ -203,13 +220,23 @@ export function gatewayRequestListener(options: GatewayOptions): RequestListener
       const { service, partnerId } = outcome;
       httpRequestDuration.observe({ method: req.method ?? '', route, service, status: String(res.statusCode) }, seconds);
       // The access log: one line per call, by route template, so no id from the path is written.
-      const entry = { requestId, traceId: trace.traceId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, partnerId: partnerId ?? null, service };
+      const entry = {
+        requestId,
+        traceId: trace.traceId,
+        method: req.method,
+        route,
+        status: res.statusCode,
+        ms: Math.round(seconds * 1e4) / 10,
+        partnerId: partnerId ?? null,
+        service,
+      };
       if (res.statusCode >= 500) options.log.warn(entry, 'request');
       else options.log.info(entry, 'request');
     });
     // Keyless paths (customer tokens among them) have no described template: `unmatched` keeps tokens out of the log.
     withTrace(trace, () => {
-      const forwarding = owned?.key === 'none' ? forwardKeylessCall(req, res, owned.owner, options, outcome) : forwardApiCall(req, res, path, owned, options, outcome);
+      const forwarding =
+        owned?.key === 'none' ? forwardKeylessCall(req, res, owned.owner, options, outcome) : forwardApiCall(req, res, path, owned, options, outcome);
       forwarding.catch((error: unknown) => {
         if (res.headersSent) res.destroy();
         else sendProblem(res, problemFor(error, [mapDatabaseError], options.log));

@@ -3,7 +3,11 @@ import { parseConfig } from '@rental/config';
 import { clientAddressResolver, trustedProxiesVariable } from './client-address';
 
 const request = (socketAddress: string, forwardedFor?: string) =>
-  ({ socket: { remoteAddress: socketAddress }, connection: { remoteAddress: socketAddress }, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress: socketAddress },
+    connection: { remoteAddress: socketAddress },
+    headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+  }) as unknown as IncomingMessage;
 
 describe('client address', () => {
   it('when no proxy is trusted, then X-Forwarded-For is ignored and the socket address is the client', () => {
@@ -18,8 +22,12 @@ describe('client address', () => {
   });
 
   it('when TRUSTED_PROXIES is read, then it is a list of addresses and ranges, and anything else is refused', () => {
-    expect(parseConfig({ TRUSTED_PROXIES: trustedProxiesVariable() }, { TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1' })).toEqual({ TRUSTED_PROXIES: ['10.0.0.0/8', '192.168.1.1'] });
+    expect(parseConfig({ TRUSTED_PROXIES: trustedProxiesVariable() }, { TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1' })).toEqual({
+      TRUSTED_PROXIES: ['10.0.0.0/8', '192.168.1.1'],
+    });
     expect(parseConfig({ TRUSTED_PROXIES: trustedProxiesVariable() }, {})).toEqual({ TRUSTED_PROXIES: [] });
-    expect(() => parseConfig({ TRUSTED_PROXIES: trustedProxiesVariable() }, { TRUSTED_PROXIES: 'lb.internal' })).toThrow('TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges');
+    expect(() => parseConfig({ TRUSTED_PROXIES: trustedProxiesVariable() }, { TRUSTED_PROXIES: 'lb.internal' })).toThrow(
+      'TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges',
+    );
   });
 });

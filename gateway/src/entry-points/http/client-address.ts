@@ -10,7 +10,12 @@ export function trustedProxiesVariable() {
   return z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
     .refine((entries) => {
       try {
         proxyAddr.compile(entries);

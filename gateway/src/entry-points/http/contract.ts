@@ -9,7 +9,10 @@ export const getApiDescription = defineOperation({
   description: 'No API key needed. `info.version` is the calendar build tag of the platform; clients never send it.',
   tags: ['API description'],
   responses: {
-    200: { description: 'The OpenAPI 3.1 document', schema: z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }).catchall(z.unknown()) }).catchall(z.unknown()) },
+    200: {
+      description: 'The OpenAPI 3.1 document',
+      schema: z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }).catchall(z.unknown()) }).catchall(z.unknown()),
+    },
   },
 });
 

@@ -30,19 +30,28 @@ export function serviceProxy(target: string, engine: UndiciEngine, timeoutMs: nu
     xfwd: true,
     proxyTimeout: timeoutMs,
     ejectPlugins: true,
-    plugins: [engine.plugin, (proxyServer) => {
-      // The only hook kept: an upstream that refuses or drops the connection becomes a 503 problem.
-      proxyServer.on('error', (error, _req, res) => {
-        const response = res as ServerResponse;
-        if (!('headersSent' in response)) return;
-        log.warn({ err: error, target }, 'upstream service unavailable');
-        if (response.headersSent) {
-          response.destroy();
-          return;
-        }
-        sendProblem(response, toProblem(new DomainError('unavailable', 'dependency.service_unavailable', 'The service behind this endpoint is not available right now. Retry later.')), { 'Retry-After': '1' });
-      });
-    }],
+    plugins: [
+      engine.plugin,
+      (proxyServer) => {
+        // The only hook kept: an upstream that refuses or drops the connection becomes a 503 problem.
+        proxyServer.on('error', (error, _req, res) => {
+          const response = res as ServerResponse;
+          if (!('headersSent' in response)) return;
+          log.warn({ err: error, target }, 'upstream service unavailable');
+          if (response.headersSent) {
+            response.destroy();
+            return;
+          }
+          sendProblem(
+            response,
+            toProblem(
+              new DomainError('unavailable', 'dependency.service_unavailable', 'The service behind this endpoint is not available right now. Retry later.'),
+            ),
+            { 'Retry-After': '1' },
+          );
+        });
+      },
+    ],
   });
   return (req, res, partner) => {
     assertIdentity(req, identity, partner).then(

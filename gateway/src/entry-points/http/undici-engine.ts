@@ -12,7 +12,18 @@ import { Pool } from 'undici';
  */
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) end at the gateway in both directions; undici refuses most of them. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'proxy-authenticate', 'proxy-authorization']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'proxy-authenticate',
+  'proxy-authorization',
+]);
 
 export interface EngineOptions {
   /** Connections kept open to each service: more than the gateway's busiest concurrency, so a request never waits for one. */

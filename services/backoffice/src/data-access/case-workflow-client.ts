@@ -8,7 +8,12 @@ type CaseWorkflowClient = InstanceType<ReturnType<typeof loadCaseWorkflowPackage
 const text = (value: string) => (value ? value : null);
 
 function toRecord(message: caseWorkflow.OpsCase__Output): CaseRecord {
-  return { financingCaseId: message.financingCaseId, partnerId: message.partnerId, status: message.status, view: JSON.parse(message.caseJson) as CaseRecord['view'] };
+  return {
+    financingCaseId: message.financingCaseId,
+    partnerId: message.partnerId,
+    status: message.status,
+    view: JSON.parse(message.caseJson) as CaseRecord['view'],
+  };
 }
 
 /** case-workflow over gRPC; it owns quotes, contracts, the case history and the talk with lenders. */
@@ -40,26 +45,58 @@ export class GrpcCaseWorkflow implements CaseWorkflowPort, LenderChannel {
   }
 
   async moveQuote(financingCaseId: string, move: QuoteMoveRequest, reason: string | null, actor: Actor): Promise<CaseRecord> {
-    return toRecord(await this.client.call('ApplyOperatorMove', {
-      financingCaseId, kind: move.kind, transition: move.kind === 'transition' ? move.transition : '', reason: reason ?? '', actor,
-    }, {}));
+    return toRecord(
+      await this.client.call(
+        'ApplyOperatorMove',
+        {
+          financingCaseId,
+          kind: move.kind,
+          transition: move.kind === 'transition' ? move.transition : '',
+          reason: reason ?? '',
+          actor,
+        },
+        {},
+      ),
+    );
   }
 
   async moveContract(contractId: string, to: string, reason: string | null, actor: Actor): Promise<CaseRecord> {
     return toRecord(await this.client.call('MoveContractForward', { contractId, to, reason: reason ?? '', actor }, {}));
   }
 
-  async recordHistory(financingCaseId: string, action: string, reason: string | null, details: Record<string, unknown> | null, actor: Actor, partnerMail?: PartnerMail): Promise<void> {
-    await this.client.call('RecordHistory', { financingCaseId, action, reason: reason ?? '', detailsJson: details ? JSON.stringify(details) : '', actor, partnerMail }, {});
+  async recordHistory(
+    financingCaseId: string,
+    action: string,
+    reason: string | null,
+    details: Record<string, unknown> | null,
+    actor: Actor,
+    partnerMail?: PartnerMail,
+  ): Promise<void> {
+    await this.client.call(
+      'RecordHistory',
+      { financingCaseId, action, reason: reason ?? '', detailsJson: details ? JSON.stringify(details) : '', actor, partnerMail },
+      {},
+    );
   }
 
   async sendAttachments(financingCaseId: string, items: TransmissionItem[], actor: Actor): Promise<void> {
-    await this.client.call('SendLenderAttachments', {
-      financingCaseId,
-      items: items.map((item) => ({ id: item.id, type: item.type, label: item.label, category: item.category, answer: item.answer ?? '', documents: item.documents })),
-      operatorId: actor.id,
-      operatorName: actor.name,
-    }, {});
+    await this.client.call(
+      'SendLenderAttachments',
+      {
+        financingCaseId,
+        items: items.map((item) => ({
+          id: item.id,
+          type: item.type,
+          label: item.label,
+          category: item.category,
+          answer: item.answer ?? '',
+          documents: item.documents,
+        })),
+        operatorId: actor.id,
+        operatorName: actor.name,
+      },
+      {},
+    );
   }
 
   async resubmit(financingCaseId: string, actor: Actor): Promise<void> {

@@ -39,22 +39,26 @@ export class GrpcDocuments implements DocumentsPort {
   }
 
   async createRequests(financingCaseId: string, requests: NewRequest[]): Promise<Record<string, unknown>[]> {
-    const created = await this.client.call('CreateRequestItems', {
-      financingCaseId,
-      itemType: '',
-      items: requests.map((request) => ({
-        itemType: request.type,
-        label: request.label,
-        category: request.category,
-        question: request.question,
-        optional: request.optional,
-        targetAudience: request.targetAudience,
-        dueAt: request.dueAt,
-        templateContent: request.template?.content ?? Buffer.alloc(0),
-        templateFileName: request.template?.fileName ?? '',
-        templateMimeType: '',
-      })),
-    }, {});
+    const created = await this.client.call(
+      'CreateRequestItems',
+      {
+        financingCaseId,
+        itemType: '',
+        items: requests.map((request) => ({
+          itemType: request.type,
+          label: request.label,
+          category: request.category,
+          question: request.question,
+          optional: request.optional,
+          targetAudience: request.targetAudience,
+          dueAt: request.dueAt,
+          templateContent: request.template?.content ?? Buffer.alloc(0),
+          templateFileName: request.template?.fileName ?? '',
+          templateMimeType: '',
+        })),
+      },
+      {},
+    );
     // The answer is in the partner's list shape; the back office shows items in its own (every audience).
     const ids = new Set(created.items.map((item) => item.id));
     const { items } = await this.caseFiles(financingCaseId);

@@ -23,7 +23,7 @@ function summaryOf(partner: partnerAccess.Partner__Output): PartnerSummary {
 }
 
 function withConditions(partner: partnerAccess.Partner__Output): PartnerWithConditions {
-  return { ...summaryOf(partner), conditions: partner.conditionsJson ? JSON.parse(partner.conditionsJson) as Record<string, unknown> : {} };
+  return { ...summaryOf(partner), conditions: partner.conditionsJson ? (JSON.parse(partner.conditionsJson) as Record<string, unknown>) : {} };
 }
 
 function keyOf(key: partnerAccess.ApiKey__Output): ApiKeyView {
@@ -97,7 +97,11 @@ export class GrpcPartnerAccess implements PartnerAccessPort {
   }
 
   async createKey(partnerId: string, key: { name: string; role: string; expiresAt: string | null }, actor: ChangeActor): Promise<ApiKeyView & { key: string }> {
-    const created = await this.client.call('CreateApiKey', { partnerId, name: key.name, role: key.role, expiresAt: key.expiresAt ?? '', createdBy: actor }, { partnerId });
+    const created = await this.client.call(
+      'CreateApiKey',
+      { partnerId, name: key.name, role: key.role, expiresAt: key.expiresAt ?? '', createdBy: actor },
+      { partnerId },
+    );
     return { ...keyOf(created.apiKey!), key: created.key };
   }
 

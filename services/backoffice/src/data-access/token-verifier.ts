@@ -12,7 +12,12 @@ export class JwtVerifier {
   private readonly tokens: BearerTokenVerifier;
 
   constructor(private readonly options: TokenVerifierOptions) {
-    this.tokens = new BearerTokenVerifier({ issuer: options.issuer, audience: options.audience, issuerLabel: 'The operators\' identity provider', audienceLabel: 'the back office' });
+    this.tokens = new BearerTokenVerifier({
+      issuer: options.issuer,
+      audience: options.audience,
+      issuerLabel: "The operators' identity provider",
+      audienceLabel: 'the back office',
+    });
   }
 
   async verify(token: string): Promise<Operator> {

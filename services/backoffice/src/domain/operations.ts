@@ -41,8 +41,14 @@ export async function queue(deps: BackofficeDependencies, input: QueueQuery): Pr
   const entries = await deps.cases.queue({ ...input, onlyCases });
   if (entries.length === 0) return [];
   const [{ counts }, names] = await Promise.all([
-    deps.documents.openItemCounts(entries.map((entry) => entry.id), false),
-    partnerNames(deps, entries.map((entry) => entry.partnerId)),
+    deps.documents.openItemCounts(
+      entries.map((entry) => entry.id),
+      false,
+    ),
+    partnerNames(
+      deps,
+      entries.map((entry) => entry.partnerId),
+    ),
   ]);
   return entries.map((entry) => ({
     ...entry,
@@ -65,33 +71,64 @@ export async function showCase(deps: BackofficeDependencies, financingCaseId: st
 }
 
 /** POST /ops/v1/cases/{id}/transitions */
-export async function transition(deps: BackofficeDependencies, operator: Operator, input: { financingCaseId: string; transition: string; reason: string | null }): Promise<Record<string, unknown>> {
+export async function transition(
+  deps: BackofficeDependencies,
+  operator: Operator,
+  input: { financingCaseId: string; transition: string; reason: string | null },
+): Promise<Record<string, unknown>> {
   if ((APPROVER_TRANSITIONS as readonly string[]).includes(input.transition)) requireRole(operator, 'approver');
-  return caseDetail(deps, await deps.cases.moveQuote(input.financingCaseId, { kind: 'transition', transition: input.transition }, input.reason, actorOf(operator)));
+  return caseDetail(
+    deps,
+    await deps.cases.moveQuote(input.financingCaseId, { kind: 'transition', transition: input.transition }, input.reason, actorOf(operator)),
+  );
 }
 
 /** POST /ops/v1/cases/{id}/override: finance_rejected → finance_accepted, with the reason. */
-export async function override(deps: BackofficeDependencies, operator: Operator, input: { financingCaseId: string; reason: string }): Promise<Record<string, unknown>> {
+export async function override(
+  deps: BackofficeDependencies,
+  operator: Operator,
+  input: { financingCaseId: string; reason: string },
+): Promise<Record<string, unknown>> {
   return caseDetail(deps, await deps.cases.moveQuote(input.financingCaseId, { kind: 'override' }, input.reason, actorOf(operator)));
 }
 
 /** POST /ops/v1/cases/{id}/cancel: the approval team's cancel (documents closes open callback requests on its event). */
-export async function cancel(deps: BackofficeDependencies, operator: Operator, input: { financingCaseId: string; reason: string }): Promise<Record<string, unknown>> {
+export async function cancel(
+  deps: BackofficeDependencies,
+  operator: Operator,
+  input: { financingCaseId: string; reason: string },
+): Promise<Record<string, unknown>> {
   return caseDetail(deps, await deps.cases.moveQuote(input.financingCaseId, { kind: 'cancel' }, input.reason, actorOf(operator)));
 }
 
 /** POST /ops/v1/cases/{id}/requests: every item in one call, so a bad one leaves none behind. */
-export async function createRequests(deps: BackofficeDependencies, operator: Operator, input: { financingCaseId: string; items: (Omit<NewRequest, 'dueAt'> & { dueAt: string | null })[] }): Promise<Record<string, unknown>[]> {
+export async function createRequests(
+  deps: BackofficeDependencies,
+  operator: Operator,
+  input: { financingCaseId: string; items: (Omit<NewRequest, 'dueAt'> & { dueAt: string | null })[] },
+): Promise<Record<string, unknown>[]> {
   const defaultDue = new Date(deps.now().getTime() + deps.documentDueAfterMs).toISOString();
-  const created = await deps.documents.createRequests(input.financingCaseId, input.items.map((item) => ({ ...item, dueAt: item.dueAt ?? defaultDue })));
-  await deps.cases.recordHistory(input.financingCaseId, 'request_items', null, {
-    items: created.map((item) => ({ type: item.type, id: item.id, label: item.label, targetAudience: item.targetAudience, dueAt: item.dueAt })),
-  }, actorOf(operator));
+  const created = await deps.documents.createRequests(
+    input.financingCaseId,
+    input.items.map((item) => ({ ...item, dueAt: item.dueAt ?? defaultDue })),
+  );
+  await deps.cases.recordHistory(
+    input.financingCaseId,
+    'request_items',
+    null,
+    {
+      items: created.map((item) => ({ type: item.type, id: item.id, label: item.label, targetAudience: item.targetAudience, dueAt: item.dueAt })),
+    },
+    actorOf(operator),
+  );
   return created;
 }
 
 /** The partner's mail about a rejected document: what was rejected, why, and that the request is open again. */
-function documentRejectedMail(reviewed: { financingCaseId: string; documentId: number; originalName: string; itemLabel: string | null }, reason: string | null): PartnerMail {
+function documentRejectedMail(
+  reviewed: { financingCaseId: string; documentId: number; originalName: string; itemLabel: string | null },
+  reason: string | null,
+): PartnerMail {
   const lines = [
     `The approval team rejected the document ${reviewed.originalName} (document ${reviewed.documentId}) of financing case ${reviewed.financingCaseId}.`,
     reason ? `Reason: ${reason}` : 'No reason was given.',
@@ -101,10 +138,21 @@ function documentRejectedMail(reviewed: { financingCaseId: string; documentId: n
 }
 
 /** POST /ops/v1/documents/{id}/review */
-export async function reviewDocument(deps: BackofficeDependencies, operator: Operator, input: { documentId: number; status: 'VERIFIED' | 'REJECTED'; reason: string | null }): Promise<Record<string, unknown>> {
+export async function reviewDocument(
+  deps: BackofficeDependencies,
+  operator: Operator,
+  input: { documentId: number; status: 'VERIFIED' | 'REJECTED'; reason: string | null },
+): Promise<Record<string, unknown>> {
   const reviewed = await deps.documents.review(input.documentId, input.status, input.reason);
   const mail = input.status === 'REJECTED' ? documentRejectedMail(reviewed, input.reason) : undefined;
-  await deps.cases.recordHistory(reviewed.financingCaseId, 'document_review', input.reason, { documentId: reviewed.documentId, status: input.status, itemId: reviewed.itemId }, actorOf(operator), mail);
+  await deps.cases.recordHistory(
+    reviewed.financingCaseId,
+    'document_review',
+    input.reason,
+    { documentId: reviewed.documentId, status: input.status, itemId: reviewed.itemId },
+    actorOf(operator),
+    mail,
+  );
   return showCase(deps, reviewed.financingCaseId);
 }
 
@@ -117,9 +165,14 @@ export function downloadDocument(deps: BackofficeDependencies, documentId: numbe
  * POST /ops/v1/cases/{id}/transmit: the verified documents and answers go to the lender; only
  * once it took them are the items sent. A case without a lender reference has nobody to send to.
  */
-export async function transmit(deps: BackofficeDependencies, operator: Operator, input: { financingCaseId: string; items: ItemReference[] }): Promise<Record<string, unknown>> {
+export async function transmit(
+  deps: BackofficeDependencies,
+  operator: Operator,
+  input: { financingCaseId: string; items: ItemReference[] },
+): Promise<Record<string, unknown>> {
   const record = await deps.cases.caseRecord(input.financingCaseId);
-  if (!record.view.quote.financingNumber) throw rule('ops.no_lender_reference', 'The case has no lender reference (financingNumber) yet; nothing can be transmitted to the lender.');
+  if (!record.view.quote.financingNumber)
+    throw rule('ops.no_lender_reference', 'The case has no lender reference (financingNumber) yet; nothing can be transmitted to the lender.');
   const items = await deps.documents.collectTransmission(input.financingCaseId, input.items);
   await deps.lender.sendAttachments(input.financingCaseId, items, actorOf(operator));
   await deps.documents.markTransmitted(input.financingCaseId, input.items);
@@ -131,7 +184,8 @@ export async function transmit(deps: BackofficeDependencies, operator: Operator,
 export async function resubmit(deps: BackofficeDependencies, operator: Operator, financingCaseId: string): Promise<Record<string, unknown>> {
   const record = await deps.cases.caseRecord(financingCaseId);
   const last = record.view.lenderSubmissions.at(-1);
-  if (!last || last.status !== 'failed') throw rule('ops.resubmit_not_applicable', `The last lender submission is ${last?.status ?? 'missing'}; only a failed one can be resubmitted.`);
+  if (!last || last.status !== 'failed')
+    throw rule('ops.resubmit_not_applicable', `The last lender submission is ${last?.status ?? 'missing'}; only a failed one can be resubmitted.`);
   try {
     await deps.lender.resubmit(financingCaseId, actorOf(operator));
   } catch (error) {
@@ -143,9 +197,19 @@ export async function resubmit(deps: BackofficeDependencies, operator: Operator,
 }
 
 /** POST /ops/v1/cases/{id}/callback-requests */
-export async function createCallbackRequest(deps: BackofficeDependencies, operator: Operator, input: { financingCaseId: string; items: ItemReference[]; note: string | null }) {
+export async function createCallbackRequest(
+  deps: BackofficeDependencies,
+  operator: Operator,
+  input: { financingCaseId: string; items: ItemReference[]; note: string | null },
+) {
   const created = await deps.documents.createCallbackRequest(input.financingCaseId, input.items, input.note);
-  await deps.cases.recordHistory(input.financingCaseId, 'callback_request', input.note, { callbackRequestId: created.id, items: created.items }, actorOf(operator));
+  await deps.cases.recordHistory(
+    input.financingCaseId,
+    'callback_request',
+    input.note,
+    { callbackRequestId: created.id, items: created.items },
+    actorOf(operator),
+  );
   return created;
 }
 
@@ -163,6 +227,10 @@ export async function addNote(deps: BackofficeDependencies, operator: Operator, 
 }
 
 /** POST /ops/v1/contracts/{id}/transitions */
-export async function moveContract(deps: BackofficeDependencies, operator: Operator, input: { contractId: string; to: string }): Promise<Record<string, unknown>> {
+export async function moveContract(
+  deps: BackofficeDependencies,
+  operator: Operator,
+  input: { contractId: string; to: string },
+): Promise<Record<string, unknown>> {
   return caseDetail(deps, await deps.cases.moveContract(input.contractId, input.to, null, actorOf(operator)));
 }

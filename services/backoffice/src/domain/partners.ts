@@ -80,7 +80,9 @@ export const partners = {
 
   suspend: (access: PartnerAccessPort, operator: Operator, partnerId: string, reason: string) => access.suspend(partnerId, reason, actorOf(operator)),
   reactivate: (access: PartnerAccessPort, operator: Operator, partnerId: string, reason: string) => access.reactivate(partnerId, reason, actorOf(operator)),
-  createKey: (access: PartnerAccessPort, operator: Operator, partnerId: string, key: { name: string; role: string; expiresAt: string | null }) => access.createKey(partnerId, key, actorOf(operator)),
-  revokeKey: (access: PartnerAccessPort, operator: Operator, partnerId: string, keyId: string, reason: string) => access.revokeKey(partnerId, keyId, reason, actorOf(operator)),
+  createKey: (access: PartnerAccessPort, operator: Operator, partnerId: string, key: { name: string; role: string; expiresAt: string | null }) =>
+    access.createKey(partnerId, key, actorOf(operator)),
+  revokeKey: (access: PartnerAccessPort, operator: Operator, partnerId: string, keyId: string, reason: string) =>
+    access.revokeKey(partnerId, keyId, reason, actorOf(operator)),
   audit: (access: PartnerAccessPort, partnerId: string, page: number) => access.audit(partnerId, page),
 };

@@ -41,7 +41,14 @@ export interface CaseWorkflowPort {
   moveQuote(financingCaseId: string, move: QuoteMoveRequest, reason: string | null, actor: Actor): Promise<CaseRecord>;
   moveContract(contractId: string, to: string, reason: string | null, actor: Actor): Promise<CaseRecord>;
   /** The entry, and the mail to the case's partner when one is given, in one transaction of the case's owner. */
-  recordHistory(financingCaseId: string, action: string, reason: string | null, details: Record<string, unknown> | null, actor: Actor, partnerMail?: PartnerMail): Promise<void>;
+  recordHistory(
+    financingCaseId: string,
+    action: string,
+    reason: string | null,
+    details: Record<string, unknown> | null,
+    actor: Actor,
+    partnerMail?: PartnerMail,
+  ): Promise<void>;
 }
 
 export interface ItemReference {
@@ -97,7 +104,10 @@ export interface TransmissionItem {
 /** What documents does for the approval team; it checks the rules of items and reviews. */
 export interface DocumentsPort {
   caseFiles(financingCaseId: string): Promise<{ items: Record<string, unknown>[]; documents: Record<string, unknown>[] }>;
-  openItemCounts(financingCaseIds: string[], listOverdueCases: boolean): Promise<{ counts: Map<string, { openItems: number; overdueItems: number }>; overdueCaseIds: string[] }>;
+  openItemCounts(
+    financingCaseIds: string[],
+    listOverdueCases: boolean,
+  ): Promise<{ counts: Map<string, { openItems: number; overdueItems: number }>; overdueCaseIds: string[] }>;
   createRequests(financingCaseId: string, requests: NewRequest[]): Promise<Record<string, unknown>[]>;
   review(documentId: number, status: 'VERIFIED' | 'REJECTED', reason: string | null): Promise<ReviewedDocument>;
   open(documentId: number): Promise<DocumentContent>;

@@ -57,9 +57,11 @@ export class CartRepository implements CheckoutCarts {
   async claim(id: string, leaseMs: number): Promise<Cart | 'checked_out' | 'running'> {
     const [claimed]: CartRow[] = await this.db('carts')
       .where({ id })
-      .andWhere((query) => query
-        .where({ status: 'active' })
-        .orWhere((stale) => stale.where({ status: 'checking_out' }).andWhere('claimed_at', '<', new Date(Date.now() - leaseMs))))
+      .andWhere((query) =>
+        query
+          .where({ status: 'active' })
+          .orWhere((stale) => stale.where({ status: 'checking_out' }).andWhere('claimed_at', '<', new Date(Date.now() - leaseMs))),
+      )
       .update({ status: 'checking_out', claimed_at: new Date() })
       .returning('*');
     if (claimed) return toCart(claimed);

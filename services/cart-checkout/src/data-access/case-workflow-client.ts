@@ -37,7 +37,12 @@ const toTerms = (terms: FrozenTerms): caseWorkflow.QuoteTerms => ({
   customSlaFileName: terms.customSlaFileName,
 });
 
-const toCreated = (created: caseWorkflow.CreatedCase__Output): CreatedCase => ({ financingCaseId: created.financingCaseId, quoteId: created.quoteId, created: created.created, status: created.status });
+const toCreated = (created: caseWorkflow.CreatedCase__Output): CreatedCase => ({
+  financingCaseId: created.financingCaseId,
+  quoteId: created.quoteId,
+  created: created.created,
+  status: created.status,
+});
 
 /** case-workflow's gRPC calls behind the domain's port. */
 export class CaseWorkflowClient implements CaseWorkflowPort {
@@ -48,41 +53,49 @@ export class CaseWorkflowClient implements CaseWorkflowPort {
   }
 
   async createCaseFromCheckout(request: NewCheckoutCase, context: CallContext): Promise<CreatedCase> {
-    const created = await this.client.call('CreateCaseFromCheckout', {
-      cartId: request.cartId,
-      items: request.items.map((item, index) => ({
-        position: index + 1,
-        productNumber: item.productNumber,
-        productName: item.productName ?? '',
-        productSku: item.productSku ?? '',
-        quantity: item.quantity,
-        pricePerItem: decimalOfCents(centsOfAmount(item.price)),
-        total: decimalOfCents(centsOfAmount(item.price) * BigInt(item.quantity)),
-        categoryId: item.categoryId ?? 0,
-        categorySlug: item.categorySlug ?? '',
-        productOptions: item.productOptions ?? {},
-      })),
-      customer: toCustomer(request.customer),
-      hasDeliveryAddress: request.deliveryAddress !== undefined,
-      deliveryAddress: request.deliveryAddress ? { ...request.deliveryAddress, company: request.deliveryAddress.company ?? '' } : undefined,
-      terms: toTerms(request.terms),
-      hasPrintPlanTerms: request.printPlanTerms !== undefined,
-      printPlanTerms: request.printPlanTerms,
-      submitFinancing: request.submitFinancing,
-      quoteNumber: request.quoteNumber ?? '',
-    }, context);
+    const created = await this.client.call(
+      'CreateCaseFromCheckout',
+      {
+        cartId: request.cartId,
+        items: request.items.map((item, index) => ({
+          position: index + 1,
+          productNumber: item.productNumber,
+          productName: item.productName ?? '',
+          productSku: item.productSku ?? '',
+          quantity: item.quantity,
+          pricePerItem: decimalOfCents(centsOfAmount(item.price)),
+          total: decimalOfCents(centsOfAmount(item.price) * BigInt(item.quantity)),
+          categoryId: item.categoryId ?? 0,
+          categorySlug: item.categorySlug ?? '',
+          productOptions: item.productOptions ?? {},
+        })),
+        customer: toCustomer(request.customer),
+        hasDeliveryAddress: request.deliveryAddress !== undefined,
+        deliveryAddress: request.deliveryAddress ? { ...request.deliveryAddress, company: request.deliveryAddress.company ?? '' } : undefined,
+        terms: toTerms(request.terms),
+        hasPrintPlanTerms: request.printPlanTerms !== undefined,
+        printPlanTerms: request.printPlanTerms,
+        submitFinancing: request.submitFinancing,
+        quoteNumber: request.quoteNumber ?? '',
+      },
+      context,
+    );
     return toCreated(created);
   }
 
   async createCaseFromQuoteRequest(request: NewQuoteRequestCase, context: CallContext): Promise<CreatedCase> {
-    const created = await this.client.call('CreateCaseFromQuoteRequest', {
-      quoteRequestId: request.quoteRequestId,
-      calculationId: request.calculationId,
-      customer: toCustomer(request.customer),
-      terms: toTerms(request.terms),
-      contactPhone: request.contactPhone ?? '',
-      contactEmail: request.contactEmail ?? '',
-    }, context);
+    const created = await this.client.call(
+      'CreateCaseFromQuoteRequest',
+      {
+        quoteRequestId: request.quoteRequestId,
+        calculationId: request.calculationId,
+        customer: toCustomer(request.customer),
+        terms: toTerms(request.terms),
+        contactPhone: request.contactPhone ?? '',
+        contactEmail: request.contactEmail ?? '',
+      },
+      context,
+    );
     return toCreated(created);
   }
 

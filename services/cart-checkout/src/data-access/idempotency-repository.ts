@@ -17,14 +17,18 @@ export function keyExpiry(retentionHours: number): Date {
 
 /** Idempotency keys per partner; only completed checkouts (201) are kept for replay. */
 export class IdempotencyRepository implements IdempotencyStore {
-  constructor(private readonly db: Knex, private readonly retentionHours: number) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly retentionHours: number,
+  ) {}
 
   async begin(partnerId: string, key: string, requestHash: string, leaseMs: number): Promise<IdempotencyStart> {
     // A new key (nearly every request) is one statement on its own; only a key seen before needs
     // the transaction that reads and takes it over under a row lock.
     const inserted = await this.db('idempotency_keys')
       .insert({ partner_id: partnerId, key, request_hash: requestHash, state: 'running', started_at: new Date(), expires_at: keyExpiry(this.retentionHours) })
-      .onConflict(['partner_id', 'key']).ignore()
+      .onConflict(['partner_id', 'key'])
+      .ignore()
       .returning('key');
     if (inserted.length) return { outcome: 'started' };
     return this.db.transaction(async (trx) => {
@@ -33,7 +37,8 @@ export class IdempotencyRepository implements IdempotencyStore {
       if (!row) return { outcome: 'running' as const };
       const now = Date.now();
       if (row.expires_at.getTime() < now) {
-        await trx('idempotency_keys').where({ partner_id: partnerId, key })
+        await trx('idempotency_keys')
+          .where({ partner_id: partnerId, key })
           .update({ request_hash: requestHash, state: 'running', response_body: null, started_at: new Date(), expires_at: keyExpiry(this.retentionHours) });
         return { outcome: 'started' as const };
       }

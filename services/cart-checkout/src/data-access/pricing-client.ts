@@ -59,16 +59,20 @@ export class PricingClient implements PricingPort {
   }
 
   async freezeCheckoutTerms(items: CartItem[], terms: CheckoutTermsInput, context: CallContext): Promise<FrozenTerms> {
-    return this.client.call('FreezeCheckoutTerms', {
-      items: toCartItems(items),
-      financingType: terms.financingType,
-      duration: terms.duration,
-      paymentInterval: terms.paymentInterval,
-      hasCommission: terms.commission !== undefined,
-      commission: terms.commission ?? 0,
-      serviceCost: terms.serviceCost === undefined || terms.serviceCost === null ? '' : amount(terms.serviceCost),
-      customSlaFileName: terms.customSlaFileName ?? '',
-    }, context);
+    return this.client.call(
+      'FreezeCheckoutTerms',
+      {
+        items: toCartItems(items),
+        financingType: terms.financingType,
+        duration: terms.duration,
+        paymentInterval: terms.paymentInterval,
+        hasCommission: terms.commission !== undefined,
+        commission: terms.commission ?? 0,
+        serviceCost: terms.serviceCost === undefined || terms.serviceCost === null ? '' : amount(terms.serviceCost),
+        customSlaFileName: terms.customSlaFileName ?? '',
+      },
+      context,
+    );
   }
 
   async findCalculation(id: string, context: CallContext): Promise<StoredCalculation | undefined> {

@@ -3,7 +3,15 @@ import { enqueueOutbox } from '@rental/bus';
 import type { Knex } from '@rental/db';
 import { statusChangeSubject } from '@rental/proto';
 import type { CreatedCase, QuoteRequestCaseRequest, QuoteRequestStore } from '../domain/ports';
-import { CaseStatusChange, QUOTE_REQUEST_STATUS_NEW, QUOTE_REQUEST_TRANSITIONS, QuoteRequest, QuoteRequestMove, QuoteRequestStatus, quoteRequestStatusChanged } from '../domain/quote-request';
+import {
+  CaseStatusChange,
+  QUOTE_REQUEST_STATUS_NEW,
+  QUOTE_REQUEST_TRANSITIONS,
+  QuoteRequest,
+  QuoteRequestMove,
+  QuoteRequestStatus,
+  quoteRequestStatusChanged,
+} from '../domain/quote-request';
 
 export interface QuoteRequestEventSettings {
   environment: string;
@@ -35,24 +43,41 @@ const toQuoteRequest = (row: QuoteRequestRow): QuoteRequest => ({
 });
 
 export class QuoteRequestRepository implements QuoteRequestStore {
-  constructor(private readonly db: Knex, private readonly events: QuoteRequestEventSettings) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly events: QuoteRequestEventSettings,
+  ) {}
 
   async fileNew(partnerId: string, calculationId: string, fields: QuoteRequest['fields'], caseRequest: QuoteRequestCaseRequest): Promise<QuoteRequest> {
-    const [row] = await this.db('quote_requests')
-      .insert({ partner_id: partnerId, status: QUOTE_REQUEST_STATUS_NEW, calculation_id: calculationId, fields: JSON.stringify(fields), case_request: JSON.stringify(caseRequest), created_at: this.events.now() })
-      .returning('*') as QuoteRequestRow[];
+    const [row] = (await this.db('quote_requests')
+      .insert({
+        partner_id: partnerId,
+        status: QUOTE_REQUEST_STATUS_NEW,
+        calculation_id: calculationId,
+        fields: JSON.stringify(fields),
+        case_request: JSON.stringify(caseRequest),
+        created_at: this.events.now(),
+      })
+      .returning('*')) as QuoteRequestRow[];
     return toQuoteRequest(row as QuoteRequestRow);
   }
 
   linkCase(id: number, created: CreatedCase): Promise<QuoteRequest> {
     return this.db.transaction(async (trx) => {
       const { from, to } = QUOTE_REQUEST_TRANSITIONS.create_quote;
-      const [linked] = await trx('quote_requests').where({ id, status: from })
+      const [linked] = (await trx('quote_requests')
+        .where({ id, status: from })
         .update({ financing_case_id: created.financingCaseId, quote_id: created.quoteId, status: to })
-        .returning('*') as QuoteRequestRow[];
+        .returning('*')) as QuoteRequestRow[];
       // Linked already (the completion job and a late answer both got here): as it is, without a second event.
-      if (!linked) return toQuoteRequest(await trx('quote_requests').where({ id }).first() as QuoteRequestRow);
-      await this.emit(trx, this.events.now(), { partnerId: linked.partner_id, financingCaseId: created.financingCaseId, quoteId: created.quoteId, transition: 'create_quote', caseStatus: created.status });
+      if (!linked) return toQuoteRequest((await trx('quote_requests').where({ id }).first()) as QuoteRequestRow);
+      await this.emit(trx, this.events.now(), {
+        partnerId: linked.partner_id,
+        financingCaseId: created.financingCaseId,
+        quoteId: created.quoteId,
+        transition: 'create_quote',
+        caseStatus: created.status,
+      });
       return toQuoteRequest(linked);
     });
   }
@@ -63,22 +88,31 @@ export class QuoteRequestRepository implements QuoteRequestStore {
 
   async listInterrupted(filedBefore: Date, limit: number): Promise<{ quoteRequest: QuoteRequest; caseRequest: QuoteRequestCaseRequest }[]> {
     const rows: (QuoteRequestRow & { case_request: QuoteRequestCaseRequest })[] = await this.db('quote_requests')
-      .where({ status: QUOTE_REQUEST_STATUS_NEW }).where('created_at', '<', filedBefore).whereNotNull('case_request')
-      .orderBy('created_at').limit(limit);
+      .where({ status: QUOTE_REQUEST_STATUS_NEW })
+      .where('created_at', '<', filedBefore)
+      .whereNotNull('case_request')
+      .orderBy('created_at')
+      .limit(limit);
     return rows.map((row) => ({ quoteRequest: toQuoteRequest(row), caseRequest: row.case_request }));
   }
 
   async cancelOfCase(change: CaseStatusChange): Promise<boolean> {
     return this.db.transaction(async (trx) => {
       const { from, to } = QUOTE_REQUEST_TRANSITIONS.cancel;
-      const [row] = await trx('quote_requests')
+      const [row] = (await trx('quote_requests')
         .where({ partner_id: change.partnerId, financing_case_id: change.financingCaseId, status: from })
         .update({ status: to })
-        .returning('*') as QuoteRequestRow[];
+        .returning('*')) as QuoteRequestRow[];
       if (!row || !row.quote_id) return false;
       // After the quote's own event, so a receiver ordering by occurredAt ends on this one.
       const occurredAt = new Date(Math.max(this.events.now().getTime(), Date.parse(change.occurredAt) + 1));
-      await this.emit(trx, occurredAt, { partnerId: change.partnerId, financingCaseId: change.financingCaseId, quoteId: row.quote_id, transition: 'cancel', caseStatus: change.status });
+      await this.emit(trx, occurredAt, {
+        partnerId: change.partnerId,
+        financingCaseId: change.financingCaseId,
+        quoteId: row.quote_id,
+        transition: 'cancel',
+        caseStatus: change.status,
+      });
       return true;
     });
   }

@@ -20,7 +20,17 @@ export interface Cart {
 export async function createCart(items: CartItem[], store: CartStore, pricing: PricingPort, context: CallContext): Promise<Cart> {
   const priced = await pricing.priceCart(items, context);
   const now = new Date().toISOString();
-  const cart: Cart = { id: ulid(), partnerId: context.partnerId, status: 'active', items, pricing: priced, financingCaseId: null, quoteId: null, createdAt: now, updatedAt: now };
+  const cart: Cart = {
+    id: ulid(),
+    partnerId: context.partnerId,
+    status: 'active',
+    items,
+    pricing: priced,
+    financingCaseId: null,
+    quoteId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
   await store.insert(cart);
   return cart;
 }

@@ -6,8 +6,15 @@ import type { CreatedCase, FrozenTerms } from './ports';
 const context = { partnerId: 'acme', requestId: 'test' };
 const request = checkoutBody.parse({ duration: 36, financingType: 'leasing', customer: { company: 'Test GmbH' } });
 const cart: Cart = {
-  id: 'CART1', partnerId: 'acme', status: 'active', items: [{ productNumber: 'P-1', quantity: 1, price: 1000 }] as Cart['items'],
-  pricing: {} as Cart['pricing'], financingCaseId: null, quoteId: null, createdAt: '', updatedAt: '',
+  id: 'CART1',
+  partnerId: 'acme',
+  status: 'active',
+  items: [{ productNumber: 'P-1', quantity: 1, price: 1000 }] as Cart['items'],
+  pricing: {} as Cart['pricing'],
+  financingCaseId: null,
+  quoteId: null,
+  createdAt: '',
+  updatedAt: '',
 };
 
 /** Ports that record what the checkout asked of them; `createCase` decides what case-workflow does. */
@@ -42,7 +49,9 @@ function fakeDependencies(createCase: () => Promise<CreatedCase>) {
     },
     caseWorkflow: {
       createCaseFromCheckout: createCase,
-      createCaseFromQuoteRequest: async () => { throw new Error('not used'); },
+      createCaseFromQuoteRequest: async () => {
+        throw new Error('not used');
+      },
     },
   };
   return { deps, calls };
@@ -54,7 +63,12 @@ describe('checkOut leases and completion', () => {
   it('when case-workflow takes longer than a renewal period, then the cart claim and the key are renewed while it runs and no longer afterwards', async () => {
     jest.useFakeTimers();
     let answer!: (created: CreatedCase) => void;
-    const { deps, calls } = fakeDependencies(() => new Promise((resolve) => { answer = resolve; }));
+    const { deps, calls } = fakeDependencies(
+      () =>
+        new Promise((resolve) => {
+          answer = resolve;
+        }),
+    );
 
     const running = checkOut('CART1', request, 'hash', 'KEY1', deps, context);
     await jest.advanceTimersByTimeAsync(CHECKOUT_LEASE_RENEWAL_MS * 3);
@@ -78,7 +92,9 @@ describe('checkOut leases and completion', () => {
   });
 
   it('when case-workflow is unavailable, then the cart is released and the key forgotten, and nothing is completed', async () => {
-    const { deps, calls } = fakeDependencies(async () => { throw new DomainError('unavailable', 'dependency.unavailable', 'down'); });
+    const { deps, calls } = fakeDependencies(async () => {
+      throw new DomainError('unavailable', 'dependency.unavailable', 'down');
+    });
 
     await expect(checkOut('CART1', request, 'hash', 'KEY1', deps, context)).rejects.toMatchObject({ kind: 'unavailable' });
 

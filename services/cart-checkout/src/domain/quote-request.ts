@@ -8,27 +8,32 @@ const requiredText = (max = 200) => nonBlankText().max(max);
 
 export const CALCULATION_IRI = /^\/api\/calculations\/([0-9A-HJKMNP-TV-Z]{26})$/;
 
-export const quoteRequestBody = z.object({
-  email: emailAddress().max(320),
-  firstName: requiredText(),
-  lastName: requiredText(),
-  customerType: z.enum(['company', 'freelancer', 'public_institution']),
-  street: requiredText(),
-  postalCode: requiredText(20),
-  city: requiredText(),
-  country: requiredText(100),
-  calculation: z.string().max(100).describe('IRI of a calculation of the partner: /api/calculations/<id>'),
-  acknowledgedPrivacy: z.boolean().optional().describe('Must be true'),
-  name: optionalText(),
-  phone: optionalText(50),
-  company: optionalText(),
-  message: optionalText(5000),
-  houseNumber: optionalText(20),
-  creditRatingNo: optionalText(100),
-  category: z.union([z.string().max(200), z.object({}).catchall(z.unknown())]).nullable().optional(),
-  duration: z.number().int().min(1).max(600).nullable().optional().describe('Pass together with calculationType'),
-  calculationType: z.string().max(60).nullable().optional().describe('Pass together with duration'),
-}).meta({ id: 'QuoteRequestCreate' });
+export const quoteRequestBody = z
+  .object({
+    email: emailAddress().max(320),
+    firstName: requiredText(),
+    lastName: requiredText(),
+    customerType: z.enum(['company', 'freelancer', 'public_institution']),
+    street: requiredText(),
+    postalCode: requiredText(20),
+    city: requiredText(),
+    country: requiredText(100),
+    calculation: z.string().max(100).describe('IRI of a calculation of the partner: /api/calculations/<id>'),
+    acknowledgedPrivacy: z.boolean().optional().describe('Must be true'),
+    name: optionalText(),
+    phone: optionalText(50),
+    company: optionalText(),
+    message: optionalText(5000),
+    houseNumber: optionalText(20),
+    creditRatingNo: optionalText(100),
+    category: z
+      .union([z.string().max(200), z.object({}).catchall(z.unknown())])
+      .nullable()
+      .optional(),
+    duration: z.number().int().min(1).max(600).nullable().optional().describe('Pass together with calculationType'),
+    calculationType: z.string().max(60).nullable().optional().describe('Pass together with duration'),
+  })
+  .meta({ id: 'QuoteRequestCreate' });
 
 export type QuoteRequestInput = z.infer<typeof quoteRequestBody>;
 
@@ -86,11 +91,23 @@ function offerOf(calculation: StoredCalculation, input: QuoteRequestInput): Stor
   }
   if (!hasDuration) {
     if (calculation.offers.length === 1) return calculation.offers[0] as StoredOffer;
-    throw validationFailed([{ propertyPath: 'duration', code: 'quote_request.offer_not_selected', message: `The calculation has ${calculation.offers.length} offers; choose one with duration and calculationType.` }]);
+    throw validationFailed([
+      {
+        propertyPath: 'duration',
+        code: 'quote_request.offer_not_selected',
+        message: `The calculation has ${calculation.offers.length} offers; choose one with duration and calculationType.`,
+      },
+    ]);
   }
   const offer = calculation.offers.find((candidate) => candidate.duration === input.duration && candidate.calculationType === input.calculationType);
   if (!offer) {
-    throw validationFailed([{ propertyPath: 'duration', code: 'quote_request.offer_not_found', message: `The calculation has no ${input.calculationType} offer for ${input.duration} months.` }]);
+    throw validationFailed([
+      {
+        propertyPath: 'duration',
+        code: 'quote_request.offer_not_found',
+        message: `The calculation has no ${input.calculationType} offer for ${input.duration} months.`,
+      },
+    ]);
   }
   return offer;
 }
@@ -111,22 +128,38 @@ const isRefusal = (error: unknown) => error instanceof DomainError && REFUSALS.i
  * request for its case first, then case-workflow creates the case (once per quote request
  * however often it is asked), then the quote request is linked to it.
  */
-export async function fileQuoteRequest(input: QuoteRequestInput, deps: { store: QuoteRequestStore; pricing: PricingPort; caseWorkflow: CaseWorkflowPort }, context: CallContext): Promise<QuoteRequest> {
+export async function fileQuoteRequest(
+  input: QuoteRequestInput,
+  deps: { store: QuoteRequestStore; pricing: PricingPort; caseWorkflow: CaseWorkflowPort },
+  context: CallContext,
+): Promise<QuoteRequest> {
   if (input.acknowledgedPrivacy !== true) {
-    throw validationFailed([{ propertyPath: 'acknowledgedPrivacy', code: 'quote_request.privacy_not_acknowledged', message: 'The privacy notice must be acknowledged (true).' }]);
+    throw validationFailed([
+      { propertyPath: 'acknowledgedPrivacy', code: 'quote_request.privacy_not_acknowledged', message: 'The privacy notice must be acknowledged (true).' },
+    ]);
   }
   const calculationId = CALCULATION_IRI.exec(input.calculation)?.[1];
   const calculation = calculationId ? await deps.pricing.findCalculation(calculationId, context) : undefined;
   if (!calculation || !calculationId) {
-    throw validationFailed([{ propertyPath: 'calculation', code: 'quote_request.unknown_calculation', message: 'This is not the IRI of a calculation of this partner.' }]);
+    throw validationFailed([
+      { propertyPath: 'calculation', code: 'quote_request.unknown_calculation', message: 'This is not the IRI of a calculation of this partner.' },
+    ]);
   }
   const offer = offerOf(calculation, input);
   const contacts = await deps.pricing.financingPartnerOf(context);
   const caseRequest: QuoteRequestCaseRequest = {
     calculationId,
     customer: {
-      firstName: input.firstName, lastName: input.lastName, email: input.email, street: input.street, houseNumber: input.houseNumber ?? '',
-      zipCode: input.postalCode, city: input.city, country: input.country, phone: input.phone ?? '', company: input.company ?? input.name ?? '',
+      firstName: input.firstName,
+      lastName: input.lastName,
+      email: input.email,
+      street: input.street,
+      houseNumber: input.houseNumber ?? '',
+      zipCode: input.postalCode,
+      city: input.city,
+      country: input.country,
+      phone: input.phone ?? '',
+      company: input.company ?? input.name ?? '',
       customerType: input.customerType,
     },
     terms: {
@@ -158,7 +191,12 @@ export async function fileQuoteRequest(input: QuoteRequestInput, deps: { store: 
  * so the quote request is removed; without an answer the case may exist, so the quote request
  * stays new for the completion job (or is linked by a later answer).
  */
-async function createAndLinkCase(deps: { store: QuoteRequestStore; caseWorkflow: CaseWorkflowPort }, id: number, caseRequest: QuoteRequestCaseRequest, context: CallContext): Promise<QuoteRequest> {
+async function createAndLinkCase(
+  deps: { store: QuoteRequestStore; caseWorkflow: CaseWorkflowPort },
+  id: number,
+  caseRequest: QuoteRequestCaseRequest,
+  context: CallContext,
+): Promise<QuoteRequest> {
   let created;
   try {
     created = await deps.caseWorkflow.createCaseFromQuoteRequest({ ...caseRequest, quoteRequestId: String(id) }, context);
@@ -174,7 +212,11 @@ async function createAndLinkCase(deps: { store: QuoteRequestStore; caseWorkflow:
  * case-workflow again with the request kept for it and linked to the case it answers (the same
  * case when the first call had created it). Answers how many were completed and how many not.
  */
-export async function completeInterruptedQuoteRequests(deps: { store: QuoteRequestStore; caseWorkflow: CaseWorkflowPort }, now: Date, limit = 20): Promise<{ completed: number; failed: number }> {
+export async function completeInterruptedQuoteRequests(
+  deps: { store: QuoteRequestStore; caseWorkflow: CaseWorkflowPort },
+  now: Date,
+  limit = 20,
+): Promise<{ completed: number; failed: number }> {
   const interrupted = await deps.store.listInterrupted(new Date(now.getTime() - QUOTE_REQUEST_INTERRUPTED_AFTER_MS), limit);
   let completed = 0;
   for (const { quoteRequest, caseRequest } of interrupted) {

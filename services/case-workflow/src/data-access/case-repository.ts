@@ -5,8 +5,25 @@ import type { AuditContext, ContractDetails, FinancingCase, HistoryEntry, QuoteD
 import type { CaseSource, CaseStore, CaseTransaction, CreatedCaseResult, CustomerLink, NewCase, SigningStatement } from '../domain/ports';
 import { EventSettings, KnexCaseTransaction, recordAppliedCallback } from './case-transaction';
 import {
-  CaseRow, CaseWithQuoteRow, ContractRow, EnvelopeRow, FeedbackRow, FinancingResponseRow, HistoryRow, PersonRow, QuoteItemRow, QuoteRow,
-  toCase, toContract, toEnvelope, toFeedback, toFinancingResponse, toHistoryEntry, toPerson, toQuote, toQuoteItem,
+  CaseRow,
+  CaseWithQuoteRow,
+  ContractRow,
+  EnvelopeRow,
+  FeedbackRow,
+  FinancingResponseRow,
+  HistoryRow,
+  PersonRow,
+  QuoteItemRow,
+  QuoteRow,
+  toCase,
+  toContract,
+  toEnvelope,
+  toFeedback,
+  toFinancingResponse,
+  toHistoryEntry,
+  toPerson,
+  toQuote,
+  toQuoteItem,
 } from './rows';
 
 const SOURCE_CONSTRAINTS = ['financing_cases_partner_cart_unique', 'financing_cases_partner_quote_request_unique'];
@@ -18,11 +35,17 @@ const cents = (value: bigint | null) => (value === null ? null : value.toString(
  * as SQL, so the number is drawn in the statement that uses it (no round trip of its own).
  */
 function numberFromSequence(trx: Knex.Transaction, prefix: string, year: number, sequence: string): Knex.Raw {
-  return trx.raw("(SELECT ?::text || '-' || ?::text || '-' || lpad(v, greatest(6, length(v)), '0') FROM (SELECT nextval(?::regclass)::text AS v) AS next_value)", [prefix, year, sequence]);
+  return trx.raw(
+    "(SELECT ?::text || '-' || ?::text || '-' || lpad(v, greatest(6, length(v)), '0') FROM (SELECT nextval(?::regclass)::text AS v) AS next_value)",
+    [prefix, year, sequence],
+  );
 }
 
 export class CaseRepository implements CaseStore {
-  constructor(private readonly db: Knex, private readonly settings: EventSettings) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly settings: EventSettings,
+  ) {}
 
   private casesWithQuote(db: Knex | Knex.Transaction = this.db) {
     return db('financing_cases as fc')
@@ -36,7 +59,9 @@ export class CaseRepository implements CaseStore {
   }
 
   async hasQuoteWithRentalFactor(partnerId: string, rentalFactor: string, term: { calculationType: string; duration: number }): Promise<boolean> {
-    const quote = await this.db('quotes').where({ partner_id: partnerId, rental_factor: rentalFactor, calculation_type: term.calculationType, duration: term.duration }).first('id');
+    const quote = await this.db('quotes')
+      .where({ partner_id: partnerId, rental_factor: rentalFactor, calculation_type: term.calculationType, duration: term.duration })
+      .first('id');
     return quote !== undefined;
   }
 
@@ -45,16 +70,29 @@ export class CaseRepository implements CaseStore {
    * `?page=` skips index entries, not joined rows; the quote is joined for the page's cases only.
    */
   async listCases(partnerId: string, limit: number, offset: number): Promise<FinancingCase[]> {
-    const page = this.db('financing_cases').where('partner_id', partnerId).select('id', 'created_at')
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).offset(offset);
-    const rows: CaseWithQuoteRow[] = await this.casesWithQuote().join(page.as('page'), 'page.id', 'fc.id')
-      .orderBy([{ column: 'page.created_at', order: 'desc' }, { column: 'page.id', order: 'desc' }]);
+    const page = this.db('financing_cases')
+      .where('partner_id', partnerId)
+      .select('id', 'created_at')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(limit)
+      .offset(offset);
+    const rows: CaseWithQuoteRow[] = await this.casesWithQuote()
+      .join(page.as('page'), 'page.id', 'fc.id')
+      .orderBy([
+        { column: 'page.created_at', order: 'desc' },
+        { column: 'page.id', order: 'desc' },
+      ]);
     return rows.map(toCase);
   }
 
   async findCaseBySource(partnerId: string, source: CaseSource): Promise<{ financingCase: FinancingCase; quoteNumber: string } | undefined> {
     const query = this.casesWithQuote().where('fc.partner_id', partnerId);
-    const row: CaseWithQuoteRow | undefined = await ('cartId' in source ? query.where('fc.cart_id', source.cartId) : query.where('fc.quote_request_id', source.quoteRequestId)).first();
+    const row: CaseWithQuoteRow | undefined = await (
+      'cartId' in source ? query.where('fc.cart_id', source.cartId) : query.where('fc.quote_request_id', source.quoteRequestId)
+    ).first();
     return row ? { financingCase: toCase(row), quoteNumber: row.quote_number } : undefined;
   }
 
@@ -114,58 +152,71 @@ export class CaseRepository implements CaseStore {
           clock_offset_ms: 0,
         };
         const terms = newCase.terms;
-        const quoteNumber = newCase.quoteNumber ?? await this.generatedQuoteNumber(trx, newCase.partnerId, year);
+        const quoteNumber = newCase.quoteNumber ?? (await this.generatedQuoteNumber(trx, newCase.partnerId, year));
         // Case, quote and items in one statement (one round trip): the case and the items as
         // data-modifying WITHs of the quote's insert, whose foreign keys are checked at its end.
-        let statement = trx.queryBuilder().with('new_case', trx('financing_cases').insert({ ...caseValues, case_number: numberFromSequence(trx, 'FC', year, 'case_number_seq') }).returning('case_number'));
+        let statement = trx.queryBuilder().with(
+          'new_case',
+          trx('financing_cases')
+            .insert({ ...caseValues, case_number: numberFromSequence(trx, 'FC', year, 'case_number_seq') })
+            .returning('case_number'),
+        );
         if (newCase.items.length > 0) {
-          statement = statement.with('new_items', trx('quote_items').insert(newCase.items.map((item) => ({
-            quote_id: quoteId,
-            position: item.position,
-            product_number: item.productNumber,
-            product_name: item.productName,
-            product_sku: item.productSku,
-            quantity: item.quantity,
-            price_per_item_cents: item.pricePerItemCents.toString(),
-            total_cents: item.totalCents.toString(),
-            category_id: item.categoryId,
-            category_slug: item.categorySlug,
-            product_options: JSON.stringify(item.productOptions),
-          }))));
+          statement = statement.with(
+            'new_items',
+            trx('quote_items').insert(
+              newCase.items.map((item) => ({
+                quote_id: quoteId,
+                position: item.position,
+                product_number: item.productNumber,
+                product_name: item.productName,
+                product_sku: item.productSku,
+                quantity: item.quantity,
+                price_per_item_cents: item.pricePerItemCents.toString(),
+                total_cents: item.totalCents.toString(),
+                category_id: item.categoryId,
+                category_slug: item.categorySlug,
+                product_options: JSON.stringify(item.productOptions),
+              })),
+            ),
+          );
         }
-        const [{ new_case_number: caseNumber, ...quoteRow }] = await statement.insert({
-          id: quoteId,
-          financing_case_id: caseId,
-          partner_id: newCase.partnerId,
-          quote_number: quoteNumber,
-          status: 'in_progress',
-          status_updated_at: now,
-          calculation_type: terms.calculationType,
-          duration: terms.duration,
-          customer: JSON.stringify(newCase.customer),
-          shipping_address: JSON.stringify(newCase.shippingAddress),
-          distribution_hub: terms.distributionHub,
-          calculation_id: newCase.calculationId,
-          cart_id: 'cartId' in newCase.source ? newCase.source.cartId : null,
-          quote_request_id: 'quoteRequestId' in newCase.source ? newCase.source.quoteRequestId : null,
-          rental_factor: terms.rentalFactor,
-          residual_value: terms.residualValue,
-          payment_interval: terms.paymentInterval,
-          commission_percentage: terms.commissionPercentage,
-          total_value_cents: cents(terms.totalValueCents),
-          monthly_costs_cents: cents(terms.monthlyCostsCents),
-          monthly_rate_all_in_cents: cents(terms.monthlyRateAllInCents),
-          service_cost_cents: cents(terms.serviceCostCents),
-          recurring_service_fee_cents: cents(terms.recurringServiceFeeCents),
-          product_sector: terms.productSector,
-          financing_partner_id: terms.financingPartnerId,
-          custom_sla_file_name: terms.customSlaFileName,
-          contact_phone: newCase.contactPhone,
-          contact_email: newCase.contactEmail,
-          print_plan_terms: newCase.printPlanTerms === null ? null : JSON.stringify(newCase.printPlanTerms),
-          created_at: now,
-          updated_at: now,
-        }).into('quotes').returning(['*', trx.raw('(SELECT case_number FROM new_case) AS new_case_number')]) as (QuoteRow & { new_case_number: string })[];
+        const [{ new_case_number: caseNumber, ...quoteRow }] = (await statement
+          .insert({
+            id: quoteId,
+            financing_case_id: caseId,
+            partner_id: newCase.partnerId,
+            quote_number: quoteNumber,
+            status: 'in_progress',
+            status_updated_at: now,
+            calculation_type: terms.calculationType,
+            duration: terms.duration,
+            customer: JSON.stringify(newCase.customer),
+            shipping_address: JSON.stringify(newCase.shippingAddress),
+            distribution_hub: terms.distributionHub,
+            calculation_id: newCase.calculationId,
+            cart_id: 'cartId' in newCase.source ? newCase.source.cartId : null,
+            quote_request_id: 'quoteRequestId' in newCase.source ? newCase.source.quoteRequestId : null,
+            rental_factor: terms.rentalFactor,
+            residual_value: terms.residualValue,
+            payment_interval: terms.paymentInterval,
+            commission_percentage: terms.commissionPercentage,
+            total_value_cents: cents(terms.totalValueCents),
+            monthly_costs_cents: cents(terms.monthlyCostsCents),
+            monthly_rate_all_in_cents: cents(terms.monthlyRateAllInCents),
+            service_cost_cents: cents(terms.serviceCostCents),
+            recurring_service_fee_cents: cents(terms.recurringServiceFeeCents),
+            product_sector: terms.productSector,
+            financing_partner_id: terms.financingPartnerId,
+            custom_sla_file_name: terms.customSlaFileName,
+            contact_phone: newCase.contactPhone,
+            contact_email: newCase.contactEmail,
+            print_plan_terms: newCase.printPlanTerms === null ? null : JSON.stringify(newCase.printPlanTerms),
+            created_at: now,
+            updated_at: now,
+          })
+          .into('quotes')
+          .returning(['*', trx.raw('(SELECT case_number FROM new_case) AS new_case_number')])) as (QuoteRow & { new_case_number: string })[];
         const caseRow: CaseRow = { ...caseValues, case_number: caseNumber };
         const transaction = new KnexCaseTransaction(trx, this.settings, caseRow, quoteRow, null, null, audit);
         transaction.recordQuoteCreated();
@@ -190,7 +241,12 @@ export class CaseRepository implements CaseStore {
   private async generatedQuoteNumber(trx: Knex.Transaction, partnerId: string, year: number): Promise<string> {
     for (;;) {
       // The next number and whether the partner took it already, in one statement.
-      const { rows: [candidate] } = await trx.raw('SELECT n AS number, EXISTS (SELECT 1 FROM quotes WHERE partner_id = ? AND quote_number = n) AS taken FROM (SELECT ? AS n) AS candidate', [partnerId, numberFromSequence(trx, 'Q', year, 'quote_number_seq')]) as { rows: { number: string; taken: boolean }[] };
+      const {
+        rows: [candidate],
+      } = (await trx.raw(
+        'SELECT n AS number, EXISTS (SELECT 1 FROM quotes WHERE partner_id = ? AND quote_number = n) AS taken FROM (SELECT ? AS n) AS candidate',
+        [partnerId, numberFromSequence(trx, 'Q', year, 'quote_number_seq')],
+      )) as { rows: { number: string; taken: boolean }[] };
       if (candidate && !candidate.taken) return candidate.number;
     }
   }
@@ -202,14 +258,18 @@ export class CaseRepository implements CaseStore {
       if (!caseRow) return undefined;
       const quoteRow: QuoteRow = await trx('quotes').where({ financing_case_id: financingCaseId }).forUpdate().first();
       const contractRow: ContractRow | undefined = await trx('contracts').where({ financing_case_id: financingCaseId }).forUpdate().first();
-      const envelopeRow: EnvelopeRow | undefined = contractRow ? await trx('signature_envelopes').where({ contract_id: contractRow.id }).forUpdate().first() : undefined;
+      const envelopeRow: EnvelopeRow | undefined = contractRow
+        ? await trx('signature_envelopes').where({ contract_id: contractRow.id }).forUpdate().first()
+        : undefined;
       const transaction = new KnexCaseTransaction(trx, this.settings, caseRow, quoteRow, contractRow ?? null, envelopeRow ?? null, audit);
       return { result: await work(transaction) };
     });
   }
 
   async findProviderEnvelope(envelopeId: string): Promise<{ financingCaseId: string; contractId: string } | undefined> {
-    const row: { financing_case_id: string; contract_id: string } | undefined = await this.db('provider_envelopes').where({ envelope_id: envelopeId }).first('financing_case_id', 'contract_id');
+    const row: { financing_case_id: string; contract_id: string } | undefined = await this.db('provider_envelopes')
+      .where({ envelope_id: envelopeId })
+      .first('financing_case_id', 'contract_id');
     return row ? { financingCaseId: row.financing_case_id, contractId: row.contract_id } : undefined;
   }
 
@@ -222,12 +282,16 @@ export class CaseRepository implements CaseStore {
   }
 
   async findSigningStatement(financingCaseId: string): Promise<SigningStatement | null> {
-    const row: { signing_statement: SigningStatement | null } | undefined = await this.db('quotes').where({ financing_case_id: financingCaseId }).first('signing_statement');
+    const row: { signing_statement: SigningStatement | null } | undefined = await this.db('quotes')
+      .where({ financing_case_id: financingCaseId })
+      .first('signing_statement');
     return row?.signing_statement ?? null;
   }
 
   async findCustomerLink(tokenHash: string): Promise<CustomerLink | undefined> {
-    const row = await this.db('customer_links as l').join('financing_cases as fc', 'fc.id', 'l.financing_case_id').where('l.token_hash', tokenHash)
+    const row = await this.db('customer_links as l')
+      .join('financing_cases as fc', 'fc.id', 'l.financing_case_id')
+      .where('l.token_hash', tokenHash)
       .first('l.*', 'fc.clock_offset_ms');
     if (!row) return undefined;
     return {

@@ -5,16 +5,52 @@ import { Knex, isUniqueViolation } from '@rental/db';
 import { currentOrigin } from '@rental/logger';
 import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract-machine';
 import { ResourceType, nextOccurredAt } from '../domain/events';
-import type { Actor, AuditContext, AuthorizedPerson, Contract, EnvelopeRecipient, FinancingCase, Quote, QuoteFeedbackAction, SignatureEnvelope } from '../domain/model';
+import type {
+  Actor,
+  AuditContext,
+  AuthorizedPerson,
+  Contract,
+  EnvelopeRecipient,
+  FinancingCase,
+  Quote,
+  QuoteFeedbackAction,
+  SignatureEnvelope,
+} from '../domain/model';
 import { hashCustomerToken, newCustomerToken } from '../domain/customer-token';
-import type { CaseTransaction, EnvelopeVoidReason, IssuedCustomerLink, LockedLenderSubmission, MailRequest, NewAuthorizedPerson, NewCustomerLink, ProviderEnvelope, SigningStatement } from '../domain/ports';
+import type {
+  CaseTransaction,
+  EnvelopeVoidReason,
+  IssuedCustomerLink,
+  LockedLenderSubmission,
+  MailRequest,
+  NewAuthorizedPerson,
+  NewCustomerLink,
+  ProviderEnvelope,
+  SigningStatement,
+} from '../domain/ports';
 import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote-machine';
-import { CaseRow, ContractRow, EnvelopeRow, PersonRow, ProviderEnvelopeRow, QuoteRow, toCase, toContract, toEnvelope, toPerson, toProviderEnvelope, toQuote } from './rows';
+import {
+  CaseRow,
+  ContractRow,
+  EnvelopeRow,
+  PersonRow,
+  ProviderEnvelopeRow,
+  QuoteRow,
+  toCase,
+  toContract,
+  toEnvelope,
+  toPerson,
+  toProviderEnvelope,
+  toQuote,
+} from './rows';
 
 /** Records a callback as applied, with the change it made or on its own; false when it was recorded before. */
 export async function recordAppliedCallback(db: Knex | Knex.Transaction, sender: string, webhookId: string, at: Date): Promise<boolean> {
-  const inserted = await db('applied_callbacks').insert({ sender, webhook_id: webhookId, applied_at: at })
-    .onConflict(['sender', 'webhook_id']).ignore().returning('webhook_id') as unknown[];
+  const inserted = (await db('applied_callbacks')
+    .insert({ sender, webhook_id: webhookId, applied_at: at })
+    .onConflict(['sender', 'webhook_id'])
+    .ignore()
+    .returning('webhook_id')) as unknown[];
   return inserted.length === 1;
 }
 
@@ -136,7 +172,7 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   async setClockOffset(offsetMs: number): Promise<void> {
-    const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ clock_offset_ms: offsetMs }).returning('*') as CaseRow[];
+    const [row] = (await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ clock_offset_ms: offsetMs }).returning('*')) as CaseRow[];
     this.caseRow = row as CaseRow;
   }
 
@@ -167,7 +203,14 @@ export class KnexCaseTransaction implements CaseTransaction {
    */
   recordQuoteCreated(): void {
     const at = this.quoteRow.status_updated_at;
-    this.unwritten.push({ occurredAt: at, resourceType: 'quote', fromStatus: 'new', toStatus: this.quoteRow.status, transition: 'create', caseStatus: this.quoteRow.status });
+    this.unwritten.push({
+      occurredAt: at,
+      resourceType: 'quote',
+      fromStatus: 'new',
+      toStatus: this.quoteRow.status,
+      transition: 'create',
+      caseStatus: this.quoteRow.status,
+    });
     // Written with the next status change of the transaction or by flush(); later events follow it from now on.
     this.caseRow = { ...this.caseRow, last_event_at: at };
     this.created = true;
@@ -215,7 +258,9 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   /** A statement: awaited on its own, or sent along with another one (see issueCustomerLink). */
   private invalidateCustomerLinks(reason: 'canceled' | 'expired' | 'replaced'): Knex.QueryBuilder {
-    return this.trx('customer_links').where({ financing_case_id: this.caseRow.id }).whereNull('invalidated_at')
+    return this.trx('customer_links')
+      .where({ financing_case_id: this.caseRow.id })
+      .whereNull('invalidated_at')
       .update({ invalidated_at: this.now(), invalidated_reason: reason });
   }
 
@@ -223,7 +268,9 @@ export class KnexCaseTransaction implements CaseTransaction {
     const token = newCustomerToken();
     // Replacing: the earlier links end in the same statement (one round trip); the WITH does not
     // see the row the statement inserts, so the new link stays valid.
-    const statement: Knex.QueryBuilder = link.replace ? this.trx.queryBuilder().with('replaced_links', this.invalidateCustomerLinks('replaced')).from('customer_links') : this.trx('customer_links');
+    const statement: Knex.QueryBuilder = link.replace
+      ? this.trx.queryBuilder().with('replaced_links', this.invalidateCustomerLinks('replaced')).from('customer_links')
+      : this.trx('customer_links');
     await statement.insert(customerLinkRow({ id: this.caseRow.id, quoteId: this.quoteRow.id }, token, link, this.now()));
     return { token, expiresAt: link.expiresAt.toISOString() };
   }
@@ -248,15 +295,20 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   async nextCustomerLinkExpiry(after: Date): Promise<Date | null> {
-    const row = await this.trx('customer_links').where({ financing_case_id: this.caseRow.id }).whereNull('invalidated_at')
-      .where('expires_at', '>', after).min('expires_at as next').first() as { next: Date | null } | undefined;
+    const row = (await this.trx('customer_links')
+      .where({ financing_case_id: this.caseRow.id })
+      .whereNull('invalidated_at')
+      .where('expires_at', '>', after)
+      .min('expires_at as next')
+      .first()) as { next: Date | null } | undefined;
     return row?.next ?? null;
   }
 
   async claimOverdueNotice(item: { type: string; id: number }): Promise<boolean> {
     const inserted = await this.trx('overdue_notices')
       .insert({ item_type: item.type, item_id: item.id, financing_case_id: this.caseRow.id, notified_at: this.now() })
-      .onConflict(['item_type', 'item_id']).ignore()
+      .onConflict(['item_type', 'item_id'])
+      .ignore()
       .returning('item_id');
     return inserted.length > 0;
   }
@@ -271,17 +323,19 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   private async insertContract(place: ContractPlace, transition: string, id = ulid()): Promise<Contract> {
     const at = this.nextEventTime();
-    const [row] = await this.trx('contracts').insert({
-      id,
-      financing_case_id: this.caseRow.id,
-      quote_id: this.quoteRow.id,
-      partner_id: this.caseRow.partner_id,
-      contract_number: null,
-      status: place,
-      status_updated_at: at,
-      created_at: at,
-      updated_at: at,
-    }).returning('*') as ContractRow[];
+    const [row] = (await this.trx('contracts')
+      .insert({
+        id,
+        financing_case_id: this.caseRow.id,
+        quote_id: this.quoteRow.id,
+        partner_id: this.caseRow.partner_id,
+        contract_number: null,
+        status: place,
+        status_updated_at: at,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('*')) as ContractRow[];
     this.contractRow = row as ContractRow;
     await this.emit(at, 'contract', 'new', place, transition);
     return toContract(this.contractRow);
@@ -303,7 +357,10 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   private async changeContractPlace(from: ContractPlace, to: ContractPlace, transition: string): Promise<void> {
     const at = this.nextEventTime();
-    const [row] = await this.trx('contracts').where({ id: this.requireContract().id }).update({ status: to, status_updated_at: at, updated_at: at }).returning('*') as ContractRow[];
+    const [row] = (await this.trx('contracts')
+      .where({ id: this.requireContract().id })
+      .update({ status: to, status_updated_at: at, updated_at: at })
+      .returning('*')) as ContractRow[];
     this.contractRow = row as ContractRow;
     await this.emit(at, 'contract', from, to, transition);
   }
@@ -323,23 +380,27 @@ export class KnexCaseTransaction implements CaseTransaction {
     const contract = this.requireContract();
     const now = this.now();
     await this.trx('signature_envelopes').where({ contract_id: contract.id }).delete();
-    const [row] = await this.trx('signature_envelopes').insert({
-      id,
-      contract_id: contract.id,
-      status: 'sent',
-      recipients: JSON.stringify(recipients),
-      decline_reason: null,
-      created_at: now,
-      updated_at: now,
-    }).returning('*') as EnvelopeRow[];
+    const [row] = (await this.trx('signature_envelopes')
+      .insert({
+        id,
+        contract_id: contract.id,
+        status: 'sent',
+        recipients: JSON.stringify(recipients),
+        decline_reason: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('*')) as EnvelopeRow[];
     this.envelopeRow = row as EnvelopeRow;
     return toEnvelope(this.envelopeRow);
   }
 
   async setEnvelopeStatus(status: EnvelopeStatus, declineReason: string | null = null): Promise<void> {
     if (!this.envelopeRow) throw new Error('no signature envelope to change');
-    const [row] = await this.trx('signature_envelopes').where({ id: this.envelopeRow.id })
-      .update({ status, decline_reason: status === 'declined' ? declineReason : null, updated_at: this.now() }).returning('*') as EnvelopeRow[];
+    const [row] = (await this.trx('signature_envelopes')
+      .where({ id: this.envelopeRow.id })
+      .update({ status, decline_reason: status === 'declined' ? declineReason : null, updated_at: this.now() })
+      .returning('*')) as EnvelopeRow[];
     this.envelopeRow = row as EnvelopeRow;
   }
 
@@ -351,13 +412,19 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   async setRejectionReason(reason: string | null): Promise<void> {
     if (this.caseRow.rejection_reason === reason) return;
-    const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ rejection_reason: reason, updated_at: this.now() }).returning('*') as CaseRow[];
+    const [row] = (await this.trx('financing_cases')
+      .where({ id: this.caseRow.id })
+      .update({ rejection_reason: reason, updated_at: this.now() })
+      .returning('*')) as CaseRow[];
     this.caseRow = row as CaseRow;
   }
 
   async markFinancingRequest(): Promise<void> {
     if (this.caseRow.financing_request) return;
-    const [row] = await this.trx('financing_cases').where({ id: this.caseRow.id }).update({ financing_request: true, updated_at: this.now() }).returning('*') as CaseRow[];
+    const [row] = (await this.trx('financing_cases')
+      .where({ id: this.caseRow.id })
+      .update({ financing_request: true, updated_at: this.now() })
+      .returning('*')) as CaseRow[];
     this.caseRow = row as CaseRow;
   }
 
@@ -368,16 +435,20 @@ export class KnexCaseTransaction implements CaseTransaction {
   async replaceAuthorizedPersons(persons: NewAuthorizedPerson[]): Promise<AuthorizedPerson[]> {
     const now = this.now();
     await this.trx('authorized_persons').where({ quote_id: this.quoteRow.id }).delete();
-    const rows = await this.trx('authorized_persons').insert(persons.map((person) => ({
-      quote_id: this.quoteRow.id,
-      first_name: person.firstName,
-      last_name: person.lastName,
-      email: person.email,
-      confirmed_by_external: false,
-      solo_signee_permitted: person.soloSigneePermitted,
-      created_at: now,
-      updated_at: now,
-    }))).returning('*') as PersonRow[];
+    const rows = (await this.trx('authorized_persons')
+      .insert(
+        persons.map((person) => ({
+          quote_id: this.quoteRow.id,
+          first_name: person.firstName,
+          last_name: person.lastName,
+          email: person.email,
+          confirmed_by_external: false,
+          solo_signee_permitted: person.soloSigneePermitted,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .returning('*')) as PersonRow[];
     return rows.sort((a, b) => a.id - b.id).map(toPerson);
   }
 
@@ -402,7 +473,8 @@ export class KnexCaseTransaction implements CaseTransaction {
     const now = this.settings.now();
     // One case, one live submission: an earlier one still waiting for a retry would otherwise
     // send the lender a second application for the case.
-    if (!this.created) await this.trx('lender_submissions').where({ financing_case_id: this.caseRow.id }).whereNull('superseded_at').update({ superseded_at: now });
+    if (!this.created)
+      await this.trx('lender_submissions').where({ financing_case_id: this.caseRow.id }).whereNull('superseded_at').update({ superseded_at: now });
     // The worker submits it under the trace of the request that queued it.
     const origin = currentOrigin();
     const submission = this.trx('lender_submissions').insert({
@@ -425,7 +497,10 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   async lockLatestLenderSubmission(): Promise<LockedLenderSubmission | undefined> {
     const row: { application_id: string; status: LockedLenderSubmission['status']; lease_until: Date | null } | undefined = await this.trx('lender_submissions')
-      .where({ financing_case_id: this.caseRow.id }).orderBy('id', 'desc').forUpdate().first('application_id', 'status', 'lease_until');
+      .where({ financing_case_id: this.caseRow.id })
+      .orderBy('id', 'desc')
+      .forUpdate()
+      .first('application_id', 'status', 'lease_until');
     if (!row) return undefined;
     // The claim leases the row and counts the attempt but keeps the previous outcome's status until this one's is recorded.
     return { applicationId: row.application_id, status: row.status, inFlight: row.lease_until !== null && row.lease_until > this.settings.now() };
@@ -444,8 +519,11 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   async providerEnvelopes(): Promise<ProviderEnvelope[]> {
-    const rows: ProviderEnvelopeRow[] = await this.trx('provider_envelopes').where({ financing_case_id: this.caseRow.id }).whereIn('state', ['requested', 'accepted'])
-      .orderBy('created_at').forUpdate();
+    const rows: ProviderEnvelopeRow[] = await this.trx('provider_envelopes')
+      .where({ financing_case_id: this.caseRow.id })
+      .whereIn('state', ['requested', 'accepted'])
+      .orderBy('created_at')
+      .forUpdate();
     return rows.map(toProviderEnvelope);
   }
 
@@ -470,12 +548,14 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   async retryProviderEnvelope(envelopeId: string, requestedUntil: Date): Promise<void> {
-    await this.trx('provider_envelopes').where({ envelope_id: envelopeId, state: 'requested' })
+    await this.trx('provider_envelopes')
+      .where({ envelope_id: envelopeId, state: 'requested' })
       .update({ request_attempts: this.trx.raw('request_attempts + 1'), requested_until: requestedUntil });
   }
 
   async acceptProviderEnvelope(envelopeId: string, providerEnvelopeId: string | null): Promise<void> {
-    await this.trx('provider_envelopes').where({ envelope_id: envelopeId })
+    await this.trx('provider_envelopes')
+      .where({ envelope_id: envelopeId })
       .update({ state: 'accepted', requested_until: null, provider_envelope_id: this.trx.raw('coalesce(?, provider_envelope_id)', [providerEnvelopeId]) });
   }
 
@@ -486,7 +566,9 @@ export class KnexCaseTransaction implements CaseTransaction {
   async queueEnvelopeVoid(envelopeId: string, reason: EnvelopeVoidReason, dueAt: Date): Promise<void> {
     // The worker voids it under the trace of the request that replaced it.
     const origin = currentOrigin();
-    await this.trx('provider_envelopes').where({ envelope_id: envelopeId }).whereIn('state', ['requested', 'accepted'])
+    await this.trx('provider_envelopes')
+      .where({ envelope_id: envelopeId })
+      .whereIn('state', ['requested', 'accepted'])
       .update({ state: 'voiding', void_reason: reason, void_next_attempt_at: dueAt, request_id: origin.requestId, traceparent: origin.traceparent });
     this.wakeVoidWorkerOnCommit();
   }
@@ -503,12 +585,16 @@ export class KnexCaseTransaction implements CaseTransaction {
   async setContractNumber(contractNumber: string): Promise<boolean> {
     const contract = this.requireContract();
     if (contract.contract_number === contractNumber) return true;
-    const taken = await this.trx('contracts').where({ partner_id: contract.partner_id, contract_number: contractNumber }).whereNot({ id: contract.id }).first('id');
+    const taken = await this.trx('contracts')
+      .where({ partner_id: contract.partner_id, contract_number: contractNumber })
+      .whereNot({ id: contract.id })
+      .first('id');
     if (taken) return false;
     try {
       // A savepoint: a number taken meanwhile by another transaction leaves this one usable.
-      const [row] = await this.trx.transaction(async (savepoint) => savepoint('contracts').where({ id: contract.id })
-        .update({ contract_number: contractNumber, updated_at: this.now() }).returning('*')) as ContractRow[];
+      const [row] = (await this.trx.transaction(async (savepoint) =>
+        savepoint('contracts').where({ id: contract.id }).update({ contract_number: contractNumber, updated_at: this.now() }).returning('*'),
+      )) as ContractRow[];
       this.contractRow = row as ContractRow;
       return true;
     } catch (error) {
@@ -525,7 +611,9 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   /** A statement: awaited on its own, or sent along with another one (see emitAll); several entries go in their order. */
   private insertHistory(entries: HistoryEntry | HistoryEntry[]): Knex.QueryBuilder {
-    return this.trx('case_history').insert((Array.isArray(entries) ? entries : [entries]).map((entry) => historyRow(this.caseRow.id, entry.actor ?? this.audit.actor, entry)));
+    return this.trx('case_history').insert(
+      (Array.isArray(entries) ? entries : [entries]).map((entry) => historyRow(this.caseRow.id, entry.actor ?? this.audit.actor, entry)),
+    );
   }
 
   private requireContract(): ContractRow {
@@ -536,7 +624,10 @@ export class KnexCaseTransaction implements CaseTransaction {
   /** `withWrites`, other writes of this transaction as WITH clauses, go in the same statement (one round trip). */
   private async updateQuote(changes: Record<string, unknown>, withWrites?: Knex.QueryBuilder): Promise<void> {
     const statement: Knex.QueryBuilder = withWrites ? withWrites.from('quotes') : this.trx('quotes');
-    const [row] = await statement.where({ id: this.quoteRow.id }).update({ ...changes, updated_at: this.now() }).returning('*') as QuoteRow[];
+    const [row] = (await statement
+      .where({ id: this.quoteRow.id })
+      .update({ ...changes, updated_at: this.now() })
+      .returning('*')) as QuoteRow[];
     this.quoteRow = row as QuoteRow;
   }
 
@@ -545,8 +636,18 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   /** `quoteChanges`: the quote's new status (and what goes with it), written in the same statement. */
-  private emit(occurredAt: Date, resourceType: ResourceType, fromStatus: string, toStatus: string, transition: string, quoteChanges?: QuoteChanges): Promise<void> {
-    return this.emitAll([{ occurredAt, resourceType, fromStatus, toStatus, transition, caseStatus: quoteChanges?.status ?? this.quoteRow.status }], quoteChanges);
+  private emit(
+    occurredAt: Date,
+    resourceType: ResourceType,
+    fromStatus: string,
+    toStatus: string,
+    transition: string,
+    quoteChanges?: QuoteChanges,
+  ): Promise<void> {
+    return this.emitAll(
+      [{ occurredAt, resourceType, fromStatus, toStatus, transition, caseStatus: quoteChanges?.status ?? this.quoteRow.status }],
+      quoteChanges,
+    );
   }
 
   /**
@@ -560,7 +661,8 @@ export class KnexCaseTransaction implements CaseTransaction {
     const { outbox, history } = this.eventWrites(events);
     const caseChanges = { last_event_at: (events.at(-1) as StatusEvent).occurredAt, updated_at: this.now() };
     const statement = this.trx.queryBuilder().with('event_outbox', outbox).with('event_history', history);
-    if (quoteChanges) await this.updateQuote(quoteChanges, statement.with('event_case', this.trx('financing_cases').where({ id: this.caseRow.id }).update(caseChanges)));
+    if (quoteChanges)
+      await this.updateQuote(quoteChanges, statement.with('event_case', this.trx('financing_cases').where({ id: this.caseRow.id }).update(caseChanges)));
     else await statement.from('financing_cases').where({ id: this.caseRow.id }).update(caseChanges);
     this.caseRow = { ...this.caseRow, ...caseChanges };
   }
@@ -587,7 +689,16 @@ export class KnexCaseTransaction implements CaseTransaction {
     });
     return {
       outbox: outboxInsert(this.trx, messages),
-      history: this.insertHistory(events.map((event) => ({ at: event.occurredAt, action: event.transition, resourceType: event.resourceType, fromStatus: event.fromStatus, toStatus: event.toStatus, reason: this.reason }))),
+      history: this.insertHistory(
+        events.map((event) => ({
+          at: event.occurredAt,
+          action: event.transition,
+          resourceType: event.resourceType,
+          fromStatus: event.fromStatus,
+          toStatus: event.toStatus,
+          reason: this.reason,
+        })),
+      ),
     };
   }
 }

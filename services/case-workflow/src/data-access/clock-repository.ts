@@ -37,8 +37,14 @@ export class ClockRepository implements ClockQueries {
   }
 
   /** Moved cases in review whose `column` is before `before` on their own clock. */
-  private async movedCasesDue(column: 'review_mailed_at' | 'in_review_since', before: Date, limit: number, narrow: (query: Knex.QueryBuilder) => Knex.QueryBuilder = (query) => query): Promise<{ id: string; partner_id: string }[]> {
-    const query = this.db('financing_cases as fc').join('quotes as q', 'q.financing_case_id', 'fc.id')
+  private async movedCasesDue(
+    column: 'review_mailed_at' | 'in_review_since',
+    before: Date,
+    limit: number,
+    narrow: (query: Knex.QueryBuilder) => Knex.QueryBuilder = (query) => query,
+  ): Promise<{ id: string; partner_id: string }[]> {
+    const query = this.db('financing_cases as fc')
+      .join('quotes as q', 'q.financing_case_id', 'fc.id')
       .whereRaw('fc.clock_offset_ms <> 0')
       .where('q.status', 'in_review')
       .whereRaw(`q.${column} <= ?::timestamptz + fc.clock_offset_ms * interval '1 millisecond'`, [before])

@@ -42,17 +42,33 @@ export class PdfContractRenderer implements ContractRenderer {
     write(`Quote ${quote.quoteNumber}`);
     y -= 8;
     write('Customer (lessee)', bold);
-    for (const line of [customer.company, [customer.firstName, customer.lastName].filter(Boolean).join(' '), [customer.street, customer.houseNumber].filter(Boolean).join(' '), [customer.zipCode, customer.city].filter(Boolean).join(' '), customer.country, customer.email]) {
+    for (const line of [
+      customer.company,
+      [customer.firstName, customer.lastName].filter(Boolean).join(' '),
+      [customer.street, customer.houseNumber].filter(Boolean).join(' '),
+      [customer.zipCode, customer.city].filter(Boolean).join(' '),
+      customer.country,
+      customer.email,
+    ]) {
       if (line) write(line);
     }
     y -= 8;
     write('Delivery to', bold);
-    for (const line of [delivery.recipientName, delivery.company, [delivery.street, delivery.houseNumber].filter(Boolean).join(' '), [delivery.zipCode, delivery.city].filter(Boolean).join(' '), delivery.country]) {
+    for (const line of [
+      delivery.recipientName,
+      delivery.company,
+      [delivery.street, delivery.houseNumber].filter(Boolean).join(' '),
+      [delivery.zipCode, delivery.city].filter(Boolean).join(' '),
+      delivery.country,
+    ]) {
       if (line) write(line);
     }
     y -= 8;
     write('Items', bold);
-    for (const item of items) write(`${item.quantity} x ${item.productName ?? item.productNumber} (${item.productNumber})  ${euroText(item.pricePerItemCents)} each, ${euroText(item.totalCents)}`);
+    for (const item of items)
+      write(
+        `${item.quantity} x ${item.productName ?? item.productNumber} (${item.productNumber})  ${euroText(item.pricePerItemCents)} each, ${euroText(item.totalCents)}`,
+      );
     y -= 8;
     write('Terms', bold);
     write(`Calculation type ${quote.calculationType}`);

@@ -22,8 +22,9 @@ export class CreditBureauClient implements CreditBureau {
       throw new Error(`the credit bureau could not be reached: ${error.message}`);
     });
     if (!response.ok) throw new Error(`the credit bureau answered ${response.status}`);
-    const body = await response.json().catch(() => null) as Partial<CreditCheck> | null;
-    if (!body || typeof body.reference !== 'string' || !OUTCOMES.includes(body.outcome as string)) throw new Error('the credit bureau gave an answer that cannot be read');
+    const body = (await response.json().catch(() => null)) as Partial<CreditCheck> | null;
+    if (!body || typeof body.reference !== 'string' || !OUTCOMES.includes(body.outcome as string))
+      throw new Error('the credit bureau gave an answer that cannot be read');
     return {
       provider: typeof body.provider === 'string' ? body.provider : 'credit-bureau',
       reference: body.reference,

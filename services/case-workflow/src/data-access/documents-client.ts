@@ -23,7 +23,8 @@ export class DocumentsClient implements DocumentsPort {
       try {
         return await this.typed.call(method, request, context);
       } catch (error) {
-        if (isDomainError(error) && error.kind === 'internal') throw unavailable('dependency.failed', 'The documents service failed to answer. Retry later.', error);
+        if (isDomainError(error) && error.kind === 'internal')
+          throw unavailable('dependency.failed', 'The documents service failed to answer. Retry later.', error);
         throw error;
       }
     }) as TypedClient<DocumentsServiceClient>['call'],
@@ -37,15 +38,30 @@ export class DocumentsClient implements DocumentsPort {
     return byCase;
   }
 
-  async createRequestItems(financingCaseId: string, itemType: RequestedItem['type'], items: NewRequestItem[], context: CallContext, creationKey?: string): Promise<RequestedItem[]> {
-    const response = await this.client.call('CreateRequestItems', {
-      financingCaseId,
-      itemType,
-      creationKey: creationKey ?? '',
-      items: items.map((item) => ({
-        label: item.label, category: item.category, question: item.question, optional: item.optional, targetAudience: item.targetAudience ?? 'partner', dueAt: item.dueAt?.toISOString() ?? '',
-      })),
-    }, context);
+  async createRequestItems(
+    financingCaseId: string,
+    itemType: RequestedItem['type'],
+    items: NewRequestItem[],
+    context: CallContext,
+    creationKey?: string,
+  ): Promise<RequestedItem[]> {
+    const response = await this.client.call(
+      'CreateRequestItems',
+      {
+        financingCaseId,
+        itemType,
+        creationKey: creationKey ?? '',
+        items: items.map((item) => ({
+          label: item.label,
+          category: item.category,
+          question: item.question,
+          optional: item.optional,
+          targetAudience: item.targetAudience ?? 'partner',
+          dueAt: item.dueAt?.toISOString() ?? '',
+        })),
+      },
+      context,
+    );
     return response.items.map(listedRequestItemOf);
   }
 
@@ -84,14 +100,20 @@ export class DocumentsClient implements DocumentsPort {
   }
 
   listOverdueItems(dueBefore: Date, stage: OverdueStage, limit: number): Promise<OverdueItem[]> {
-    return this.overdueItems({ dueBefore: dueBefore.toISOString(), stage, limit, financingCaseIds: [] }, { requestId: `clock-${stage}-${dueBefore.getTime()}` });
+    return this.overdueItems(
+      { dueBefore: dueBefore.toISOString(), stage, limit, financingCaseIds: [] },
+      { requestId: `clock-${stage}-${dueBefore.getTime()}` },
+    );
   }
 
   listOverdueItemsOfCase(financingCaseId: string, dueBefore: Date, stage: OverdueStage, context: CallContext): Promise<OverdueItem[]> {
     return this.overdueItems({ dueBefore: dueBefore.toISOString(), stage, limit: 1000, financingCaseIds: [financingCaseId] }, context);
   }
 
-  private async overdueItems(request: { dueBefore: string; stage: OverdueStage; limit: number; financingCaseIds: string[] }, context: { partnerId?: string; requestId?: string }): Promise<OverdueItem[]> {
+  private async overdueItems(
+    request: { dueBefore: string; stage: OverdueStage; limit: number; financingCaseIds: string[] },
+    context: { partnerId?: string; requestId?: string },
+  ): Promise<OverdueItem[]> {
     const response = await this.client.call('ListOverdueItems', request, context);
     return response.items.map((item) => ({
       id: item.id,

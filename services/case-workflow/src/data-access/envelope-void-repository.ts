@@ -29,12 +29,14 @@ export class EnvelopeVoidRepository implements EnvelopeVoidQueue {
   constructor(private readonly db: Knex) {}
 
   async claimDue(now: Date, limit: number): Promise<EnvelopeVoid[]> {
-    const result = await this.db.raw(`
+    const result = await this.db.raw(
+      `
       UPDATE provider_envelopes SET state = 'voiding', void_reason = coalesce(void_reason, 'abandoned'), void_attempts = void_attempts + 1,
         void_lease_until = ?::timestamptz + make_interval(secs => ?)
       WHERE envelope_id IN (SELECT envelope_id FROM provider_envelopes WHERE ${DUE} ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)
       RETURNING envelope_id, financing_case_id, provider_envelope_id, void_reason, void_attempts, request_id, traceparent`,
-    [now, LEASE_SECONDS, now, now, ENVELOPE_VOID_MAX_ATTEMPTS, now, limit]);
+      [now, LEASE_SECONDS, now, now, ENVELOPE_VOID_MAX_ATTEMPTS, now, limit],
+    );
     return (result.rows as VoidRow[]).map((row) => ({
       envelopeId: row.envelope_id,
       financingCaseId: row.financing_case_id,
@@ -47,9 +49,12 @@ export class EnvelopeVoidRepository implements EnvelopeVoidQueue {
   }
 
   async nextDueAt(): Promise<Date | undefined> {
-    const result = await this.db.raw(`
+    const result = await this.db.raw(
+      `
       SELECT min(CASE WHEN state = 'voiding' THEN greatest(void_next_attempt_at, coalesce(void_lease_until, void_next_attempt_at)) ELSE requested_until END) AS due
-      FROM provider_envelopes WHERE (state = 'voiding' AND void_attempts < ?) OR state = 'requested'`, [ENVELOPE_VOID_MAX_ATTEMPTS]);
+      FROM provider_envelopes WHERE (state = 'voiding' AND void_attempts < ?) OR state = 'requested'`,
+      [ENVELOPE_VOID_MAX_ATTEMPTS],
+    );
     return (result.rows[0]?.due as Date | null) ?? undefined;
   }
 
@@ -59,15 +64,30 @@ export class EnvelopeVoidRepository implements EnvelopeVoidQueue {
 
   async markVoidFailed(envelopeId: string, error: string, retryAt: Date | null, at: Date): Promise<void> {
     const attempts = retryAt ? {} : { void_attempts: ENVELOPE_VOID_MAX_ATTEMPTS };
-    await this.recordOutcome(envelopeId, { void_last_error: error.slice(0, 2000), void_next_attempt_at: retryAt ?? at, void_lease_until: null, ...attempts }, at, retryAt ? null : 'envelope_void_failed');
+    await this.recordOutcome(
+      envelopeId,
+      { void_last_error: error.slice(0, 2000), void_next_attempt_at: retryAt ?? at, void_lease_until: null, ...attempts },
+      at,
+      retryAt ? null : 'envelope_void_failed',
+    );
   }
 
   /** The outcome after the case's lock (case first, as every case transaction); the end of a void in the case's history, by the system. */
   private async recordOutcome(envelopeId: string, changes: Record<string, unknown>, at: Date, historyAction: string | null): Promise<void> {
     await this.db.transaction(async (trx) => {
-      await trx.raw('SELECT 1 FROM financing_cases WHERE id = (SELECT financing_case_id FROM provider_envelopes WHERE envelope_id = ?) FOR UPDATE', [envelopeId]);
-      const [row] = await trx('provider_envelopes').where({ envelope_id: envelopeId, state: 'voiding' }).update(changes)
-        .returning(['financing_case_id', 'provider_envelope_id', 'void_reason', 'void_attempts', 'void_last_error']) as { financing_case_id: string; provider_envelope_id: string | null; void_reason: string; void_attempts: number; void_last_error: string | null }[];
+      await trx.raw('SELECT 1 FROM financing_cases WHERE id = (SELECT financing_case_id FROM provider_envelopes WHERE envelope_id = ?) FOR UPDATE', [
+        envelopeId,
+      ]);
+      const [row] = (await trx('provider_envelopes')
+        .where({ envelope_id: envelopeId, state: 'voiding' })
+        .update(changes)
+        .returning(['financing_case_id', 'provider_envelope_id', 'void_reason', 'void_attempts', 'void_last_error'])) as {
+        financing_case_id: string;
+        provider_envelope_id: string | null;
+        void_reason: string;
+        void_attempts: number;
+        void_last_error: string | null;
+      }[];
       if (!row || !historyAction) return;
       await trx('case_history').insert({
         financing_case_id: row.financing_case_id,

@@ -7,7 +7,15 @@ import { HttpLender } from './http-lender';
 import { StandardWebhooks } from './standard-webhooks';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const submission: LenderSubmission = { id: 1, applicationId: '01J0000000000000000000000A', quoteId: 'Q', financingCaseId: 'C', partnerId: 'acme', lenderId: 'lender-a', attempts: 1 };
+const submission: LenderSubmission = {
+  id: 1,
+  applicationId: '01J0000000000000000000000A',
+  quoteId: 'Q',
+  financingCaseId: 'C',
+  partnerId: 'acme',
+  lenderId: 'lender-a',
+  attempts: 1,
+};
 
 interface Received {
   path: string;
@@ -32,7 +40,15 @@ async function intake(answer: (request: Received) => { status: number; body?: un
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, received, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    url,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 function lenderAt(url: string | null, timeoutMs?: number): HttpLender {
@@ -40,7 +56,11 @@ function lenderAt(url: string | null, timeoutMs?: number): HttpLender {
   return new HttpLender({
     lenders: { findLender: async (id) => (id === 'lender-a' ? lender : undefined) },
     signed: new StandardWebhooks(),
-    application: async (s, lenderId) => ({ applicationId: s.applicationId, financingCaseId: s.financingCaseId, callbackUrl: `https://api.example/lender/v1/${lenderId}/events` }),
+    application: async (s, lenderId) => ({
+      applicationId: s.applicationId,
+      financingCaseId: s.financingCaseId,
+      callbackUrl: `https://api.example/lender/v1/${lenderId}/events`,
+    }),
     simulatorUrl: 'http://127.0.0.1:9',
     timeoutMs,
     now: () => new Date('2026-11-23T10:00:00.000Z'),
@@ -84,14 +104,22 @@ describe('HttpLender', () => {
     await expect(lenderAt('http://127.0.0.1:9').submit(submission)).rejects.toThrow(/^the lender could not be reached/);
   });
 
-  it('when attachments are sent, then they go signed to the application\'s reference', async () => {
+  it("when attachments are sent, then they go signed to the application's reference", async () => {
     const server = await intake(() => ({ status: 204 }));
     try {
-      const attachments = { applicationId: submission.applicationId, financingCaseId: 'C', items: [{ id: 3, type: 'information', label: 'Employees', category: '', answer: '42' }] };
+      const attachments = {
+        applicationId: submission.applicationId,
+        financingCaseId: 'C',
+        items: [{ id: 3, type: 'information', label: 'Employees', category: '', answer: '42' }],
+      };
       await lenderAt(server.url).sendAttachments('lender-a', 'LA 42/1', attachments);
       const [request] = server.received;
       expect(request!.path).toBe('/applications/LA%2042%2F1/attachments');
-      expect(new Webhook(SECRET).verify(request!.body, request!.headers as Record<string, string>)).toEqual({ type: 'application.attachments', timestamp: '2026-11-23T10:00:00.000Z', data: attachments });
+      expect(new Webhook(SECRET).verify(request!.body, request!.headers as Record<string, string>)).toEqual({
+        type: 'application.attachments',
+        timestamp: '2026-11-23T10:00:00.000Z',
+        data: attachments,
+      });
       server.received.length = 0;
       const failing = await intake(() => ({ status: 500 }));
       try {
@@ -104,7 +132,7 @@ describe('HttpLender', () => {
     }
   });
 
-  it('when the lender has no intake URL, then the simulator\'s intake for that lender is called', async () => {
+  it("when the lender has no intake URL, then the simulator's intake for that lender is called", async () => {
     await expect(lenderAt(null).submit(submission)).rejects.toThrow(/^the lender could not be reached/);
     const server = await intake(() => ({ status: 200, body: { reference: 'SIM-1' } }));
     try {

@@ -32,7 +32,8 @@ export class HttpLender implements LenderAdapter {
     const lender = id ? await this.options.lenders.findLender(id) : undefined;
     if (!lender) throw new Error(id ? `lender ${id} is not loaded (seed command)` : 'the partner has no lender');
     const { simulatorUrl } = this.options;
-    if (!lender.intakeUrl && !simulatorUrl) throw new Error(`lender ${lender.id} has no intakeUrl and production uses no lender simulator (PRODUCTION_SIMULATORS)`);
+    if (!lender.intakeUrl && !simulatorUrl)
+      throw new Error(`lender ${lender.id} has no intakeUrl and production uses no lender simulator (PRODUCTION_SIMULATORS)`);
     return { ...lender, intake: (lender.intakeUrl ?? `${simulatorUrl}/lenders/${encodeURIComponent(lender.id)}`).replace(/\/+$/, '') };
   }
 
@@ -42,8 +43,12 @@ export class HttpLender implements LenderAdapter {
     const message = { type: 'application.submitted', timestamp: this.options.now().toISOString(), data };
     const answer = await this.post(`${lender.intake}/applications`, lender.webhookSecret, submission.applicationId, message);
     const reference = (answer as { reference?: unknown } | null)?.reference;
-    if (typeof reference !== 'string' || reference.length < 1 || reference.length > 64) throw new Error('the lender answered without a reference of 1 to 64 characters');
-    this.options.log.info({ financingCaseId: submission.financingCaseId, lenderId: lender.id, applicationId: submission.applicationId, reference }, 'lender took the application');
+    if (typeof reference !== 'string' || reference.length < 1 || reference.length > 64)
+      throw new Error('the lender answered without a reference of 1 to 64 characters');
+    this.options.log.info(
+      { financingCaseId: submission.financingCaseId, lenderId: lender.id, applicationId: submission.applicationId, reference },
+      'lender took the application',
+    );
     return { reference };
   }
 
@@ -61,7 +66,11 @@ export class HttpLender implements LenderAdapter {
       // fetch rejects a timeout with a DOMException, which is not always an Error of this realm.
       const name = (error as { name?: unknown } | null)?.name;
       const timedOut = name === 'TimeoutError' || name === 'AbortError';
-      throw new Error(timedOut ? 'the lender did not answer within the timeout' : `the lender could not be reached: ${(error as { message?: unknown } | null)?.message ?? String(error)}`);
+      throw new Error(
+        timedOut
+          ? 'the lender did not answer within the timeout'
+          : `the lender could not be reached: ${(error as { message?: unknown } | null)?.message ?? String(error)}`,
+      );
     }
     if (answer.status < 200 || answer.status > 299) throw new Error(`the lender answered ${answer.status}`);
     return answer.body;

@@ -37,23 +37,31 @@ const toSubmission = (row: SubmissionRow): LenderSubmission => ({
  * the same transaction and is recorded in the case's history by the system.
  */
 export class LenderSubmissionRepository implements LenderSubmissionQueue, ApplicationSource, LenderDirectory {
-  constructor(private readonly db: Knex, private readonly maxAttempts = Number.MAX_SAFE_INTEGER) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly maxAttempts = Number.MAX_SAFE_INTEGER,
+  ) {}
 
   async claimDue(now: Date, limit: number): Promise<LenderSubmission[]> {
-    const result = await this.db.raw(`
+    const result = await this.db.raw(
+      `
       UPDATE lender_submissions SET lease_until = ?::timestamptz + make_interval(secs => ?), attempts = attempts + 1
       WHERE id IN (
         SELECT id FROM lender_submissions
         WHERE status IN ('pending', 'failed') AND superseded_at IS NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?) AND attempts < ?
         ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
       )
-      RETURNING id, application_id, quote_id, financing_case_id, partner_id, lender_id, attempts, request_id, traceparent`, [now, LEASE_SECONDS, now, now, this.maxAttempts, limit]);
+      RETURNING id, application_id, quote_id, financing_case_id, partner_id, lender_id, attempts, request_id, traceparent`,
+      [now, LEASE_SECONDS, now, now, this.maxAttempts, limit],
+    );
     return (result.rows as SubmissionRow[]).sort((a, b) => a.id - b.id).map(toSubmission);
   }
 
   async nextDueAt(): Promise<Date | undefined> {
     const row: { due: Date | null } | undefined = await this.db('lender_submissions')
-      .whereIn('status', ['pending', 'failed']).whereNull('superseded_at').where('attempts', '<', this.maxAttempts)
+      .whereIn('status', ['pending', 'failed'])
+      .whereNull('superseded_at')
+      .where('attempts', '<', this.maxAttempts)
       .first(this.db.raw('min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) AS due'));
     return row?.due ?? undefined;
   }
@@ -68,7 +76,13 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
 
   async markFailed(id: number, error: string, retryAt: Date | null, at: Date): Promise<void> {
     await this.recordOutcome(id, at, {
-      submission: { status: 'failed', last_error: error.slice(0, 2000), next_attempt_at: retryAt ?? at, lease_until: null, ...(retryAt ? {} : { attempts: this.maxAttempts }) },
+      submission: {
+        status: 'failed',
+        last_error: error.slice(0, 2000),
+        next_attempt_at: retryAt ?? at,
+        lease_until: null,
+        ...(retryAt ? {} : { attempts: this.maxAttempts }),
+      },
       quote: { lender_submission_status: 'failed', last_lender_submission_at: at, updated_at: at },
       details: { outcome: 'failed', error: error.slice(0, 500), retryAt: retryAt?.toISOString() ?? null },
     });
@@ -78,18 +92,28 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
    * The submission's outcome, the quote's lenderSubmissionStatus and the attempt in the case's
    * history, written in one statement after the case's lock; nothing when the submission is gone.
    */
-  private async recordOutcome(id: number, at: Date, outcome: { submission: Record<string, unknown>; quote: Record<string, unknown>; details: Record<string, unknown> }): Promise<void> {
+  private async recordOutcome(
+    id: number,
+    at: Date,
+    outcome: { submission: Record<string, unknown>; quote: Record<string, unknown>; details: Record<string, unknown> },
+  ): Promise<void> {
     await this.db.transaction(async (trx) => {
       await lockCaseOf(trx, id);
-      const submission = trx('lender_submissions').where({ id }).update(outcome.submission).returning(['quote_id', 'financing_case_id', 'attempts', 'lender_id', 'superseded_at']);
+      const submission = trx('lender_submissions')
+        .where({ id })
+        .update(outcome.submission)
+        .returning(['quote_id', 'financing_case_id', 'attempts', 'lender_id', 'superseded_at']);
       // The quote shows its latest submission: a superseded one's late outcome only joins the history.
       const quote = trx('quotes').whereIn('id', trx('outcome').whereNull('superseded_at').select('quote_id')).update(outcome.quote);
       // One attempt in the case's history, by the system (the worker acts for nobody in particular).
-      await trx.raw(`
+      await trx.raw(
+        `
         WITH outcome AS (?), quote_outcome AS (?)
         INSERT INTO case_history (financing_case_id, at, actor_type, actor_id, actor_name, action, resource_type, from_status, to_status, reason, details)
         SELECT financing_case_id, ?, 'system', NULL, NULL, 'lender_submission', 'quote', NULL, NULL, NULL, jsonb_build_object('lenderId', lender_id, 'attempt', attempts) || ?::jsonb
-        FROM outcome`, [submission, quote, at, JSON.stringify(outcome.details)]);
+        FROM outcome`,
+        [submission, quote, at, JSON.stringify(outcome.details)],
+      );
     });
   }
 
@@ -101,12 +125,17 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
   }
 
   async keepCreditCheck(submissionId: number, check: CreditCheck): Promise<void> {
-    await this.db('lender_submissions').where({ id: submissionId }).update({ credit_check: JSON.stringify(check) });
+    await this.db('lender_submissions')
+      .where({ id: submissionId })
+      .update({ credit_check: JSON.stringify(check) });
   }
 
   async latestSubmission(financingCaseId: string): Promise<LatestSubmission | undefined> {
-    const row: { id: number; application_id: string; lender_id: string | null; status: LatestSubmission['status']; reference: string | null } | undefined = await this.db('lender_submissions')
-      .where({ financing_case_id: financingCaseId }).orderBy('id', 'desc').first('id', 'application_id', 'lender_id', 'status', 'reference');
+    const row: { id: number; application_id: string; lender_id: string | null; status: LatestSubmission['status']; reference: string | null } | undefined =
+      await this.db('lender_submissions')
+        .where({ financing_case_id: financingCaseId })
+        .orderBy('id', 'desc')
+        .first('id', 'application_id', 'lender_id', 'status', 'reference');
     return row ? { id: row.id, applicationId: row.application_id, lenderId: row.lender_id, status: row.status, reference: row.reference } : undefined;
   }
 
@@ -130,7 +159,10 @@ export async function seedLenders(db: Knex, lenders: { id: string; name: string;
   const now = new Date();
   await db.transaction(async (trx) => {
     for (const lender of lenders) {
-      await trx('lenders').insert({ id: lender.id, name: lender.name, intake_url: lender.intakeUrl, webhook_secret: lender.webhookSecret, updated_at: now }).onConflict('id').merge(['name', 'intake_url', 'webhook_secret']);
+      await trx('lenders')
+        .insert({ id: lender.id, name: lender.name, intake_url: lender.intakeUrl, webhook_secret: lender.webhookSecret, updated_at: now })
+        .onConflict('id')
+        .merge(['name', 'intake_url', 'webhook_secret']);
     }
   });
 }

@@ -61,18 +61,36 @@ export class OpsReadsRepository implements OpsReads {
     if (filters.lenderSubmissionStatus) page.where('q.lender_submission_status', filters.lenderSubmissionStatus);
     if (filters.onlyCases) page.whereIn('q.financing_case_id', filters.onlyCases);
     if (filters.query) page.whereIn('q.financing_case_id', this.casesMatching(filters.query));
-    page.orderBy([{ column: 'q.status_updated_at', order: 'asc' }, { column: 'q.financing_case_id', order: 'asc' }]).limit(filters.limit).offset(filters.offset);
+    page
+      .orderBy([
+        { column: 'q.status_updated_at', order: 'asc' },
+        { column: 'q.financing_case_id', order: 'asc' },
+      ])
+      .limit(filters.limit)
+      .offset(filters.offset);
 
-    const rows: QueueRow[] = await this.db.from(page.as('page'))
+    const rows: QueueRow[] = await this.db
+      .from(page.as('page'))
       .join('financing_cases as fc', 'fc.id', 'page.financing_case_id')
       .join('quotes as q', 'q.financing_case_id', 'page.financing_case_id')
       .leftJoin('contracts as c', 'c.quote_id', 'q.id')
       .select(
-        'fc.id', 'fc.case_number', 'q.quote_number', 'fc.partner_id', 'q.status', 'c.status as contract_status',
-        'q.lender_submission_status', 'q.financing_number', 'q.in_review_since', 'q.status_updated_at',
+        'fc.id',
+        'fc.case_number',
+        'q.quote_number',
+        'fc.partner_id',
+        'q.status',
+        'c.status as contract_status',
+        'q.lender_submission_status',
+        'q.financing_number',
+        'q.in_review_since',
+        'q.status_updated_at',
         this.db.raw("q.customer->>'company' as customer_company"),
       )
-      .orderBy([{ column: 'page.status_updated_at', order: 'asc' }, { column: 'page.financing_case_id', order: 'asc' }]);
+      .orderBy([
+        { column: 'page.status_updated_at', order: 'asc' },
+        { column: 'page.financing_case_id', order: 'asc' },
+      ]);
     return rows.map((row) => ({
       id: row.id,
       caseNumber: row.case_number,

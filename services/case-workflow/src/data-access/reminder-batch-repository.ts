@@ -65,7 +65,14 @@ class BatchedReminderCase implements ReminderCase {
   }
 
   async recordHistory(action: string, entry: { reason?: string | null; details?: Record<string, unknown> | null; actor?: Actor } = {}): Promise<void> {
-    this.writes.history.push(historyRow(this.row.financing_case_id, entry.actor ?? this.audit.actor, { at: this.now(), action, reason: entry.reason ?? this.reason, details: entry.details ?? null }));
+    this.writes.history.push(
+      historyRow(this.row.financing_case_id, entry.actor ?? this.audit.actor, {
+        at: this.now(),
+        action,
+        reason: entry.reason ?? this.reason,
+        details: entry.details ?? null,
+      }),
+    );
   }
 
   async requestMail(mail: MailRequest): Promise<void> {
@@ -75,7 +82,12 @@ class BatchedReminderCase implements ReminderCase {
   private change(changes: Partial<QuoteRow>): void {
     this.changes = { ...this.changes, ...changes };
     const quote = { ...this.row, ...this.changes };
-    this.writes.quotes.set(this.row.id, { reminder_count: quote.reminder_count, last_reminder_at: quote.last_reminder_at, review_mailed_at: quote.review_mailed_at, updated_at: this.now() });
+    this.writes.quotes.set(this.row.id, {
+      reminder_count: quote.reminder_count,
+      last_reminder_at: quote.last_reminder_at,
+      review_mailed_at: quote.review_mailed_at,
+      updated_at: this.now(),
+    });
   }
 }
 
@@ -86,7 +98,10 @@ class BatchedReminderCase implements ReminderCase {
  * multi-row statements, instead of a transaction of about ten round trips per reminder.
  */
 export class ReminderBatchRepository implements ReminderBatches {
-  constructor(private readonly db: Knex, private readonly settings: EventSettings) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly settings: EventSettings,
+  ) {}
 
   async remindAll(financingCaseIds: string[], work: (reminder: ReminderCase) => Promise<boolean>, audit: AuditContext): Promise<number> {
     if (financingCaseIds.length === 0) return 0;
@@ -96,13 +111,18 @@ export class ReminderBatchRepository implements ReminderBatches {
         .join('quotes as q', 'q.financing_case_id', 'fc.id')
         .whereIn('fc.id', financingCaseIds)
         .orderBy('fc.id')
-        .forUpdate('fc', 'q').skipLocked()
+        .forUpdate('fc', 'q')
+        .skipLocked()
         .select('q.*', 'fc.clock_offset_ms');
       if (locked.length === 0) return 0;
       const links: { financing_case_id: string; email: string | null; expires_at: Date }[] = await trx('customer_links')
         .distinctOn('financing_case_id')
-        .whereIn('financing_case_id', locked.map((row) => row.financing_case_id))
-        .where({ view_only: false }).whereNull('invalidated_at')
+        .whereIn(
+          'financing_case_id',
+          locked.map((row) => row.financing_case_id),
+        )
+        .where({ view_only: false })
+        .whereNull('invalidated_at')
         .orderBy([{ column: 'financing_case_id' }, { column: 'id', order: 'desc' }])
         .select('financing_case_id', 'email', 'expires_at');
       const linkOf = new Map(links.map((link) => [link.financing_case_id, link]));
@@ -120,10 +140,13 @@ export class ReminderBatchRepository implements ReminderBatches {
     if (writes.links.length > 0) await trx('customer_links').insert(writes.links);
     if (writes.quotes.size > 0) {
       const values = [...writes.quotes].map(([id, quote]) => [id, quote.reminder_count, quote.last_reminder_at, quote.review_mailed_at, quote.updated_at]);
-      await trx.raw(`
+      await trx.raw(
+        `
         UPDATE quotes AS q SET reminder_count = v.reminder_count, last_reminder_at = v.last_reminder_at, review_mailed_at = v.review_mailed_at, updated_at = v.updated_at
         FROM (VALUES ${values.map(() => '(?, ?::int, ?::timestamptz, ?::timestamptz, ?::timestamptz)').join(', ')}) AS v(id, reminder_count, last_reminder_at, review_mailed_at, updated_at)
-        WHERE q.id = v.id`, values.flat());
+        WHERE q.id = v.id`,
+        values.flat(),
+      );
     }
     if (writes.history.length > 0) await trx('case_history').insert(writes.history);
     if (writes.outbox.length > 0) await outboxInsert(trx, writes.outbox);

@@ -1,6 +1,20 @@
 import type { ContractPlace, EnvelopeStatus } from '../domain/contract-machine';
 import type {
-  ActorType, Address, AuthorizedPerson, Contract, Customer, EnvelopeRecipient, FinancingCase, FinancingResponse, HistoryEntry, LenderSubmissionStatus, Quote, QuoteFeedback, QuoteFeedbackAction, QuoteItem, SignatureEnvelope,
+  ActorType,
+  Address,
+  AuthorizedPerson,
+  Contract,
+  Customer,
+  EnvelopeRecipient,
+  FinancingCase,
+  FinancingResponse,
+  HistoryEntry,
+  LenderSubmissionStatus,
+  Quote,
+  QuoteFeedback,
+  QuoteFeedbackAction,
+  QuoteItem,
+  SignatureEnvelope,
 } from '../domain/model';
 import type { NewAuthorizedPerson, ProviderEnvelope } from '../domain/ports';
 import type { QuoteStatus } from '../domain/quote-machine';

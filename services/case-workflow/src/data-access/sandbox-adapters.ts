@@ -10,12 +10,18 @@ export class SandboxLender implements LenderAdapter {
 
   async submit(submission: LenderSubmission): Promise<{ reference: string }> {
     const reference = `SBX-${submission.financingCaseId}-${submission.id}`;
-    this.log.info({ financingCaseId: submission.financingCaseId, quoteId: submission.quoteId, lenderId: submission.lenderId, reference }, 'sandbox lender received a submission');
+    this.log.info(
+      { financingCaseId: submission.financingCaseId, quoteId: submission.quoteId, lenderId: submission.lenderId, reference },
+      'sandbox lender received a submission',
+    );
     return { reference };
   }
 
   async sendAttachments(lenderId: string, reference: string, attachments: LenderAttachments): Promise<void> {
-    this.log.info({ financingCaseId: attachments.financingCaseId, lenderId, reference, items: attachments.items.length }, 'sandbox lender received attachments');
+    this.log.info(
+      { financingCaseId: attachments.financingCaseId, lenderId, reference, items: attachments.items.length },
+      'sandbox lender received attachments',
+    );
   }
 }
 

@@ -39,7 +39,14 @@ export class StandardWebhooks implements SignedMessages {
 }
 
 /** One signed JSON POST with a deadline and the current traceparent: the answer's status and parsed body (null when not JSON). */
-export async function postSigned(signed: SignedMessages, url: string, secret: string, id: string, message: unknown, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+export async function postSigned(
+  signed: SignedMessages,
+  url: string,
+  secret: string,
+  id: string,
+  message: unknown,
+  timeoutMs: number,
+): Promise<{ status: number; body: unknown }> {
   const body = JSON.stringify(message);
   const response = await fetch(url, {
     method: 'POST',

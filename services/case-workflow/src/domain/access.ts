@@ -27,5 +27,6 @@ export async function changeableCase(store: Pick<CaseStore, 'findCase'>, id: str
 
 /** Cancel and the sandbox operations need the API-user role. */
 export function requireApiUser(roles: readonly string[]): void {
-  if (!roles.includes(API_USER_ROLE)) throw forbidden('auth.role_required', `This operation needs the ${API_USER_ROLE} role; the API key used does not have it.`);
+  if (!roles.includes(API_USER_ROLE))
+    throw forbidden('auth.role_required', `This operation needs the ${API_USER_ROLE} role; the API key used does not have it.`);
 }

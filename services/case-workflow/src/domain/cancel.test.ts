@@ -5,7 +5,17 @@ import { QUOTE_STATES } from './quote-machine';
 describe('partner cancel rules', () => {
   it('when the quote is in a regular status and there is no contract, then the partner may cancel', () => {
     const allowed = QUOTE_STATES.filter((state) => partnerCancelRefusal(state, null) === null);
-    expect(allowed).toEqual(['in_review', 'review_expired', 'change_requested', 'accepted_by_customer', 'finance_review', 'manual_finance_review', 'finance_questions', 'finance_accepted', 'completed']);
+    expect(allowed).toEqual([
+      'in_review',
+      'review_expired',
+      'change_requested',
+      'accepted_by_customer',
+      'finance_review',
+      'manual_finance_review',
+      'finance_questions',
+      'finance_accepted',
+      'completed',
+    ]);
   });
 
   it('when the quote is in_progress, rejected_by_customer, finance_rejected or canceled, then cancel is refused', () => {

@@ -8,13 +8,20 @@ import type { QuoteStatus } from './quote-machine';
 /** Quote states a partner may not cancel from (canceled included: a case is canceled once). */
 const PARTNER_CANCEL_REFUSED_QUOTE_STATES: readonly QuoteStatus[] = ['in_progress', 'rejected_by_customer', 'finance_rejected', 'canceled'];
 /** A signed contract stays active, so a partner cannot cancel from there on. */
-const PARTNER_CANCEL_REFUSED_CONTRACT_PLACES: readonly ContractPlace[] = ['signed', 'post_processing_required', 'delivery_approved', 'invoice_checked', 'completed'];
+const PARTNER_CANCEL_REFUSED_CONTRACT_PLACES: readonly ContractPlace[] = [
+  'signed',
+  'post_processing_required',
+  'delivery_approved',
+  'invoice_checked',
+  'completed',
+];
 
 /** Why a partner may not cancel a case in this state, or null when it may. */
 export function partnerCancelRefusal(quoteStatus: QuoteStatus, contractPlace: ContractPlace | null): string | null {
   if (quoteStatus === 'canceled') return 'The financing case is already canceled.';
   if (PARTNER_CANCEL_REFUSED_QUOTE_STATES.includes(quoteStatus)) return `The financing case cannot be canceled while its quote is ${quoteStatus}.`;
-  if (contractPlace !== null && PARTNER_CANCEL_REFUSED_CONTRACT_PLACES.includes(contractPlace)) return `The financing case cannot be canceled: its contract is ${contractPlace}.`;
+  if (contractPlace !== null && PARTNER_CANCEL_REFUSED_CONTRACT_PLACES.includes(contractPlace))
+    return `The financing case cannot be canceled: its contract is ${contractPlace}.`;
   return null;
 }
 
@@ -29,7 +36,8 @@ export async function applyPartnerCancel(transaction: CaseTransaction): Promise<
   await cancelQuoteAndWaitingContract(transaction);
 }
 
-const notCancelable = (message: string) => ruleViolation('financing_case.not_cancelable', message, [{ propertyPath: '', code: 'financing_case.not_cancelable', message }]);
+const notCancelable = (message: string) =>
+  ruleViolation('financing_case.not_cancelable', message, [{ propertyPath: '', code: 'financing_case.not_cancelable', message }]);
 
 async function cancelQuoteAndWaitingContract(transaction: CaseTransaction): Promise<void> {
   await transaction.moveQuote('cancel');
@@ -50,9 +58,13 @@ export async function applyApprovalTeamCancel(transaction: CaseTransaction): Pro
 /** POST /api/financing_cases/{id}/cancel */
 export async function cancelCase(store: CaseStore, id: string, partner: { id: string; roles: readonly string[] }): Promise<void> {
   requireApiUser(partner.roles);
-  const outcome = await store.inCase(id, async (transaction) => {
-    ownCase(transaction.financingCase, partner.id);
-    await applyPartnerCancel(transaction);
-  }, { actor: partnerActor(partner.id) });
+  const outcome = await store.inCase(
+    id,
+    async (transaction) => {
+      ownCase(transaction.financingCase, partner.id);
+      await applyPartnerCancel(transaction);
+    },
+    { actor: partnerActor(partner.id) },
+  );
   if (!outcome) throw caseNotFound(id);
 }

@@ -68,7 +68,11 @@ export async function expireReviewIfDue(transaction: CaseTransaction, clock: Clo
 }
 
 /** Reminders: the customer gets at most REVIEW_REMINDER_MAX, each REVIEW_REMINDER_AFTER after the last link mail or reminder. */
-export async function remindCustomerIfDue(transaction: ReminderCase, settings: { clock: ClockSettings; customer: CustomerChannelSettings }, partnerName: string | null): Promise<boolean> {
+export async function remindCustomerIfDue(
+  transaction: ReminderCase,
+  settings: { clock: ClockSettings; customer: CustomerChannelSettings },
+  partnerName: string | null,
+): Promise<boolean> {
   if (!isDue(reminderDueAt(transaction.quote, settings.clock), transaction)) return false;
   const link = await transaction.currentCustomerLink();
   const email = link?.email ?? transaction.quote.customer.email;
@@ -134,7 +138,10 @@ async function inCaseOfClock(deps: ClockDependencies, id: string, work: (transac
 /** The due queries find candidates by the wall clock (and moved cases by their own); the locked case decides on its clock. */
 function expireReviews(deps: ClockDependencies, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - deps.clock.expiryAfterMs);
-  return inBatches(() => deps.queries.dueExpiries(cutoff, CLOCK_BATCH), (id) => inCaseOfClock(deps, id, (transaction) => expireReviewIfDue(transaction, deps.clock)));
+  return inBatches(
+    () => deps.queries.dueExpiries(cutoff, CLOCK_BATCH),
+    (id) => inCaseOfClock(deps, id, (transaction) => expireReviewIfDue(transaction, deps.clock)),
+  );
 }
 
 /** Reminders are many at once (1,000 due among 100,000 in review): a batch of cases is one transaction. */
@@ -148,7 +155,11 @@ async function remindCustomers(deps: ClockDependencies, now: Date): Promise<numb
     // The partners' names come over gRPC: read before the cases are locked.
     const partnerIds = [...new Set(due.map((entry) => entry.partnerId))];
     const names = new Map(await Promise.all(partnerIds.map(async (partnerId) => [partnerId, await deps.partners.nameOf(partnerId)] as const)));
-    const reminded = await deps.reminders.remindAll(due.map((entry) => entry.financingCaseId), (reminder) => remindCustomerIfDue(reminder, deps, names.get(reminder.quote.partnerId) ?? null), systemAudit);
+    const reminded = await deps.reminders.remindAll(
+      due.map((entry) => entry.financingCaseId),
+      (reminder) => remindCustomerIfDue(reminder, deps, names.get(reminder.quote.partnerId) ?? null),
+      systemAudit,
+    );
     applied += reminded;
     // A full batch of which nothing applied means another replica holds these rows: next tick.
     if (due.length < REMINDER_BATCH || reminded === 0) break;
@@ -174,10 +185,16 @@ async function overdueStage(deps: ClockDependencies, now: Date, stage: OverdueSt
   for (let batch = 0; batch < MAX_BATCHES_PER_TICK; batch += 1) {
     const items = await deps.documents.listOverdueItems(dueBefore, stage, CLOCK_BATCH);
     for (const [financingCaseId, caseItems] of byCase(items)) {
-      const done = await inCaseOfClock(deps, financingCaseId, (transaction) => (stage === 'cancel' ? cancelForOverdueItems(transaction) : noticeOverdueItems(transaction, caseItems, deps.clock)));
+      const done = await inCaseOfClock(deps, financingCaseId, (transaction) =>
+        stage === 'cancel' ? cancelForOverdueItems(transaction) : noticeOverdueItems(transaction, caseItems, deps.clock),
+      );
       if (done) applied += 1;
     }
-    await deps.documents.markOverdueItems(items.map((item) => item.id), stage, now);
+    await deps.documents.markOverdueItems(
+      items.map((item) => item.id),
+      stage,
+      now,
+    );
     if (items.length < CLOCK_BATCH) break;
   }
   return applied;

@@ -50,7 +50,12 @@ describe('signature envelope', () => {
   });
 
   it('when signed or declined, then no other state can follow (422)', () => {
-    for (const [from, to] of [['signed', 'sent'], ['signed', 'declined'], ['declined', 'signed'], ['declined', 'sent']] as const) {
+    for (const [from, to] of [
+      ['signed', 'sent'],
+      ['signed', 'declined'],
+      ['declined', 'signed'],
+      ['declined', 'sent'],
+    ] as const) {
       expect(() => envelopeSteps(from, to)).toThrow(`The signature envelope is ${from}; it cannot become ${to}.`);
     }
   });

@@ -1,7 +1,15 @@
 import { ruleViolation } from '@rental/problem';
 
 /** Contract places; forward along the chain only, canceled from wait_for_signing. */
-export const CONTRACT_PLACES = ['wait_for_signing', 'signed', 'post_processing_required', 'delivery_approved', 'invoice_checked', 'completed', 'canceled'] as const;
+export const CONTRACT_PLACES = [
+  'wait_for_signing',
+  'signed',
+  'post_processing_required',
+  'delivery_approved',
+  'invoice_checked',
+  'completed',
+  'canceled',
+] as const;
 export type ContractPlace = (typeof CONTRACT_PLACES)[number];
 
 /** toStatus of the contract event when a sandbox reset removes the contract (it is no place: the contract is gone). */
@@ -71,5 +79,7 @@ export function envelopeSteps(current: EnvelopeStatus | null, target: EnvelopeSt
   if (current === null) return target === 'sent' ? ['sent'] : ['sent', target];
   if (ENVELOPE_MOVES[current].includes(target)) return [target];
   const message = `The signature envelope is ${current}; it cannot become ${target}.`;
-  throw ruleViolation('signature_envelope.transition_not_allowed', message, [{ propertyPath: 'scenario', code: 'signature_envelope.transition_not_allowed', message }]);
+  throw ruleViolation('signature_envelope.transition_not_allowed', message, [
+    { propertyPath: 'scenario', code: 'signature_envelope.transition_not_allowed', message },
+  ]);
 }

@@ -7,13 +7,16 @@ import { contractNotFound } from './reads';
 
 const CONTRACT_NUMBER_PATTERN = /^[A-Za-z0-9._/-]*$/;
 
-export const contractNumberBody = z.object({
-  contractNumber: z.string()
-    .min(1, NOT_BLANK_MESSAGE)
-    .max(64, tooLongMessage(64))
-    .regex(CONTRACT_NUMBER_PATTERN, { message: 'Letters, digits and . _ / - only.' })
-    .describe('1 to 64 letters, digits or . _ / -; unique among the partner\'s contracts'),
-}).meta({ id: 'ContractNumberRequest' });
+export const contractNumberBody = z
+  .object({
+    contractNumber: z
+      .string()
+      .min(1, NOT_BLANK_MESSAGE)
+      .max(64, tooLongMessage(64))
+      .regex(CONTRACT_NUMBER_PATTERN, { message: 'Letters, digits and . _ / - only.' })
+      .describe("1 to 64 letters, digits or . _ / -; unique among the partner's contracts"),
+  })
+  .meta({ id: 'ContractNumberRequest' });
 
 /**
  * PATCH /api/contracts/{id}/edit-contract-number, first step: the scope (unknown 404, another
@@ -29,14 +32,18 @@ export async function editableContract(store: CaseStore, contractId: string, par
 /** Then the number, unique among the partner's contracts (422 at contractNumber). */
 export async function editContractNumber(store: CaseStore, contract: Contract, contractNumber: string): Promise<Contract> {
   const { id: contractId, partnerId } = contract;
-  const outcome = await store.inCase(contract.financingCaseId, async (transaction) => {
-    if (transaction.contract?.id !== contractId) throw contractNotFound(contractId);
-    if (!(await transaction.setContractNumber(contractNumber))) {
-      const message = `The contract number ${contractNumber} is already used by another contract of the partner.`;
-      throw ruleViolation('contract.number_taken', message, [{ propertyPath: 'contractNumber', code: 'contract.number_taken', message }]);
-    }
-    return transaction.contract as Contract;
-  }, { actor: partnerActor(partnerId) });
+  const outcome = await store.inCase(
+    contract.financingCaseId,
+    async (transaction) => {
+      if (transaction.contract?.id !== contractId) throw contractNotFound(contractId);
+      if (!(await transaction.setContractNumber(contractNumber))) {
+        const message = `The contract number ${contractNumber} is already used by another contract of the partner.`;
+        throw ruleViolation('contract.number_taken', message, [{ propertyPath: 'contractNumber', code: 'contract.number_taken', message }]);
+      }
+      return transaction.contract as Contract;
+    },
+    { actor: partnerActor(partnerId) },
+  );
   if (!outcome) throw contractNotFound(contractId);
   return outcome.result;
 }

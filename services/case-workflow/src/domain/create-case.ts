@@ -93,47 +93,56 @@ export interface CheckoutCustomerChannel {
 export async function createCaseFromCheckout(store: CaseStore, input: CheckoutCaseInput, channel?: CheckoutCustomerChannel): Promise<CreatedCase> {
   checkCommon(input.partnerId, input.terms);
   if (!input.cartId) throw invalidInput('case.cart_missing', 'cart_id is required.');
-  if (input.quoteNumber !== null && !QUOTE_NUMBER.test(input.quoteNumber)) throw invalidInput('case.invalid_quote_number', 'quote_number must have 1 to 64 letters, digits or . _ / -.');
+  if (input.quoteNumber !== null && !QUOTE_NUMBER.test(input.quoteNumber))
+    throw invalidInput('case.invalid_quote_number', 'quote_number must have 1 to 64 letters, digits or . _ / -.');
   const source: CaseSource = { cartId: input.cartId };
   const email = input.submitFinancing ? input.customer.email : null;
   const partnerName = channel && email ? await channel.partners.nameOf(input.partnerId) : null;
-  return createOnce(store, {
-    partnerId: input.partnerId,
-    source,
-    financingRequest: input.submitFinancing,
-    quoteNumber: input.quoteNumber,
-    customer: input.customer,
-    shippingAddress: shippingAddressOf(input.customer, input.deliveryAddress),
-    terms: input.terms,
-    items: input.items,
-    calculationId: null,
-    contactPhone: null,
-    contactEmail: null,
-    printPlanTerms: input.printPlanTerms,
-  }, async (transaction) => {
-    if (!input.submitFinancing) return;
-    await transaction.moveQuotes(['accept_by_customer', 'request_finance_review']);
-    await transaction.queueLenderSubmission();
-    if (channel && email) await issueLinkAndMail(channel.settings, transaction, { email, viewOnly: true, partnerName });
-  });
+  return createOnce(
+    store,
+    {
+      partnerId: input.partnerId,
+      source,
+      financingRequest: input.submitFinancing,
+      quoteNumber: input.quoteNumber,
+      customer: input.customer,
+      shippingAddress: shippingAddressOf(input.customer, input.deliveryAddress),
+      terms: input.terms,
+      items: input.items,
+      calculationId: null,
+      contactPhone: null,
+      contactEmail: null,
+      printPlanTerms: input.printPlanTerms,
+    },
+    async (transaction) => {
+      if (!input.submitFinancing) return;
+      await transaction.moveQuotes(['accept_by_customer', 'request_finance_review']);
+      await transaction.queueLenderSubmission();
+      if (channel && email) await issueLinkAndMail(channel.settings, transaction, { email, viewOnly: true, partnerName });
+    },
+  );
 }
 
 /** The case of a quote request: the quote in_progress, no financing request yet. */
 export function createCaseFromQuoteRequest(store: CaseStore, input: QuoteRequestCaseInput): Promise<CreatedCase> {
   checkCommon(input.partnerId, input.terms);
   if (!input.quoteRequestId) throw invalidInput('case.quote_request_missing', 'quote_request_id is required.');
-  return createOnce(store, {
-    partnerId: input.partnerId,
-    source: { quoteRequestId: input.quoteRequestId },
-    financingRequest: false,
-    quoteNumber: null,
-    customer: input.customer,
-    shippingAddress: shippingAddressOf(input.customer, null),
-    terms: input.terms,
-    items: [],
-    calculationId: input.calculationId || null,
-    contactPhone: input.contactPhone,
-    contactEmail: input.contactEmail,
-    printPlanTerms: null,
-  }, async () => undefined);
+  return createOnce(
+    store,
+    {
+      partnerId: input.partnerId,
+      source: { quoteRequestId: input.quoteRequestId },
+      financingRequest: false,
+      quoteNumber: null,
+      customer: input.customer,
+      shippingAddress: shippingAddressOf(input.customer, null),
+      terms: input.terms,
+      items: [],
+      calculationId: input.calculationId || null,
+      contactPhone: input.contactPhone,
+      contactEmail: input.contactEmail,
+      printPlanTerms: null,
+    },
+    async () => undefined,
+  );
 }

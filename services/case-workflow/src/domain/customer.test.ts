@@ -3,7 +3,20 @@ import { hashCustomerToken, looksLikeCustomerToken, newCustomerToken } from './c
 import type { Quote } from './model';
 import { QUOTE_STATES } from './quote-machine';
 
-const customer = { firstName: 'Mara', lastName: 'Keller', email: 'mara@kunde.example', street: 'Hauptstrasse', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE', phone: null, company: 'Kunde GmbH', vatId: null, customerType: 'company' };
+const customer = {
+  firstName: 'Mara',
+  lastName: 'Keller',
+  email: 'mara@kunde.example',
+  street: 'Hauptstrasse',
+  houseNumber: '1',
+  zipCode: '10115',
+  city: 'Berlin',
+  country: 'DE',
+  phone: null,
+  company: 'Kunde GmbH',
+  vatId: null,
+  customerType: 'company',
+};
 const quoteWith = (shippingAddress: Quote['shippingAddress']) => ({ customer, shippingAddress }) as Quote;
 
 describe('customer links', () => {
@@ -26,12 +39,26 @@ describe('customer links', () => {
 
 describe('the delivery recipient of the offer', () => {
   it('when the checkout gave a delivery address, then exactly that recipient shows, without the lessee company', () => {
-    expect(deliveryRecipientLines(quoteWith({ recipientName: 'Lager Süd', company: null, street: 'Hafenweg', houseNumber: '9', zipCode: '20457', city: 'Hamburg', country: 'DE' })))
-      .toEqual(['Lager Süd', 'Hafenweg 9', '20457 Hamburg', 'DE']);
+    expect(
+      deliveryRecipientLines(
+        quoteWith({ recipientName: 'Lager Süd', company: null, street: 'Hafenweg', houseNumber: '9', zipCode: '20457', city: 'Hamburg', country: 'DE' }),
+      ),
+    ).toEqual(['Lager Süd', 'Hafenweg 9', '20457 Hamburg', 'DE']);
   });
 
-  it('when there was no delivery address, then the customer\'s company and person at the customer\'s address', () => {
-    expect(deliveryRecipientLines(quoteWith({ recipientName: 'Mara Keller', company: 'Kunde GmbH', street: 'Hauptstrasse', houseNumber: '1', zipCode: '10115', city: 'Berlin', country: 'DE' })))
-      .toEqual(['Kunde GmbH', 'Mara Keller', 'Hauptstrasse 1', '10115 Berlin', 'DE']);
+  it("when there was no delivery address, then the customer's company and person at the customer's address", () => {
+    expect(
+      deliveryRecipientLines(
+        quoteWith({
+          recipientName: 'Mara Keller',
+          company: 'Kunde GmbH',
+          street: 'Hauptstrasse',
+          houseNumber: '1',
+          zipCode: '10115',
+          city: 'Berlin',
+          country: 'DE',
+        }),
+      ),
+    ).toEqual(['Kunde GmbH', 'Mara Keller', 'Hauptstrasse 1', '10115 Berlin', 'DE']);
   });
 });

@@ -15,7 +15,6 @@ export interface CustomerChannelSettings {
   now(): Date;
 }
 
-
 export interface CustomerDependencies {
   store: CaseStore;
   documents: DocumentsPort;
@@ -29,13 +28,19 @@ const customerAudit = { actor: { ...CUSTOMER_ACTOR } };
 export type CustomerAction = 'accept' | 'request_changes' | 'reject';
 
 export const sendToCustomerBody = z.object({
-  email: z.email({ message: 'This value is not a valid e-mail address.' }).max(254).optional().describe('Where the link goes; default: the checkout customer\'s e-mail'),
+  email: z
+    .email({ message: 'This value is not a valid e-mail address.' })
+    .max(254)
+    .optional()
+    .describe("Where the link goes; default: the checkout customer's e-mail"),
 });
 
-export const customerFeedbackBody = z.object({
-  action: z.enum(['request_changes', 'reject_by_customer']),
-  text: z.string().max(2000).optional().describe('Required for request_changes'),
-}).meta({ id: 'CustomerFeedbackRequest' });
+export const customerFeedbackBody = z
+  .object({
+    action: z.enum(['request_changes', 'reject_by_customer']),
+    text: z.string().max(2000).optional().describe('Required for request_changes'),
+  })
+  .meta({ id: 'CustomerFeedbackRequest' });
 
 /** The moves that bring a quote (back) into review when the partner sends it; in_review itself only gets a new link. */
 const INTO_REVIEW: Partial<Record<QuoteStatus, QuoteMove | null>> = {
@@ -84,38 +89,66 @@ function linkMail(quote: Quote, partnerName: string | null, url: string, expires
  * apply_changes or reactivate; in in_review it stays), every earlier link stops working and the
  * customer gets a new one by mail.
  */
-export async function sendToCustomer(deps: CustomerDependencies, id: string, body: z.infer<typeof sendToCustomerBody>, partner: { id: string; roles: readonly string[] }): Promise<SentToCustomer> {
+export async function sendToCustomer(
+  deps: CustomerDependencies,
+  id: string,
+  body: z.infer<typeof sendToCustomerBody>,
+  partner: { id: string; roles: readonly string[] },
+): Promise<SentToCustomer> {
   requireApiUser(partner.roles);
   const partnerName = await deps.partners.nameOf(partner.id);
-  const outcome = await deps.store.inCase(id, async (transaction) => {
-    ownCase(transaction.financingCase, partner.id);
-    const email = body.email ?? transaction.quote.customer.email;
-    if (!email) throw validationFailed([{ propertyPath: 'email', code: 'validation.required', message: 'The checkout gave no customer e-mail; name the address the link goes to.' }]);
-    const from = transaction.quote.status;
-    const move = INTO_REVIEW[from];
-    if (move === undefined) {
-      const message = `The quote is ${from}; it can be sent to the customer only from in_progress, change_requested, review_expired or in_review.`;
-      throw ruleViolation('customer.send_not_allowed', message, [{ propertyPath: '', code: 'customer.send_not_allowed', message }]);
-    }
-    if (move) await transaction.moveQuote(move);
-    const link = await issueLinkAndMail(deps.customer, transaction, { email, viewOnly: false, partnerName });
-    return { financingCaseId: transaction.financingCase.id, status: transaction.quote.status, ...link };
-  }, { actor: partnerActor(partner.id) });
+  const outcome = await deps.store.inCase(
+    id,
+    async (transaction) => {
+      ownCase(transaction.financingCase, partner.id);
+      const email = body.email ?? transaction.quote.customer.email;
+      if (!email)
+        throw validationFailed([
+          { propertyPath: 'email', code: 'validation.required', message: 'The checkout gave no customer e-mail; name the address the link goes to.' },
+        ]);
+      const from = transaction.quote.status;
+      const move = INTO_REVIEW[from];
+      if (move === undefined) {
+        const message = `The quote is ${from}; it can be sent to the customer only from in_progress, change_requested, review_expired or in_review.`;
+        throw ruleViolation('customer.send_not_allowed', message, [{ propertyPath: '', code: 'customer.send_not_allowed', message }]);
+      }
+      if (move) await transaction.moveQuote(move);
+      const link = await issueLinkAndMail(deps.customer, transaction, { email, viewOnly: false, partnerName });
+      return { financingCaseId: transaction.financingCase.id, status: transaction.quote.status, ...link };
+    },
+    { actor: partnerActor(partner.id) },
+  );
   if (!outcome) throw caseNotFound(id);
   return outcome.result;
 }
 
 /** A new link (replacing the earlier ones) and its mail, in the case's transaction. */
-export async function issueLinkAndMail(settings: CustomerChannelSettings, transaction: CaseTransaction, input: { email: string; viewOnly: boolean; partnerName: string | null }): Promise<{ customerUrl: string; expiresAt: string }> {
-  const link = await transaction.issueCustomerLink({ email: input.email, viewOnly: input.viewOnly, replace: true, expiresAt: new Date(transaction.now().getTime() + settings.linkTtlMs) });
+export async function issueLinkAndMail(
+  settings: CustomerChannelSettings,
+  transaction: CaseTransaction,
+  input: { email: string; viewOnly: boolean; partnerName: string | null },
+): Promise<{ customerUrl: string; expiresAt: string }> {
+  const link = await transaction.issueCustomerLink({
+    email: input.email,
+    viewOnly: input.viewOnly,
+    replace: true,
+    expiresAt: new Date(transaction.now().getTime() + settings.linkTtlMs),
+  });
   const customerUrl = customerUrlOf(settings, link.token);
-  await transaction.requestMail({ recipient: { email: input.email }, ...linkMail(transaction.quote, input.partnerName, customerUrl, link.expiresAt, input.viewOnly) });
+  await transaction.requestMail({
+    recipient: { email: input.email },
+    ...linkMail(transaction.quote, input.partnerName, customerUrl, link.expiresAt, input.viewOnly),
+  });
   await transaction.markReviewMailed();
   return { customerUrl, expiresAt: link.expiresAt };
 }
 
 /** The reminder to the customer, with a copy of the current link (the earlier one keeps working). */
-export async function remindCustomer(settings: CustomerChannelSettings, transaction: ReminderCase, input: { email: string; expiresAt: string; partnerName: string | null }): Promise<void> {
+export async function remindCustomer(
+  settings: CustomerChannelSettings,
+  transaction: ReminderCase,
+  input: { email: string; expiresAt: string; partnerName: string | null },
+): Promise<void> {
   const link = await transaction.issueCustomerLink({ email: input.email, viewOnly: false, replace: false, expiresAt: new Date(input.expiresAt) });
   const url = customerUrlOf(settings, link.token);
   const quote = transaction.quote;
@@ -138,7 +171,8 @@ export interface OpenedLink {
 }
 
 const linkNotFound = () => notFound('customer.link_not_found', 'No offer exists at this link.');
-const linkExpired = () => gone('customer.link_expired', 'This link no longer works: it expired, a newer link replaced it, or the case was canceled. Ask your dealer for a new link.');
+const linkExpired = () =>
+  gone('customer.link_expired', 'This link no longer works: it expired, a newer link replaced it, or the case was canceled. Ask your dealer for a new link.');
 
 /** 404 for a token that never was, 410 for one that stopped working. */
 async function openLink(deps: Pick<CustomerDependencies, 'store' | 'customer'>, token: string): Promise<OpenedLink> {
@@ -183,17 +217,26 @@ export async function readCustomerView(deps: CustomerDependencies, token: string
 }
 
 /** A change the customer makes: only with a link that allows actions, only while the quote is in review. */
-async function customerChange(deps: CustomerDependencies, token: string, change: (transaction: CaseTransaction) => Promise<void>, reason: string | null = null): Promise<CustomerView> {
+async function customerChange(
+  deps: CustomerDependencies,
+  token: string,
+  change: (transaction: CaseTransaction) => Promise<void>,
+  reason: string | null = null,
+): Promise<CustomerView> {
   const opened = await openLink(deps, token);
   if (opened.link.viewOnly) throw forbidden('customer.view_only', 'This link shows the status of your financing request; it allows no changes.');
-  const outcome = await deps.store.inCase(opened.financingCase.id, async (transaction) => {
-    const status = transaction.quote.status;
-    if (status !== 'in_review') {
-      const message = `The offer is ${status}; it can be answered only while it is in_review.`;
-      throw ruleViolation('customer.action_not_allowed', message, [{ propertyPath: '', code: 'customer.action_not_allowed', message }]);
-    }
-    await change(transaction);
-  }, { ...customerAudit, reason });
+  const outcome = await deps.store.inCase(
+    opened.financingCase.id,
+    async (transaction) => {
+      const status = transaction.quote.status;
+      if (status !== 'in_review') {
+        const message = `The offer is ${status}; it can be answered only while it is in_review.`;
+        throw ruleViolation('customer.action_not_allowed', message, [{ propertyPath: '', code: 'customer.action_not_allowed', message }]);
+      }
+      await change(transaction);
+    },
+    { ...customerAudit, reason },
+  );
   if (!outcome) throw linkNotFound();
   return viewOf(deps, { ...opened, financingCase: (await deps.store.findCase(opened.financingCase.id)) ?? opened.financingCase });
 }
@@ -214,15 +257,22 @@ export function giveFeedback(deps: CustomerDependencies, token: string, body: z.
     throw validationFailed([{ propertyPath: 'text', code: 'validation.required', message: 'Tell the dealer what should change.' }]);
   }
   // The customer's words are the reason of the move in the case's history, as an operator's are.
-  return customerChange(deps, token, async (transaction) => {
-    await transaction.moveQuote(body.action);
-    await transaction.addQuoteFeedback(body.action, text);
-  }, text);
+  return customerChange(
+    deps,
+    token,
+    async (transaction) => {
+      await transaction.moveQuote(body.action);
+      await transaction.addQuoteFeedback(body.action, text);
+    },
+    text,
+  );
 }
 
-export const customerAnswerBody = z.object({
-  response: z.string().trim().min(1, 'Write an answer to the question.').max(10_000, tooLongMessage(10_000)).describe('The answer, 1 to 10,000 characters'),
-}).meta({ id: 'CustomerInformationAnswer' });
+export const customerAnswerBody = z
+  .object({
+    response: z.string().trim().min(1, 'Write an answer to the question.').max(10_000, tooLongMessage(10_000)).describe('The answer, 1 to 10,000 characters'),
+  })
+  .meta({ id: 'CustomerInformationAnswer' });
 
 export type CustomerAnswer = z.infer<typeof customerAnswerBody>;
 
@@ -238,7 +288,10 @@ export async function answerQuestion(deps: CustomerDependencies, token: string, 
 }
 
 /** Which case a token opens, for documents (customer uploads). */
-export async function resolveLink(deps: Pick<CustomerDependencies, 'store' | 'customer'>, token: string): Promise<{ state: 'valid' | 'expired' | 'unknown'; opened?: OpenedLink }> {
+export async function resolveLink(
+  deps: Pick<CustomerDependencies, 'store' | 'customer'>,
+  token: string,
+): Promise<{ state: 'valid' | 'expired' | 'unknown'; opened?: OpenedLink }> {
   try {
     return { state: 'valid', opened: await openLink(deps, token) };
   } catch (error) {
@@ -258,8 +311,12 @@ export async function resolveLink(deps: Pick<CustomerDependencies, 'store' | 'cu
 export function deliveryRecipientLines(quote: Quote): string[] {
   const address = quote.shippingAddress;
   const person = [quote.customer.firstName, quote.customer.lastName].filter(Boolean).join(' ') || quote.customer.company;
-  const isCustomerAddress = address.recipientName === person && address.company === quote.customer.company
-    && address.street === quote.customer.street && address.zipCode === quote.customer.zipCode && address.city === quote.customer.city;
+  const isCustomerAddress =
+    address.recipientName === person &&
+    address.company === quote.customer.company &&
+    address.street === quote.customer.street &&
+    address.zipCode === quote.customer.zipCode &&
+    address.city === quote.customer.city;
   const names = isCustomerAddress
     ? [quote.customer.company, address.recipientName !== quote.customer.company ? address.recipientName : null]
     : [address.recipientName, address.company];

@@ -20,7 +20,12 @@ export async function voidAtProvider(deps: EnvelopeVoidDependencies, job: Envelo
   } catch (error) {
     const at = deps.now();
     const exhausted = job.attempts >= ENVELOPE_VOID_MAX_ATTEMPTS;
-    await deps.queue.markVoidFailed(job.envelopeId, error instanceof Error ? error.message : String(error), exhausted ? null : new Date(at.getTime() + retryDelayMs(job.attempts)), at);
+    await deps.queue.markVoidFailed(
+      job.envelopeId,
+      error instanceof Error ? error.message : String(error),
+      exhausted ? null : new Date(at.getTime() + retryDelayMs(job.attempts)),
+      at,
+    );
     return 'failed';
   }
   await deps.queue.markVoided(job.envelopeId, deps.now());

@@ -6,18 +6,44 @@ import { AuthorizedPerson, FinancingCase, Quote, partnerActor } from './model';
 import type { CaseStore, CaseTransaction, ContractRenderer, NewAuthorizedPerson, SigningProvider, SigningStatement, SigningStatementSource } from './ports';
 
 /** Shared mailboxes reach a team, not a person who can sign; the invitation must go to a signer. */
-const GENERIC_MAILBOXES = ['info', 'office', 'kontakt', 'contact', 'mail', 'admin', 'support', 'sales', 'service', 'team', 'hello', 'buchhaltung', 'noreply', 'no-reply', 'post', 'verwaltung'] as const;
+const GENERIC_MAILBOXES = [
+  'info',
+  'office',
+  'kontakt',
+  'contact',
+  'mail',
+  'admin',
+  'support',
+  'sales',
+  'service',
+  'team',
+  'hello',
+  'buchhaltung',
+  'noreply',
+  'no-reply',
+  'post',
+  'verwaltung',
+] as const;
 
 const name = boundedText(100);
 
-export const startEsignatureBody = z.object({
-  authorizedPersons: z.array(z.object({
-    firstName: name,
-    lastName: name,
-    email: emailAddress().max(320).describe('The signing invitation goes here; shared mailboxes (info@, office@, …) are refused'),
-    soloSigneePermitted: z.boolean().default(false).describe('true when this person may sign alone'),
-  }).meta({ id: 'AuthorizedPersonInput' })).min(1, 'At least one person is required.').max(20, 'At most 20 persons.'),
-}).meta({ id: 'StartEsignatureRequest' });
+export const startEsignatureBody = z
+  .object({
+    authorizedPersons: z
+      .array(
+        z
+          .object({
+            firstName: name,
+            lastName: name,
+            email: emailAddress().max(320).describe('The signing invitation goes here; shared mailboxes (info@, office@, …) are refused'),
+            soloSigneePermitted: z.boolean().default(false).describe('true when this person may sign alone'),
+          })
+          .meta({ id: 'AuthorizedPersonInput' }),
+      )
+      .min(1, 'At least one person is required.')
+      .max(20, 'At most 20 persons.'),
+  })
+  .meta({ id: 'StartEsignatureRequest' });
 
 export type StartEsignatureInput = z.infer<typeof startEsignatureBody>;
 
@@ -35,16 +61,22 @@ const normalized = (value: string | null | undefined) => (value ?? '').normalize
  * signatory listed without an e-mail binds no mailbox, so nobody can be matched to it.
  */
 function onStatement(person: NewAuthorizedPerson, statement: SigningStatement): boolean {
-  return statement.signatories.some((signatory) => signatory.email !== null
-    && normalized(signatory.email) === normalized(person.email)
-    && normalized(signatory.firstName) === normalized(person.firstName)
-    && normalized(signatory.lastName) === normalized(person.lastName));
+  return statement.signatories.some(
+    (signatory) =>
+      signatory.email !== null &&
+      normalized(signatory.email) === normalized(person.email) &&
+      normalized(signatory.firstName) === normalized(person.firstName) &&
+      normalized(signatory.lastName) === normalized(person.lastName),
+  );
 }
 
 function notOnStatementMessage(person: NewAuthorizedPerson, statement: SigningStatement): string {
-  const sameName = statement.signatories.find((signatory) => normalized(signatory.firstName) === normalized(person.firstName) && normalized(signatory.lastName) === normalized(person.lastName));
+  const sameName = statement.signatories.find(
+    (signatory) => normalized(signatory.firstName) === normalized(person.firstName) && normalized(signatory.lastName) === normalized(person.lastName),
+  );
   if (!sameName) return `${person.firstName} ${person.lastName} is not named on the lender's statement of who may sign for the customer.`;
-  if (sameName.email === null) return `The lender's statement names ${person.firstName} ${person.lastName} without an e-mail address, so no invitation can be bound to them; ask the lender for a statement with their address.`;
+  if (sameName.email === null)
+    return `The lender's statement names ${person.firstName} ${person.lastName} without an e-mail address, so no invitation can be bound to them; ask the lender for a statement with their address.`;
   return `The lender's statement names ${person.firstName} ${person.lastName} with another e-mail address; the invitation must go to the address the lender gave.`;
 }
 
@@ -55,8 +87,8 @@ function mailboxOf(email: string): string {
   return `${local}@${email.slice(at + 1)}`.trim().toLowerCase();
 }
 
-const samePerson = (a: NewAuthorizedPerson, b: NewAuthorizedPerson) => mailboxOf(a.email) === mailboxOf(b.email)
-  || (normalized(a.firstName) === normalized(b.firstName) && normalized(a.lastName) === normalized(b.lastName));
+const samePerson = (a: NewAuthorizedPerson, b: NewAuthorizedPerson) =>
+  mailboxOf(a.email) === mailboxOf(b.email) || (normalized(a.firstName) === normalized(b.firstName) && normalized(a.lastName) === normalized(b.lastName));
 
 /** Index of the earlier entry each entry repeats (same mailbox or same name), for the persons that repeat one. */
 function repeatedPersons(persons: NewAuthorizedPerson[]): { index: number; earlier: number }[] {
@@ -76,28 +108,48 @@ export function signerViolations(persons: NewAuthorizedPerson[], statement: Sign
   const violations: Violation[] = [];
   persons.forEach((person, index) => {
     if (isGenericMailbox(person.email)) {
-      violations.push({ propertyPath: `authorizedPersons[${index}].email`, code: 'esignature.generic_mailbox', message: `${person.email} is a shared mailbox; the invitation must go to the person who signs.` });
+      violations.push({
+        propertyPath: `authorizedPersons[${index}].email`,
+        code: 'esignature.generic_mailbox',
+        message: `${person.email} is a shared mailbox; the invitation must go to the person who signs.`,
+      });
     }
   });
   // Two entries of one person are one signer: the two-signer rule counts persons, not entries.
   const repeated = repeatedPersons(persons);
   for (const { index, earlier } of repeated) {
     const person = persons[index] as NewAuthorizedPerson;
-    violations.push({ propertyPath: `authorizedPersons[${index}]`, code: 'esignature.duplicate_person', message: `${person.firstName} ${person.lastName} <${person.email}> is the same person as authorizedPersons[${earlier}]; each signer counts once.` });
+    violations.push({
+      propertyPath: `authorizedPersons[${index}]`,
+      code: 'esignature.duplicate_person',
+      message: `${person.firstName} ${person.lastName} <${person.email}> is the same person as authorizedPersons[${earlier}]; each signer counts once.`,
+    });
   }
   const signers = persons.length - repeated.length;
   if (signers === 1 && !persons[0]?.soloSigneePermitted) {
-    violations.push({ propertyPath: 'authorizedPersons', code: 'esignature.signers_insufficient', message: 'A single person must be permitted to sign alone (soloSigneePermitted true); otherwise at least two persons are needed.' });
+    violations.push({
+      propertyPath: 'authorizedPersons',
+      code: 'esignature.signers_insufficient',
+      message: 'A single person must be permitted to sign alone (soloSigneePermitted true); otherwise at least two persons are needed.',
+    });
   }
   if (statement) {
     persons.forEach((person, index) => {
       if (!onStatement(person, statement)) {
-        violations.push({ propertyPath: `authorizedPersons[${index}]`, code: 'esignature.not_on_signing_statement', message: notOnStatementMessage(person, statement) });
+        violations.push({
+          propertyPath: `authorizedPersons[${index}]`,
+          code: 'esignature.not_on_signing_statement',
+          message: notOnStatementMessage(person, statement),
+        });
       }
     });
     // The lender's rule stands whatever the partner says about signing alone.
     if (signers < statement.minimumSigners) {
-      violations.push({ propertyPath: 'authorizedPersons', code: 'esignature.signing_rule_not_met', message: `The lender's statement requires at least ${statement.minimumSigners} persons to sign together; ${signers} ${signers === 1 ? 'was' : 'were'} given (soloSigneePermitted does not lower the lender's minimum).` });
+      violations.push({
+        propertyPath: 'authorizedPersons',
+        code: 'esignature.signing_rule_not_met',
+        message: `The lender's statement requires at least ${statement.minimumSigners} persons to sign together; ${signers} ${signers === 1 ? 'was' : 'were'} given (soloSigneePermitted does not lower the lender's minimum).`,
+      });
     }
   }
   return violations;
@@ -132,14 +184,19 @@ const notAccepted = (financingCase: FinancingCase) => {
 
 const rule = (code: string, message: string) => ruleViolation(code, message, [{ propertyPath: '', code, message }]);
 
-const envelopeReplaced = (envelopeId: string) => conflict('esignature.envelope_replaced', `The signature envelope ${envelopeId} was replaced by a start with other persons while the signing provider was asked for it; start again to sign with these persons.`);
+const envelopeReplaced = (envelopeId: string) =>
+  conflict(
+    'esignature.envelope_replaced',
+    `The signature envelope ${envelopeId} was replaced by a start with other persons while the signing provider was asked for it; start again to sign with these persons.`,
+  );
 
 /** Rule 1 and the contract's state: why the case takes no envelope now, or null. */
 function startRefusal(transaction: CaseTransaction): DomainError | null {
   if (transaction.financingCase.status !== 'finance_accepted') return notAccepted(transaction.financingCase);
   const contract = transaction.contract;
-  if (contract && contract.status !== 'wait_for_signing') return rule('esignature.contract_not_waiting', `The contract is ${contract.status}; an e-signature can start only while it waits for signing.`);
-  if (transaction.envelope?.status === 'signed') return rule('esignature.already_signed', 'The contract\'s signature envelope is already signed.');
+  if (contract && contract.status !== 'wait_for_signing')
+    return rule('esignature.contract_not_waiting', `The contract is ${contract.status}; an e-signature can start only while it waits for signing.`);
+  if (transaction.envelope?.status === 'signed') return rule('esignature.already_signed', "The contract's signature envelope is already signed.");
   return null;
 }
 
@@ -148,11 +205,16 @@ function startRefusal(transaction: CaseTransaction): DomainError | null {
  * them, in any order. soloSigneePermitted plays no part: the envelope the signers get is the same.
  */
 function samePersons(a: readonly NewAuthorizedPerson[], b: readonly NewAuthorizedPerson[]): boolean {
-  const keys = (persons: readonly NewAuthorizedPerson[]) => persons.map((person) => [person.firstName, person.lastName, person.email].map(normalized).join('\u0000')).sort().join('\u0001');
+  const keys = (persons: readonly NewAuthorizedPerson[]) =>
+    persons
+      .map((person) => [person.firstName, person.lastName, person.email].map(normalized).join('\u0000'))
+      .sort()
+      .join('\u0001');
   return a.length === b.length && keys(a) === keys(b);
 }
 
-const recipientsOf = (persons: NewAuthorizedPerson[]) => persons.map((person) => ({ name: `${person.firstName} ${person.lastName}`, email: person.email, role: 'signer' as const }));
+const recipientsOf = (persons: NewAuthorizedPerson[]) =>
+  persons.map((person) => ({ name: `${person.firstName} ${person.lastName}`, email: person.email, role: 'signer' as const }));
 const signersOf = (persons: NewAuthorizedPerson[]) => persons.map(({ firstName, lastName, email }) => ({ firstName, lastName, email }));
 const laterOf = (a: Date, b: Date | null) => (b && b > a ? b : a);
 
@@ -181,7 +243,11 @@ async function inOwnCase<T>(store: CaseStore, financingCase: FinancingCase, work
  * and was started for the same persons, a new call (a retry) answers that envelope and changes
  * nothing.
  */
-export async function startEsignature(deps: EsignatureDependencies, financingCase: FinancingCase, { authorizedPersons: persons }: StartEsignatureInput): Promise<StartedEsignature> {
+export async function startEsignature(
+  deps: EsignatureDependencies,
+  financingCase: FinancingCase,
+  { authorizedPersons: persons }: StartEsignatureInput,
+): Promise<StartedEsignature> {
   if (financingCase.status !== 'finance_accepted') throw notAccepted(financingCase);
   const violations = signerViolations(persons, await deps.signingStatements.statementFor(financingCase));
   if (violations.length > 0) throw validationFailed(violations);
@@ -192,7 +258,7 @@ export async function startEsignature(deps: EsignatureDependencies, financingCas
     if (refusal) throw refusal;
     const open = await openEnvelopeFor(transaction, persons);
     if (open) return open;
-    const contract = transaction.contract ?? await transaction.createContract();
+    const contract = transaction.contract ?? (await transaction.createContract());
     const authorizedPersons = await transaction.replaceAuthorizedPersons(persons);
     const envelope = await transaction.sendEnvelope(recipientsOf(persons));
     return started(transaction, contract.id, envelope.id, authorizedPersons);
@@ -206,13 +272,24 @@ export async function startEsignature(deps: EsignatureDependencies, financingCas
  * becomes the contract's. A refusal of a first request leaves nothing behind; an answer that
  * never came leaves the reservation, which a retry asks again or the void worker voids.
  */
-async function startAtProvider(store: CaseStore, signing: NonNullable<EsignatureDependencies['signing']>, financingCase: FinancingCase, persons: NewAuthorizedPerson[]): Promise<StartedEsignature> {
+async function startAtProvider(
+  store: CaseStore,
+  signing: NonNullable<EsignatureDependencies['signing']>,
+  financingCase: FinancingCase,
+  persons: NewAuthorizedPerson[],
+): Promise<StartedEsignature> {
   const items = (await store.findQuoteDetails(financingCase.quoteId))?.items ?? [];
   const plan = await inOwnCase(store, financingCase, (transaction) => planEnvelopeRequest(transaction, persons, signing.now()));
   if ('started' in plan) return plan.started;
   const { request } = plan;
   const signers = signersOf(request.persons);
-  const document = await signing.renderer.render({ caseNumber: financingCase.caseNumber, contractNumber: plan.contractNumber, quote: plan.quote, items, signers });
+  const document = await signing.renderer.render({
+    caseNumber: financingCase.caseNumber,
+    contractNumber: plan.contractNumber,
+    quote: plan.quote,
+    items,
+    signers,
+  });
   let answer: Awaited<ReturnType<SigningProvider['requestEnvelope']>> | undefined;
   let failure: unknown;
   try {
@@ -230,10 +307,16 @@ async function startAtProvider(store: CaseStore, signing: NonNullable<Esignature
   if (!answer?.accepted) {
     // A refusal of the only attempt: the provider holds nothing. Without an answer it may: the reservation stays.
     if (answer) await inOwnCase(store, financingCase, (transaction) => transaction.forgetProviderEnvelope(request.envelopeId));
-    throw unavailable('signing.provider_unavailable', 'The signing provider did not take the envelope. Nothing was started; retry later.', failure ?? new Error(`the signing provider answered ${answer?.status}`));
+    throw unavailable(
+      'signing.provider_unavailable',
+      'The signing provider did not take the envelope. Nothing was started; retry later.',
+      failure ?? new Error(`the signing provider answered ${answer?.status}`),
+    );
   }
   const providerEnvelopeId = answer.providerEnvelopeId;
-  const outcome = await inOwnCase(store, financingCase, (transaction) => acceptRequestedEnvelope(transaction, request.envelopeId, providerEnvelopeId, signing.now()));
+  const outcome = await inOwnCase(store, financingCase, (transaction) =>
+    acceptRequestedEnvelope(transaction, request.envelopeId, providerEnvelopeId, signing.now()),
+  );
   if ('refused' in outcome) throw outcome.refused;
   return outcome.started;
 }
@@ -249,7 +332,11 @@ interface PlannedRequest {
  * request of these persons is asked again; other reserved requests are superseded (voided once
  * their attempt can no longer be on its way); else a new envelope is reserved.
  */
-async function planEnvelopeRequest(transaction: CaseTransaction, persons: NewAuthorizedPerson[], now: Date): Promise<{ started: StartedEsignature } | PlannedRequest> {
+async function planEnvelopeRequest(
+  transaction: CaseTransaction,
+  persons: NewAuthorizedPerson[],
+  now: Date,
+): Promise<{ started: StartedEsignature } | PlannedRequest> {
   const refusal = startRefusal(transaction);
   if (refusal) throw refusal;
   const open = await openEnvelopeFor(transaction, persons);
@@ -278,7 +365,12 @@ async function planEnvelopeRequest(transaction: CaseTransaction, persons: NewAut
  * takes it (or a newer start replaced it), it is voided and the refusal returned, to be thrown
  * once the void is committed.
  */
-export async function acceptRequestedEnvelope(transaction: CaseTransaction, envelopeId: string, providerEnvelopeId: string | null, now: Date): Promise<{ started: StartedEsignature } | { refused: DomainError }> {
+export async function acceptRequestedEnvelope(
+  transaction: CaseTransaction,
+  envelopeId: string,
+  providerEnvelopeId: string | null,
+  now: Date,
+): Promise<{ started: StartedEsignature } | { refused: DomainError }> {
   const envelopes = await transaction.providerEnvelopes();
   const target = envelopes.find((envelope) => envelope.envelopeId === envelopeId);
   if (!target) return { refused: envelopeReplaced(envelopeId) };
@@ -292,11 +384,12 @@ export async function acceptRequestedEnvelope(transaction: CaseTransaction, enve
     await transaction.queueEnvelopeVoid(envelopeId, 'not_startable', laterOf(now, target.requestedUntil));
     return { refused: refusal };
   }
-  const contract = transaction.contract ?? await transaction.createContract(target.contractId);
+  const contract = transaction.contract ?? (await transaction.createContract(target.contractId));
   const replaced = transaction.envelope?.status === 'sent' ? transaction.envelope : null;
   if (replaced && envelopes.some((envelope) => envelope.envelopeId === replaced.id)) await transaction.queueEnvelopeVoid(replaced.id, 'replaced', now);
   for (const other of envelopes) {
-    if (other.state === 'requested' && other.envelopeId !== envelopeId) await transaction.queueEnvelopeVoid(other.envelopeId, 'replaced', laterOf(now, other.requestedUntil));
+    if (other.state === 'requested' && other.envelopeId !== envelopeId)
+      await transaction.queueEnvelopeVoid(other.envelopeId, 'replaced', laterOf(now, other.requestedUntil));
   }
   const authorizedPersons = await transaction.replaceAuthorizedPersons(target.persons);
   await transaction.sendEnvelope(recipientsOf(target.persons), envelopeId);

@@ -10,5 +10,4 @@ describe('status-changed events', () => {
     expect(nextOccurredAt(new Date('2026-03-01T10:00:00.005Z'), new Date('2026-03-01T10:00:00.005Z')).toISOString()).toBe('2026-03-01T10:00:00.006Z');
     expect(nextOccurredAt(new Date('2026-03-01T09:00:00.000Z'), new Date('2026-03-01T10:00:00.005Z')).toISOString()).toBe('2026-03-01T10:00:00.006Z');
   });
-
 });

@@ -5,12 +5,24 @@ class MemoryQueue implements LenderSubmissionQueue {
   readonly rows = new Map<number, LenderSubmission & { status: string; retryAt: number; reference?: string; error?: string }>();
 
   add(id: number): void {
-    this.rows.set(id, { id, applicationId: `A${id}`, quoteId: `Q${id}`, financingCaseId: `C${id}`, partnerId: 'acme', lenderId: 'lender-a', attempts: 0, status: 'pending', retryAt: 0 });
+    this.rows.set(id, {
+      id,
+      applicationId: `A${id}`,
+      quoteId: `Q${id}`,
+      financingCaseId: `C${id}`,
+      partnerId: 'acme',
+      lenderId: 'lender-a',
+      attempts: 0,
+      status: 'pending',
+      retryAt: 0,
+    });
   }
 
   async claimDue(now: Date): Promise<LenderSubmission[]> {
     const due = [...this.rows.values()].filter((row) => (row.status === 'pending' || row.status === 'failed') && row.retryAt <= now.getTime());
-    due.forEach((row) => { row.attempts += 1; });
+    due.forEach((row) => {
+      row.attempts += 1;
+    });
     return due.map((row) => ({ ...row }));
   }
 

@@ -35,7 +35,12 @@ export function submitOne(deps: SubmissionDependencies, submission: LenderSubmis
     } catch (error) {
       const at = deps.now();
       const exhausted = submission.attempts >= (deps.maxAttempts ?? Number.MAX_SAFE_INTEGER);
-      await deps.queue.markFailed(submission.id, error instanceof Error ? error.message : String(error), exhausted ? null : new Date(at.getTime() + retryDelayMs(submission.attempts)), at);
+      await deps.queue.markFailed(
+        submission.id,
+        error instanceof Error ? error.message : String(error),
+        exhausted ? null : new Date(at.getTime() + retryDelayMs(submission.attempts)),
+        at,
+      );
       return 'failed' as const;
     }
   });

@@ -4,7 +4,16 @@ import { badGateway, boundedText, choiceMessage, conflict, emailAddress, notFoun
 import { FINANCING_STAGE_CATEGORIES } from '@rental/proto';
 import type { Actor, FinancingCase } from './model';
 import type {
-  ApplicationSource, CaseStore, CaseTransaction, CreditBureau, LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission, NewRequestItem, PartnerNames,
+  ApplicationSource,
+  CaseStore,
+  CaseTransaction,
+  CreditBureau,
+  LenderAdapter,
+  LenderAttachments,
+  LenderDirectory,
+  LenderSubmission,
+  NewRequestItem,
+  PartnerNames,
 } from './ports';
 import type { QuoteStatus } from './quote-machine';
 import { SignedCallbackDependencies, signedEvent } from './signed-callback';
@@ -22,7 +31,6 @@ export interface ApplicationDependencies {
   partners: PartnerNames;
   publicBaseUrl: string;
 }
-
 
 /**
  * The `data` of application.submitted: the case, its frozen quote and the customer's credit
@@ -74,48 +82,55 @@ const financingCaseId = text(26);
 
 const signatory = z.object({ firstName: text(100), lastName: text(100), email: emailAddress().max(320).nullable().optional() });
 
-const question = z.object({
-  type: z.enum(['document', 'information']),
-  label: z.string().max(255).optional(),
-  category: z.string().optional(),
-  question: z.string().max(10_000).optional(),
-  optional: z.boolean().default(false),
-  targetAudience: z.enum(['partner', 'customer']).default('partner'),
-}).superRefine((item, context) => {
-  if (item.type === 'document') {
-    if (!item.label?.trim()) context.addIssue({ code: 'custom', path: ['label'], message: REQUIRED_MESSAGE, params: { code: 'validation.required' } });
-    if (item.category === undefined) context.addIssue({ code: 'custom', path: ['category'], message: REQUIRED_MESSAGE, params: { code: 'validation.required' } });
-    else if (!(FINANCING_STAGE_CATEGORIES as readonly string[]).includes(item.category)) {
-      context.addIssue({ code: 'custom', path: ['category'], message: choiceMessage(FINANCING_STAGE_CATEGORIES), params: { code: 'validation.choice' } });
+const question = z
+  .object({
+    type: z.enum(['document', 'information']),
+    label: z.string().max(255).optional(),
+    category: z.string().optional(),
+    question: z.string().max(10_000).optional(),
+    optional: z.boolean().default(false),
+    targetAudience: z.enum(['partner', 'customer']).default('partner'),
+  })
+  .superRefine((item, context) => {
+    if (item.type === 'document') {
+      if (!item.label?.trim()) context.addIssue({ code: 'custom', path: ['label'], message: REQUIRED_MESSAGE, params: { code: 'validation.required' } });
+      if (item.category === undefined)
+        context.addIssue({ code: 'custom', path: ['category'], message: REQUIRED_MESSAGE, params: { code: 'validation.required' } });
+      else if (!(FINANCING_STAGE_CATEGORIES as readonly string[]).includes(item.category)) {
+        context.addIssue({ code: 'custom', path: ['category'], message: choiceMessage(FINANCING_STAGE_CATEGORIES), params: { code: 'validation.choice' } });
+      }
+    } else if (!item.question?.trim()) {
+      context.addIssue({ code: 'custom', path: ['question'], message: REQUIRED_MESSAGE, params: { code: 'validation.required' } });
     }
-  } else if (!item.question?.trim()) {
-    context.addIssue({ code: 'custom', path: ['question'], message: REQUIRED_MESSAGE, params: { code: 'validation.required' } });
-  }
-});
+  });
 
 const timestamp = z.iso.datetime({ offset: true, message: 'This value is not a valid ISO 8601 date and time.' });
 
-export const lenderEvent = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('application.accepted'),
-    timestamp,
-    data: z.object({
-      financingCaseId,
-      reference,
-      signingStatement: z.object({ signatories: z.array(signatory).min(1).max(20), minimumSigners: z.number().int().min(1).max(20) }).nullable(),
+export const lenderEvent = z.discriminatedUnion(
+  'type',
+  [
+    z.object({
+      type: z.literal('application.accepted'),
+      timestamp,
+      data: z.object({
+        financingCaseId,
+        reference,
+        signingStatement: z.object({ signatories: z.array(signatory).min(1).max(20), minimumSigners: z.number().int().min(1).max(20) }).nullable(),
+      }),
     }),
-  }),
-  z.object({
-    type: z.literal('application.rejected'),
-    timestamp,
-    data: z.object({ financingCaseId, reference, reason: z.string().max(1000).nullable() }),
-  }),
-  z.object({
-    type: z.literal('application.questions'),
-    timestamp,
-    data: z.object({ financingCaseId, reference, items: z.array(question).min(1).max(50) }),
-  }),
-], { message: choiceMessage(['application.accepted', 'application.rejected', 'application.questions']) });
+    z.object({
+      type: z.literal('application.rejected'),
+      timestamp,
+      data: z.object({ financingCaseId, reference, reason: z.string().max(1000).nullable() }),
+    }),
+    z.object({
+      type: z.literal('application.questions'),
+      timestamp,
+      data: z.object({ financingCaseId, reference, items: z.array(question).min(1).max(50) }),
+    }),
+  ],
+  { message: choiceMessage(['application.accepted', 'application.rejected', 'application.questions']) },
+);
 
 export type LenderEvent = z.infer<typeof lenderEvent>;
 
@@ -128,7 +143,8 @@ export interface LenderCallbackDependencies extends SignedCallbackDependencies {
   now(): Date;
 }
 
-const notApplicable = (event: LenderEvent, status: QuoteStatus) => conflict('lender.decision_not_applicable', `The case's quote is ${status}; ${event.type} cannot be applied to it.`);
+const notApplicable = (event: LenderEvent, status: QuoteStatus) =>
+  conflict('lender.decision_not_applicable', `The case's quote is ${status}; ${event.type} cannot be applied to it.`);
 
 /**
  * POST /lender/v1/{lenderId}/events: a lender's decision on an application. Applied at most
@@ -138,7 +154,12 @@ const notApplicable = (event: LenderEvent, status: QuoteStatus) => conflict('len
  * retry after a failure creates none twice; should the case have moved in between, the lender
  * gets the 409 and the items it asked for stay.
  */
-export async function receiveLenderEvent(deps: LenderCallbackDependencies, lenderId: string, raw: string, headers: Record<string, string | undefined>): Promise<void> {
+export async function receiveLenderEvent(
+  deps: LenderCallbackDependencies,
+  lenderId: string,
+  raw: string,
+  headers: Record<string, string | undefined>,
+): Promise<void> {
   if (!deps.production) throw notFound('route.not_found', 'Lender callbacks exist only in the production environment.');
   const lender = await deps.lenders.findLender(lenderId);
   if (!lender) throw notFound('lender.not_found', `No lender ${lenderId}.`);
@@ -156,12 +177,16 @@ export async function receiveLenderEvent(deps: LenderCallbackDependencies, lende
     await createQuestions(deps, found, event.data.items, `${sender}:${webhookId}`);
   }
 
-  const outcome = await deps.store.inCase(caseId, async (transaction) => {
-    const status = transaction.financingCase.status;
-    if (!(await transaction.markCallbackApplied(sender, webhookId))) return;
-    await applyDecision(transaction, event, status);
-    await transaction.setFinancingNumber(event.data.reference);
-  }, { actor: lenderActor(lender), reason: event.type === 'application.rejected' ? event.data.reason : null });
+  const outcome = await deps.store.inCase(
+    caseId,
+    async (transaction) => {
+      const status = transaction.financingCase.status;
+      if (!(await transaction.markCallbackApplied(sender, webhookId))) return;
+      await applyDecision(transaction, event, status);
+      await transaction.setFinancingNumber(event.data.reference);
+    },
+    { actor: lenderActor(lender), reason: event.type === 'application.rejected' ? event.data.reason : null },
+  );
   if (!outcome) throw unknownCase();
 }
 
@@ -177,10 +202,18 @@ async function applyDecision(transaction: CaseTransaction, event: LenderEvent, s
       }
       await transaction.setRejectionReason(null);
       await transaction.activateFinancingResponse('accepted');
-      await transaction.setSigningStatement(event.data.signingStatement ? {
-        signatories: event.data.signingStatement.signatories.map((person) => ({ firstName: person.firstName, lastName: person.lastName, email: person.email ?? null })),
-        minimumSigners: event.data.signingStatement.minimumSigners,
-      } : null);
+      await transaction.setSigningStatement(
+        event.data.signingStatement
+          ? {
+              signatories: event.data.signingStatement.signatories.map((person) => ({
+                firstName: person.firstName,
+                lastName: person.lastName,
+                email: person.email ?? null,
+              })),
+              minimumSigners: event.data.signingStatement.minimumSigners,
+            }
+          : null,
+      );
       return;
     case 'application.rejected':
       if (!UNDER_REVIEW.includes(status)) throw notApplicable(event, status);
@@ -196,18 +229,25 @@ async function applyDecision(transaction: CaseTransaction, event: LenderEvent, s
   }
 }
 
-async function createQuestions(deps: LenderCallbackDependencies, financingCase: FinancingCase, items: Extract<LenderEvent, { type: 'application.questions' }>['data']['items'], creationKey: string): Promise<void> {
+async function createQuestions(
+  deps: LenderCallbackDependencies,
+  financingCase: FinancingCase,
+  items: Extract<LenderEvent, { type: 'application.questions' }>['data']['items'],
+  creationKey: string,
+): Promise<void> {
   const dueAt = new Date(deps.now().getTime() + deps.dueAfterMs);
   const context = { partnerId: financingCase.partnerId };
   for (const type of ['document', 'information'] as const) {
-    const ofType: NewRequestItem[] = items.filter((item) => item.type === type).map((item) => ({
-      label: item.label?.trim() ?? '',
-      category: type === 'document' ? item.category ?? '' : '',
-      question: type === 'information' ? item.question?.trim() ?? '' : '',
-      optional: item.optional,
-      targetAudience: item.targetAudience,
-      dueAt,
-    }));
+    const ofType: NewRequestItem[] = items
+      .filter((item) => item.type === type)
+      .map((item) => ({
+        label: item.label?.trim() ?? '',
+        category: type === 'document' ? (item.category ?? '') : '',
+        question: type === 'information' ? (item.question?.trim() ?? '') : '',
+        optional: item.optional,
+        targetAudience: item.targetAudience,
+        dueAt,
+      }));
     if (ofType.length > 0) await deps.documents.createRequestItems(financingCase.id, type, ofType, context, `${creationKey}:${type}`);
   }
 }
@@ -222,18 +262,29 @@ export interface LenderOperationsDependencies {
  * The approval team's verified answers to the lender's questions, sent for the case's latest
  * submission: refused while the lender has given no reference yet, a bad gateway when it fails.
  */
-export async function sendLenderAttachments(deps: LenderOperationsDependencies, financingCaseId: string, items: LenderAttachments['items'], actor: Actor): Promise<{ reference: string }> {
+export async function sendLenderAttachments(
+  deps: LenderOperationsDependencies,
+  financingCaseId: string,
+  items: LenderAttachments['items'],
+  actor: Actor,
+): Promise<{ reference: string }> {
   if (!(await deps.store.findCase(financingCaseId))) throw notFound('financing_case.not_found', `No case ${financingCaseId}.`);
   const latest = await deps.applications.latestSubmission(financingCaseId);
-  if (!latest?.reference || !latest.lenderId) throw ruleViolation('lender.no_reference', 'The case has no lender reference yet; attachments can be sent once the lender accepted the application.');
+  if (!latest?.reference || !latest.lenderId)
+    throw ruleViolation('lender.no_reference', 'The case has no lender reference yet; attachments can be sent once the lender accepted the application.');
   try {
     await deps.lender.sendAttachments(latest.lenderId, latest.reference, { applicationId: latest.applicationId, financingCaseId, items });
   } catch (error) {
     throw badGateway('lender.failed', 'The lender did not take the attachments; nothing was changed. Retry later.', error);
   }
-  await deps.store.inCase(financingCaseId, (transaction) => transaction.recordHistory('lender_attachments', {
-    details: { reference: latest.reference, items: items.map((item) => ({ type: item.type, id: item.id })) },
-  }), { actor });
+  await deps.store.inCase(
+    financingCaseId,
+    (transaction) =>
+      transaction.recordHistory('lender_attachments', {
+        details: { reference: latest.reference, items: items.map((item) => ({ type: item.type, id: item.id })) },
+      }),
+    { actor },
+  );
   return { reference: latest.reference };
 }
 
@@ -245,16 +296,26 @@ export async function sendLenderAttachments(deps: LenderOperationsDependencies, 
  */
 export async function resubmitToLender(deps: { store: CaseStore }, financingCaseId: string, actor: Actor): Promise<void> {
   if (!(await deps.store.findCase(financingCaseId))) throw notFound('financing_case.not_found', `No case ${financingCaseId}.`);
-  const outcome = await deps.store.inCase(financingCaseId, async (transaction) => {
-    const latest = await transaction.lockLatestLenderSubmission();
-    if (latest?.status !== 'failed') {
-      throw ruleViolation('lender.not_failed', `The case's latest lender submission is ${latest?.status ?? 'missing'}; only a failed one can be submitted again.`);
-    }
-    if (latest.inFlight) {
-      throw ruleViolation('lender.not_failed', "An attempt of the case's latest lender submission is on its way to the lender; wait for its outcome before submitting again.");
-    }
-    await transaction.queueLenderSubmission();
-    await transaction.recordHistory('lender_resubmission', { details: { previousApplicationId: latest.applicationId } });
-  }, { actor });
+  const outcome = await deps.store.inCase(
+    financingCaseId,
+    async (transaction) => {
+      const latest = await transaction.lockLatestLenderSubmission();
+      if (latest?.status !== 'failed') {
+        throw ruleViolation(
+          'lender.not_failed',
+          `The case's latest lender submission is ${latest?.status ?? 'missing'}; only a failed one can be submitted again.`,
+        );
+      }
+      if (latest.inFlight) {
+        throw ruleViolation(
+          'lender.not_failed',
+          "An attempt of the case's latest lender submission is on its way to the lender; wait for its outcome before submitting again.",
+        );
+      }
+      await transaction.queueLenderSubmission();
+      await transaction.recordHistory('lender_resubmission', { details: { previousApplicationId: latest.applicationId } });
+    },
+    { actor },
+  );
   if (!outcome) throw notFound('financing_case.not_found', `No case ${financingCaseId}.`);
 }

@@ -1,7 +1,25 @@
 import type { ProblemDocument } from '@rental/problem';
 import type { TraceOrigin } from '@rental/logger';
 import type { ContractMove, ContractPlace, EnvelopeStatus } from './contract-machine';
-import type { Actor, Address, AuditContext, AuthorizedPerson, Contract, ContractDetails, Customer, EnvelopeRecipient, FinancingCase, HistoryEntry, Quote, QuoteDetails, QuoteFeedbackAction, QuoteItem, QuoteTermsInput, RequestedItem, SignatureEnvelope } from './model';
+import type {
+  Actor,
+  Address,
+  AuditContext,
+  AuthorizedPerson,
+  Contract,
+  ContractDetails,
+  Customer,
+  EnvelopeRecipient,
+  FinancingCase,
+  HistoryEntry,
+  Quote,
+  QuoteDetails,
+  QuoteFeedbackAction,
+  QuoteItem,
+  QuoteTermsInput,
+  RequestedItem,
+  SignatureEnvelope,
+} from './model';
 import type { MoveFlags, QuoteMove, QuoteStatus } from './quote-machine';
 import type { OpsQueueFilters } from '@rental/proto';
 import type { LenderSubmissionView, OpsQueueEntry } from './operator';
@@ -220,7 +238,13 @@ export interface DocumentsPort {
   /** The partner-visible requested items of each of the partner's cases, in one call; a case without items maps to []. */
   listRequestItemsOfCases(financingCaseIds: string[], context: CallContext): Promise<Map<string, RequestedItem[]>>;
   /** With `creationKey`, a repeat for the case creates nothing and answers the items the first call created. */
-  createRequestItems(financingCaseId: string, itemType: RequestedItem['type'], items: NewRequestItem[], context: CallContext, creationKey?: string): Promise<RequestedItem[]>;
+  createRequestItems(
+    financingCaseId: string,
+    itemType: RequestedItem['type'],
+    items: NewRequestItem[],
+    context: CallContext,
+    creationKey?: string,
+  ): Promise<RequestedItem[]>;
   rejectDocument(financingCaseId: string, documentId: number, reason: string, context: CallContext): Promise<void>;
   /** The problem document a real upload rejected for its type or size gets. */
   describeUploadRejection(financingCaseId: string, itemId: number, reason: 'type' | 'size', context: CallContext): Promise<ProblemDocument>;
@@ -375,7 +399,10 @@ export interface EnvelopeVoidRequest {
   reason: EnvelopeVoidReason;
 }
 
-/** replaced: a start with other persons; abandoned: its request's outcome stayed unknown; not_startable: the case no longer allows the envelope the provider took. */
+/**
+ * replaced: a start with other persons; abandoned: its request's outcome stayed unknown; not_startable: the case no longer
+ * allows the envelope the provider took.
+ */
 export type EnvelopeVoidReason = 'replaced' | 'abandoned' | 'not_startable';
 
 /** An envelope at the signing provider, as the case's transaction holds it. */
@@ -470,7 +497,10 @@ export interface OpsReads {
  * What a reminder does to its locked case: a case transaction offers it (the sandbox clock), and
  * so does a batch of the scheduler, which writes the reminders of many cases in a few statements.
  */
-export type ReminderCase = Pick<CaseTransaction, 'quote' | 'now' | 'setAuditReason' | 'currentCustomerLink' | 'markReviewMailed' | 'issueCustomerLink' | 'recordReminder' | 'recordHistory' | 'requestMail'>;
+export type ReminderCase = Pick<
+  CaseTransaction,
+  'quote' | 'now' | 'setAuditReason' | 'currentCustomerLink' | 'markReviewMailed' | 'issueCustomerLink' | 'recordReminder' | 'recordHistory' | 'requestMail'
+>;
 
 export interface ReminderBatches {
   /**

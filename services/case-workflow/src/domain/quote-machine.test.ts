@@ -45,22 +45,26 @@ describe('quote state machine', () => {
     expect(QUOTE_TRANSITIONS.filter((transition) => transition.move === 'cancel')).toHaveLength(12);
   });
 
-  it.each([false, true])('when every (state, move) pair is tried (override %s), then exactly the listed moves succeed and every other pair is refused', (override) => {
-    let allowed = 0;
-    let refused = 0;
-    for (const from of QUOTE_STATES) {
-      for (const move of QUOTE_MOVES) {
-        const listed = SPECIFIED.find(([state, name]) => state === from && name === move)
-          ?? (override && OVERRIDE_ONLY[0] === from && OVERRIDE_ONLY[1] === move ? OVERRIDE_ONLY : undefined);
-        const result = outcome(from, move, override);
-        expect([from, move, result]).toEqual([from, move, listed ? listed[2] : 'refused']);
-        if (listed) allowed += 1;
-        else refused += 1;
+  it.each([false, true])(
+    'when every (state, move) pair is tried (override %s), then exactly the listed moves succeed and every other pair is refused',
+    (override) => {
+      let allowed = 0;
+      let refused = 0;
+      for (const from of QUOTE_STATES) {
+        for (const move of QUOTE_MOVES) {
+          const listed =
+            SPECIFIED.find(([state, name]) => state === from && name === move) ??
+            (override && OVERRIDE_ONLY[0] === from && OVERRIDE_ONLY[1] === move ? OVERRIDE_ONLY : undefined);
+          const result = outcome(from, move, override);
+          expect([from, move, result]).toEqual([from, move, listed ? listed[2] : 'refused']);
+          if (listed) allowed += 1;
+          else refused += 1;
+        }
       }
-    }
-    expect(allowed).toBe(SPECIFIED.length + (override ? 1 : 0));
-    expect(allowed + refused).toBe(13 * 16);
-  });
+      expect(allowed).toBe(SPECIFIED.length + (override ? 1 : 0));
+      expect(allowed + refused).toBe(13 * 16);
+    },
+  );
 
   it('when a quote is finance_rejected, then finance_accept needs the override and finance_resume does not', () => {
     expect(outcome('finance_rejected', 'finance_accept', false)).toBe('refused');

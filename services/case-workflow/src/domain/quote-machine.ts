@@ -86,7 +86,9 @@ export function isQuoteStatus(value: string): value is QuoteStatus {
 
 /** The transition a move takes from a state, or undefined when the table has none for these flags. */
 function findQuoteTransition(from: QuoteStatus, move: QuoteMove, flags: MoveFlags = {}): QuoteTransition | undefined {
-  return QUOTE_TRANSITIONS.find((transition) => transition.from === from && transition.move === move && (!transition.requires || flags[transition.requires] === true));
+  return QUOTE_TRANSITIONS.find(
+    (transition) => transition.from === from && transition.move === move && (!transition.requires || flags[transition.requires] === true),
+  );
 }
 
 /** The state after a move, or a 422 naming the state and the move that the table does not allow. */

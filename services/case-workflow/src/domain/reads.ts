@@ -19,7 +19,10 @@ export interface ReadDependencies {
  * case-workflow back whose case it was, cost a page of 30 cases 90 gRPC calls and as many queries.
  */
 async function withItems(deps: ReadDependencies, cases: FinancingCase[], context: CallContext): Promise<CaseView[]> {
-  const items = await deps.documents.listRequestItemsOfCases(cases.map((financingCase) => financingCase.id), context);
+  const items = await deps.documents.listRequestItemsOfCases(
+    cases.map((financingCase) => financingCase.id),
+    context,
+  );
   return cases.map((financingCase) => ({ financingCase, requestedItems: items.get(financingCase.id) ?? [] }));
 }
 
@@ -65,4 +68,3 @@ export async function caseAccess(store: CaseStore, id: string): Promise<CaseAcce
   if (!financingCase) return { exists: false, partnerId: '', status: '', quoteId: '' };
   return { exists: true, partnerId: financingCase.partnerId, status: financingCase.status, quoteId: financingCase.quoteId };
 }
-

@@ -14,9 +14,11 @@ const MAX_ADVANCE_MS = 60 * 86_400_000;
 /** Far more effects than a 60-day window can hold (2 reminders, an expiry, notices, a cancel, link ends): a guard, never a limit. */
 const MAX_EFFECTS = 1000;
 
-export const advanceClockBody = z.object({
-  by: z.string().describe('How far the case\'s clock moves forward: an integer with s, m, h or d, from 1s to 60d (e.g. 15d)'),
-}).meta({ id: 'SandboxClockAdvance', examples: [{ by: '15d' }] });
+export const advanceClockBody = z
+  .object({
+    by: z.string().describe("How far the case's clock moves forward: an integer with s, m, h or d, from 1s to 60d (e.g. 15d)"),
+  })
+  .meta({ id: 'SandboxClockAdvance', examples: [{ by: '15d' }] });
 
 export type ClockEffect = 'remind' | 'expire' | 'overdue_notice' | 'cancel' | 'link_expired';
 
@@ -40,7 +42,9 @@ export interface SandboxClockDependencies {
 function advanceOf(by: string): number {
   const ms = parseDuration(by);
   if (ms === undefined || ms < SECOND_MS || ms > MAX_ADVANCE_MS) {
-    throw validationFailed([{ propertyPath: 'by', code: 'validation.format', message: 'This value must be a duration from 1s to 60d: an integer with s, m, h or d, such as 15d.' }]);
+    throw validationFailed([
+      { propertyPath: 'by', code: 'validation.format', message: 'This value must be a duration from 1s to 60d: an integer with s, m, h or d, such as 15d.' },
+    ]);
   }
   return ms;
 }
@@ -75,7 +79,13 @@ class DueItems {
  * order: at each step the earliest due effect, with the case's clock pinned at its time, through
  * the scheduler's own rules. Ties go in the order of a tick: expiry, reminder, notice, cancel.
  */
-async function runWindow(deps: SandboxClockDependencies, transaction: CaseTransaction, window: { from: number; to: number }, overdue: { notice: DueItems; cancel: DueItems }, partnerName: string | null): Promise<AdvancedClock['applied']> {
+async function runWindow(
+  deps: SandboxClockDependencies,
+  transaction: CaseTransaction,
+  window: { from: number; to: number },
+  overdue: { notice: DueItems; cancel: DueItems },
+  partnerName: string | null,
+): Promise<AdvancedClock['applied']> {
   const applied: AdvancedClock['applied'] = [];
   let linksSeenUntil = window.from;
   for (let step = 0; step < MAX_EFFECTS; step += 1) {
@@ -94,7 +104,8 @@ async function runWindow(deps: SandboxClockDependencies, transaction: CaseTransa
         return true;
       }),
     ];
-    const next = candidates.filter((candidate): candidate is Candidate => candidate !== null && candidate.at <= window.to)
+    const next = candidates
+      .filter((candidate): candidate is Candidate => candidate !== null && candidate.at <= window.to)
       .reduce<Candidate | null>((earliest, candidate) => (earliest === null || candidate.at < earliest.at ? candidate : earliest), null);
     if (!next) break;
     // Work due before the window (a tick had not come yet) happens at its start.
@@ -118,7 +129,12 @@ async function runWindow(deps: SandboxClockDependencies, transaction: CaseTransa
  * locked; an advance that another one overtook meanwhile is refused whole (409), so none is applied
  * twice, and a replayed advance finds the effects done (the rules see them in the case).
  */
-export async function advanceClock(deps: SandboxClockDependencies, financingCase: FinancingCase, body: z.infer<typeof advanceClockBody>, caller: SandboxCaller): Promise<AdvancedClock> {
+export async function advanceClock(
+  deps: SandboxClockDependencies,
+  financingCase: FinancingCase,
+  body: z.infer<typeof advanceClockBody>,
+  caller: SandboxCaller,
+): Promise<AdvancedClock> {
   const byMs = advanceOf(body.by);
   const context = { partnerId: caller.id, requestId: caller.requestId };
   const fromOffset = financingCase.clockOffsetMs;
@@ -129,24 +145,42 @@ export async function advanceClock(deps: SandboxClockDependencies, financingCase
     deps.documents.listOverdueItemsOfCase(financingCase.id, new Date(to), 'notice', context),
     deps.documents.listOverdueItemsOfCase(financingCase.id, new Date(to - deps.clock.overdueGraceMs), 'cancel', context),
   ]);
-  const outcome = await deps.store.inCase(financingCase.id, async (transaction) => {
-    if (transaction.financingCase.clockOffsetMs !== fromOffset) {
-      throw conflict('sandbox.clock_advancing', 'Another advance of this case\'s clock was applied meanwhile; this one applied nothing. Read the case and send it again if needed.');
-    }
-    const overdue = { notice: new DueItems(notices, 0), cancel: new DueItems(cancels, deps.clock.overdueGraceMs) };
-    const applied = await runWindow(deps, transaction, { from, to }, overdue, partnerName);
-    await transaction.setClockOffset(fromOffset + byMs);
-    transaction.setAuditReason(null);
-    await transaction.recordHistory('advance_clock', { actor: partnerActor(caller.id), details: { by: body.by, clockOffset: formatDuration(fromOffset + byMs) } });
-    return { financingCaseId: financingCase.id, clockOffsetMs: fromOffset + byMs, applied, status: transaction.quote.status };
-  }, { actor: { ...SYSTEM_ACTOR } });
+  const outcome = await deps.store.inCase(
+    financingCase.id,
+    async (transaction) => {
+      if (transaction.financingCase.clockOffsetMs !== fromOffset) {
+        throw conflict(
+          'sandbox.clock_advancing',
+          "Another advance of this case's clock was applied meanwhile; this one applied nothing. Read the case and send it again if needed.",
+        );
+      }
+      const overdue = { notice: new DueItems(notices, 0), cancel: new DueItems(cancels, deps.clock.overdueGraceMs) };
+      const applied = await runWindow(deps, transaction, { from, to }, overdue, partnerName);
+      await transaction.setClockOffset(fromOffset + byMs);
+      transaction.setAuditReason(null);
+      await transaction.recordHistory('advance_clock', {
+        actor: partnerActor(caller.id),
+        details: { by: body.by, clockOffset: formatDuration(fromOffset + byMs) },
+      });
+      return { financingCaseId: financingCase.id, clockOffsetMs: fromOffset + byMs, applied, status: transaction.quote.status };
+    },
+    { actor: { ...SYSTEM_ACTOR } },
+  );
   if (!outcome) throw caseNotFound(financingCase.id);
   // As a tick does after its effects: the stage's marks keep documents from listing the items again.
   // A mark that fails is no reason to fail the applied advance (a retry would move the clock
   // again): unmarked items are listed again and change nothing a second time.
   await Promise.all([
-    deps.documents.markOverdueItems(notices.map((item) => item.id), 'notice', new Date(to)),
-    deps.documents.markOverdueItems(cancels.map((item) => item.id), 'cancel', new Date(to)),
+    deps.documents.markOverdueItems(
+      notices.map((item) => item.id),
+      'notice',
+      new Date(to),
+    ),
+    deps.documents.markOverdueItems(
+      cancels.map((item) => item.id),
+      'cancel',
+      new Date(to),
+    ),
   ]).catch(() => undefined);
   return outcome.result;
 }

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { boundedText, choiceViolation, DomainError, notFound, ProblemDocument, requiredViolation, ruleViolation, validationFailed, Violation } from '@rental/problem';
+import {
+  boundedText,
+  choiceViolation,
+  DomainError,
+  notFound,
+  ProblemDocument,
+  requiredViolation,
+  ruleViolation,
+  validationFailed,
+  Violation,
+} from '@rental/problem';
 import { FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES } from '@rental/proto';
 import { caseNotFound, changeableCase, requireApiUser } from './access';
 import { applyPartnerCancel } from './cancel';
@@ -10,15 +20,28 @@ import type { CallContext, CaseStore, CaseTransaction, DocumentsPort } from './p
 import { QuoteStatus, quotePath } from './quote-machine';
 import { parseOrFail } from './validation';
 
-const RESET_TARGETS = ['accepted_by_customer', 'finance_review', 'manual_finance_review', 'finance_accepted', 'finance_rejected', 'wait_for_signing', 'signed', 'post_processing_required', 'delivery_approved', 'invoice_checked'] as const;
+const RESET_TARGETS = [
+  'accepted_by_customer',
+  'finance_review',
+  'manual_finance_review',
+  'finance_accepted',
+  'finance_rejected',
+  'wait_for_signing',
+  'signed',
+  'post_processing_required',
+  'delivery_approved',
+  'invoice_checked',
+] as const;
 type ResetTarget = (typeof RESET_TARGETS)[number];
 
 /** Quote states a lender decision can be taken in. */
 const DECIDABLE_STATES: readonly QuoteStatus[] = ['finance_review', 'manual_finance_review', 'finance_questions'];
 
-export const financeDecisionBody = z.object({
-  decision: z.enum(['accepted', 'rejected']).describe('accepted drives the quote to finance_accepted, rejected to finance_rejected'),
-}).meta({ id: 'SandboxFinanceDecision' });
+export const financeDecisionBody = z
+  .object({
+    decision: z.enum(['accepted', 'rejected']).describe('accepted drives the quote to finance_accepted, rejected to finance_rejected'),
+  })
+  .meta({ id: 'SandboxFinanceDecision' });
 
 export interface SandboxDependencies {
   store: CaseStore;
@@ -96,7 +119,11 @@ async function contractOfAcceptedQuote(transaction: CaseTransaction): Promise<Co
 /** Drives the contract forward to `target`, creating it at wait_for_signing when missing; answers its id. */
 async function driveContract(transaction: CaseTransaction, target: ContractPlace): Promise<string> {
   if (target === 'completed' && !transaction.contract?.contractNumber) {
-    throw rule('contract.number_missing', 'A contract can be completed only once it has a contract number (PATCH /api/contracts/{id}/edit-contract-number).', 'scenario');
+    throw rule(
+      'contract.number_missing',
+      'A contract can be completed only once it has a contract number (PATCH /api/contracts/{id}/edit-contract-number).',
+      'scenario',
+    );
   }
   const contract = await contractOfAcceptedQuote(transaction);
   const moves = contractPath(contract.status, target);
@@ -127,11 +154,19 @@ const documentId = z.number().int().min(1).max(2_147_483_647);
 type NewItem = { label: string; category: string; question: string; optional: boolean };
 
 function informationItems(data: Record<string, unknown>): NewItem[] {
-  const input = parseOrFail(z.object({
-    question: boundedText(10_000).optional(),
-    items: z.array(z.object({ question: boundedText(10_000), optional: z.boolean().optional() })).min(1).max(50).optional(),
-    optional: z.boolean().optional(),
-  }), data, 'data');
+  const input = parseOrFail(
+    z.object({
+      question: boundedText(10_000).optional(),
+      items: z
+        .array(z.object({ question: boundedText(10_000), optional: z.boolean().optional() }))
+        .min(1)
+        .max(50)
+        .optional(),
+      optional: z.boolean().optional(),
+    }),
+    data,
+    'data',
+  );
   if (input.items) return input.items.map((item) => ({ label: '', category: '', question: item.question, optional: item.optional ?? input.optional ?? false }));
   if (input.question === undefined) throw validationFailed([requiredViolation('data.question')]);
   return [{ label: '', category: '', question: input.question, optional: input.optional ?? false }];
@@ -143,16 +178,26 @@ function documentItems(data: Record<string, unknown>, allowed: readonly string[]
   const entries = input.items ? input.items.map((entry, index) => ({ entry, at: `data.items[${index}]` })) : [{ entry: input, at: 'data' }];
   const violations = entries.flatMap(({ entry, at }): Violation[] => [
     ...(entry.label === undefined ? [requiredViolation(`${at}.label`)] : []),
-    ...(entry.category === undefined ? [requiredViolation(`${at}.category`)] : allowed.includes(entry.category) ? [] : [choiceViolation(`${at}.category`, allowed)]),
+    ...(entry.category === undefined
+      ? [requiredViolation(`${at}.category`)]
+      : allowed.includes(entry.category)
+        ? []
+        : [choiceViolation(`${at}.category`, allowed)]),
   ]);
   if (violations.length > 0) throw validationFailed(violations);
-  return entries.map(({ entry }) => ({ label: entry.label as string, category: entry.category as string, question: '', optional: entry.optional ?? input.optional ?? false }));
+  return entries.map(({ entry }) => ({
+    label: entry.label as string,
+    category: entry.category as string,
+    question: '',
+    optional: entry.optional ?? input.optional ?? false,
+  }));
 }
 
 function resetTarget(data: Record<string, unknown>): ResetTarget {
   const input = data.targetStatus;
   if (input === undefined || input === null) throw validationFailed([requiredViolation('data.targetStatus')]);
-  if (typeof input !== 'string' || !(RESET_TARGETS as readonly string[]).includes(input)) throw validationFailed([choiceViolation('data.targetStatus', RESET_TARGETS)]);
+  if (typeof input !== 'string' || !(RESET_TARGETS as readonly string[]).includes(input))
+    throw validationFailed([choiceViolation('data.targetStatus', RESET_TARGETS)]);
   return input as ResetTarget;
 }
 
@@ -191,7 +236,12 @@ async function attachSignedContract(deps: SandboxDependencies, financingCase: Fi
     await deps.documents.attachSignedContract(financingCase.id, contractId, context);
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind !== 'unavailable') throw error;
-    throw new DomainError('unavailable', error.code, 'The case has moved, but its signed contract PDF could not be stored right now. Send the same scenario again later to attach it.', { cause: error });
+    throw new DomainError(
+      'unavailable',
+      error.code,
+      'The case has moved, but its signed contract PDF could not be stored right now. Send the same scenario again later to attach it.',
+      { cause: error },
+    );
   }
 }
 
@@ -222,48 +272,54 @@ function scenario<Data>(row: Scenario<Data>): BoundScenario {
   return (run, data) => row.effect(run, read(data));
 }
 
-const quoteScenario = (target: QuoteStatus) => scenario({
-  data: z.object({ rejectionReason: optionalText(1000) }),
-  effect: ({ deps, financingCase }, { rejectionReason }) => inOwnCase(deps, financingCase, async (transaction) => {
-    // As finance-decision accepted: a rejected quote is not decidable (finance_resume is the approval team's override).
-    const current = transaction.financingCase.status;
-    if (target === 'finance_accepted' && current === 'finance_rejected') throw unreachable('quote', current, target);
-    await driveQuote(transaction, target);
-    if (target === 'finance_review') await transaction.activateFinancingResponse('review');
-    if (target === 'finance_accepted') await transaction.activateFinancingResponse('accepted');
-    if (target === 'finance_rejected') {
-      await transaction.deactivateFinancingResponses();
-      if (rejectionReason) await transaction.setRejectionReason(rejectionReason);
-    }
-  }),
-});
+const quoteScenario = (target: QuoteStatus) =>
+  scenario({
+    data: z.object({ rejectionReason: optionalText(1000) }),
+    effect: ({ deps, financingCase }, { rejectionReason }) =>
+      inOwnCase(deps, financingCase, async (transaction) => {
+        // As finance-decision accepted: a rejected quote is not decidable (finance_resume is the approval team's override).
+        const current = transaction.financingCase.status;
+        if (target === 'finance_accepted' && current === 'finance_rejected') throw unreachable('quote', current, target);
+        await driveQuote(transaction, target);
+        if (target === 'finance_review') await transaction.activateFinancingResponse('review');
+        if (target === 'finance_accepted') await transaction.activateFinancingResponse('accepted');
+        if (target === 'finance_rejected') {
+          await transaction.deactivateFinancingResponses();
+          if (rejectionReason) await transaction.setRejectionReason(rejectionReason);
+        }
+      }),
+  });
 
-const requestItemsScenario = (kind: 'information' | 'document' | 'fill_and_return', items: (data: Record<string, unknown>) => NewItem[]) => scenario({
-  data: items,
-  effect: async ({ deps, financingCase, context }, newItems) => {
-    await deps.documents.createRequestItems(financingCase.id, kind, newItems, context);
-  },
-});
+const requestItemsScenario = (kind: 'information' | 'document' | 'fill_and_return', items: (data: Record<string, unknown>) => NewItem[]) =>
+  scenario({
+    data: items,
+    effect: async ({ deps, financingCase, context }, newItems) => {
+      await deps.documents.createRequestItems(financingCase.id, kind, newItems, context);
+    },
+  });
 
-const uploadRejectionScenario = (reason: 'type' | 'size') => scenario({
-  data: z.object({ documentId }),
-  effect: async ({ deps, financingCase, context }, input) => ({
-    kind: 'upload_rejected',
-    problem: await deps.documents.describeUploadRejection(financingCase.id, input.documentId, reason, context),
-  }),
-});
+const uploadRejectionScenario = (reason: 'type' | 'size') =>
+  scenario({
+    data: z.object({ documentId }),
+    effect: async ({ deps, financingCase, context }, input) => ({
+      kind: 'upload_rejected',
+      problem: await deps.documents.describeUploadRejection(financingCase.id, input.documentId, reason, context),
+    }),
+  });
 
-const contractScenario = (target: ContractPlace) => scenario({
-  effect: async ({ deps, financingCase, context }) => {
-    const contractId = await inOwnCase(deps, financingCase, (transaction) => driveContract(transaction, target));
-    if (SIGNED_OR_LATER.has(target)) await attachSignedContract(deps, financingCase, contractId, context);
-  },
-});
+const contractScenario = (target: ContractPlace) =>
+  scenario({
+    effect: async ({ deps, financingCase, context }) => {
+      const contractId = await inOwnCase(deps, financingCase, (transaction) => driveContract(transaction, target));
+      if (SIGNED_OR_LATER.has(target)) await attachSignedContract(deps, financingCase, contractId, context);
+    },
+  });
 
-const envelopeScenario = (target: EnvelopeStatus) => scenario({
-  data: z.object({ reason: optionalText(1000) }),
-  effect: ({ deps, financingCase }, { reason }) => inOwnCase(deps, financingCase, (transaction) => driveEnvelope(transaction, target, reason ?? null)),
-});
+const envelopeScenario = (target: EnvelopeStatus) =>
+  scenario({
+    data: z.object({ reason: optionalText(1000) }),
+    effect: ({ deps, financingCase }, { reason }) => inOwnCase(deps, financingCase, (transaction) => driveEnvelope(transaction, target, reason ?? null)),
+  });
 
 /**
  * The sandbox scenarios, in the order the API description lists them: scenario → data → effect.
@@ -283,12 +339,13 @@ const SCENARIOS = {
   requested_fill_and_return: requestItemsScenario('fill_and_return', (data) => documentItems(data, FILL_AND_RETURN_CATEGORIES)),
   change_requested: scenario({
     data: z.object({ message: boundedText(10_000) }),
-    effect: ({ deps, financingCase }, { message }) => inOwnCase(deps, financingCase, async (transaction) => {
-      const current = transaction.financingCase.status;
-      if (current !== 'in_review') throw rule('sandbox.transition_unreachable', `The quote is ${current}; change_requested needs it in_review.`, 'scenario');
-      await transaction.moveQuote('request_changes');
-      await transaction.addQuoteFeedback('request_changes', message);
-    }),
+    effect: ({ deps, financingCase }, { message }) =>
+      inOwnCase(deps, financingCase, async (transaction) => {
+        const current = transaction.financingCase.status;
+        if (current !== 'in_review') throw rule('sandbox.transition_unreachable', `The quote is ${current}; change_requested needs it in_review.`, 'scenario');
+        await transaction.moveQuote('request_changes');
+        await transaction.addQuoteFeedback('request_changes', message);
+      }),
   }),
   document_rejected: scenario({
     data: z.object({ documentId, reason: optionalText(1000) }),
@@ -316,15 +373,22 @@ const SCENARIOS = {
 type SandboxScenario = keyof typeof SCENARIOS;
 const SANDBOX_SCENARIOS = Object.keys(SCENARIOS) as [SandboxScenario, ...SandboxScenario[]];
 
-export const simulateBody = z.object({
-  scenario: z.enum(SANDBOX_SCENARIOS),
-  data: z.record(z.string(), z.unknown()).nullable().optional().describe('Fields the scenario needs; see the scenario table'),
-}).meta({ id: 'SandboxSimulation' });
+export const simulateBody = z
+  .object({
+    scenario: z.enum(SANDBOX_SCENARIOS),
+    data: z.record(z.string(), z.unknown()).nullable().optional().describe('Fields the scenario needs; see the scenario table'),
+  })
+  .meta({ id: 'SandboxSimulation' });
 
 export type SimulationInput = z.infer<typeof simulateBody>;
 
 /** POST /api/sandbox/financing_cases/{id}/simulate, once sandboxCase let the caller in: applies one row of the scenario table. */
-export async function simulate(deps: SandboxDependencies, financingCase: FinancingCase, { scenario: name, data }: SimulationInput, caller: SandboxCaller): Promise<SimulationResult> {
+export async function simulate(
+  deps: SandboxDependencies,
+  financingCase: FinancingCase,
+  { scenario: name, data }: SimulationInput,
+  caller: SandboxCaller,
+): Promise<SimulationResult> {
   const context: CallContext = { partnerId: caller.id, requestId: caller.requestId };
   return (await SCENARIOS[name]({ deps, financingCase, context }, data ?? {})) ?? APPLIED;
 }

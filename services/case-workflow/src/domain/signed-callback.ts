@@ -10,7 +10,12 @@ export interface SignedCallbackDependencies {
   signed: SignedMessages;
 }
 
-export const invalidSignature = () => new DomainError('unauthenticated', 'webhook.invalid_signature', 'The webhook-signature is missing or wrong, or webhook-timestamp is more than 5 minutes away.');
+export const invalidSignature = () =>
+  new DomainError(
+    'unauthenticated',
+    'webhook.invalid_signature',
+    'The webhook-signature is missing or wrong, or webhook-timestamp is more than 5 minutes away.',
+  );
 
 function parseJson(raw: string): unknown {
   try {

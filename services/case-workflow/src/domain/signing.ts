@@ -15,15 +15,25 @@ const PDF_MAGIC = Buffer.from('%PDF-');
 
 const signedDocument = z.object({
   fileName: id(255),
-  contentBase64: z.base64('This value is not valid base64.').min(1, NOT_BLANK_MESSAGE)
+  contentBase64: z
+    .base64('This value is not valid base64.')
+    .min(1, NOT_BLANK_MESSAGE)
     .refine((value) => Buffer.from(value, 'base64').subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC), 'This value is not a PDF document.'),
 });
 
-const signingEvent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('envelope.sent'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255) }) }),
-  z.object({ type: z.literal('envelope.signed'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255).optional(), signedDocument }) }),
-  z.object({ type: z.literal('envelope.declined'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255).optional(), reason: z.string().max(1000).nullable().optional() }) }),
-], { message: choiceMessage(['envelope.sent', 'envelope.signed', 'envelope.declined']) });
+const signingEvent = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('envelope.sent'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255) }) }),
+    z.object({ type: z.literal('envelope.signed'), timestamp, data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255).optional(), signedDocument }) }),
+    z.object({
+      type: z.literal('envelope.declined'),
+      timestamp,
+      data: z.object({ envelopeId: id(26), providerEnvelopeId: id(255).optional(), reason: z.string().max(1000).nullable().optional() }),
+    }),
+  ],
+  { message: choiceMessage(['envelope.sent', 'envelope.signed', 'envelope.declined']) },
+);
 
 export type SigningEvent = z.infer<typeof signingEvent>;
 
@@ -50,26 +60,35 @@ export async function receiveSigningEvent(deps: SigningCallbackDependencies, raw
   const known = await deps.store.findProviderEnvelope(envelopeId);
   if (!known) throw unknownEnvelope();
   if (await deps.store.isCallbackApplied(SENDER, webhookId)) return;
-  const outcome = await deps.store.inCase(known.financingCaseId, async (transaction): Promise<{ refused: DomainError } | { signedContract: SignedContract | null }> => {
-    if (event.type !== 'envelope.signed' && !(await transaction.markCallbackApplied(SENDER, webhookId))) return { signedContract: null };
-    const held = (await transaction.providerEnvelopes()).find((envelope) => envelope.envelopeId === envelopeId);
-    if (held?.state === 'requested') {
-      const accepted = await acceptRequestedEnvelope(transaction, envelopeId, event.data.providerEnvelopeId ?? null, deps.now());
-      if ('refused' in accepted) return accepted;
-    }
-    if (transaction.envelope?.id !== envelopeId) {
-      throw conflict('signing.envelope_replaced', `The signature envelope ${envelopeId} was replaced by a newer one; its events no longer apply.`);
-    }
-    return { signedContract: await applyEnvelopeEvent(transaction, event) };
-  }, { actor: SIGNING_ACTOR, reason: event.type === 'envelope.declined' ? event.data.reason ?? null : null });
+  const outcome = await deps.store.inCase(
+    known.financingCaseId,
+    async (transaction): Promise<{ refused: DomainError } | { signedContract: SignedContract | null }> => {
+      if (event.type !== 'envelope.signed' && !(await transaction.markCallbackApplied(SENDER, webhookId))) return { signedContract: null };
+      const held = (await transaction.providerEnvelopes()).find((envelope) => envelope.envelopeId === envelopeId);
+      if (held?.state === 'requested') {
+        const accepted = await acceptRequestedEnvelope(transaction, envelopeId, event.data.providerEnvelopeId ?? null, deps.now());
+        if ('refused' in accepted) return accepted;
+      }
+      if (transaction.envelope?.id !== envelopeId) {
+        throw conflict('signing.envelope_replaced', `The signature envelope ${envelopeId} was replaced by a newer one; its events no longer apply.`);
+      }
+      return { signedContract: await applyEnvelopeEvent(transaction, event) };
+    },
+    { actor: SIGNING_ACTOR, reason: event.type === 'envelope.declined' ? (event.data.reason ?? null) : null },
+  );
   if (!outcome) throw unknownEnvelope();
   if ('refused' in outcome.result) throw outcome.result.refused;
   const { signedContract } = outcome.result;
   if (!signedContract) return;
-  await deps.documents.storeSignedContract(signedContract.financingCaseId, signedContract.contractId, {
-    fileName: signedContract.fileName,
-    content: signedContract.content,
-  }, { partnerId: signedContract.partnerId });
+  await deps.documents.storeSignedContract(
+    signedContract.financingCaseId,
+    signedContract.contractId,
+    {
+      fileName: signedContract.fileName,
+      content: signedContract.content,
+    },
+    { partnerId: signedContract.partnerId },
+  );
   await deps.store.markCallbackApplied(SENDER, webhookId);
 }
 
@@ -85,7 +104,8 @@ interface SignedContract {
 async function applyEnvelopeEvent(transaction: CaseTransaction, event: SigningEvent): Promise<SignedContract | null> {
   const envelope = transaction.envelope as NonNullable<CaseTransaction['envelope']>;
   if (event.data.providerEnvelopeId) await transaction.setProviderEnvelopeId(envelope.id, event.data.providerEnvelopeId);
-  const closed = () => conflict('signing.envelope_closed', `The signature envelope ${envelope.id} is ${envelope.status} already; ${event.type} cannot be applied to it.`);
+  const closed = () =>
+    conflict('signing.envelope_closed', `The signature envelope ${envelope.id} is ${envelope.status} already; ${event.type} cannot be applied to it.`);
   switch (event.type) {
     case 'envelope.sent':
       await transaction.recordHistory('envelope_sent', { details: { envelopeId: envelope.id, providerEnvelopeId: event.data.providerEnvelopeId } });
@@ -96,12 +116,19 @@ async function applyEnvelopeEvent(transaction: CaseTransaction, event: SigningEv
       // Signed already by this envelope: an earlier report whose PDF could not be stored; only the store is left.
       if (envelope.status !== 'signed') {
         if (envelope.status !== 'sent') throw closed();
-        if (contract.status !== 'wait_for_signing') throw conflict('signing.contract_not_waiting', `The contract is ${contract.status}; a signature applies only while it waits for signing.`);
+        if (contract.status !== 'wait_for_signing')
+          throw conflict('signing.contract_not_waiting', `The contract is ${contract.status}; a signature applies only while it waits for signing.`);
         await transaction.setEnvelopeStatus('signed');
         await transaction.moveContract('sign');
       }
       const { financingCase } = transaction;
-      return { financingCaseId: financingCase.id, partnerId: financingCase.partnerId, contractId: contract.id, fileName: event.data.signedDocument.fileName, content: Buffer.from(event.data.signedDocument.contentBase64, 'base64') };
+      return {
+        financingCaseId: financingCase.id,
+        partnerId: financingCase.partnerId,
+        contractId: contract.id,
+        fileName: event.data.signedDocument.fileName,
+        content: Buffer.from(event.data.signedDocument.contentBase64, 'base64'),
+      };
     }
     case 'envelope.declined':
       if (envelope.status !== 'sent') throw closed();

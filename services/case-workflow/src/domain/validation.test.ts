@@ -15,6 +15,9 @@ describe('violations of a request body', () => {
   });
 
   it('when the body is nested under a prefix, then paths carry it and missing fields are still told apart', () => {
-    expect(violations({ items: [{ kind: 'c' }] }, 'data')).toEqual([['data.decision', 'validation.required'], ['data.items[0].kind', 'validation.choice']]);
+    expect(violations({ items: [{ kind: 'c' }] }, 'data')).toEqual([
+      ['data.decision', 'validation.required'],
+      ['data.items[0].kind', 'validation.choice'],
+    ]);
   });
 });

@@ -2,7 +2,10 @@ import type { z } from 'zod';
 import { DomainError, Violation, requiredViolation, validationFailed, zodViolations } from '@rental/problem';
 
 function valueAt(input: unknown, path: string): unknown {
-  const keys = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean);
+  const keys = path
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter(Boolean);
   return keys.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), input);
 }
 
@@ -13,7 +16,8 @@ function valueAt(input: unknown, path: string): unknown {
 export function violationsOf(error: z.ZodError, input: unknown, prefix = ''): Violation[] {
   return zodViolations(error, input, prefix).map((violation) => {
     if (violation.code !== 'validation.choice') return violation;
-    const relative = prefix && violation.propertyPath.startsWith(prefix) ? violation.propertyPath.slice(prefix.length).replace(/^\./, '') : violation.propertyPath;
+    const relative =
+      prefix && violation.propertyPath.startsWith(prefix) ? violation.propertyPath.slice(prefix.length).replace(/^\./, '') : violation.propertyPath;
     return valueAt(input, relative) === undefined ? requiredViolation(violation.propertyPath) : violation;
   });
 }

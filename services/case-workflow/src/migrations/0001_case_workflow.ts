@@ -160,7 +160,18 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of ['outbox', 'lender_submissions', 'signature_envelopes', 'contracts', 'financing_responses', 'authorized_persons', 'quote_feedbacks', 'quote_items', 'quotes', 'financing_cases']) {
+  for (const table of [
+    'outbox',
+    'lender_submissions',
+    'signature_envelopes',
+    'contracts',
+    'financing_responses',
+    'authorized_persons',
+    'quote_feedbacks',
+    'quote_items',
+    'quotes',
+    'financing_cases',
+  ]) {
     await db.schema.dropTableIfExists(table);
   }
   await db.raw('DROP SEQUENCE IF EXISTS quote_number_seq');

@@ -35,6 +35,18 @@ export async function down(db: Knex): Promise<void> {
   await db.schema.alterTable('provider_envelopes', (table) => {
     table.dropIndex(['state', 'void_next_attempt_at']);
     table.dropIndex(['financing_case_id']);
-    for (const column of ['state', 'persons', 'request_attempts', 'requested_until', 'void_reason', 'void_attempts', 'void_next_attempt_at', 'void_lease_until', 'void_last_error', 'voided_at']) table.dropColumn(column);
+    for (const column of [
+      'state',
+      'persons',
+      'request_attempts',
+      'requested_until',
+      'void_reason',
+      'void_attempts',
+      'void_next_attempt_at',
+      'void_lease_until',
+      'void_last_error',
+      'voided_at',
+    ])
+      table.dropColumn(column);
   });
 }

@@ -18,9 +18,13 @@ import type { Knex } from '@rental/db';
  * schema the extension lives in, since the service's search_path holds its own schema only.
  */
 export async function up(db: Knex): Promise<void> {
-  const { rows: [current] } = await db.raw<{ rows: { schema: string }[] }>('SELECT current_schema() AS schema');
+  const {
+    rows: [current],
+  } = await db.raw<{ rows: { schema: string }[] }>('SELECT current_schema() AS schema');
   await db.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA ??', [current!.schema]);
-  const { rows: [extension] } = await db.raw<{ rows: { schema: string }[] }>(
+  const {
+    rows: [extension],
+  } = await db.raw<{ rows: { schema: string }[] }>(
     "SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'",
   );
   const trigrams = `"${extension!.schema.replace(/"/g, '""')}".gin_trgm_ops`;
@@ -28,7 +32,9 @@ export async function up(db: Knex): Promise<void> {
   await db.raw('CREATE INDEX quotes_queue_order ON quotes (status_updated_at, financing_case_id)');
   await db.raw('CREATE INDEX quotes_queue_by_status ON quotes (status, status_updated_at, financing_case_id)');
   await db.raw('CREATE INDEX quotes_queue_by_partner ON quotes (partner_id, status_updated_at, financing_case_id)');
-  await db.raw('CREATE INDEX quotes_queue_by_lender_submission ON quotes (lender_submission_status, status_updated_at, financing_case_id) WHERE lender_submission_status IS NOT NULL');
+  await db.raw(
+    'CREATE INDEX quotes_queue_by_lender_submission ON quotes (lender_submission_status, status_updated_at, financing_case_id) WHERE lender_submission_status IS NOT NULL',
+  );
   await db.raw('CREATE INDEX quotes_partner_rental_factor ON quotes (partner_id, rental_factor)');
   await db.raw('CREATE INDEX financing_cases_partner_list ON financing_cases (partner_id, created_at DESC, id DESC)');
   // The list's index serves every read the former (partner_id, created_at) one served.
@@ -44,9 +50,18 @@ export async function up(db: Knex): Promise<void> {
 
 export async function down(db: Knex): Promise<void> {
   for (const index of [
-    'quotes_customer_company_trigrams', 'quotes_financing_number_trigrams', 'quotes_quote_number_trigrams', 'financing_cases_case_number_trigrams',
-    'lender_submissions_quote_id', 'contracts_quote_id', 'financing_cases_partner_list', 'quotes_partner_rental_factor',
-    'quotes_queue_by_lender_submission', 'quotes_queue_by_partner', 'quotes_queue_by_status', 'quotes_queue_order',
+    'quotes_customer_company_trigrams',
+    'quotes_financing_number_trigrams',
+    'quotes_quote_number_trigrams',
+    'financing_cases_case_number_trigrams',
+    'lender_submissions_quote_id',
+    'contracts_quote_id',
+    'financing_cases_partner_list',
+    'quotes_partner_rental_factor',
+    'quotes_queue_by_lender_submission',
+    'quotes_queue_by_partner',
+    'quotes_queue_by_status',
+    'quotes_queue_order',
   ]) {
     await db.raw('DROP INDEX IF EXISTS ??', [index]);
   }

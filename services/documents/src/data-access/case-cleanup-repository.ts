@@ -20,11 +20,29 @@ export class CaseCleanupRepository implements CaseCleanup {
         .select('id', 'object_key')
         .forUpdate();
       // Documents that answered a removed request stay (they are the partner's uploads); the link goes with the request.
-      if (documents.length > 0) await trx('documents').whereIn('id', documents.map((document) => document.id)).delete();
-      if (items.length > 0) await trx('requested_items').whereIn('id', items.map((item) => item.id)).delete();
-      const objectKeys = [...items.flatMap((item) => (item.template_object_key ? [item.template_object_key] : [])), ...documents.map((document) => document.object_key)];
+      if (documents.length > 0)
+        await trx('documents')
+          .whereIn(
+            'id',
+            documents.map((document) => document.id),
+          )
+          .delete();
+      if (items.length > 0)
+        await trx('requested_items')
+          .whereIn(
+            'id',
+            items.map((item) => item.id),
+          )
+          .delete();
+      const objectKeys = [
+        ...items.flatMap((item) => (item.template_object_key ? [item.template_object_key] : [])),
+        ...documents.map((document) => document.object_key),
+      ];
       if (objectKeys.length > 0) {
-        await trx('pending_objects').insert(objectKeys.map((key) => ({ object_key: key, reason: 'delete' }))).onConflict('object_key').merge({ reason: 'delete' });
+        await trx('pending_objects')
+          .insert(objectKeys.map((key) => ({ object_key: key, reason: 'delete' })))
+          .onConflict('object_key')
+          .merge({ reason: 'delete' });
       }
       return { removedItems: items.length, removedDocuments: documents.length, objectKeys };
     });
@@ -34,8 +52,13 @@ export class CaseCleanupRepository implements CaseCleanup {
     return this.db.transaction(async (trx) => {
       const inserted = await trx('consumed_events').insert({ event_id: eventId }).onConflict('event_id').ignore().returning('event_id');
       if (inserted.length === 0) return { applied: false, invalidatedTokens: 0, closedCallbacks: 0 };
-      const invalidatedTokens = await trx('document_tokens').where({ financing_case_id: financingCaseId }).whereNull('invalidated_at').update({ invalidated_at: now });
-      const closedCallbacks = await trx('callback_requests').where({ financing_case_id: financingCaseId, status: 'open' }).update({ status: 'closed', closed_at: now });
+      const invalidatedTokens = await trx('document_tokens')
+        .where({ financing_case_id: financingCaseId })
+        .whereNull('invalidated_at')
+        .update({ invalidated_at: now });
+      const closedCallbacks = await trx('callback_requests')
+        .where({ financing_case_id: financingCaseId, status: 'open' })
+        .update({ status: 'closed', closed_at: now });
       return { applied: true, invalidatedTokens, closedCallbacks };
     });
   }

@@ -35,13 +35,17 @@ export class DocumentRepository implements DocumentStore {
   }
 
   async listByCase(financingCaseId: string): Promise<FinancingDocument[]> {
-    const rows: DocumentRow[] = await this.db('documents').where({ financing_case_id: financingCaseId }).orderBy([{ column: 'uploaded_at' }, { column: 'id' }]);
+    const rows: DocumentRow[] = await this.db('documents')
+      .where({ financing_case_id: financingCaseId })
+      .orderBy([{ column: 'uploaded_at' }, { column: 'id' }]);
     return rows.map(toDocument);
   }
 
   async listByItems(itemIds: number[]): Promise<FinancingDocument[]> {
     if (itemIds.length === 0) return [];
-    const rows: DocumentRow[] = await this.db('documents').whereIn('requested_item_id', itemIds).orderBy([{ column: 'uploaded_at' }, { column: 'id' }]);
+    const rows: DocumentRow[] = await this.db('documents')
+      .whereIn('requested_item_id', itemIds)
+      .orderBy([{ column: 'uploaded_at' }, { column: 'id' }]);
     return rows.map(toDocument);
   }
 
@@ -53,7 +57,7 @@ export class DocumentRepository implements DocumentStore {
         const item: ItemRow | undefined = await trx('requested_items').where({ id: itemId }).forUpdate().first();
         if (!item || !acceptsUpload(toItem(item))) return { outcome: 'item_closed' };
       }
-      const [row] = await trx('documents').insert(toRow(document)).returning('*') as DocumentRow[];
+      const [row] = (await trx('documents').insert(toRow(document)).returning('*')) as DocumentRow[];
       if (itemId !== null) {
         await trx('documents')
           .where({ requested_item_id: itemId })
@@ -68,26 +72,32 @@ export class DocumentRepository implements DocumentStore {
   }
 
   async findSimulatedSignedContract(financingCaseId: string): Promise<FinancingDocument | undefined> {
-    const row: DocumentRow | undefined = await this.db('documents').where({ financing_case_id: financingCaseId, category: 'signed_contract', simulated: true }).first();
+    const row: DocumentRow | undefined = await this.db('documents')
+      .where({ financing_case_id: financingCaseId, category: 'signed_contract', simulated: true })
+      .first();
     return row ? toDocument(row) : undefined;
   }
 
   async findProviderSignedContract(financingCaseId: string): Promise<FinancingDocument | undefined> {
-    const row: DocumentRow | undefined = await this.db('documents').where({ financing_case_id: financingCaseId, category: 'signed_contract', simulated: false }).first();
+    const row: DocumentRow | undefined = await this.db('documents')
+      .where({ financing_case_id: financingCaseId, category: 'signed_contract', simulated: false })
+      .first();
     return row ? toDocument(row) : undefined;
   }
 
   async insertSignedContract(document: NewDocument): Promise<{ document: FinancingDocument; created: boolean }> {
     try {
       const row = await this.db.transaction(async (trx) => {
-        const [inserted] = await trx('documents').insert(toRow(document)).returning('*') as DocumentRow[];
+        const [inserted] = (await trx('documents').insert(toRow(document)).returning('*')) as DocumentRow[];
         await trx('pending_objects').where({ object_key: document.objectKey }).delete();
         return inserted;
       });
       return { document: toDocument(row), created: true };
     } catch (error) {
       if (!isUniqueViolation(error, ONE_SIGNED_CONTRACT) && !isUniqueViolation(error, ONE_PROVIDER_SIGNED_CONTRACT)) throw error;
-      const existing = document.simulated ? await this.findSimulatedSignedContract(document.financingCaseId) : await this.findProviderSignedContract(document.financingCaseId);
+      const existing = document.simulated
+        ? await this.findSimulatedSignedContract(document.financingCaseId)
+        : await this.findProviderSignedContract(document.financingCaseId);
       if (!existing) throw error;
       return { document: existing, created: false };
     }
@@ -98,7 +108,10 @@ export class DocumentRepository implements DocumentStore {
       const row: DocumentRow | undefined = await trx('documents').where({ id: documentId, financing_case_id: financingCaseId }).forUpdate().first();
       if (!row) return { outcome: 'not_found' };
       if (row.review_status !== 'PENDING_REVIEW') return { outcome: 'not_rejectable', reviewStatus: row.review_status };
-      const [updated] = await trx('documents').where({ id: documentId }).update({ review_status: 'REJECTED', rejection_reason: reason }).returning('*') as DocumentRow[];
+      const [updated] = (await trx('documents')
+        .where({ id: documentId })
+        .update({ review_status: 'REJECTED', rejection_reason: reason })
+        .returning('*')) as DocumentRow[];
       let reopenedItemId: number | null = null;
       if (row.requested_item_id !== null) {
         const reopened = await trx('requested_items')

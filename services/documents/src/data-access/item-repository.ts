@@ -19,29 +19,35 @@ export class ItemRepository implements ItemStore {
       if (creationKey && financingCaseId) {
         // One creation per key and case at a time; a repeat waits for the first and finds its items.
         await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`requested_items:${financingCaseId}:${creationKey}`]);
-        const earlier: ItemRow[] = await this.select(trx).where({ 'requested_items.financing_case_id': financingCaseId, 'requested_items.creation_key': creationKey }).orderBy('requested_items.id');
+        const earlier: ItemRow[] = await this.select(trx)
+          .where({ 'requested_items.financing_case_id': financingCaseId, 'requested_items.creation_key': creationKey })
+          .orderBy('requested_items.id');
         if (earlier.length > 0) return { items: earlier.map(toItem), repeated: true };
       }
-      const rows = await trx('requested_items').insert(items.map((item) => ({
-        item_type: item.itemType,
-        financing_case_id: item.financingCaseId,
-        partner_id: item.partnerId,
-        label: item.label,
-        category: item.category,
-        optional: item.optional,
-        target_audience: item.targetAudience,
-        internal_only: item.internalOnly,
-        question: item.question,
-        template_object_key: item.template?.objectKey ?? null,
-        template_file_name: item.template?.fileName ?? null,
-        template_file_size: item.template?.fileSize ?? null,
-        template_mime_type: item.template?.mimeType ?? null,
-        template_original_name: item.template?.originalName ?? null,
-        requested_at: item.requestedAt,
-        due_at: item.dueAt,
-        updated_at: item.requestedAt,
-        creation_key: creationKey,
-      }))).returning('*') as ItemRow[];
+      const rows = (await trx('requested_items')
+        .insert(
+          items.map((item) => ({
+            item_type: item.itemType,
+            financing_case_id: item.financingCaseId,
+            partner_id: item.partnerId,
+            label: item.label,
+            category: item.category,
+            optional: item.optional,
+            target_audience: item.targetAudience,
+            internal_only: item.internalOnly,
+            question: item.question,
+            template_object_key: item.template?.objectKey ?? null,
+            template_file_name: item.template?.fileName ?? null,
+            template_file_size: item.template?.fileSize ?? null,
+            template_mime_type: item.template?.mimeType ?? null,
+            template_original_name: item.template?.originalName ?? null,
+            requested_at: item.requestedAt,
+            due_at: item.dueAt,
+            updated_at: item.requestedAt,
+            creation_key: creationKey,
+          })),
+        )
+        .returning('*')) as ItemRow[];
       const keys = items.flatMap((item) => (item.template ? [item.template.objectKey] : []));
       if (keys.length > 0) await trx('pending_objects').whereIn('object_key', keys).delete();
       return { items: rows.sort((a, b) => a.id - b.id).map(toItem), repeated: false };
@@ -100,6 +106,9 @@ export class ItemRepository implements ItemStore {
   async markOverdue(ids: number[], stage: OverdueStage, at: string): Promise<number> {
     if (ids.length === 0) return 0;
     const column = stage === 'notice' ? 'overdue_notified_at' : 'overdue_escalated_at';
-    return this.db('requested_items').whereIn('id', ids).whereNull(column).update({ [column]: at });
+    return this.db('requested_items')
+      .whereIn('id', ids)
+      .whereNull(column)
+      .update({ [column]: at });
   }
 }

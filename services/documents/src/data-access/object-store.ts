@@ -22,7 +22,12 @@ export interface ObjectStorageOptions {
 const PRESIGNED_PUT_SECONDS = 15 * 60;
 
 function unavailable(cause: unknown): DomainError {
-  return new DomainError('unavailable', 'dependency.object_storage_unavailable', 'The document storage is not available right now. Nothing was stored; retry later.', { cause });
+  return new DomainError(
+    'unavailable',
+    'dependency.object_storage_unavailable',
+    'The document storage is not available right now. Nothing was stored; retry later.',
+    { cause },
+  );
 }
 
 const codeOf = (error: unknown) => (error as { code?: string } | null)?.code;
@@ -89,23 +94,27 @@ export class MinioObjectStore implements ObjectStore {
     const transport = url.protocol === 'https:' ? https : http;
     return new Promise<void>((resolve, reject) => {
       const body = source.open();
-      const request = transport.request(url, {
-        method: 'PUT',
-        agent: this.agent,
-        timeout: this.options.timeoutMs,
-        headers: { 'Content-Length': String(source.size), 'Content-Type': source.mimeType },
-      }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          if (response.statusCode === 200) resolve();
-          else {
-            body.destroy();
-            reject(new Error(`storage answered ${response.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 500)}`));
-          }
-        });
-      });
+      const request = transport.request(
+        url,
+        {
+          method: 'PUT',
+          agent: this.agent,
+          timeout: this.options.timeoutMs,
+          headers: { 'Content-Length': String(source.size), 'Content-Type': source.mimeType },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', reject);
+          response.on('end', () => {
+            if (response.statusCode === 200) resolve();
+            else {
+              body.destroy();
+              reject(new Error(`storage answered ${response.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 500)}`));
+            }
+          });
+        },
+      );
       request.on('timeout', () => request.destroy(new Error('storage did not answer in time')));
       request.on('error', (error) => {
         body.destroy();

@@ -1,4 +1,14 @@
-import type { CallbackStatus, FinancingDocument, ItemStatus, ItemType, RecipientType, RequestItem, ReviewStatus, TargetAudience, Uploader } from '../domain/model';
+import type {
+  CallbackStatus,
+  FinancingDocument,
+  ItemStatus,
+  ItemType,
+  RecipientType,
+  RequestItem,
+  ReviewStatus,
+  TargetAudience,
+  Uploader,
+} from '../domain/model';
 
 export interface DocumentRow {
   id: number;
@@ -93,15 +103,15 @@ export function toItem(row: ItemRow): RequestItem {
     response: row.response,
     template: row.template_object_key
       ? {
-        objectKey: row.template_object_key,
-        fileName: row.template_file_name ?? '',
-        fileSize: row.template_file_size ?? 0,
-        mimeType: row.template_mime_type ?? 'application/pdf',
-        originalName: row.template_original_name ?? row.template_file_name ?? '',
-      }
+          objectKey: row.template_object_key,
+          fileName: row.template_file_name ?? '',
+          fileSize: row.template_file_size ?? 0,
+          mimeType: row.template_mime_type ?? 'application/pdf',
+          originalName: row.template_original_name ?? row.template_file_name ?? '',
+        }
       : null,
     callbackRequestId: row.callback_request_id,
-    callbackStatus: row.callback_request_id === null ? null : row.callback_status ?? null,
+    callbackStatus: row.callback_request_id === null ? null : (row.callback_status ?? null),
     requestedAt: row.requested_at.toISOString(),
     dueAt: iso(row.due_at),
     providedAt: iso(row.provided_at),

@@ -13,6 +13,7 @@ export async function requireCaseOfPartner(cases: CaseDirectory, financingCaseId
 export async function requireCase(cases: CaseDirectory, financingCaseId: string, context: { partnerId?: string; requestId?: string }): Promise<CaseAccess> {
   const access = await cases.access(financingCaseId, context);
   if (!access.exists) throw notFound('financing_case.not_found', `No financing case ${financingCaseId}.`);
-  if (context.partnerId && access.partnerId !== context.partnerId) throw forbidden('financing_case.forbidden', 'The financing case belongs to another partner.');
+  if (context.partnerId && access.partnerId !== context.partnerId)
+    throw forbidden('financing_case.forbidden', 'The financing case belongs to another partner.');
   return access;
 }

@@ -12,7 +12,11 @@ import type { CustomerLinkAccess } from './ports';
 export async function openCustomerLink(deps: Pick<DocumentsDependencies, 'cases'>, token: string, requestId?: string): Promise<CustomerLinkAccess> {
   const access = await deps.cases.resolveCustomerLink(token, { requestId });
   if (access.state === 'unknown') throw notFound('customer.link_not_found', 'No offer exists at this link.');
-  if (access.state === 'expired') throw gone('customer.link_expired', 'This link no longer works: it expired, a newer link replaced it, or the case was canceled. Ask your dealer for a new link.');
+  if (access.state === 'expired')
+    throw gone(
+      'customer.link_expired',
+      'This link no longer works: it expired, a newer link replaced it, or the case was canceled. Ask your dealer for a new link.',
+    );
   return access;
 }
 
@@ -21,7 +25,8 @@ const isCustomerItemOf = (item: RequestItem | undefined, access: Pick<CustomerLi
 
 /** POST /customer/v1/quotes/{token}/documents: the file answers a customer-audience request of the link's case. */
 export async function uploadCustomerDocument(deps: DocumentsDependencies, access: CustomerLinkAccess, form: UploadForm): Promise<FinancingDocument> {
-  const item = form.requestedDocumentId && /^[1-9][0-9]{0,9}$/.test(form.requestedDocumentId) ? await deps.items.find(Number(form.requestedDocumentId)) : undefined;
+  const item =
+    form.requestedDocumentId && /^[1-9][0-9]{0,9}$/.test(form.requestedDocumentId) ? await deps.items.find(Number(form.requestedDocumentId)) : undefined;
   // The customer does not know categories: the request's own is used unless one is sent.
   const completed: UploadForm = form.category ? form : { ...form, category: isCustomerItemOf(item, access) ? item.category : 'other' };
   const violations = customerFormViolations(completed);
@@ -36,9 +41,15 @@ export async function uploadCustomerDocument(deps: DocumentsDependencies, access
  * The customer's answer to a pending customer-audience question of the case whose link
  * case-workflow opened (POST /customer/v1/quotes/{token}/information/{id}/respond and the page's form).
  */
-export async function answerCustomerInformation(deps: Pick<DocumentsDependencies, 'items' | 'now'>, financingCaseId: string, itemId: number, response: string): Promise<RequestItem> {
+export async function answerCustomerInformation(
+  deps: Pick<DocumentsDependencies, 'items' | 'now'>,
+  financingCaseId: string,
+  itemId: number,
+  response: string,
+): Promise<RequestItem> {
   const item = await deps.items.find(itemId);
-  if (!isCustomerItemOf(item, { financingCaseId }) || item.itemType !== 'information') throw notFound('document_request.not_found', `No information request ${itemId} for the customer on this offer.`);
+  if (!isCustomerItemOf(item, { financingCaseId }) || item.itemType !== 'information')
+    throw notFound('document_request.not_found', `No information request ${itemId} for the customer on this offer.`);
   const answered = item.status === 'pending' ? await deps.items.respond(item.id, response, deps.now().toISOString()) : undefined;
   if (!answered) {
     const message = `The information request ${item.id} is ${item.status}; only a pending request can be answered.`;

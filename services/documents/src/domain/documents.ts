@@ -43,10 +43,18 @@ function formViolations(form: UploadForm): Violation[] {
   } else if (!isDocumentCategory(form.category)) {
     violations.push(choiceViolation('category', DOCUMENT_CATEGORIES));
   } else if (PLATFORM_CATEGORIES.includes(form.category)) {
-    violations.push({ propertyPath: 'category', code: 'document.category_reserved', message: `${form.category} documents are provided by the platform; partners cannot upload them.` });
+    violations.push({
+      propertyPath: 'category',
+      code: 'document.category_reserved',
+      message: `${form.category} documents are provided by the platform; partners cannot upload them.`,
+    });
   }
   if (form.description !== undefined && [...form.description].length > MAX_DESCRIPTION_LENGTH) {
-    violations.push({ propertyPath: 'description', code: 'validation.too_big', message: `This value is too long; at most ${MAX_DESCRIPTION_LENGTH} characters.` });
+    violations.push({
+      propertyPath: 'description',
+      code: 'validation.too_big',
+      message: `This value is too long; at most ${MAX_DESCRIPTION_LENGTH} characters.`,
+    });
   }
   if (form.requestedDocumentId && (!INTEGER_ID.test(form.requestedDocumentId) || Number(form.requestedDocumentId) > MAX_ID)) {
     violations.push({ propertyPath: 'requestedDocumentId', code: 'validation.type', message: 'This value should be of type integer.' });
@@ -67,7 +75,10 @@ async function requestToFulfil(deps: DocumentsDependencies, financingCaseId: str
  * request it answers updated) in one transaction; a failure after the bytes were written
  * removes them again, so no object lives without its row and no row without its object.
  */
-export async function uploadDocument(deps: DocumentsDependencies, input: { financingCaseId: string; partnerId: string; requestId?: string; form: UploadForm }): Promise<FinancingDocument> {
+export async function uploadDocument(
+  deps: DocumentsDependencies,
+  input: { financingCaseId: string; partnerId: string; requestId?: string; form: UploadForm },
+): Promise<FinancingDocument> {
   const { financingCaseId, partnerId, form } = input;
   const violations = formViolations(form);
   if (violations.length > 0 || !form.file || !form.category) throw validationFailed(violations);
@@ -85,27 +96,32 @@ export function customerFormViolations(form: UploadForm): Violation[] {
 }
 
 /** Stores the bytes, then the row (and the item it answers), as one unit; see uploadDocument. */
-export async function storeUpload(deps: DocumentsDependencies, input: { financingCaseId: string; partnerId: string; form: UploadForm; item: RequestItem | undefined; uploadedBy: 'partner' | 'customer' }): Promise<FinancingDocument> {
+export async function storeUpload(
+  deps: DocumentsDependencies,
+  input: { financingCaseId: string; partnerId: string; form: UploadForm; item: RequestItem | undefined; uploadedBy: 'partner' | 'customer' },
+): Promise<FinancingDocument> {
   const { financingCaseId, partnerId, form, item } = input;
   if (!form.file || !form.category) throw validationFailed(formViolations(form));
   const { source } = form.file;
   const objectKey = deps.objectKey('documents', financingCaseId);
-  const result = await storeThenRecord(deps, [{ key: objectKey, source }], () => deps.documents.recordUpload({
-    financingCaseId,
-    partnerId,
-    originalName: sanitizeOriginalName(form.file?.originalName, source.mimeType),
-    mimeType: source.mimeType,
-    fileSize: source.size,
-    category: form.category as string,
-    description: form.description ? form.description : null,
-    uploadedAt: deps.now().toISOString(),
-    uploadedBy: input.uploadedBy,
-    reviewStatus: 'PENDING_REVIEW',
-    objectKey,
-    requestedItemId: item?.id ?? null,
-    simulated: false,
-    signed: false,
-  }));
+  const result = await storeThenRecord(deps, [{ key: objectKey, source }], () =>
+    deps.documents.recordUpload({
+      financingCaseId,
+      partnerId,
+      originalName: sanitizeOriginalName(form.file?.originalName, source.mimeType),
+      mimeType: source.mimeType,
+      fileSize: source.size,
+      category: form.category as string,
+      description: form.description ? form.description : null,
+      uploadedAt: deps.now().toISOString(),
+      uploadedBy: input.uploadedBy,
+      reviewStatus: 'PENDING_REVIEW',
+      objectKey,
+      requestedItemId: item?.id ?? null,
+      simulated: false,
+      signed: false,
+    }),
+  );
   if (result.outcome === 'item_closed') {
     throw notFound('document_request.not_found', `No open requested document or fill-and-return ${form.requestedDocumentId} on this financing case.`);
   }
@@ -113,7 +129,10 @@ export async function storeUpload(deps: DocumentsDependencies, input: { financin
 }
 
 /** GET documents of a case: what the visibility rule lets the partner see, oldest first. */
-export async function listDocuments(deps: Pick<DocumentsDependencies, 'cases' | 'documents'>, input: { financingCaseId: string; partnerId: string; requestId?: string; limit: number; offset: number }): Promise<FinancingDocument[]> {
+export async function listDocuments(
+  deps: Pick<DocumentsDependencies, 'cases' | 'documents'>,
+  input: { financingCaseId: string; partnerId: string; requestId?: string; limit: number; offset: number },
+): Promise<FinancingDocument[]> {
   await requireCaseOfPartner(deps.cases, input.financingCaseId, input.partnerId, input.requestId);
   const documents = await deps.documents.listByCase(input.financingCaseId);
   return documents.filter((document) => isVisibleToPartner(document, input.partnerId)).slice(input.offset, input.offset + input.limit);
@@ -127,7 +146,11 @@ export async function findDocument(deps: Pick<DocumentsDependencies, 'documents'
   return document;
 }
 
-export async function openDocument(deps: Pick<DocumentsDependencies, 'documents' | 'storage'>, partnerId: string, id: number): Promise<{ document: FinancingDocument; content: Readable }> {
+export async function openDocument(
+  deps: Pick<DocumentsDependencies, 'documents' | 'storage'>,
+  partnerId: string,
+  id: number,
+): Promise<{ document: FinancingDocument; content: Readable }> {
   const document = await findDocument(deps, partnerId, id);
   return { document, content: await deps.storage.get(document.objectKey) };
 }

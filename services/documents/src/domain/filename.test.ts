@@ -29,7 +29,9 @@ describe('contentDisposition', () => {
   });
 
   it('when the name has umlauts and spaces, then the fallback drops the accents and filename* keeps them encoded', () => {
-    expect(contentDisposition('Angebot März (final).pdf')).toBe('attachment; filename="Angebot Marz (final).pdf"; filename*=UTF-8\'\'Angebot%20M%C3%A4rz%20%28final%29.pdf');
+    expect(contentDisposition('Angebot März (final).pdf')).toBe(
+      'attachment; filename="Angebot Marz (final).pdf"; filename*=UTF-8\'\'Angebot%20M%C3%A4rz%20%28final%29.pdf',
+    );
   });
 
   it('when the name has non-Latin characters, then the fallback replaces them', () => {
@@ -38,7 +40,9 @@ describe('contentDisposition', () => {
 
   it('when the name tries to close the quote, add parameters or lines, then it cannot', () => {
     const header = contentDisposition('a"; filename="evil.exe\r\nSet-Cookie: x=1;%22.pdf');
-    expect(header).toBe('attachment; filename="a_; filename=_evil.exeSet-Cookie: x=1;_22.pdf"; filename*=UTF-8\'\'a%22%3B%20filename%3D%22evil.exeSet-Cookie%3A%20x%3D1%3B%2522.pdf');
+    expect(header).toBe(
+      'attachment; filename="a_; filename=_evil.exeSet-Cookie: x=1;_22.pdf"; filename*=UTF-8\'\'a%22%3B%20filename%3D%22evil.exeSet-Cookie%3A%20x%3D1%3B%2522.pdf',
+    );
     expect(header).not.toMatch(/[\r\n]/);
     expect(header.match(/"/g)).toHaveLength(2);
   });

@@ -1,21 +1,57 @@
 import { FinancingDocument, RequestItem, acceptsUpload, isVisibleItem, isVisibleToPartner, itemState } from './model';
 
 const document = (overrides: Partial<FinancingDocument> = {}): FinancingDocument => ({
-  id: 1, financingCaseId: 'C', partnerId: 'acme', originalName: 'a.pdf', mimeType: 'application/pdf', fileSize: 1, category: 'other', description: null,
-  uploadedAt: '2026-01-01T00:00:00.000Z', uploadedBy: 'partner', reviewStatus: 'PENDING_REVIEW', objectKey: 'k', requestedItemId: null, supersededBy: null,
-  rejectionReason: null, simulated: false, signed: false, internalOnly: false, ...overrides,
+  id: 1,
+  financingCaseId: 'C',
+  partnerId: 'acme',
+  originalName: 'a.pdf',
+  mimeType: 'application/pdf',
+  fileSize: 1,
+  category: 'other',
+  description: null,
+  uploadedAt: '2026-01-01T00:00:00.000Z',
+  uploadedBy: 'partner',
+  reviewStatus: 'PENDING_REVIEW',
+  objectKey: 'k',
+  requestedItemId: null,
+  supersededBy: null,
+  rejectionReason: null,
+  simulated: false,
+  signed: false,
+  internalOnly: false,
+  ...overrides,
 });
 
 const item = (overrides: Partial<RequestItem> = {}): RequestItem => ({
-  id: 1, itemType: 'document', financingCaseId: 'C', partnerId: 'acme', label: 'L', category: 'business_registration', status: 'pending', recipientType: 'service',
-  targetAudience: 'partner', optional: false, internalOnly: false, customName: null, question: null, response: null, template: null, callbackRequestId: null,
-  callbackStatus: null, requestedAt: '2026-01-01T00:00:00.000Z', dueAt: null, providedAt: null, transmittedToLenderAt: null, updatedAt: '2026-01-01T00:00:00.000Z', ...overrides,
+  id: 1,
+  itemType: 'document',
+  financingCaseId: 'C',
+  partnerId: 'acme',
+  label: 'L',
+  category: 'business_registration',
+  status: 'pending',
+  recipientType: 'service',
+  targetAudience: 'partner',
+  optional: false,
+  internalOnly: false,
+  customName: null,
+  question: null,
+  response: null,
+  template: null,
+  callbackRequestId: null,
+  callbackStatus: null,
+  requestedAt: '2026-01-01T00:00:00.000Z',
+  dueAt: null,
+  providedAt: null,
+  transmittedToLenderAt: null,
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  ...overrides,
 });
 
 describe('the visibility rule', () => {
   it.each([
-    ['the partner\'s own upload', {}, true],
-    ['the partner\'s own rejected upload', { reviewStatus: 'REJECTED' as const }, true],
+    ["the partner's own upload", {}, true],
+    ["the partner's own rejected upload", { reviewStatus: 'REJECTED' as const }, true],
     ['a legacy upload without review status', { reviewStatus: null }, true],
     ['a superseded version of its upload', { reviewStatus: 'SUPERSEDED' as const }, false],
     ['a superseded signed contract', { category: 'signed_contract', uploadedBy: 'system' as const, reviewStatus: 'SUPERSEDED' as const }, false],
@@ -25,13 +61,18 @@ describe('the visibility rule', () => {
     ['the signed contract', { category: 'signed_contract', uploadedBy: 'system' as const }, true],
     ['the signed handover confirmation', { category: 'handover_confirmation', uploadedBy: 'customer' as const, signed: true }, true],
     ['an unsigned handover confirmation', { category: 'handover_confirmation', uploadedBy: 'customer' as const }, false],
-    ['another partner\'s upload', { partnerId: 'globex' }, false],
+    ["another partner's upload", { partnerId: 'globex' }, false],
   ])('when the document is %s, then visible is %s', (_name, overrides, visible) => {
     expect(isVisibleToPartner(document(overrides), 'acme')).toBe(visible);
   });
 
   it('when an item is for the customer, the operator or internal, then the partner does not see it', () => {
-    expect([isVisibleItem(item()), isVisibleItem(item({ targetAudience: 'customer' })), isVisibleItem(item({ targetAudience: 'operator' })), isVisibleItem(item({ internalOnly: true }))]).toEqual([true, false, false, false]);
+    expect([
+      isVisibleItem(item()),
+      isVisibleItem(item({ targetAudience: 'customer' })),
+      isVisibleItem(item({ targetAudience: 'operator' })),
+      isVisibleItem(item({ internalOnly: true })),
+    ]).toEqual([true, false, false, false]);
   });
 });
 
@@ -54,15 +95,31 @@ describe('requested items', () => {
   });
 
   it('when a file awaits review, then the item is fulfilled, reviewable and transmittable, no longer editable', () => {
-    expect(itemState(item({ status: 'provided' }), [document()])).toEqual({ fulfilled: true, editable: false, reviewable: true, notAvailable: false, transmittableToLender: true });
+    expect(itemState(item({ status: 'provided' }), [document()])).toEqual({
+      fulfilled: true,
+      editable: false,
+      reviewable: true,
+      notAvailable: false,
+      transmittableToLender: true,
+    });
   });
 
   it('when the reviewer rejected the only file, then the item is editable again and nothing is transmittable', () => {
-    expect(itemState(item(), [document({ reviewStatus: 'REJECTED' })])).toEqual({ fulfilled: false, editable: true, reviewable: false, notAvailable: false, transmittableToLender: false });
+    expect(itemState(item(), [document({ reviewStatus: 'REJECTED' })])).toEqual({
+      fulfilled: false,
+      editable: true,
+      reviewable: false,
+      notAvailable: false,
+      transmittableToLender: false,
+    });
   });
 
   it('when an information request is answered or declared not available, then its flags follow the status', () => {
-    expect(itemState(item({ itemType: 'information', status: 'provided' }), [])).toMatchObject({ fulfilled: true, editable: false, transmittableToLender: true });
+    expect(itemState(item({ itemType: 'information', status: 'provided' }), [])).toMatchObject({
+      fulfilled: true,
+      editable: false,
+      transmittableToLender: true,
+    });
     expect(itemState(item({ itemType: 'information', status: 'not_available' }), [])).toMatchObject({ fulfilled: false, editable: false, notAvailable: true });
   });
 });

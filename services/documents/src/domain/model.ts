@@ -108,9 +108,11 @@ export function isVisibleItem(item: RequestItem): boolean {
  * declared not available. A provided item can be replaced; the earlier file is superseded.
  */
 export function acceptsUpload(item: RequestItem): boolean {
-  return (item.itemType === 'document' || item.itemType === 'fill_and_return')
-    && (item.status === 'pending' || item.status === 'provided' || item.status === 'rejected')
-    && item.transmittedToLenderAt === null;
+  return (
+    (item.itemType === 'document' || item.itemType === 'fill_and_return') &&
+    (item.status === 'pending' || item.status === 'provided' || item.status === 'rejected') &&
+    item.transmittedToLenderAt === null
+  );
 }
 
 /** Not superseded: PENDING_REVIEW and VERIFIED (the specification's activeResponseDocuments). */
@@ -132,16 +134,21 @@ export interface ItemState {
 /** Derived flags of a requested item, from its status and the files that answered it. */
 export function itemState(item: RequestItem, responses: FinancingDocument[]): ItemState {
   const active = responses.filter(isActiveResponse);
-  const fulfilled = item.itemType === 'information'
-    ? item.status === 'provided' || item.status === 'sent' || item.status === 'accepted'
-    : active.length > 0 && item.status !== 'not_available';
+  const fulfilled =
+    item.itemType === 'information'
+      ? item.status === 'provided' || item.status === 'sent' || item.status === 'accepted'
+      : active.length > 0 && item.status !== 'not_available';
   return {
     fulfilled,
     // "true while nothing has been uploaded or a reviewer sent the submission back"
-    editable: item.status !== 'not_available' && item.status !== 'sent' && item.status !== 'accepted'
-      && (item.itemType === 'information' ? item.status === 'pending' || item.status === 'rejected' : active.length === 0),
+    editable:
+      item.status !== 'not_available' &&
+      item.status !== 'sent' &&
+      item.status !== 'accepted' &&
+      (item.itemType === 'information' ? item.status === 'pending' || item.status === 'rejected' : active.length === 0),
     reviewable: responses.some((document) => document.reviewStatus === 'PENDING_REVIEW'),
     notAvailable: item.status === 'not_available',
-    transmittableToLender: item.transmittedToLenderAt === null && (item.itemType === 'information' ? item.status === 'provided' : responses.some(isTransmittableResponse)),
+    transmittableToLender:
+      item.transmittedToLenderAt === null && (item.itemType === 'information' ? item.status === 'provided' : responses.some(isTransmittableResponse)),
   };
 }

@@ -45,14 +45,20 @@ const rule = (code: string, message: string, propertyPath = '') => ruleViolation
 /** Every requested item (all audiences) and every document of the case. */
 export async function caseFiles(deps: OperatorDependencies, financingCaseId: string): Promise<CaseFilesView> {
   const access = await requireCase(deps.cases, financingCaseId, {});
-  const [items, documents] = await Promise.all([deps.items.listByCasesOfPartner([financingCaseId], access.partnerId), deps.documents.listByCase(financingCaseId)]);
+  const [items, documents] = await Promise.all([
+    deps.items.listByCasesOfPartner([financingCaseId], access.partnerId),
+    deps.documents.listByCase(financingCaseId),
+  ]);
   return {
     items: items.map((item) => ({ item, responses: documents.filter((document) => document.requestedItemId === item.id) })),
     documents,
   };
 }
 
-export async function openItemCounts(deps: OperatorDependencies, input: { financingCaseIds: string[]; listOverdueCases: boolean }): Promise<{ counts: OpenItemCount[]; overdueCaseIds: string[] }> {
+export async function openItemCounts(
+  deps: OperatorDependencies,
+  input: { financingCaseIds: string[]; listOverdueCases: boolean },
+): Promise<{ counts: OpenItemCount[]; overdueCaseIds: string[] }> {
   const now = deps.now().toISOString();
   const [counts, overdueCaseIds] = await Promise.all([
     deps.operator.countOpenItems([...new Set(input.financingCaseIds)], now),
@@ -78,12 +84,18 @@ export async function reviewDocument(deps: OperatorDependencies, input: { docume
   }
   const document = await deps.documents.find(input.documentId);
   if (!document) throw notFound('document.not_found', `No document ${input.documentId}.`);
-  const notReviewable = () => rule('document.not_reviewable', `Document ${document.id} is ${document.reviewStatus ?? 'without review status'}; only a PENDING_REVIEW document can be reviewed.`, 'status');
+  const notReviewable = () =>
+    rule(
+      'document.not_reviewable',
+      `Document ${document.id} is ${document.reviewStatus ?? 'without review status'}; only a PENDING_REVIEW document can be reviewed.`,
+      'status',
+    );
   if (document.reviewStatus !== 'PENDING_REVIEW') throw notReviewable();
   let reviewed: FinancingDocument;
   if (input.status === 'REJECTED') {
     try {
-      reviewed = (await rejectDocument(deps, { financingCaseId: document.financingCaseId, documentId: document.id, reason: input.reason ?? '', context: {} })).document;
+      reviewed = (await rejectDocument(deps, { financingCaseId: document.financingCaseId, documentId: document.id, reason: input.reason ?? '', context: {} }))
+        .document;
     } catch (error) {
       if ((error as { code?: string }).code === 'document.not_rejectable') throw notReviewable();
       throw error;
@@ -93,7 +105,7 @@ export async function reviewDocument(deps: OperatorDependencies, input: { docume
     if (!verified) throw notReviewable();
     reviewed = verified;
   }
-  const item = reviewed.requestedItemId !== null ? (await deps.items.find(reviewed.requestedItemId)) ?? null : null;
+  const item = reviewed.requestedItemId !== null ? ((await deps.items.find(reviewed.requestedItemId)) ?? null) : null;
   return { document: reviewed, item };
 }
 
@@ -111,7 +123,11 @@ export async function openAnyDocument(deps: OperatorDependencies, documentId: nu
 }
 
 /** The items of the case the references name; an unknown one is a 422 naming its place in the list. */
-async function referencedItems(deps: OperatorDependencies, financingCaseId: string, references: ItemReference[]): Promise<{ partnerId: string; items: RequestItem[] }> {
+async function referencedItems(
+  deps: OperatorDependencies,
+  financingCaseId: string,
+  references: ItemReference[],
+): Promise<{ partnerId: string; items: RequestItem[] }> {
   const access = await requireCase(deps.cases, financingCaseId, {});
   if (references.length === 0) throw validationFailed([{ propertyPath: 'items', code: 'validation.too_small', message: 'At least one item is required.' }]);
   const items = await deps.items.listByCasesOfPartner([financingCaseId], access.partnerId);
@@ -119,7 +135,12 @@ async function referencedItems(deps: OperatorDependencies, financingCaseId: stri
   const found = references.map((reference, index) => {
     const item = items.find((candidate) => candidate.id === reference.id && candidate.itemType === reference.type);
     if (!(ITEM_TYPES as readonly string[]).includes(reference.type)) violations.push(choiceViolation(`items[${index}].type`, ITEM_TYPES));
-    else if (!item) violations.push({ propertyPath: `items[${index}].id`, code: 'document_request.not_found', message: `No ${reference.type} request ${reference.id} on this financing case.` });
+    else if (!item)
+      violations.push({
+        propertyPath: `items[${index}].id`,
+        code: 'document_request.not_found',
+        message: `No ${reference.type} request ${reference.id} on this financing case.`,
+      });
     return item;
   });
   if (violations.length > 0) throw ruleViolation('document_request.not_found', 'Some of the items are not requests of this financing case.', violations);
@@ -127,9 +148,18 @@ async function referencedItems(deps: OperatorDependencies, financingCaseId: stri
 }
 
 /** POST /ops/v1/cases/{id}/callback-requests: the items get an open callback request. */
-export async function createCallbackRequest(deps: OperatorDependencies, input: { financingCaseId: string; items: ItemReference[]; note: string | null }): Promise<CallbackRequestView> {
+export async function createCallbackRequest(
+  deps: OperatorDependencies,
+  input: { financingCaseId: string; items: ItemReference[]; note: string | null },
+): Promise<CallbackRequestView> {
   const { partnerId, items } = await referencedItems(deps, input.financingCaseId, input.items);
-  return deps.operator.createCallbackRequest(input.financingCaseId, partnerId, items.map((item) => item.id), input.note, deps.now().toISOString());
+  return deps.operator.createCallbackRequest(
+    input.financingCaseId,
+    partnerId,
+    items.map((item) => item.id),
+    input.note,
+    deps.now().toISOString(),
+  );
 }
 
 /** POST /ops/v1/callback-requests/{id}/close */
@@ -158,25 +188,44 @@ export async function collectTransmission(deps: OperatorDependencies, input: { f
   const violations: Violation[] = [];
   const prepared = items.map((item) => {
     const verified = documents.filter((document) => document.requestedItemId === item.id && document.reviewStatus === 'VERIFIED');
-    const state = itemState(item, documents.filter((document) => document.requestedItemId === item.id));
+    const state = itemState(
+      item,
+      documents.filter((document) => document.requestedItemId === item.id),
+    );
     const sendable = item.transmittedToLenderAt === null && (item.itemType === 'information' ? state.transmittableToLender : verified.length > 0);
     if (!sendable) {
       const index = input.items.findIndex((reference) => reference.id === item.id && reference.type === item.itemType);
-      violations.push({ propertyPath: `items[${index}]`, code: 'document_request.not_transmittable', message: `The ${item.itemType} request ${item.id} has no ${item.itemType === 'information' ? 'answer' : 'verified document'} to send, or was sent already.` });
+      violations.push({
+        propertyPath: `items[${index}]`,
+        code: 'document_request.not_transmittable',
+        message: `The ${item.itemType} request ${item.id} has no ${item.itemType === 'information' ? 'answer' : 'verified document'} to send, or was sent already.`,
+      });
     }
     return { item, verified };
   });
   if (violations.length > 0) throw ruleViolation('document_request.not_transmittable', 'Some of the items have nothing to send to the lender.', violations);
-  return Promise.all(prepared.map(async ({ item, verified }) => ({
-    item,
-    answer: item.itemType === 'information' ? item.response : null,
-    documents: await Promise.all(verified.map(async (document) => ({ fileName: document.originalName, mimeType: document.mimeType, content: await readAll(await deps.storage.get(document.objectKey)) }))),
-  })));
+  return Promise.all(
+    prepared.map(async ({ item, verified }) => ({
+      item,
+      answer: item.itemType === 'information' ? item.response : null,
+      documents: await Promise.all(
+        verified.map(async (document) => ({
+          fileName: document.originalName,
+          mimeType: document.mimeType,
+          content: await readAll(await deps.storage.get(document.objectKey)),
+        })),
+      ),
+    })),
+  );
 }
 
 /** After the lender took them: the items are sent, with the time. */
 export async function markTransmitted(deps: OperatorDependencies, input: { financingCaseId: string; items: ItemReference[] }): Promise<RequestItem[]> {
   const { items } = await referencedItems(deps, input.financingCaseId, input.items);
-  if (items.some((item) => item.transmittedToLenderAt !== null)) throw invalidInput('document_request.sent_already', 'Some of the items were sent to the lender already.');
-  return deps.operator.markTransmitted(items.map((item) => item.id), deps.now().toISOString());
+  if (items.some((item) => item.transmittedToLenderAt !== null))
+    throw invalidInput('document_request.sent_already', 'Some of the items were sent to the lender already.');
+  return deps.operator.markTransmitted(
+    items.map((item) => item.id),
+    deps.now().toISOString(),
+  );
 }

@@ -23,7 +23,11 @@ const hexOf = (value: string) => `<${Buffer.from(value, 'latin1').toString('hex'
 
 describe('renderTextPdf', () => {
   it('when a page is rendered, then it is a one-page A4 PDF showing the title and every line, with characters outside Latin-1 as "?", and its subject in plain bytes', async () => {
-    const pdf = await renderTextPdf({ title: 'Selbstauskunft (Vorlage)', subject: 'Fall (01J)', lines: ['Fall 01J', 'Bitte ausfüllen \\ zurücksenden', '契約'] });
+    const pdf = await renderTextPdf({
+      title: 'Selbstauskunft (Vorlage)',
+      subject: 'Fall (01J)',
+      lines: ['Fall 01J', 'Bitte ausfüllen \\ zurücksenden', '契約'],
+    });
 
     expect(detectFileType(pdf)).toBe('application/pdf');
     const parsed = await PDFDocument.load(pdf);

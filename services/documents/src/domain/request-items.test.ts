@@ -5,18 +5,52 @@ import { MAX_CASES_PER_LIST, listRequestItemsOfCases } from './request-items';
 
 function item(id: number, financingCaseId: string, overrides: Partial<RequestItem> = {}): RequestItem {
   return {
-    id, itemType: 'document', financingCaseId, partnerId: 'acme', label: `Item ${id}`, category: 'business_registration', status: 'pending',
-    recipientType: 'service', targetAudience: 'partner', optional: false, internalOnly: false, customName: null, question: null, response: null,
-    template: null, callbackRequestId: null, callbackStatus: null, requestedAt: '2026-01-01T00:00:00.000Z', dueAt: null, providedAt: null,
-    transmittedToLenderAt: null, updatedAt: '2026-01-01T00:00:00.000Z', ...overrides,
+    id,
+    itemType: 'document',
+    financingCaseId,
+    partnerId: 'acme',
+    label: `Item ${id}`,
+    category: 'business_registration',
+    status: 'pending',
+    recipientType: 'service',
+    targetAudience: 'partner',
+    optional: false,
+    internalOnly: false,
+    customName: null,
+    question: null,
+    response: null,
+    template: null,
+    callbackRequestId: null,
+    callbackStatus: null,
+    requestedAt: '2026-01-01T00:00:00.000Z',
+    dueAt: null,
+    providedAt: null,
+    transmittedToLenderAt: null,
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
   };
 }
 
 function answer(id: number, requestedItemId: number): FinancingDocument {
   return {
-    id, financingCaseId: 'C1', partnerId: 'acme', originalName: 'offer.pdf', mimeType: 'application/pdf', fileSize: 10, category: 'business_registration',
-    description: null, uploadedAt: '2026-01-02T00:00:00.000Z', uploadedBy: 'partner', reviewStatus: 'PENDING_REVIEW', objectKey: `documents/${id}`,
-    requestedItemId, supersededBy: null, rejectionReason: null, simulated: false, signed: false, internalOnly: false,
+    id,
+    financingCaseId: 'C1',
+    partnerId: 'acme',
+    originalName: 'offer.pdf',
+    mimeType: 'application/pdf',
+    fileSize: 10,
+    category: 'business_registration',
+    description: null,
+    uploadedAt: '2026-01-02T00:00:00.000Z',
+    uploadedBy: 'partner',
+    reviewStatus: 'PENDING_REVIEW',
+    objectKey: `documents/${id}`,
+    requestedItemId,
+    supersededBy: null,
+    rejectionReason: null,
+    simulated: false,
+    signed: false,
+    internalOnly: false,
   };
 }
 
@@ -40,13 +74,16 @@ function stores(items: RequestItem[], documents: FinancingDocument[]) {
 
 describe('listRequestItemsOfCases', () => {
   it('when several cases are asked, then each gets its visible items with their answers, in two reads for all', async () => {
-    const { reads, deps } = stores([
-      item(1, 'C1'),
-      item(2, 'C2'),
-      item(3, 'C1', { targetAudience: 'operator' }),
-      item(4, 'C1', { internalOnly: true }),
-      item(5, 'C2', { partnerId: 'beta' }),
-    ], [answer(10, 1)]);
+    const { reads, deps } = stores(
+      [
+        item(1, 'C1'),
+        item(2, 'C2'),
+        item(3, 'C1', { targetAudience: 'operator' }),
+        item(4, 'C1', { internalOnly: true }),
+        item(5, 'C2', { partnerId: 'beta' }),
+      ],
+      [answer(10, 1)],
+    );
 
     const byCase = await listRequestItemsOfCases(deps, { financingCaseIds: ['C1', 'C2', 'C3'], context: { partnerId: 'acme' } });
 
@@ -71,6 +108,9 @@ describe('listRequestItemsOfCases', () => {
     const { deps } = stores([], []);
     const ids = Array.from({ length: MAX_CASES_PER_LIST + 1 }, (_, index) => `C${index}`);
 
-    await expect(listRequestItemsOfCases(deps, { financingCaseIds: ids, context: { partnerId: 'acme' } })).rejects.toMatchObject({ kind: 'invalid_input', code: 'document_request.too_many_cases' });
+    await expect(listRequestItemsOfCases(deps, { financingCaseIds: ids, context: { partnerId: 'acme' } })).rejects.toMatchObject({
+      kind: 'invalid_input',
+      code: 'document_request.too_many_cases',
+    });
   });
 });

@@ -48,19 +48,32 @@ function itemViolations(defaultType: string, items: NewItemInput[]): Violation[]
     if (!(ITEM_TYPES as readonly string[]).includes(itemType)) return [choiceViolation(at('type'), ITEM_TYPES)];
     if (itemType === 'information') {
       if (!item.question.trim()) violations.push(requiredViolation(at('question')));
-      else if (item.question.length > MAX_TEXT_LENGTH) violations.push({ propertyPath: at('question'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_TEXT_LENGTH} characters.` });
+      else if (item.question.length > MAX_TEXT_LENGTH)
+        violations.push({
+          propertyPath: at('question'),
+          code: 'validation.too_big',
+          message: `This value is too long; at most ${MAX_TEXT_LENGTH} characters.`,
+        });
       if (item.category && !isDocumentCategory(item.category)) violations.push(choiceViolation(at('category'), DOCUMENT_CATEGORIES));
     } else {
       if (!item.label.trim()) violations.push(requiredViolation(at('label')));
       if (!item.category) violations.push(requiredViolation(at('category')));
-      else if (!ALLOWED_CATEGORIES[itemType].includes(item.category as DocumentCategory)) violations.push(choiceViolation(at('category'), ALLOWED_CATEGORIES[itemType]));
+      else if (!ALLOWED_CATEGORIES[itemType].includes(item.category as DocumentCategory))
+        violations.push(choiceViolation(at('category'), ALLOWED_CATEGORIES[itemType]));
     }
-    if (item.label.length > MAX_LABEL_LENGTH) violations.push({ propertyPath: at('label'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_LABEL_LENGTH} characters.` });
-    if (item.targetAudience && !(TARGET_AUDIENCES as readonly string[]).includes(item.targetAudience)) violations.push(choiceViolation(at('targetAudience'), TARGET_AUDIENCES));
+    if (item.label.length > MAX_LABEL_LENGTH)
+      violations.push({ propertyPath: at('label'), code: 'validation.too_big', message: `This value is too long; at most ${MAX_LABEL_LENGTH} characters.` });
+    if (item.targetAudience && !(TARGET_AUDIENCES as readonly string[]).includes(item.targetAudience))
+      violations.push(choiceViolation(at('targetAudience'), TARGET_AUDIENCES));
     if (item.template && (itemType !== 'fill_and_return' || !detectFileType(item.template.content) || item.template.content.length > MAX_UPLOAD_BYTES)) {
-      violations.push({ propertyPath: at('template'), code: 'validation.file_type', message: 'A template is a PDF, PNG or JPEG file of at most 10 MB, and only for fill_and_return items.' });
+      violations.push({
+        propertyPath: at('template'),
+        code: 'validation.file_type',
+        message: 'A template is a PDF, PNG or JPEG file of at most 10 MB, and only for fill_and_return items.',
+      });
     }
-    if (item.dueAt && Number.isNaN(Date.parse(item.dueAt))) violations.push({ propertyPath: at('dueAt'), code: 'validation.format', message: 'This value is not a valid ISO 8601 date-time.' });
+    if (item.dueAt && Number.isNaN(Date.parse(item.dueAt)))
+      violations.push({ propertyPath: at('dueAt'), code: 'validation.format', message: 'This value is not a valid ISO 8601 date-time.' });
     return violations;
   });
 }
@@ -91,7 +104,13 @@ async function templateFor(financingCaseId: string, label: string, key: string):
     subject: `Financing case ${financingCaseId}`,
     lines: [`Financing case ${financingCaseId}`, 'Please fill in this form, sign it and upload it as the answer to this request.'],
   });
-  const slug = label.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'template';
+  const slug =
+    label
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'template';
   return {
     object: { key, source: { size: pdf.length, mimeType: 'application/pdf', open: () => Readable.from([pdf]) } },
     template: { objectKey: key, fileName: `${slug}.pdf`, fileSize: pdf.length, mimeType: 'application/pdf', originalName: `${slug}.pdf` },
@@ -103,7 +122,10 @@ async function templateFor(financingCaseId: string, label: string, key: string):
  * of financing-stage categories, fill-and-return forms with a generated template, or
  * information questions. Items are partner-visible unless their audience is the operator.
  */
-export async function createRequestItems(deps: DocumentsDependencies, input: { financingCaseId: string; itemType: string; items: NewItemInput[]; creationKey?: string | null; context: CallerContext }): Promise<RequestItemView[]> {
+export async function createRequestItems(
+  deps: DocumentsDependencies,
+  input: { financingCaseId: string; itemType: string; items: NewItemInput[]; creationKey?: string | null; context: CallerContext },
+): Promise<RequestItemView[]> {
   const mixed = input.items.length > 0 && input.items.every((item) => item.itemType);
   if (!mixed && !(ITEM_TYPES as readonly string[]).includes(input.itemType)) {
     throw invalidInput('document_request.unknown_type', `item_type must be one of ${ITEM_TYPES.join(', ')}.`);
@@ -154,19 +176,29 @@ async function withResponses(deps: Pick<DocumentsDependencies, 'documents'>, ite
 }
 
 /** The items of the partner's cases it may see, oldest first, with the files that answered them. */
-async function visibleItems(deps: Pick<DocumentsDependencies, 'documents' | 'items'>, financingCaseIds: string[], partnerId: string): Promise<RequestItemView[]> {
+async function visibleItems(
+  deps: Pick<DocumentsDependencies, 'documents' | 'items'>,
+  financingCaseIds: string[],
+  partnerId: string,
+): Promise<RequestItemView[]> {
   const items = await deps.items.listByCasesOfPartner(financingCaseIds, partnerId);
   return withResponses(deps, items.filter(isVisibleItem));
 }
 
 /** The partner-visible requested items of a case, oldest first; operator-internal items are left out. */
-export async function listRequestItems(deps: Pick<DocumentsDependencies, 'cases' | 'documents' | 'items'>, input: { financingCaseId: string; partnerId: string; requestId?: string }): Promise<RequestItemView[]> {
+export async function listRequestItems(
+  deps: Pick<DocumentsDependencies, 'cases' | 'documents' | 'items'>,
+  input: { financingCaseId: string; partnerId: string; requestId?: string },
+): Promise<RequestItemView[]> {
   await requireCaseOfPartner(deps.cases, input.financingCaseId, input.partnerId, input.requestId);
   return visibleItems(deps, [input.financingCaseId], input.partnerId);
 }
 
 /** The same list for an internal caller (case-workflow), scoped by the case's owner. */
-export async function listRequestItemsOfCase(deps: Pick<DocumentsDependencies, 'cases' | 'documents' | 'items'>, input: { financingCaseId: string; context: CallerContext }): Promise<RequestItemView[]> {
+export async function listRequestItemsOfCase(
+  deps: Pick<DocumentsDependencies, 'cases' | 'documents' | 'items'>,
+  input: { financingCaseId: string; context: CallerContext },
+): Promise<RequestItemView[]> {
   const access = await requireCase(deps.cases, input.financingCaseId, input.context);
   return visibleItems(deps, [input.financingCaseId], access.partnerId);
 }
@@ -178,29 +210,46 @@ export const MAX_CASES_PER_LIST = 100;
  * in two reads, instead of one call per case that asks case-workflow back about the case: only
  * items kept for the caller's partner are answered, so an unknown or foreign case has none.
  */
-export async function listRequestItemsOfCases(deps: Pick<DocumentsDependencies, 'documents' | 'items'>, input: { financingCaseIds: string[]; context: CallerContext }): Promise<Map<string, RequestItemView[]>> {
+export async function listRequestItemsOfCases(
+  deps: Pick<DocumentsDependencies, 'documents' | 'items'>,
+  input: { financingCaseIds: string[]; context: CallerContext },
+): Promise<Map<string, RequestItemView[]>> {
   const { partnerId } = input.context;
   if (!partnerId) throw invalidInput('document_request.partner_required', 'The partner the cases belong to must be given with the call.');
-  if (input.financingCaseIds.length > MAX_CASES_PER_LIST) throw invalidInput('document_request.too_many_cases', `At most ${MAX_CASES_PER_LIST} cases per call.`);
+  if (input.financingCaseIds.length > MAX_CASES_PER_LIST)
+    throw invalidInput('document_request.too_many_cases', `At most ${MAX_CASES_PER_LIST} cases per call.`);
   const views = await visibleItems(deps, [...new Set(input.financingCaseIds)], partnerId);
   const byCase = new Map<string, RequestItemView[]>(input.financingCaseIds.map((id) => [id, []]));
   for (const view of views) byCase.get(view.item.financingCaseId)?.push(view);
   return byCase;
 }
 
-async function visibleItemOfCase(deps: Pick<DocumentsDependencies, 'cases' | 'items'>, input: { financingCaseId: string; partnerId: string; requestId?: string; itemId: number; itemType: ItemType }): Promise<RequestItem> {
+async function visibleItemOfCase(
+  deps: Pick<DocumentsDependencies, 'cases' | 'items'>,
+  input: { financingCaseId: string; partnerId: string; requestId?: string; itemId: number; itemType: ItemType },
+): Promise<RequestItem> {
   await requireCaseOfPartner(deps.cases, input.financingCaseId, input.partnerId, input.requestId);
   const item = await deps.items.find(input.itemId);
-  if (!item || item.financingCaseId !== input.financingCaseId || item.partnerId !== input.partnerId || item.itemType !== input.itemType || !isVisibleItem(item)) {
+  if (
+    !item ||
+    item.financingCaseId !== input.financingCaseId ||
+    item.partnerId !== input.partnerId ||
+    item.itemType !== input.itemType ||
+    !isVisibleItem(item)
+  ) {
     throw notFound('document_request.not_found', `No ${input.itemType.replace(/_/g, '-')} request ${input.itemId} on this financing case.`);
   }
   return item;
 }
 
 /** POST .../information/{id}/respond: a pending question gets its answer and becomes provided. */
-export async function respondToInformation(deps: Pick<DocumentsDependencies, 'cases' | 'items' | 'documents' | 'now'>, input: { financingCaseId: string; partnerId: string; requestId?: string; itemId: number; response: string | null }): Promise<RequestItemView> {
+export async function respondToInformation(
+  deps: Pick<DocumentsDependencies, 'cases' | 'items' | 'documents' | 'now'>,
+  input: { financingCaseId: string; partnerId: string; requestId?: string; itemId: number; response: string | null },
+): Promise<RequestItemView> {
   const item = await visibleItemOfCase(deps, { ...input, itemType: 'information' });
-  if (item.status !== 'pending') throw itemRule('document_request.not_pending', `The information request ${item.id} is ${item.status}; only a pending request can be answered.`);
+  if (item.status !== 'pending')
+    throw itemRule('document_request.not_pending', `The information request ${item.id} is ${item.status}; only a pending request can be answered.`);
   const answered = await deps.items.respond(item.id, input.response, deps.now().toISOString());
   if (!answered) throw itemRule('document_request.not_pending', `The information request ${item.id} was answered or closed meanwhile.`);
   return { item: answered, responses: [] };
@@ -210,10 +259,15 @@ export async function respondToInformation(deps: Pick<DocumentsDependencies, 'ca
  * POST .../{type}/{id}/not-available: only an optional, partner-visible, pending item of the
  * case; hidden and unknown items are 404, a required or no longer pending one 422.
  */
-export async function declareNotAvailable(deps: Pick<DocumentsDependencies, 'cases' | 'items' | 'documents' | 'now'>, input: { financingCaseId: string; partnerId: string; requestId?: string; itemId: number; itemType: ItemType }): Promise<RequestItemView> {
+export async function declareNotAvailable(
+  deps: Pick<DocumentsDependencies, 'cases' | 'items' | 'documents' | 'now'>,
+  input: { financingCaseId: string; partnerId: string; requestId?: string; itemId: number; itemType: ItemType },
+): Promise<RequestItemView> {
   const item = await visibleItemOfCase(deps, input);
-  if (!item.optional) throw itemRule('document_request.not_optional', `The request ${item.id} is required; only an optional request can be declared not available.`);
-  if (item.status !== 'pending') throw itemRule('document_request.not_pending', `The request ${item.id} is ${item.status}; only a pending request can be declared not available.`);
+  if (!item.optional)
+    throw itemRule('document_request.not_optional', `The request ${item.id} is required; only an optional request can be declared not available.`);
+  if (item.status !== 'pending')
+    throw itemRule('document_request.not_pending', `The request ${item.id} is ${item.status}; only a pending request can be declared not available.`);
   const updated = await deps.items.markNotAvailable(item.id, deps.now().toISOString());
   if (!updated) throw itemRule('document_request.not_pending', `The request ${item.id} was answered or closed meanwhile.`);
   const [view] = await withResponses(deps, [updated]);
@@ -221,7 +275,10 @@ export async function declareNotAvailable(deps: Pick<DocumentsDependencies, 'cas
 }
 
 /** GET the template of a fill-and-return request of the partner's case. */
-export async function openTemplate(deps: Pick<DocumentsDependencies, 'cases' | 'items' | 'storage'>, input: { financingCaseId: string; partnerId: string; requestId?: string; templateId: number }): Promise<{ template: TemplateFile; content: Readable }> {
+export async function openTemplate(
+  deps: Pick<DocumentsDependencies, 'cases' | 'items' | 'storage'>,
+  input: { financingCaseId: string; partnerId: string; requestId?: string; templateId: number },
+): Promise<{ template: TemplateFile; content: Readable }> {
   const item = await visibleItemOfCase(deps, { ...input, itemId: input.templateId, itemType: 'fill_and_return' });
   if (!item.template) throw notFound('document_request.template_not_found', `The fill-and-return request ${item.id} has no template.`);
   return { template: item.template, content: await deps.storage.get(item.template.objectKey) };

@@ -51,9 +51,11 @@ describe('storeThenRecord', () => {
   it('when recording fails, then the object is removed and its key settled', async () => {
     const { objects, journal, storage, pending } = fakes();
 
-    await expect(storeThenRecord({ storage, pending }, [{ key: 'k1', source }], async () => {
-      throw new Error('insert failed');
-    })).rejects.toThrow('insert failed');
+    await expect(
+      storeThenRecord({ storage, pending }, [{ key: 'k1', source }], async () => {
+        throw new Error('insert failed');
+      }),
+    ).rejects.toThrow('insert failed');
 
     expect([[...objects], [...journal.keys()]]).toEqual([[], []]);
   });
@@ -69,7 +71,9 @@ describe('storeThenRecord', () => {
   it('when storage is down, then the error is raised and the key stays announced for the sweeper', async () => {
     const { objects, journal, storage, pending } = fakes({ putFails: true, removeFails: true });
 
-    await expect(storeThenRecord({ storage, pending }, [{ key: 'k1', source }], async () => ({ outcome: 'stored' }))).rejects.toMatchObject({ kind: 'unavailable' });
+    await expect(storeThenRecord({ storage, pending }, [{ key: 'k1', source }], async () => ({ outcome: 'stored' }))).rejects.toMatchObject({
+      kind: 'unavailable',
+    });
 
     expect([[...objects], [...journal.keys()]]).toEqual([[], ['k1']]);
   });
@@ -77,9 +81,11 @@ describe('storeThenRecord', () => {
   it('when the database cannot tell whether the row committed, then the object is kept for the sweeper to decide', async () => {
     const { objects, journal, storage, pending } = fakes({ journalDown: true });
 
-    await expect(storeThenRecord({ storage, pending }, [{ key: 'k1', source }], async () => {
-      throw new Error('connection lost during commit');
-    })).rejects.toThrow('connection lost');
+    await expect(
+      storeThenRecord({ storage, pending }, [{ key: 'k1', source }], async () => {
+        throw new Error('connection lost during commit');
+      }),
+    ).rejects.toThrow('connection lost');
 
     expect([[...objects], [...journal.keys()]]).toEqual([['k1'], ['k1']]);
   });

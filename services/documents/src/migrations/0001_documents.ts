@@ -18,7 +18,10 @@ export async function up(db: Knex): Promise<void> {
     table.string('partner_id', 100).notNullable();
     table.string('label', 255).notNullable();
     table.string('category', 60).notNullable();
-    table.string('status', 20).notNullable().defaultTo('pending')
+    table
+      .string('status', 20)
+      .notNullable()
+      .defaultTo('pending')
       .checkIn(['pending', 'not_available', 'provided', 'sent', 'accepted', 'rejected'], 'requested_items_status');
     table.string('recipient_type', 10).notNullable().defaultTo('service').checkIn(['service', 'billing'], 'requested_items_recipient_type');
     table.string('target_audience', 10).notNullable().defaultTo('partner').checkIn(['customer', 'partner', 'operator'], 'requested_items_target_audience');

@@ -9,7 +9,9 @@ export async function up(db: Knex): Promise<void> {
   await db.schema.alterTable('requested_items', (table) => {
     table.timestamp('overdue_escalated_at', { useTz: true });
   });
-  await db.raw("CREATE INDEX requested_items_overdue ON requested_items (due_at) WHERE status = 'pending' AND NOT optional AND target_audience IN ('partner', 'customer')");
+  await db.raw(
+    "CREATE INDEX requested_items_overdue ON requested_items (due_at) WHERE status = 'pending' AND NOT optional AND target_audience IN ('partner', 'customer')",
+  );
 }
 
 export async function down(db: Knex): Promise<void> {

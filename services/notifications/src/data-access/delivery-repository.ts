@@ -175,7 +175,15 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
     // The consumer handles the event in the trace of the request that caused it.
     const origin = currentOrigin();
     const [row] = await runHot<{ stored: number; deliveries: number }>(this.db, RECORD_EVENT, [
-      event.id, event.partnerId, event.environment, JSON.stringify(event), body, event.occurredAt, origin.requestId, origin.traceparent, mailTo,
+      event.id,
+      event.partnerId,
+      event.environment,
+      JSON.stringify(event),
+      body,
+      event.occurredAt,
+      origin.requestId,
+      origin.traceparent,
+      mailTo,
     ]);
     return { stored: row!.stored > 0, deliveries: row!.deliveries };
   }
@@ -204,7 +212,14 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
       body: row.body,
       occurredAt: row.occurred_at,
       partnerId: row.partner_id,
-      endpoint: { id: row.endpoint_id, url: row.url, secret: row.secret, ...(row.previous_secret ? { previousSecret: row.previous_secret } : {}), active: row.active, deleted: row.deleted_at !== null },
+      endpoint: {
+        id: row.endpoint_id,
+        url: row.url,
+        secret: row.secret,
+        ...(row.previous_secret ? { previousSecret: row.previous_secret } : {}),
+        active: row.active,
+        deleted: row.deleted_at !== null,
+      },
     }));
   }
 
@@ -226,7 +241,11 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
 
   /** The next scheduled retry; what is due already is claimed, or waits for a busy endpoint or an expired lease. */
   async nextDueAt(): Promise<Date | undefined> {
-    const row = await this.db('deliveries').where({ status: 'pending' }).where('next_attempt_at', '>', this.db.fn.now()).min({ due: 'next_attempt_at' }).first();
+    const row = await this.db('deliveries')
+      .where({ status: 'pending' })
+      .where('next_attempt_at', '>', this.db.fn.now())
+      .min({ due: 'next_attempt_at' })
+      .first();
     return row?.due ?? undefined;
   }
 
@@ -241,10 +260,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
 
   async redeliver(partnerId: string, endpointId: string, eventId: string): Promise<RedeliveryOutcome> {
     const scope = { partner_id: partnerId, endpoint_id: endpointId, event_id: eventId };
-    const updated = await this.db('deliveries')
-      .where(scope)
-      .whereNot({ status: 'pending' })
-      .update(this.requeued());
+    const updated = await this.db('deliveries').where(scope).whereNot({ status: 'pending' }).update(this.requeued());
     if (updated > 0) return 'queued';
     return (await this.db('deliveries').where(scope).first('id')) ? 'still_pending' : 'unknown';
   }
@@ -259,8 +275,24 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
   async queueTestEvent(endpointId: string, event: TestEvent): Promise<void> {
     await this.db.transaction(async (trx) => {
       const origin = currentOrigin();
-      await trx('event_inbox').insert({ id: event.id, partner_id: event.partnerId, environment: event.environment, event: event.event, body: event.body, occurred_at: event.occurredAt, request_id: origin.requestId, traceparent: origin.traceparent });
-      await trx('deliveries').insert({ event_id: event.id, endpoint_id: endpointId, partner_id: event.partnerId, status: 'pending', attempts: 0, next_attempt_at: trx.fn.now() });
+      await trx('event_inbox').insert({
+        id: event.id,
+        partner_id: event.partnerId,
+        environment: event.environment,
+        event: event.event,
+        body: event.body,
+        occurred_at: event.occurredAt,
+        request_id: origin.requestId,
+        traceparent: origin.traceparent,
+      });
+      await trx('deliveries').insert({
+        event_id: event.id,
+        endpoint_id: endpointId,
+        partner_id: event.partnerId,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: trx.fn.now(),
+      });
     });
   }
 
@@ -277,14 +309,33 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
   }
 
   private async deliveries(partnerId: string, endpointId: string, narrow: (query: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<DeliveryHistory[]> {
-    const deliveries: HistoryRow[] = await narrow(this.db('deliveries as d')
-      .join('event_inbox as e', 'e.id', 'd.event_id')
-      .select('d.id', 'd.event_id', 'd.status', 'd.drop_reason', 'd.attempts', 'd.next_attempt_at', 'd.created_at', 'd.completed_at', 'e.occurred_at', 'e.event')
-      .where({ 'd.endpoint_id': endpointId, 'd.partner_id': partnerId })
-      .orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }]));
+    const deliveries: HistoryRow[] = await narrow(
+      this.db('deliveries as d')
+        .join('event_inbox as e', 'e.id', 'd.event_id')
+        .select(
+          'd.id',
+          'd.event_id',
+          'd.status',
+          'd.drop_reason',
+          'd.attempts',
+          'd.next_attempt_at',
+          'd.created_at',
+          'd.completed_at',
+          'e.occurred_at',
+          'e.event',
+        )
+        .where({ 'd.endpoint_id': endpointId, 'd.partner_id': partnerId })
+        .orderBy([
+          { column: 'd.created_at', order: 'desc' },
+          { column: 'd.id', order: 'desc' },
+        ]),
+    );
     if (deliveries.length === 0) return [];
     const attempts = await this.db('delivery_attempts')
-      .whereIn('delivery_id', deliveries.map((row) => row.id))
+      .whereIn(
+        'delivery_id',
+        deliveries.map((row) => row.id),
+      )
       .orderBy([{ column: 'delivery_id' }, { column: 'attempt' }]);
     return deliveries.map((row) => ({
       eventId: row.event_id,
@@ -315,7 +366,11 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
    * backlog never holds its locks and dead rows in one long transaction (issue 34).
    */
   async removeOldEvents(limit: number): Promise<number> {
-    const oldest = this.db('event_inbox').where('received_at', '<', this.db.raw(`now() - interval '${INBOX_RETENTION_DAYS} days'`)).orderBy('received_at').limit(limit).select('id');
+    const oldest = this.db('event_inbox')
+      .where('received_at', '<', this.db.raw(`now() - interval '${INBOX_RETENTION_DAYS} days'`))
+      .orderBy('received_at')
+      .limit(limit)
+      .select('id');
     return this.db('event_inbox').whereIn('id', oldest).delete();
   }
 }

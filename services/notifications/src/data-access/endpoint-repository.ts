@@ -70,7 +70,11 @@ export class EndpointRepository implements EndpointStore, SecretRotationStore {
   }
 
   async find(partnerId: string, id: string): Promise<WebhookEndpoint | undefined> {
-    const row: EndpointRow | undefined = await this.db('webhook_endpoints').select(PUBLIC_COLUMNS).where({ id, partner_id: partnerId }).whereNull('deleted_at').first();
+    const row: EndpointRow | undefined = await this.db('webhook_endpoints')
+      .select(PUBLIC_COLUMNS)
+      .where({ id, partner_id: partnerId })
+      .whereNull('deleted_at')
+      .first();
     return row ? toEndpoint(row) : undefined;
   }
 

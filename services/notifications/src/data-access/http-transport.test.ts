@@ -35,7 +35,13 @@ describe('HttpWebhookTransport', () => {
   });
 
   const post = (url: string, timeoutMs = 2000) =>
-    transport.post({ url: new URL(url), addresses: [{ address: '127.0.0.1', family: 4 }], headers: { 'Content-Type': 'application/json' }, body: '{"a":1}', timeoutMs });
+    transport.post({
+      url: new URL(url),
+      addresses: [{ address: '127.0.0.1', family: 4 }],
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"a":1}',
+      timeoutMs,
+    });
 
   it('when the name is one no resolver knows, then the request still reaches the checked address with the name as Host', async () => {
     const result = await post(`http://hooks.partner.invalid:${port}/in?x=1`);

@@ -6,14 +6,18 @@ import type { MailNext } from '../domain/mail';
  * services ask for): due pending rows are leased for a while, so a crashed worker's rows come back.
  */
 export class MailQueueTable {
-  constructor(private readonly db: Knex, private readonly table: 'mail_log' | 'mail_requests') {}
+  constructor(
+    private readonly db: Knex,
+    private readonly table: 'mail_log' | 'mail_requests',
+  ) {}
 
   /**
    * Leases up to `limit` due rows and answers the `returning` columns of each; `join` adds
    * tables (with their condition) the answer reads from, aliasing the queue table as m.
    */
   async claimDue<Row>(limit: number, leaseMs: number, returning: string, join?: { from: string; where: string }): Promise<Row[]> {
-    const result = await this.db.raw(`
+    const result = await this.db.raw(
+      `
 UPDATE ${this.table} m
 SET lease_expires_at = now() + make_interval(secs => :leaseSeconds)
 FROM (
@@ -24,21 +28,25 @@ FROM (
   FOR UPDATE SKIP LOCKED
 ) due${join ? `, ${join.from}` : ''}
 WHERE m.id = due.id${join ? ` AND ${join.where}` : ''}
-RETURNING ${returning}`, { limit, leaseSeconds: leaseMs / 1000 });
+RETURNING ${returning}`,
+      { limit, leaseSeconds: leaseMs / 1000 },
+    );
     return result.rows as Row[];
   }
 
   /** Records an attempt's outcome and gives up the lease; `extra` are the table's own columns. */
   async complete(id: string, attempt: number, next: MailNext, extra: Record<string, unknown> = {}): Promise<void> {
-    await this.db(this.table).where({ id }).update({
-      status: next.status,
-      attempts: attempt,
-      ...extra,
-      last_error: 'error' in next ? next.error : 'reason' in next ? next.reason : null,
-      next_attempt_at: next.status === 'pending' ? next.nextAttemptAt : null,
-      lease_expires_at: null,
-      completed_at: next.status === 'pending' ? null : this.db.fn.now(),
-    });
+    await this.db(this.table)
+      .where({ id })
+      .update({
+        status: next.status,
+        attempts: attempt,
+        ...extra,
+        last_error: 'error' in next ? next.error : 'reason' in next ? next.reason : null,
+        next_attempt_at: next.status === 'pending' ? next.nextAttemptAt : null,
+        lease_expires_at: null,
+        completed_at: next.status === 'pending' ? null : this.db.fn.now(),
+      });
   }
 
   async nextDueAt(): Promise<Date | undefined> {

@@ -22,7 +22,12 @@ export class MailRepository implements MailStore {
   }
 
   async claimDue(limit: number, leaseMs: number): Promise<MailJob[]> {
-    const rows = await this.queue.claimDue<ClaimedMailRow>(limit, leaseMs, 'm.id, m.partner_id, m.recipient_role, m.attempts, e.event, e.request_id, e.traceparent', { from: 'event_inbox e', where: 'e.id = m.event_id' });
+    const rows = await this.queue.claimDue<ClaimedMailRow>(
+      limit,
+      leaseMs,
+      'm.id, m.partner_id, m.recipient_role, m.attempts, e.event, e.request_id, e.traceparent',
+      { from: 'event_inbox e', where: 'e.id = m.event_id' },
+    );
     return rows.map((row) => ({
       id: String(row.id),
       partnerId: row.partner_id,

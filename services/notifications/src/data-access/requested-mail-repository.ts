@@ -27,24 +27,32 @@ export class RequestedMailRepository implements RequestedMailStore {
   async add(request: Parameters<RequestedMailStore['add']>[0]): Promise<boolean> {
     // Stored while the mail.requested message is handled: the mail goes out in its trace.
     const origin = currentOrigin();
-    const inserted = await this.db('mail_requests').insert({
-      id: request.id,
-      kind: request.kind,
-      partner_id: 'partnerId' in request.recipient ? request.recipient.partnerId : null,
-      recipient_email: 'email' in request.recipient ? request.recipient.email : null,
-      subject: request.subject,
-      body: request.text,
-      financing_case_id: request.financingCaseId,
-      status: 'pending',
-      next_attempt_at: this.db.fn.now(),
-      request_id: origin.requestId,
-      traceparent: origin.traceparent,
-    }).onConflict('id').ignore().returning('id');
+    const inserted = await this.db('mail_requests')
+      .insert({
+        id: request.id,
+        kind: request.kind,
+        partner_id: 'partnerId' in request.recipient ? request.recipient.partnerId : null,
+        recipient_email: 'email' in request.recipient ? request.recipient.email : null,
+        subject: request.subject,
+        body: request.text,
+        financing_case_id: request.financingCaseId,
+        status: 'pending',
+        next_attempt_at: this.db.fn.now(),
+        request_id: origin.requestId,
+        traceparent: origin.traceparent,
+      })
+      .onConflict('id')
+      .ignore()
+      .returning('id');
     return inserted.length > 0;
   }
 
   async claimDue(limit: number, leaseMs: number): Promise<RequestedMailJob[]> {
-    const rows = await this.queue.claimDue<ClaimedRow>(limit, leaseMs, 'm.id, m.kind, m.partner_id, m.recipient_email, m.subject, m.body, m.attempts, m.request_id, m.traceparent');
+    const rows = await this.queue.claimDue<ClaimedRow>(
+      limit,
+      leaseMs,
+      'm.id, m.kind, m.partner_id, m.recipient_email, m.subject, m.body, m.attempts, m.request_id, m.traceparent',
+    );
     return rows.map((row) => ({
       id: row.id,
       kind: row.kind,

@@ -11,7 +11,10 @@ export class SmtpMailer implements Mailer {
   private readonly transport;
 
   constructor(url: string, from: string) {
-    this.transport = nodemailer.createTransport({ url, pool: true, maxConnections: 4, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }, { from });
+    this.transport = nodemailer.createTransport(
+      { url, pool: true, maxConnections: 4, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+      { from },
+    );
   }
 
   async send(message: MailMessage): Promise<void> {

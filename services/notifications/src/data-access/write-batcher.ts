@@ -6,7 +6,10 @@ export class WriteBatcher<T> {
   private queue: { item: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private writing = false;
 
-  constructor(private readonly write: (items: T[]) => Promise<void>, private readonly maxBatch = 200) {}
+  constructor(
+    private readonly write: (items: T[]) => Promise<void>,
+    private readonly maxBatch = 200,
+  ) {}
 
   add(item: T): Promise<void> {
     return new Promise((resolve, reject) => {

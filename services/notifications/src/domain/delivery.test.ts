@@ -18,7 +18,9 @@ function fakeTransport(answer: TransportResult) {
   return { requests, transport: { post: async (request: WebhookRequest) => (requests.push(request), answer) } };
 }
 
-const resolverAnswering = (...addresses: string[]): HostResolver => ({ resolve: async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 as const : 4 as const })) });
+const resolverAnswering = (...addresses: string[]): HostResolver => ({
+  resolve: async () => addresses.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) })),
+});
 
 const job = (overrides: Partial<DeliveryJob> = {}, endpoint: Partial<DeliveryJob['endpoint']> = {}): DeliveryJob => ({
   deliveryId: '1',
@@ -97,7 +99,10 @@ describe('attemptDelivery', () => {
     const { deps: d, completed, requests } = deps({ statusCode: 204, durationMs: 1 }, resolverAnswering('93.184.216.34', '10.0.0.7'));
     await attemptDelivery(job(), d);
     expect(requests).toEqual([]);
-    expect(completed[0]?.attempt).toMatchObject({ succeeded: false, error: 'The URL must be publicly reachable: hooks.partner.example resolves to 10.0.0.7, which is a private address.' });
+    expect(completed[0]?.attempt).toMatchObject({
+      succeeded: false,
+      error: 'The URL must be publicly reachable: hooks.partner.example resolves to 10.0.0.7, which is a private address.',
+    });
     expect(completed[0]?.next).toEqual({ status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 2000) });
   });
 

@@ -38,10 +38,7 @@ export interface AttemptRecord {
   error?: string;
 }
 
-export type DeliveryNext =
-  | { status: 'succeeded' }
-  | { status: 'pending'; nextAttemptAt: Date }
-  | { status: 'dropped'; reason: DropReason };
+export type DeliveryNext = { status: 'succeeded' } | { status: 'pending'; nextAttemptAt: Date } | { status: 'dropped'; reason: DropReason };
 
 export interface ClaimOptions {
   limit: number;
@@ -104,7 +101,7 @@ async function send(job: DeliveryJob, deps: DeliveryDependencies, startedAt: Dat
     target = parseWebhookUrl(job.endpoint.url, deps.policy);
   } catch (error) {
     // The URL was valid when registered; a stricter policy since then refuses it.
-    const message = isDomainError(error) ? error.violations?.[0]?.message ?? error.detail : 'invalid URL';
+    const message = isDomainError(error) ? (error.violations?.[0]?.message ?? error.detail) : 'invalid URL';
     return { durationMs: elapsed(), succeeded: false, error: message };
   }
   // Checked again at every attempt: DNS can change after registration.

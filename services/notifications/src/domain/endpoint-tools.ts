@@ -40,7 +40,12 @@ async function spend(budget: ToolBudget, partnerId: string, what: string): Promi
   const decision = await budget.take(partnerId);
   if (decision.allowed) return;
   const { retryAfterSeconds } = decision;
-  throw new DomainError('rate_limited', 'webhook_endpoint.tool_rate_limited', `Too many ${what} this minute for this partner; retry after ${retryAfterSeconds} s.`, { retryAfterSeconds });
+  throw new DomainError(
+    'rate_limited',
+    'webhook_endpoint.tool_rate_limited',
+    `Too many ${what} this minute for this partner; retry after ${retryAfterSeconds} s.`,
+    { retryAfterSeconds },
+  );
 }
 
 async function activeEndpoint(store: EndpointStore, partnerId: string, id: string): Promise<WebhookEndpoint> {
@@ -76,7 +81,8 @@ export async function redeliverEvent(deps: EndpointToolsDependencies, partnerId:
   await spend(deps.budgets.redeliveries, partnerId, 'redeliveries');
   const outcome = await deps.redeliveries.redeliver(partnerId, endpointId, eventId);
   if (outcome === 'unknown') throw notFound('webhook_delivery.not_found', `No delivery of event ${eventId} to this endpoint.`);
-  if (outcome === 'still_pending') throw conflict('webhook_delivery.pending', 'This delivery is still being attempted; it can be redelivered once it succeeded or was dropped.');
+  if (outcome === 'still_pending')
+    throw conflict('webhook_delivery.pending', 'This delivery is still being attempted; it can be redelivered once it succeeded or was dropped.');
   deps.onQueued();
   return deliveryOf(deps, partnerId, endpointId, eventId);
 }

@@ -60,7 +60,8 @@ export async function registerEndpoint(partnerId: string, input: { url: string; 
   };
   const outcome = await deps.store.create(endpoint, MAX_ENDPOINTS_PER_PARTNER);
   if (outcome === 'duplicate') throw conflict('webhook.url_already_registered', 'This URL is already registered as a webhook endpoint.');
-  if (outcome === 'limit_reached') throw conflict('webhook.endpoint_limit_reached', `A partner can register at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints.`);
+  if (outcome === 'limit_reached')
+    throw conflict('webhook.endpoint_limit_reached', `A partner can register at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints.`);
   return endpoint;
 }
 

@@ -9,7 +9,16 @@ const event = (data: Partial<StatusChangedEvent['data']>): StatusChangedEvent =>
   version: 1,
   partnerId: 'acme',
   environment: 'sandbox',
-  data: { financingCaseId: 'CASE1', quoteId: 'QUOTE1', resourceType: 'quote', fromStatus: 'finance_review', toStatus: 'finance_accepted', status: 'finance_accepted', transition: 'finance_accept', ...data },
+  data: {
+    financingCaseId: 'CASE1',
+    quoteId: 'QUOTE1',
+    resourceType: 'quote',
+    fromStatus: 'finance_review',
+    toStatus: 'finance_accepted',
+    status: 'finance_accepted',
+    transition: 'finance_accept',
+    ...data,
+  },
 });
 
 const contacts: PartnerContacts = {
@@ -20,7 +29,11 @@ const contacts: PartnerContacts = {
 
 describe('mailRecipientsFor', () => {
   it('when a quote gets a lender decision, then the partner is mailed', () => {
-    expect(['finance_accept', 'finance_reject', 'finance_resume'].map((transition) => mailRecipientsFor(event({ transition })))).toEqual([['partner'], ['partner'], ['partner']]);
+    expect(['finance_accept', 'finance_reject', 'finance_resume'].map((transition) => mailRecipientsFor(event({ transition })))).toEqual([
+      ['partner'],
+      ['partner'],
+      ['partner'],
+    ]);
   });
 
   it('when a quote is canceled, then lender and hub are mailed', () => {
@@ -45,7 +58,11 @@ describe('composeMail', () => {
 
   it('when a quote is canceled, then lender and hub each get a mail naming the partner', () => {
     const canceled = event({ transition: 'cancel', toStatus: 'canceled', status: 'canceled' });
-    expect(composeMail('financing_partner', canceled, contacts)).toMatchObject({ to: 'credit@lender-a.example', subject: 'Financing case CASE1 canceled', text: expect.stringContaining('Hello Lender A,\n\nfinancing case CASE1 (quote QUOTE1) of partner Acme has been canceled.') });
+    expect(composeMail('financing_partner', canceled, contacts)).toMatchObject({
+      to: 'credit@lender-a.example',
+      subject: 'Financing case CASE1 canceled',
+      text: expect.stringContaining('Hello Lender A,\n\nfinancing case CASE1 (quote QUOTE1) of partner Acme has been canceled.'),
+    });
     expect(composeMail('distribution_hub', canceled, contacts)).toMatchObject({ to: 'ops@hub-north.example', subject: 'Financing case CASE1 canceled' });
   });
 
@@ -70,7 +87,11 @@ describe('sendMail', () => {
   it('when SMTP is configured, then the mail is sent; without it, it is only logged', async () => {
     const sent: unknown[] = [];
     const withSmtp = store();
-    await sendMail(job, { store: withSmtp.mailStore, directory: { contactsOf: async () => contacts }, mailer: { send: async (message) => void sent.push(message) } });
+    await sendMail(job, {
+      store: withSmtp.mailStore,
+      directory: { contactsOf: async () => contacts },
+      mailer: { send: async (message) => void sent.push(message) },
+    });
     const withoutSmtp = store();
     await sendMail(job, { store: withoutSmtp.mailStore, directory: { contactsOf: async () => contacts } });
     expect(sent).toHaveLength(1);
@@ -93,6 +114,9 @@ describe('sendMail', () => {
     await sendMail(job, { store: noAddress.mailStore, directory: { contactsOf: async () => ({ partner: { name: 'Gamma' } }) } });
     const unknown = store();
     await sendMail(job, { store: unknown.mailStore, directory: { contactsOf: async () => undefined } });
-    expect([...noAddress.completed, ...unknown.completed]).toEqual([{ status: 'skipped', reason: 'no contact address' }, { status: 'skipped', reason: 'unknown partner' }]);
+    expect([...noAddress.completed, ...unknown.completed]).toEqual([
+      { status: 'skipped', reason: 'no contact address' },
+      { status: 'skipped', reason: 'unknown partner' },
+    ]);
   });
 });

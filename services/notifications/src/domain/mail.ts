@@ -102,7 +102,11 @@ function describe(error: unknown): string {
  * mail); without a mailer the mail is only logged; a failure is retried on the mail schedule,
  * then given up. Event mails and requested mails share it.
  */
-export async function attemptMail(compose: () => Promise<MailMessage | { skipped: string }>, attempt: number, deps: { mailer?: Mailer; now?: () => Date }): Promise<MailNext> {
+export async function attemptMail(
+  compose: () => Promise<MailMessage | { skipped: string }>,
+  attempt: number,
+  deps: { mailer?: Mailer; now?: () => Date },
+): Promise<MailNext> {
   try {
     const composed = await compose();
     if ('skipped' in composed) return { status: 'skipped', reason: composed.skipped };
@@ -112,17 +116,23 @@ export async function attemptMail(compose: () => Promise<MailMessage | { skipped
   } catch (error) {
     const delay = retryDelayMs(attempt, MAIL_RETRY_SCHEDULE);
     const now = deps.now?.() ?? new Date();
-    return delay === undefined ? { status: 'failed', error: describe(error) } : { status: 'pending', nextAttemptAt: new Date(now.getTime() + delay), error: describe(error) };
+    return delay === undefined
+      ? { status: 'failed', error: describe(error) }
+      : { status: 'pending', nextAttemptAt: new Date(now.getTime() + delay), error: describe(error) };
   }
 }
 
 /** Resolves the recipient's address and sends one mail; a failure is retried later, then given up. */
 export async function sendMail(job: MailJob, deps: MailDependencies): Promise<MailNext> {
-  const next = await attemptMail(async () => {
-    const contacts = await deps.directory.contactsOf(job.partnerId);
-    if (!contacts) return { skipped: 'unknown partner' };
-    return composeMail(job.role, job.event, contacts) ?? { skipped: 'no contact address' };
-  }, job.attempt, deps);
+  const next = await attemptMail(
+    async () => {
+      const contacts = await deps.directory.contactsOf(job.partnerId);
+      if (!contacts) return { skipped: 'unknown partner' };
+      return composeMail(job.role, job.event, contacts) ?? { skipped: 'no contact address' };
+    },
+    job.attempt,
+    deps,
+  );
   await deps.store.complete(job, next);
   return next;
 }

@@ -10,7 +10,14 @@ import type { ResolvedAddress } from './target-check';
 /** What notifications' domain needs from outside it: data-access implements each (tables, SMTP, DNS, case-workflow). */
 export interface RequestedMailStore {
   /** Stores the request once; false when its id was stored before. */
-  add(request: { id: string; kind: string; recipient: RequestedMailJob['recipient']; subject: string; text: string; financingCaseId: string | null }): Promise<boolean>;
+  add(request: {
+    id: string;
+    kind: string;
+    recipient: RequestedMailJob['recipient'];
+    subject: string;
+    text: string;
+    financingCaseId: string | null;
+  }): Promise<boolean>;
   claimDue(limit: number, leaseMs: number): Promise<RequestedMailJob[]>;
   complete(job: RequestedMailJob, next: MailNext): Promise<void>;
   nextDueAt(): Promise<Date | undefined>;

@@ -15,9 +15,7 @@ export interface RequestedMailJob extends TraceOrigin {
 }
 
 export type ReceivedMailRequest =
-  | { kind: 'stored' | 'duplicate'; id: string }
-  | { kind: 'invalid'; problems: string[] }
-  | { kind: 'other_environment'; id: string; environment: string };
+  { kind: 'stored' | 'duplicate'; id: string } | { kind: 'invalid'; problems: string[] } | { kind: 'other_environment'; id: string; environment: string };
 
 /** A mail.requested message: validated, kept to this environment, stored once by its id. */
 export async function receiveMailRequest(data: unknown, deps: { store: RequestedMailStore; environment: string }): Promise<ReceivedMailRequest> {
@@ -30,11 +28,18 @@ export async function receiveMailRequest(data: unknown, deps: { store: Requested
 }
 
 /** Resolves the address (a partner's contact, or the one given) and sends; a failure is retried, then given up. */
-export async function sendRequestedMail(job: RequestedMailJob, deps: { store: RequestedMailStore; directory: PartnerDirectory; mailer?: Mailer; now?: () => Date }): Promise<MailNext> {
-  const next = await attemptMail(async () => {
-    const to = 'email' in job.recipient ? job.recipient.email : (await deps.directory.contactsOf(job.recipient.partnerId))?.partner.email;
-    return to ? { to, subject: job.subject, text: job.text } : { skipped: 'no contact address' };
-  }, job.attempt, deps);
+export async function sendRequestedMail(
+  job: RequestedMailJob,
+  deps: { store: RequestedMailStore; directory: PartnerDirectory; mailer?: Mailer; now?: () => Date },
+): Promise<MailNext> {
+  const next = await attemptMail(
+    async () => {
+      const to = 'email' in job.recipient ? job.recipient.email : (await deps.directory.contactsOf(job.recipient.partnerId))?.partner.email;
+      return to ? { to, subject: job.subject, text: job.text } : { skipped: 'no contact address' };
+    },
+    job.attempt,
+    deps,
+  );
   await deps.store.complete(job, next);
   return next;
 }

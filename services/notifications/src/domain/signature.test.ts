@@ -18,10 +18,15 @@ describe('delivery signatures', () => {
   it('when signed, then the standardwebhooks package (the reference implementation) computes the same signature and verifies it', () => {
     const timestamp = Math.floor(Date.now() / 1000);
     const unicodeBody = '{"id":"evt_2","data":{"note":"Grüße – ½ € 🚲"}}';
-    for (const [id, signed] of [['evt_1', body], ['msg_2KWPBgLlAfxdpx2AI54pPJ85f4W', unicodeBody]] as const) {
+    for (const [id, signed] of [
+      ['evt_1', body],
+      ['msg_2KWPBgLlAfxdpx2AI54pPJ85f4W', unicodeBody],
+    ] as const) {
       const signature = standardWebhookSignature(secret, id, timestamp, signed);
       expect(signature).toBe(new Webhook(secret).sign(id, new Date(timestamp * 1000), signed));
-      expect(new Webhook(secret).verify(signed, { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature })).toEqual(JSON.parse(signed));
+      expect(new Webhook(secret).verify(signed, { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature })).toEqual(
+        JSON.parse(signed),
+      );
     }
   });
 
@@ -48,7 +53,9 @@ describe('delivery signatures', () => {
   it('when a rotated secret is still in its overlap, then webhook-signature carries one entry per secret, new first, and X-Webhook-Signature stays with the previous secret', () => {
     const previous = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
     const headers = deliveryHeaders(secret, 'evt_1', body, new Date('2023-11-14T22:13:20.900Z'), previous);
-    expect(headers['webhook-signature']).toBe(`${standardWebhookSignature(secret, 'evt_1', 1_700_000_000, body)} ${standardWebhookSignature(previous, 'evt_1', 1_700_000_000, body)}`);
+    expect(headers['webhook-signature']).toBe(
+      `${standardWebhookSignature(secret, 'evt_1', 1_700_000_000, body)} ${standardWebhookSignature(previous, 'evt_1', 1_700_000_000, body)}`,
+    );
     expect(headers['X-Webhook-Signature']).toBe(webhookSignature(previous, body));
   });
 });

@@ -20,7 +20,15 @@ const message = {
   event: 'financing_case.status_changed',
   occurredAt: '2026-01-01T10:00:00.000Z',
   version: 1,
-  data: { financingCaseId: 'CASE1', quoteId: 'QUOTE1', resourceType: 'quote', fromStatus: 'in_review', toStatus: 'canceled', status: 'canceled', transition: 'cancel' },
+  data: {
+    financingCaseId: 'CASE1',
+    quoteId: 'QUOTE1',
+    resourceType: 'quote',
+    fromStatus: 'in_review',
+    toStatus: 'canceled',
+    status: 'canceled',
+    transition: 'cancel',
+  },
   partnerId: 'acme',
   environment: 'sandbox',
 };
@@ -50,7 +58,11 @@ describe('receiveStatusChange', () => {
 
   it('when the event belongs to another environment, then it is ignored', async () => {
     const { inbox, stored } = memoryInbox(1);
-    expect(await receiveStatusChange(message, { inbox, environment: 'production' })).toEqual({ kind: 'other_environment', eventId: 'evt-1', environment: 'sandbox' });
+    expect(await receiveStatusChange(message, { inbox, environment: 'production' })).toEqual({
+      kind: 'other_environment',
+      eventId: 'evt-1',
+      environment: 'sandbox',
+    });
     expect(stored.size).toBe(0);
   });
 });

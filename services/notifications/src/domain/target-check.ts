@@ -8,8 +8,7 @@ export interface ResolvedAddress {
 }
 
 export type TargetCheck =
-  | { ok: true; addresses: ResolvedAddress[] }
-  | { ok: false; code: 'webhook.url_not_public' | 'webhook.url_unresolvable'; message: string };
+  { ok: true; addresses: ResolvedAddress[] } | { ok: false; code: 'webhook.url_not_public' | 'webhook.url_unresolvable'; message: string };
 
 const familyOf = (address: string): 4 | 6 => (address.includes(':') ? 6 : 4);
 

@@ -27,14 +27,21 @@ describe('normalizeUrl', () => {
 
 describe('parseWebhookUrl', () => {
   it('when the URL is http, then it is refused at url unless private URLs are allowed', () => {
-    expect(violationOf(() => parseWebhookUrl('http://hooks.example.com/in', strict))).toEqual({ kind: 'rule_violation', violations: [{ propertyPath: 'url', code: 'webhook.url_not_https' }] });
+    expect(violationOf(() => parseWebhookUrl('http://hooks.example.com/in', strict))).toEqual({
+      kind: 'rule_violation',
+      violations: [{ propertyPath: 'url', code: 'webhook.url_not_https' }],
+    });
     expect(parseWebhookUrl('http://127.0.0.1:9/in', { allowPrivate: true }).ipLiteral).toBe('127.0.0.1');
   });
 
   it('when the value is no URL, carries credentials or is too long, then it is a format violation', () => {
     expect(violationOf(() => parseWebhookUrl('not a url', strict)).violations).toEqual([{ propertyPath: 'url', code: 'validation.format' }]);
-    expect(violationOf(() => parseWebhookUrl('https://user:pw@hooks.example.com/', strict)).violations).toEqual([{ propertyPath: 'url', code: 'validation.format' }]);
-    expect(violationOf(() => parseWebhookUrl(`https://hooks.example.com/${'a'.repeat(2048)}`, strict)).violations).toEqual([{ propertyPath: 'url', code: 'validation.too_big' }]);
+    expect(violationOf(() => parseWebhookUrl('https://user:pw@hooks.example.com/', strict)).violations).toEqual([
+      { propertyPath: 'url', code: 'validation.format' },
+    ]);
+    expect(violationOf(() => parseWebhookUrl(`https://hooks.example.com/${'a'.repeat(2048)}`, strict)).violations).toEqual([
+      { propertyPath: 'url', code: 'validation.too_big' },
+    ]);
     expect(violationOf(() => parseWebhookUrl('ftp://hooks.example.com/', strict)).violations).toEqual([{ propertyPath: 'url', code: 'webhook.url_not_https' }]);
   });
 

@@ -4,10 +4,11 @@ import { ipLiteralOf } from './address-policy';
 
 const MAX_URL_LENGTH = 2048;
 /** C0 controls, DEL and C1 controls. */
-const hasControlCharacter = (text: string) => [...text].some((character) => {
-  const code = character.codePointAt(0) as number;
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
-});
+const hasControlCharacter = (text: string) =>
+  [...text].some((character) => {
+    const code = character.codePointAt(0) as number;
+    return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+  });
 
 export interface WebhookUrl {
   /** As the partner wrote it. */

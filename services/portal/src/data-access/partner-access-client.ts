@@ -69,7 +69,13 @@ export class GrpcPartnerAccess implements PartnerAccess {
   }
 
   async createKey(partnerId: string, input: { name: string; role: string; expiresAt: string | null }, actor: Actor): Promise<CreatedApiKey> {
-    return createdOf(await this.client.call('CreateApiKey', { partnerId, name: input.name, role: input.role, expiresAt: input.expiresAt ?? '', createdBy: actorMessage(actor) }, { partnerId }));
+    return createdOf(
+      await this.client.call(
+        'CreateApiKey',
+        { partnerId, name: input.name, role: input.role, expiresAt: input.expiresAt ?? '', createdBy: actorMessage(actor) },
+        { partnerId },
+      ),
+    );
   }
 
   async rollKey(partnerId: string, keyId: string, overlapSeconds: number, actor: Actor): Promise<CreatedApiKey> {
@@ -92,7 +98,11 @@ export class GrpcPartnerAccess implements PartnerAccess {
   }
 
   async recordAudit(partnerId: string, entry: { actor: Actor; action: string; target: AuditEntryView['target'] }): Promise<void> {
-    await this.client.call('RecordAudit', { partnerId, actor: actorMessage(entry.actor), action: entry.action, target: entry.target, reason: '' }, { partnerId });
+    await this.client.call(
+      'RecordAudit',
+      { partnerId, actor: actorMessage(entry.actor), action: entry.action, target: entry.target, reason: '' },
+      { partnerId },
+    );
   }
 
   close(): void {

@@ -15,8 +15,16 @@ export interface PartnerTokenOptions {
 export class PartnerTokenVerifier {
   private readonly tokens: BearerTokenVerifier;
 
-  constructor(private readonly options: PartnerTokenOptions, private readonly partnerExists: (partnerId: string) => Promise<boolean>) {
-    this.tokens = new BearerTokenVerifier({ issuer: options.issuer, audience: options.audience, issuerLabel: 'The partners\' identity provider', audienceLabel: 'the partner portal' });
+  constructor(
+    private readonly options: PartnerTokenOptions,
+    private readonly partnerExists: (partnerId: string) => Promise<boolean>,
+  ) {
+    this.tokens = new BearerTokenVerifier({
+      issuer: options.issuer,
+      audience: options.audience,
+      issuerLabel: "The partners' identity provider",
+      audienceLabel: 'the partner portal',
+    });
   }
 
   async verify(token: string): Promise<PartnerUser> {

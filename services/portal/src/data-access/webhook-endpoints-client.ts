@@ -18,16 +18,21 @@ export class GrpcWebhookEndpoints implements WebhookEndpoints {
 
   async call(partnerId: string, operation: WebhookOperation, call: WebhookCall): Promise<unknown> {
     try {
-      const answer = await this.client.call(operation, {
-        endpointId: call.endpointId ?? '',
-        eventId: call.eventId ?? '',
-        page: call.page ?? 0,
-        bodyJson: call.body === undefined ? '' : JSON.stringify(call.body),
-      }, { partnerId });
-      return answer.bodyJson ? JSON.parse(answer.bodyJson) as unknown : undefined;
+      const answer = await this.client.call(
+        operation,
+        {
+          endpointId: call.endpointId ?? '',
+          eventId: call.eventId ?? '',
+          page: call.page ?? 0,
+          bodyJson: call.body === undefined ? '' : JSON.stringify(call.body),
+        },
+        { partnerId },
+      );
+      return answer.bodyJson ? (JSON.parse(answer.bodyJson) as unknown) : undefined;
     } catch (error) {
       // The partner API answers another partner's endpoint 403; in the portal it does not exist.
-      if (error instanceof DomainError && error.code === 'webhook_endpoint.forbidden') throw notFound('webhook_endpoint.not_found', `No webhook endpoint ${call.endpointId}.`);
+      if (error instanceof DomainError && error.code === 'webhook_endpoint.forbidden')
+        throw notFound('webhook_endpoint.not_found', `No webhook endpoint ${call.endpointId}.`);
       throw error;
     }
   }

@@ -47,7 +47,8 @@ export interface PartnerAccess {
 }
 
 /** The partner API's webhook endpoint operations, by their use. */
-export type WebhookOperation = 'ListEndpoints' | 'CreateEndpoint' | 'GetEndpoint' | 'UpdateEndpoint' | 'DeleteEndpoint' | 'ListDeliveries' | 'RotateSecret' | 'SendTestEvent' | 'Redeliver';
+export type WebhookOperation =
+  'ListEndpoints' | 'CreateEndpoint' | 'GetEndpoint' | 'UpdateEndpoint' | 'DeleteEndpoint' | 'ListDeliveries' | 'RotateSecret' | 'SendTestEvent' | 'Redeliver';
 
 export interface WebhookCall {
   endpointId?: string;

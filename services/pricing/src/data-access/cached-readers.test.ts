@@ -4,14 +4,22 @@ import { CachedCategoryReader, ReadThroughCache } from './cached-readers';
 /** A load that counts its calls and answers what `value` holds at the time of the call. */
 function counter<T>(initial: T) {
   const state = { value: initial, calls: 0 };
-  return { state, load: async () => { state.calls += 1; return state.value; } };
+  return {
+    state,
+    load: async () => {
+      state.calls += 1;
+      return state.value;
+    },
+  };
 }
 
 describe('ReadThroughCache', () => {
   let clock = 0;
   const cache = () => new ReadThroughCache(1000, () => clock);
 
-  beforeEach(() => { clock = 0; });
+  beforeEach(() => {
+    clock = 0;
+  });
 
   it('when nobody listens yet, then every read loads', async () => {
     const reads = cache();
@@ -55,7 +63,13 @@ describe('ReadThroughCache', () => {
     const reads = cache();
     reads.resume();
     let finish!: (value: string) => void;
-    const inFlight = reads.read('k', () => new Promise<string>((resolve) => { finish = resolve; }));
+    const inFlight = reads.read(
+      'k',
+      () =>
+        new Promise<string>((resolve) => {
+          finish = resolve;
+        }),
+    );
     reads.clear();
     finish('old');
     expect(await inFlight).toBe('old');
@@ -94,7 +108,15 @@ describe('ReadThroughCache', () => {
 });
 
 describe('CachedCategoryReader', () => {
-  const category = (id: number, slug: string): Category => ({ id, slug, name: slug, sector: 'IT_AND_OFFICE_EQUIPMENT', durationMin: 12, durationMax: 60, hasPrintPlanCapability: false });
+  const category = (id: number, slug: string): Category => ({
+    id,
+    slug,
+    name: slug,
+    sector: 'IT_AND_OFFICE_EQUIPMENT',
+    durationMin: 12,
+    durationMax: 60,
+    hasPrintPlanCapability: false,
+  });
   const all = [category(1, 'laptops'), category(2, 'printers'), category(3, 'phones')];
 
   function reader() {

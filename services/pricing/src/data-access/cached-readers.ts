@@ -48,7 +48,10 @@ export class ReadThroughCache {
 }
 
 export class CachedConditionsReader implements ConditionsReader {
-  constructor(private readonly inner: ConditionsReader, private readonly cache: ReadThroughCache) {}
+  constructor(
+    private readonly inner: ConditionsReader,
+    private readonly cache: ReadThroughCache,
+  ) {}
 
   conditionsOf(partnerId: string): Promise<PartnerConditions | undefined> {
     return this.cache.read(`conditions/${partnerId}`, () => this.inner.conditionsOf(partnerId));
@@ -60,7 +63,10 @@ export class CachedConditionsReader implements ConditionsReader {
 }
 
 export class CachedPartnerProfileReader implements PartnerProfileReader {
-  constructor(private readonly inner: PartnerProfileReader, private readonly cache: ReadThroughCache) {}
+  constructor(
+    private readonly inner: PartnerProfileReader,
+    private readonly cache: ReadThroughCache,
+  ) {}
 
   findProfile(partnerId: string): Promise<PartnerProfile | undefined> {
     return this.cache.read(`profile/${partnerId}`, () => this.inner.findProfile(partnerId));
@@ -72,7 +78,10 @@ export class CachedPartnerProfileReader implements PartnerProfileReader {
  * unknown slug costs no query and adds no entry.
  */
 export class CachedCategoryReader implements CategoryReader {
-  constructor(private readonly inner: { allCategories(): Promise<Category[]> }, private readonly cache: ReadThroughCache) {}
+  constructor(
+    private readonly inner: { allCategories(): Promise<Category[]> },
+    private readonly cache: ReadThroughCache,
+  ) {}
 
   private all(): Promise<Category[]> {
     return this.cache.read('categories', () => this.inner.allCategories());

@@ -11,7 +11,11 @@ export class CaseWorkflowClient implements FrozenFactorReader {
   }
 
   async isFrozenOnQuote(partnerId: string, rentalFactor: string, term: { calculationType: string; duration: number }): Promise<boolean> {
-    const answer = await this.client.call('HasQuoteWithRentalFactor', { rentalFactor, calculationType: term.calculationType, duration: term.duration }, { partnerId, requestId: 'pricing-persisted-factor' });
+    const answer = await this.client.call(
+      'HasQuoteWithRentalFactor',
+      { rentalFactor, calculationType: term.calculationType, duration: term.duration },
+      { partnerId, requestId: 'pricing-persisted-factor' },
+    );
     return answer.exists;
   }
 

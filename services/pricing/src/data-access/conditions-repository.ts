@@ -17,7 +17,9 @@ export class ConditionsRepository implements ConditionsReader {
     const [partner, factors, residuals] = await Promise.all([
       this.db('partners').where({ id: partnerId }).first(),
       this.db('rental_factors').select('financing_type', 'commission', 'duration', 'factor_milli').where({ partner_id: partnerId }) as Promise<FactorRow[]>,
-      this.db('residual_values').select('financing_type', 'percent_milli').where({ partner_id: partnerId }) as Promise<{ financing_type: string; percent_milli: number }[]>,
+      this.db('residual_values').select('financing_type', 'percent_milli').where({ partner_id: partnerId }) as Promise<
+        { financing_type: string; percent_milli: number }[]
+      >,
     ]);
     if (!partner) return undefined;
     const rentalFactors = new Map<string, Map<number, Map<number, number>>>();
@@ -43,7 +45,8 @@ export class ConditionsRepository implements ConditionsReader {
 
   async sectors(): Promise<SectorRange[]> {
     const rows: { value: string; label: string; duration_min: number; duration_max: number }[] = await this.db('sectors')
-      .select('value', 'label', 'duration_min', 'duration_max').orderBy('value');
+      .select('value', 'label', 'duration_min', 'duration_max')
+      .orderBy('value');
     return rows.map((row) => ({ value: row.value, label: row.label, durationMin: row.duration_min, durationMax: row.duration_max }));
   }
 }

@@ -7,11 +7,17 @@ const hubAnswer = z.array(z.object({ fileId: z.string(), name: z.string(), delet
 
 /** The distribution hub's HTTP API; a slow hub is cut off after `timeoutMs`. */
 export class HttpHubClient implements HubClient {
-  constructor(private readonly baseUrl: string | undefined, private readonly timeoutMs: number) {}
+  constructor(
+    private readonly baseUrl: string | undefined,
+    private readonly timeoutMs: number,
+  ) {}
 
   async slaFilesOf(hubId: string): Promise<HubSlaFile[]> {
     if (!this.baseUrl) throw new Error('no distribution hub URL is configured');
-    const response = await fetch(new URL(`/hubs/${encodeURIComponent(hubId)}/sla-files`, this.baseUrl), { headers: traceHeaders(), signal: AbortSignal.timeout(this.timeoutMs) });
+    const response = await fetch(new URL(`/hubs/${encodeURIComponent(hubId)}/sla-files`, this.baseUrl), {
+      headers: traceHeaders(),
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
     if (!response.ok) throw new Error(`distribution hub answered ${response.status}`);
     return hubAnswer.parse(await response.json());
   }

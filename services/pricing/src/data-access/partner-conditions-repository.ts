@@ -11,7 +11,10 @@ export class PartnerConditionsRepository implements PartnerConditionsStore {
   async find(partnerId: string): Promise<PartnerConditionsDocument | undefined> {
     const [partner, factors, residuals] = await Promise.all([
       this.db('partners').where({ id: partnerId }).first(),
-      this.db('rental_factors').select('financing_type', 'commission', 'duration', 'factor_milli').where({ partner_id: partnerId }).orderBy(['financing_type', 'commission', 'duration']),
+      this.db('rental_factors')
+        .select('financing_type', 'commission', 'duration', 'factor_milli')
+        .where({ partner_id: partnerId })
+        .orderBy(['financing_type', 'commission', 'duration']),
       this.db('residual_values').select('financing_type', 'percent_milli').where({ partner_id: partnerId }).orderBy('financing_type'),
     ]);
     if (!partner) return undefined;
@@ -27,7 +30,9 @@ export class PartnerConditionsRepository implements PartnerConditionsStore {
       monthlySurcharge: Number(partner.monthly_surcharge_cents) / 100,
       paymentIntervals: partner.payment_intervals,
       rentalFactors,
-      residualValues: Object.fromEntries((residuals as { financing_type: string; percent_milli: number }[]).map((row) => [row.financing_type, row.percent_milli / 1000])),
+      residualValues: Object.fromEntries(
+        (residuals as { financing_type: string; percent_milli: number }[]).map((row) => [row.financing_type, row.percent_milli / 1000]),
+      ),
     } as PartnerConditionsDocument;
   }
 
@@ -35,7 +40,11 @@ export class PartnerConditionsRepository implements PartnerConditionsStore {
    * Checks the lenders, hubs and sectors named against what exists and, when all exist, writes
    * the partner in the same transaction; returns after every pricing replica was told (NOTIFY).
    */
-  async replace(partner: { id: string; name: string; contactEmail: string | null }, conditions: PartnerConditionsDocument, check: (references: { lenders: Set<string>; hubs: Set<string>; sectors: Set<string> }) => ReferenceViolation[]): Promise<ReferenceViolation[]> {
+  async replace(
+    partner: { id: string; name: string; contactEmail: string | null },
+    conditions: PartnerConditionsDocument,
+    check: (references: { lenders: Set<string>; hubs: Set<string>; sectors: Set<string> }) => ReferenceViolation[],
+  ): Promise<ReferenceViolation[]> {
     const found: ReferenceViolation[] = [];
     await transactionWithNotification(this.db, CONDITIONS_CHANGED_CHANNEL, async (trx) => {
       const [lenders, hubs, sectors] = await Promise.all([trx('lenders').pluck('id'), trx('distribution_hubs').pluck('id'), trx('sectors').pluck('value')]);

@@ -10,9 +10,17 @@ export class PartnerRepository implements PartnerProfileReader {
       .leftJoin('lenders as l', 'l.id', 'p.financing_partner_id')
       .leftJoin('distribution_hubs as h', 'h.id', 'p.distribution_hub_id')
       .select(
-        'p.id', 'p.name', 'p.contact_email', 'p.payment_intervals',
-        'l.id as lender_id', 'l.name as lender_name', 'l.contact_email as lender_email',
-        'h.id as hub_id', 'h.name as hub_name', 'h.contact_email as hub_email', 'h.connected as hub_connected',
+        'p.id',
+        'p.name',
+        'p.contact_email',
+        'p.payment_intervals',
+        'l.id as lender_id',
+        'l.name as lender_name',
+        'l.contact_email as lender_email',
+        'h.id as hub_id',
+        'h.name as hub_name',
+        'h.contact_email as hub_email',
+        'h.connected as hub_connected',
       )
       .where('p.id', partnerId)
       .first();

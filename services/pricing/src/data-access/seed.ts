@@ -35,16 +35,22 @@ export async function seedPricing(db: Knex, seed: PricingSeed): Promise<void> {
     for (const sector of seed.sectors) {
       await trx('sectors')
         .insert({ value: sector.value, label: sector.label, duration_min: sector.durationRange[0], duration_max: sector.durationRange[1] })
-        .onConflict('value').merge();
+        .onConflict('value')
+        .merge();
     }
     for (const category of seed.categories) {
       await trx('categories')
         .insert({
-          id: category.id, slug: category.slug, name: category.name, sector: category.sector,
-          duration_min: category.durationRange[0], duration_max: category.durationRange[1],
+          id: category.id,
+          slug: category.slug,
+          name: category.name,
+          sector: category.sector,
+          duration_min: category.durationRange[0],
+          duration_max: category.durationRange[1],
           has_print_plan_capability: category.hasPrintPlanCapability,
         })
-        .onConflict('id').merge();
+        .onConflict('id')
+        .merge();
     }
     for (const lender of seed.lenders) {
       await trx('lenders').insert({ id: lender.id, name: lender.name, contact_email: lender.contactEmail }).onConflict('id').merge();
@@ -71,23 +77,42 @@ export async function writePartner(trx: Knex.Transaction, partner: PartnerSeed):
       monthly_surcharge_cents: centsOf(partner.monthlySurcharge),
       payment_intervals: partner.paymentIntervals,
     })
-    .onConflict('id').merge();
+    .onConflict('id')
+    .merge();
   const factors = Object.entries(partner.rentalFactors).flatMap(([financingType, tiers]) =>
     Object.entries(tiers).flatMap(([commission, durations]) =>
       Object.entries(durations).map(([duration, factor]) => ({
-        partner_id: partner.id, financing_type: financingType, commission: Number(commission), duration: Number(duration), factor_milli: milliOf(factor),
-      }))));
+        partner_id: partner.id,
+        financing_type: financingType,
+        commission: Number(commission),
+        duration: Number(duration),
+        factor_milli: milliOf(factor),
+      })),
+    ),
+  );
   const factorKey = (row: { financing_type: string; commission: number; duration: number }) => `${row.financing_type}/${row.commission}/${row.duration}`;
   const wanted = new Set(factors.map(factorKey));
   const existing: { financing_type: string; commission: number; duration: number }[] = await trx('rental_factors')
-    .select('financing_type', 'commission', 'duration').where({ partner_id: partner.id });
+    .select('financing_type', 'commission', 'duration')
+    .where({ partner_id: partner.id });
   for (const row of existing.filter((r) => !wanted.has(factorKey(r)))) {
-    await trx('rental_factors').where({ partner_id: partner.id, ...row }).delete();
+    await trx('rental_factors')
+      .where({ partner_id: partner.id, ...row })
+      .delete();
   }
-  if (factors.length) await trx('rental_factors').insert(factors).onConflict(['partner_id', 'financing_type', 'commission', 'duration']).merge(['factor_milli']);
+  if (factors.length)
+    await trx('rental_factors').insert(factors).onConflict(['partner_id', 'financing_type', 'commission', 'duration']).merge(['factor_milli']);
   const residuals = Object.entries(partner.residualValues).map(([financingType, percent]) => ({
-    partner_id: partner.id, financing_type: financingType, percent_milli: milliOf(percent),
+    partner_id: partner.id,
+    financing_type: financingType,
+    percent_milli: milliOf(percent),
   }));
-  await trx('residual_values').where({ partner_id: partner.id }).whereNotIn('financing_type', residuals.map((r) => r.financing_type)).delete();
+  await trx('residual_values')
+    .where({ partner_id: partner.id })
+    .whereNotIn(
+      'financing_type',
+      residuals.map((r) => r.financing_type),
+    )
+    .delete();
   if (residuals.length) await trx('residual_values').insert(residuals).onConflict(['partner_id', 'financing_type']).merge(['percent_milli']);
 }

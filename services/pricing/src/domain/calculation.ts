@@ -46,7 +46,9 @@ export function emptyCalculation(request: CalculationRequest): CalculationRespon
 
 /** The forced failure of the sandbox: the same answer as a real result with zero offers. */
 export function calculationNotPossible(extra: Record<string, unknown>): DomainError {
-  return new DomainError('internal', 'calculation.not_possible', 'No offer can be calculated for this request (sandbox scenario calculation_not_possible).', { extra });
+  return new DomainError('internal', 'calculation.not_possible', 'No offer can be calculated for this request (sandbox scenario calculation_not_possible).', {
+    extra,
+  });
 }
 
 function fail(propertyPath: string, code: string, message: string): never {
@@ -56,7 +58,10 @@ function fail(propertyPath: string, code: string, message: string): never {
 export async function requireConditions(reader: ConditionsReader, partnerId: string): Promise<PartnerConditions> {
   const conditions = await reader.conditionsOf(partnerId);
   // A partner known to the gateway but without conditions in pricing cannot be priced.
-  if (!conditions) throw new DomainError('rule_violation', 'partner_financing_not_ready', 'partner_financing_not_ready: no conditions are maintained for this partner yet.', { violations: [] });
+  if (!conditions)
+    throw new DomainError('rule_violation', 'partner_financing_not_ready', 'partner_financing_not_ready: no conditions are maintained for this partner yet.', {
+      violations: [],
+    });
   return conditions;
 }
 
@@ -79,18 +84,29 @@ export async function priceCalculation(request: CalculationRequest, partnerId: s
   }
   const [conditions, sectors] = await Promise.all([requireConditions(deps.conditions, partnerId), deps.conditions.sectors()]);
   const category = request.categorySlug ? await deps.findCategoryBySlug(request.categorySlug) : undefined;
-  if (request.categorySlug && !category) fail('categorySlug', 'calculation.validation.unknown_category', `There is no product category "${request.categorySlug}".`);
+  if (request.categorySlug && !category)
+    fail('categorySlug', 'calculation.validation.unknown_category', `There is no product category "${request.categorySlug}".`);
   if (category && request.productSector && category.sector !== request.productSector) {
-    fail('categorySlug', 'calculation.validation.category_sector_mismatch', `Category "${category.slug}" belongs to sector ${category.sector}, not ${request.productSector}.`);
+    fail(
+      'categorySlug',
+      'calculation.validation.category_sector_mismatch',
+      `Category "${category.slug}" belongs to sector ${category.sector}, not ${request.productSector}.`,
+    );
   }
   const productSector = request.productSector ?? category?.sector;
-  if (!productSector) fail('productSector', 'calculation.validation.sector_not_resolvable', 'The product sector cannot be resolved: give productSector or a categorySlug.');
-  if (!isSectorAllowed(conditions, productSector)) fail('productSector', 'calculation.validation.sector_not_allowed', `Product sector ${productSector} is not enabled for this partner.`);
+  if (!productSector)
+    fail('productSector', 'calculation.validation.sector_not_resolvable', 'The product sector cannot be resolved: give productSector or a categorySlug.');
+  if (!isSectorAllowed(conditions, productSector))
+    fail('productSector', 'calculation.validation.sector_not_allowed', `Product sector ${productSector} is not enabled for this partner.`);
 
   const range = durationRange(sectors, category ? [category] : [], productSector);
   const outside = request.durations.filter((duration) => duration < range.min || duration > range.max);
   if (outside.length) {
-    fail('durations', 'calculation.validation.duration_not_allowed', `Durations ${outside.join(', ')} are outside the allowed range of ${range.min} to ${range.max} months for this product.`);
+    fail(
+      'durations',
+      'calculation.validation.duration_not_allowed',
+      `Durations ${outside.join(', ')} are outside the allowed range of ${range.min} to ${range.max} months for this product.`,
+    );
   }
   if (request.sandboxScenario === 'calculation_not_possible') throw calculationNotPossible(emptyCalculation(request) as unknown as Record<string, unknown>);
 
@@ -98,10 +114,18 @@ export async function priceCalculation(request: CalculationRequest, partnerId: s
   if (request.persistedRentalFactor) await requireOwnFactor(request.persistedRentalFactor, terms, partnerId, deps.frozenFactors);
   const offers = buildOffers(request, conditions, terms);
   if (request.commission !== undefined && !request.calculationTypes.some((type) => factorListOf(conditions, type, request.commission as number))) {
-    fail('commission', 'calculation.validation.commission_not_available', `Commission tier ${request.commission} % is not available to this partner for the requested calculation types.`);
+    fail(
+      'commission',
+      'calculation.validation.commission_not_available',
+      `Commission tier ${request.commission} % is not available to this partner for the requested calculation types.`,
+    );
   }
   if (offers.length === 0) {
-    fail('durations', 'calculation.validation.duration_not_available', `None of the durations ${request.durations.join(', ')} is available for the requested calculation types.`);
+    fail(
+      'durations',
+      'calculation.validation.duration_not_available',
+      `None of the durations ${request.durations.join(', ')} is available for the requested calculation types.`,
+    );
   }
   return {
     response: { offers, request, currency: CURRENCY, selectedOffer: selectOffer(offers, request) },
@@ -146,10 +170,17 @@ function pricedTerms(request: Pick<CalculationRequest, 'calculationTypes' | 'dur
  * calculation type and duration; a factor of another type or duration would price this one at
  * that term's rate (a 60-month factor on a 12-month leasing is a fifth of the price).
  */
-export async function termsRefusingFactor(partnerId: string, factorMilli: number, terms: FactorTerm[], frozenFactors: FrozenFactorReader): Promise<FactorTerm[]> {
+export async function termsRefusingFactor(
+  partnerId: string,
+  factorMilli: number,
+  terms: FactorTerm[],
+  frozenFactors: FrozenFactorReader,
+): Promise<FactorTerm[]> {
   const notLive = terms.filter((term) => term.liveFactorMilli !== factorMilli);
   const factor = percentageOfMilli(factorMilli);
-  const frozen = await Promise.all(notLive.map((term) => frozenFactors.isFrozenOnQuote(partnerId, factor, { calculationType: term.calculationType, duration: term.duration })));
+  const frozen = await Promise.all(
+    notLive.map((term) => frozenFactors.isFrozenOnQuote(partnerId, factor, { calculationType: term.calculationType, duration: term.duration })),
+  );
   return notLive.filter((_term, index) => !frozen[index]);
 }
 
@@ -159,8 +190,11 @@ export const termsText = (terms: FactorTerm[]) => terms.map((term) => `${term.ca
 async function requireOwnFactor(factor: string, terms: PricedTerm[], partnerId: string, frozenFactors: FrozenFactorReader): Promise<void> {
   const refused = await termsRefusingFactor(partnerId, milliOfPercentage(factor), terms, frozenFactors);
   if (refused.length === 0) return;
-  fail('persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen',
-    `Rental factor ${factor} is neither the live factor nor frozen on one of your quotes for ${termsText(refused)}; send the factor of a quote of the same calculation type and duration, or none.`);
+  fail(
+    'persistedRentalFactor',
+    'calculation.validation.rental_factor_not_frozen',
+    `Rental factor ${factor} is neither the live factor nor frozen on one of your quotes for ${termsText(refused)}; send the factor of a quote of the same calculation type and duration, or none.`,
+  );
 }
 
 /** Financed amount = acquisitionCost + installationCost, null counting as 0. */
@@ -179,7 +213,14 @@ function buildOffers(request: CalculationRequest, conditions: PartnerConditions,
   return terms.map(({ calculationType, duration, tier, liveFactorMilli }) => {
     const factorMilli = persistedFactor ?? liveFactorMilli;
     const residual = conditions.residualValues.get(calculationType);
-    const rate = rateOf({ financedCents, factorMilli, financingType: calculationType, serviceCostCents, monthlySurchargeCents: conditions.monthlySurchargeCents, paymentInterval: request.paymentInterval });
+    const rate = rateOf({
+      financedCents,
+      factorMilli,
+      financingType: calculationType,
+      serviceCostCents,
+      monthlySurchargeCents: conditions.monthlySurchargeCents,
+      paymentInterval: request.paymentInterval,
+    });
     return {
       duration,
       calculationType,

@@ -22,7 +22,6 @@ export function checkArticleTypes(items: { productNumber: string }[], resolved: 
   throw validationFailed(violations, 'The cart mixes article types; a cart holds items of one article type only.');
 }
 
-
 /**
  * For the catch of the Promise.all that resolves a cart's categories beside other reads: an
  * article-type violation wins over their failures, as when cart-checkout checked the types

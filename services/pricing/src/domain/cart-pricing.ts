@@ -65,7 +65,14 @@ function optionsFor(conditions: PartnerConditions, financedCents: Cents, range: 
         duration,
         commission: tier,
         rentalFactor: percentageOfMilli(factorMilli),
-        monthlyRateAllInCents: rateOf({ financedCents, factorMilli, financingType, serviceCostCents: null, monthlySurchargeCents: conditions.monthlySurchargeCents, paymentInterval }).monthlyRateAllInCents,
+        monthlyRateAllInCents: rateOf({
+          financedCents,
+          factorMilli,
+          financingType,
+          serviceCostCents: null,
+          monthlySurchargeCents: conditions.monthlySurchargeCents,
+          paymentInterval,
+        }).monthlyRateAllInCents,
       }));
   });
 }
@@ -81,11 +88,9 @@ export function recurringServiceFee(items: PricedItemInput[]): Cents | null {
 /** Financing options of a whole cart and of each item at the partner's preselected tiers (monthly). */
 export async function priceCart(items: PricedItemInput[], partnerId: string, deps: CartPricingDependencies): Promise<CartPricing> {
   const resolving = resolveCategories(deps.categories, items).then((resolved) => checkArticleTypes(items, resolved));
-  const [conditions, sectors, resolutions] = await Promise.all([
-    requireConditions(deps.conditions, partnerId),
-    deps.conditions.sectors(),
-    resolving,
-  ]).catch(articleTypesFirst(resolving));
+  const [conditions, sectors, resolutions] = await Promise.all([requireConditions(deps.conditions, partnerId), deps.conditions.sectors(), resolving]).catch(
+    articleTypesFirst(resolving),
+  );
   const categories = resolutions.map((resolution) => (resolution.found ? resolution.category : undefined));
   const known = categories.filter((category): category is Category => category !== undefined);
   const printPlanPossible = items.length > 0 && categories.every((category) => category?.hasPrintPlanCapability === true);
@@ -98,7 +103,12 @@ export async function priceCart(items: PricedItemInput[], partnerId: string, dep
       return {
         position: item.position,
         totalCents: itemTotal(item),
-        financingOptions: optionsFor(conditions, itemTotal(item), durationRange(sectors, category ? [category] : []), category?.hasPrintPlanCapability === true),
+        financingOptions: optionsFor(
+          conditions,
+          itemTotal(item),
+          durationRange(sectors, category ? [category] : []),
+          category?.hasPrintPlanCapability === true,
+        ),
       };
     }),
     recurringServiceFeeCents: recurringServiceFee(items),
@@ -147,11 +157,19 @@ function rejectBadRequest(code: string, detail: string, violations: Violation[] 
 }
 
 async function requireValidSla(name: string | undefined, profile: PartnerProfile | undefined, hub: HubClient): Promise<string> {
-  if (!name) rejectBadRequest('checkout.custom_sla_required', 'A rent quote needs customSlaFileName naming one of the partner\'s custom SLA files (GET /api/sla-files).', [{ propertyPath: 'customSlaFileName', code: 'checkout.custom_sla_required', message: 'A rent quote needs a valid custom SLA file.' }]);
+  if (!name)
+    rejectBadRequest(
+      'checkout.custom_sla_required',
+      "A rent quote needs customSlaFileName naming one of the partner's custom SLA files (GET /api/sla-files).",
+      [{ propertyPath: 'customSlaFileName', code: 'checkout.custom_sla_required', message: 'A rent quote needs a valid custom SLA file.' }],
+    );
   const lookup = profile ? await lookUpSlaFiles(profile, hub) : { outcome: 'no_hub' as const };
-  if (lookup.outcome === 'hub_unavailable') throw unavailable('distribution_hub.unavailable', 'The distribution hub does not answer, so the custom SLA cannot be checked. Retry later.');
+  if (lookup.outcome === 'hub_unavailable')
+    throw unavailable('distribution_hub.unavailable', 'The distribution hub does not answer, so the custom SLA cannot be checked. Retry later.');
   if (lookup.outcome === 'no_hub' || !lookup.files.some((file) => file.fileId === name)) {
-    rejectBadRequest('checkout.custom_sla_invalid', `"${name}" is not a custom SLA file of this partner.`, [{ propertyPath: 'customSlaFileName', code: 'checkout.custom_sla_invalid', message: 'This is not a custom SLA file of the partner.' }]);
+    rejectBadRequest('checkout.custom_sla_invalid', `"${name}" is not a custom SLA file of this partner.`, [
+      { propertyPath: 'customSlaFileName', code: 'checkout.custom_sla_invalid', message: 'This is not a custom SLA file of the partner.' },
+    ]);
   }
   return name;
 }
@@ -173,7 +191,9 @@ export async function freezeCheckoutTerms(request: CheckoutTermsRequest, partner
   resolutions.forEach((resolution, index) => {
     if (!resolution.found) {
       const detail = resolution.conflicting ? 'categoryId and categorySlug name categories of different sectors' : 'the category id or slug is unknown';
-      rejectBadRequest('checkout.unknown_category', `Item ${index + 1}: ${detail}.`, [{ propertyPath: `items[${index}]`, code: 'checkout.unknown_category', message: detail }]);
+      rejectBadRequest('checkout.unknown_category', `Item ${index + 1}: ${detail}.`, [
+        { propertyPath: `items[${index}]`, code: 'checkout.unknown_category', message: detail },
+      ]);
     }
     categories.push(resolution.category);
   });
@@ -181,38 +201,77 @@ export async function freezeCheckoutTerms(request: CheckoutTermsRequest, partner
   if (disabled.length) rejectBadRequest('checkout.sector_not_enabled', `Product sector ${disabled.join(', ')} is not enabled for this partner.`);
 
   if (!conditions.paymentIntervals.includes(request.paymentInterval)) {
-    throw validationFailed([{ propertyPath: 'paymentInterval', code: 'checkout.payment_interval_not_available', message: `Payment interval ${request.paymentInterval} is not available to this partner; available: ${conditions.paymentIntervals.join(', ')}.` }]);
+    throw validationFailed([
+      {
+        propertyPath: 'paymentInterval',
+        code: 'checkout.payment_interval_not_available',
+        message: `Payment interval ${request.paymentInterval} is not available to this partner; available: ${conditions.paymentIntervals.join(', ')}.`,
+      },
+    ]);
   }
   const printPlan = PRINT_PLAN_TYPES.has(request.financingType);
   if (printPlan) {
     const violations: Violation[] = [];
     categories.forEach((category, index) => {
-      if (!category.hasPrintPlanCapability) violations.push({ propertyPath: `items[${index}]`, code: 'checkout.print_plan_not_possible', message: `Category "${category.slug}" has no Print-Plan capability.` });
+      if (!category.hasPrintPlanCapability)
+        violations.push({
+          propertyPath: `items[${index}]`,
+          code: 'checkout.print_plan_not_possible',
+          message: `Category "${category.slug}" has no Print-Plan capability.`,
+        });
     });
-    if (request.serviceCostCents !== null) violations.push({ propertyPath: 'serviceCost', code: 'checkout.not_allowed_for_print_plan', message: 'serviceCost is not allowed for Print-Plan.' });
-    if (request.customSlaFileName) violations.push({ propertyPath: 'customSlaFileName', code: 'checkout.not_allowed_for_print_plan', message: 'customSlaFileName is not allowed for Print-Plan.' });
+    if (request.serviceCostCents !== null)
+      violations.push({ propertyPath: 'serviceCost', code: 'checkout.not_allowed_for_print_plan', message: 'serviceCost is not allowed for Print-Plan.' });
+    if (request.customSlaFileName)
+      violations.push({
+        propertyPath: 'customSlaFileName',
+        code: 'checkout.not_allowed_for_print_plan',
+        message: 'customSlaFileName is not allowed for Print-Plan.',
+      });
     if (violations.length) throw validationFailed(violations);
   }
   const tier = request.commission ?? preselectedTier(conditions, request.financingType);
   if (request.commission !== undefined && !factorListOf(conditions, request.financingType, request.commission)) {
-    throw validationFailed([{ propertyPath: 'commission', code: 'checkout.commission_not_available', message: `Commission tier ${request.commission} % is not available to this partner for ${request.financingType}.` }]);
+    throw validationFailed([
+      {
+        propertyPath: 'commission',
+        code: 'checkout.commission_not_available',
+        message: `Commission tier ${request.commission} % is not available to this partner for ${request.financingType}.`,
+      },
+    ]);
   }
   const range = durationRange(sectors, categories);
   if (request.duration < range.min || request.duration > range.max) {
-    rejectBadRequest('checkout.duration_not_allowed', `A duration of ${request.duration} months is outside the depreciation range of these products (${range.min} to ${range.max} months).`, [{ propertyPath: 'duration', code: 'checkout.duration_not_allowed', message: `Allowed: ${range.min} to ${range.max} months.` }]);
+    rejectBadRequest(
+      'checkout.duration_not_allowed',
+      `A duration of ${request.duration} months is outside the depreciation range of these products (${range.min} to ${range.max} months).`,
+      [{ propertyPath: 'duration', code: 'checkout.duration_not_allowed', message: `Allowed: ${range.min} to ${range.max} months.` }],
+    );
   }
   const factorMilli = tier === undefined ? undefined : factorListOf(conditions, request.financingType, tier)?.get(request.duration);
   if (factorMilli === undefined || tier === undefined) {
-    rejectBadRequest('checkout.financing_type_not_offered', `Financing type ${request.financingType} is not offered for ${request.duration} months.`, [{ propertyPath: 'financingType', code: 'checkout.financing_type_not_offered', message: `Not offered for ${request.duration} months.` }]);
+    rejectBadRequest('checkout.financing_type_not_offered', `Financing type ${request.financingType} is not offered for ${request.duration} months.`, [
+      { propertyPath: 'financingType', code: 'checkout.financing_type_not_offered', message: `Not offered for ${request.duration} months.` },
+    ]);
   }
-  const customSlaFileName = request.financingType === 'rent' ? await requireValidSla(request.customSlaFileName, profile, deps.hub) : (request.customSlaFileName ?? null);
+  const customSlaFileName =
+    request.financingType === 'rent' ? await requireValidSla(request.customSlaFileName, profile, deps.hub) : (request.customSlaFileName ?? null);
   if (!conditions.financingPartnerId) {
-    throw new DomainError('rule_violation', 'partner_financing_not_ready', 'partner_financing_not_ready: no financing partner is assigned to this partner account yet; the cart stays active and the same request can be retried later.', { violations: [] });
+    throw new DomainError(
+      'rule_violation',
+      'partner_financing_not_ready',
+      'partner_financing_not_ready: no financing partner is assigned to this partner account yet; the cart stays active and the same request can be retried later.',
+      { violations: [] },
+    );
   }
   const purchasePriceCents = request.items.reduce((sum, item) => sum + itemTotal(item), 0n);
   const rate = rateOf({
-    financedCents: purchasePriceCents, factorMilli, financingType: request.financingType, serviceCostCents: request.serviceCostCents,
-    monthlySurchargeCents: conditions.monthlySurchargeCents, paymentInterval: request.paymentInterval,
+    financedCents: purchasePriceCents,
+    factorMilli,
+    financingType: request.financingType,
+    serviceCostCents: request.serviceCostCents,
+    monthlySurchargeCents: conditions.monthlySurchargeCents,
+    paymentInterval: request.paymentInterval,
   });
   const sector = (categories[0] as Category).sector;
   return {
@@ -235,4 +294,3 @@ export async function freezeCheckoutTerms(request: CheckoutTermsRequest, partner
     customSlaFileName,
   };
 }
-

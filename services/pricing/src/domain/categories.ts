@@ -16,9 +16,7 @@ export interface CategoryReference {
   categorySlug?: string;
 }
 
-export type CategoryResolution =
-  | { found: true; category: Category; articleType: ArticleType }
-  | { found: false; conflicting: boolean };
+export type CategoryResolution = { found: true; category: Category; articleType: ArticleType } | { found: false; conflicting: boolean };
 
 /**
  * The category an item refers to by id or slug. When both are given they must name the same

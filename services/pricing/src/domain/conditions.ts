@@ -43,7 +43,11 @@ export function isSectorAllowed(conditions: PartnerConditions, sector: string): 
 }
 
 /** The depreciation range every product of a set allows: the sector's range narrowed by each category. */
-export function durationRange(sectors: SectorRange[], categories: Pick<Category, 'sector' | 'durationMin' | 'durationMax'>[], sectorValue?: string): { min: number; max: number } {
+export function durationRange(
+  sectors: SectorRange[],
+  categories: Pick<Category, 'sector' | 'durationMin' | 'durationMax'>[],
+  sectorValue?: string,
+): { min: number; max: number } {
   let min = 0;
   let max = Number.MAX_SAFE_INTEGER;
   const sectorValues = new Set([...categories.map((category) => category.sector), ...(sectorValue ? [sectorValue] : [])]);

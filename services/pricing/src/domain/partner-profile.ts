@@ -12,4 +12,3 @@ export interface PartnerProfile {
   distributionHub: (Contact & { connected: boolean }) | null;
   paymentIntervals: string[];
 }
-

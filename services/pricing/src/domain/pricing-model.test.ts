@@ -16,8 +16,17 @@ import { PartnerConditions, SectorRange, durationRange, preselectedTier } from '
 type FactorLists = Record<string, Record<number, Record<number, string>>>;
 
 const factorLists = (lists: FactorLists): PartnerConditions['rentalFactors'] =>
-  new Map(Object.entries(lists).map(([type, tiers]) => [type, new Map(Object.entries(tiers).map(([tier, list]) =>
-    [Number(tier), new Map(Object.entries(list).map(([duration, factor]) => [Number(duration), milliOfPercentage(factor)]))]))]));
+  new Map(
+    Object.entries(lists).map(([type, tiers]) => [
+      type,
+      new Map(
+        Object.entries(tiers).map(([tier, list]) => [
+          Number(tier),
+          new Map(Object.entries(list).map(([duration, factor]) => [Number(duration), milliOfPercentage(factor)])),
+        ]),
+      ),
+    ]),
+  );
 
 const partner = (partnerId: string, overrides: Partial<PartnerConditions> & { lists: FactorLists }): PartnerConditions => ({
   partnerId,
@@ -35,13 +44,19 @@ const partner = (partnerId: string, overrides: Partial<PartnerConditions> & { li
 const PARTNERS: Record<string, PartnerConditions> = {
   acme: partner('acme', {
     lists: {
-      leasing: { 0: { 12: '8.950', 24: '4.610', 36: '3.180', 48: '2.460', 60: '2.040' }, 3: { 12: '9.220', 24: '4.750', 36: '3.280', 48: '2.540', 60: '2.110' } },
+      leasing: {
+        0: { 12: '8.950', 24: '4.610', 36: '3.180', 48: '2.460', 60: '2.040' },
+        3: { 12: '9.220', 24: '4.750', 36: '3.280', 48: '2.540', 60: '2.110' },
+      },
       rent: { 0: { 12: '9.400', 24: '4.900', 36: '3.400', 48: '2.650' } },
       rent_to_own: { 0: { 12: '9.100', 24: '4.700', 36: '3.250' } },
       partial_amortisation_leasing: { 0: { 36: '2.750', 48: '2.150', 60: '1.800' } },
       print_plan: { 0: { 36: '3.300', 48: '2.600', 60: '2.150' } },
     },
-    residualValues: new Map([['partial_amortisation_leasing', 15_000], ['rent_to_own', 0]]),
+    residualValues: new Map([
+      ['partial_amortisation_leasing', 15_000],
+      ['rent_to_own', 0],
+    ]),
   }),
   // no 0 % list: the lowest tier is preselected
   beta: partner('beta', { lists: { leasing: { 5: { 36: '3.500' }, 2: { 36: '3.300' } } }, monthlySurchargeCents: 0n }),
@@ -54,8 +69,15 @@ const SECTORS: SectorRange[] = [
   { value: 'MEDICAL_DEVICES', label: 'Medical devices', durationMin: 24, durationMax: 72 },
 ];
 
-const category = (id: number, slug: string, sector: string, [durationMin, durationMax]: [number, number], hasPrintPlanCapability = false): Category =>
-  ({ id, slug, name: slug, sector, durationMin, durationMax, hasPrintPlanCapability });
+const category = (id: number, slug: string, sector: string, [durationMin, durationMax]: [number, number], hasPrintPlanCapability = false): Category => ({
+  id,
+  slug,
+  name: slug,
+  sector,
+  durationMin,
+  durationMax,
+  hasPrintPlanCapability,
+});
 
 const CATEGORIES: Category[] = [
   category(1, 'laptops', 'IT_AND_OFFICE_EQUIPMENT', [12, 48]),
@@ -75,7 +97,8 @@ type FrozenQuote = { factor: string; calculationType: string; duration: number }
 const calculationDeps = (frozenOnQuotes: FrozenQuote[] = []): CalculationDependencies => ({
   conditions,
   frozenFactors: {
-    isFrozenOnQuote: async (_partnerId, factor, term) => frozenOnQuotes.some((quote) => quote.factor === factor && quote.calculationType === term.calculationType && quote.duration === term.duration),
+    isFrozenOnQuote: async (_partnerId, factor, term) =>
+      frozenOnQuotes.some((quote) => quote.factor === factor && quote.calculationType === term.calculationType && quote.duration === term.duration),
   },
   findCategoryBySlug: async (slug) => CATEGORIES.find((candidate) => candidate.slug === slug),
   sandbox: true,
@@ -91,7 +114,10 @@ async function offers(partnerId: string, body: Record<string, unknown>, frozenOn
 }
 
 async function violation(work: Promise<unknown>): Promise<[string, string]> {
-  const error = await work.then(() => undefined, (thrown: unknown) => thrown);
+  const error = await work.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
   if (!(error instanceof DomainError)) throw new Error(`expected a domain error, got ${String(error)}`);
   const first = error.violations?.[0];
   return [first?.propertyPath ?? '', first?.code ?? error.code];
@@ -118,8 +144,10 @@ describe('pricing model', () => {
     });
 
     it('when a tier the partner does not have is named, then the calculation is refused at commission', async () => {
-      expect(await violation(priceCalculation(request({ durations: [36], calculationTypes: ['leasing'], commission: 4 }), 'acme', calculationDeps())))
-        .toEqual(['commission', 'calculation.validation.commission_not_available']);
+      expect(await violation(priceCalculation(request({ durations: [36], calculationTypes: ['leasing'], commission: 4 }), 'acme', calculationDeps()))).toEqual([
+        'commission',
+        'calculation.validation.commission_not_available',
+      ]);
     });
   });
 
@@ -150,7 +178,7 @@ describe('pricing model', () => {
     });
   });
 
-  describe('durations: the sector\'s depreciation range, narrowed by the category', () => {
+  describe("durations: the sector's depreciation range, narrowed by the category", () => {
     it.each([
       ['the sector alone', [], 'IT_AND_OFFICE_EQUIPMENT', { min: 12, max: 60 }],
       ['laptops', ['laptops'], undefined, { min: 12, max: 48 }],
@@ -165,7 +193,15 @@ describe('pricing model', () => {
     it.each([
       ['60 months without a category', {}, [60], [['leasing', 60, 0, '2.040', null, 22.9]]],
       ['48 months of laptops', { categorySlug: 'laptops' }, [48], [['leasing', 48, 0, '2.460', null, 27.1]]],
-      ['24 and 60 months of servers', { categorySlug: 'servers' }, [24, 60], [['leasing', 24, 0, '4.610', null, 48.6], ['leasing', 60, 0, '2.040', null, 22.9]]],
+      [
+        '24 and 60 months of servers',
+        { categorySlug: 'servers' },
+        [24, 60],
+        [
+          ['leasing', 24, 0, '4.610', null, 48.6],
+          ['leasing', 60, 0, '2.040', null, 22.9],
+        ],
+      ],
     ])('when leasing %s, then the offers are %j', async (_case, body, durations, expected) => {
       expect(await offers('acme', { durations, calculationTypes: ['leasing'], ...body })).toEqual(expected);
     });
@@ -217,31 +253,54 @@ describe('pricing model', () => {
       ['frozen on a rent quote of 36 months, asked for leasing', '7.777', [{ ...frozenLeasing36, calculationType: 'rent' }], {}, [36], ['leasing']],
       ['frozen on a leasing quote of 36 months, asked for leasing and rent', '7.777', [frozenLeasing36], {}, [36], ['leasing', 'rent']],
       ['on no list and no quote', '7.777', [], {}, [36], ['leasing']],
-    ])('when the factor is %s, then it is refused at persistedRentalFactor', async (_case, persistedRentalFactor, frozen, body, durations, calculationTypes) => {
-      expect(await violation(priceCalculation(request({ durations, calculationTypes, persistedRentalFactor, ...body }), 'acme', calculationDeps(frozen))))
-        .toEqual(['persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen']);
-    });
+    ])(
+      'when the factor is %s, then it is refused at persistedRentalFactor',
+      async (_case, persistedRentalFactor, frozen, body, durations, calculationTypes) => {
+        expect(
+          await violation(priceCalculation(request({ durations, calculationTypes, persistedRentalFactor, ...body }), 'acme', calculationDeps(frozen))),
+        ).toEqual(['persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen']);
+      },
+    );
 
     it('when a refused factor is named, then the message names the terms it may not price', async () => {
-      const refused = await priceCalculation(request({ durations: [12, 36], calculationTypes: ['leasing'], persistedRentalFactor: '3.180' }), 'acme', calculationDeps()).catch((error: DomainError) => error);
-      expect((refused as DomainError).violations?.[0]?.message).toBe('Rental factor 3.180 is neither the live factor nor frozen on one of your quotes for leasing over 12 months; send the factor of a quote of the same calculation type and duration, or none.');
+      const refused = await priceCalculation(
+        request({ durations: [12, 36], calculationTypes: ['leasing'], persistedRentalFactor: '3.180' }),
+        'acme',
+        calculationDeps(),
+      ).catch((error: DomainError) => error);
+      expect((refused as DomainError).violations?.[0]?.message).toBe(
+        'Rental factor 3.180 is neither the live factor nor frozen on one of your quotes for leasing over 12 months; send the factor of a quote of the same calculation type and duration, or none.',
+      );
     });
 
     it('when the factor is the live one but a duration is not on the list, then that duration gives no offer', async () => {
-      expect(await violation(priceCalculation(request({ durations: [48], calculationTypes: ['rent_to_own'], persistedRentalFactor: '3.250' }), 'acme', calculationDeps())))
-        .toEqual(['durations', 'calculation.validation.duration_not_available']);
+      expect(
+        await violation(
+          priceCalculation(request({ durations: [48], calculationTypes: ['rent_to_own'], persistedRentalFactor: '3.250' }), 'acme', calculationDeps()),
+        ),
+      ).toEqual(['durations', 'calculation.validation.duration_not_available']);
     });
   });
 });
 
-const item = (slug: string, price: string, quantity: number): PricedItemInput =>
-  ({ position: 1, productNumber: slug, quantity, priceCents: centsOfDecimal(price) as bigint, categorySlug: slug, devices: [] });
+const item = (slug: string, price: string, quantity: number): PricedItemInput => ({
+  position: 1,
+  productNumber: slug,
+  quantity,
+  priceCents: centsOfDecimal(price) as bigint,
+  categorySlug: slug,
+  devices: [],
+});
 
 const checkoutDeps: CheckoutTermsDependencies = {
   conditions,
   categories: { findCategories: async (ids, slugs) => CATEGORIES.filter((candidate) => ids.includes(candidate.id) || slugs.includes(candidate.slug)) },
   profileOf: async (partnerId) => ({
-    id: partnerId, name: partnerId, contactEmail: null, financingPartner: null, paymentIntervals: ['monthly', 'quarterly'],
+    id: partnerId,
+    name: partnerId,
+    contactEmail: null,
+    financingPartner: null,
+    paymentIntervals: ['monthly', 'quarterly'],
     distributionHub: { id: 'hub-north', name: 'Hub North', contactEmail: null, connected: true },
   }),
   hub: { slaFilesOf: async () => [{ fileId: 'sla-1', name: 'SLA', deleted: false }] },
@@ -259,7 +318,7 @@ describe('cart options and checkout terms follow the same rule', () => {
     expect(option && Number(option.monthlyRateAllInCents) / 100).toBe(rate);
   });
 
-  it('when a cart\'s options are listed, then they stay inside every item\'s range and the item options inside its own', async () => {
+  it("when a cart's options are listed, then they stay inside every item's range and the item options inside its own", async () => {
     const priced = await priceCart([item('laptops', '500.00', 1), item('servers', '500.00', 1)], 'acme', checkoutDeps);
     expect([...new Set(priced.financingOptions.map((option) => option.duration))]).toEqual([24, 36, 48]);
     expect([...new Set(priced.items[1]?.financingOptions.map((option) => option.duration))]).toEqual([24, 36, 48, 60]);
@@ -268,13 +327,42 @@ describe('cart options and checkout terms follow the same rule', () => {
   it.each([
     ['leasing, monthly', 'leasing', 'monthly', null, { baseRateCents: 3180n, serviceCostCents: null, surchargeCents: 250n, monthlyRateAllInCents: 3430n }],
     ['leasing, quarterly', 'leasing', 'quarterly', null, { baseRateCents: 3180n, serviceCostCents: null, surchargeCents: 0n, monthlyRateAllInCents: 3180n }],
-    ['rent with 10.00 service cost, monthly', 'rent', 'monthly', 1000n, { baseRateCents: 3400n, serviceCostCents: 1000n, surchargeCents: 250n, monthlyRateAllInCents: 4650n }],
-    ['rent without service cost, quarterly', 'rent', 'quarterly', null, { baseRateCents: 3400n, serviceCostCents: null, surchargeCents: 0n, monthlyRateAllInCents: 3400n }],
-  ])('when a 2 × 500.00 laptop cart is checked out with %s for 36 months, then the frozen rate is %j', async (_case, financingType, paymentInterval, serviceCostCents, rate) => {
-    const terms = await freezeCheckoutTerms({
-      items: [item('laptops', '500.00', 2)], financingType, duration: 36, paymentInterval, serviceCostCents, customSlaFileName: financingType === 'rent' ? 'sla-1' : undefined,
-    }, 'acme', checkoutDeps);
-    expect({ baseRateCents: terms.baseRateCents, serviceCostCents: terms.serviceCostCents, surchargeCents: terms.surchargeCents, monthlyRateAllInCents: terms.monthlyRateAllInCents }).toEqual(rate);
-    expect(terms.rentalFactorMilli).toBe(financingType === 'rent' ? 3400 : 3180);
-  });
+    [
+      'rent with 10.00 service cost, monthly',
+      'rent',
+      'monthly',
+      1000n,
+      { baseRateCents: 3400n, serviceCostCents: 1000n, surchargeCents: 250n, monthlyRateAllInCents: 4650n },
+    ],
+    [
+      'rent without service cost, quarterly',
+      'rent',
+      'quarterly',
+      null,
+      { baseRateCents: 3400n, serviceCostCents: null, surchargeCents: 0n, monthlyRateAllInCents: 3400n },
+    ],
+  ])(
+    'when a 2 × 500.00 laptop cart is checked out with %s for 36 months, then the frozen rate is %j',
+    async (_case, financingType, paymentInterval, serviceCostCents, rate) => {
+      const terms = await freezeCheckoutTerms(
+        {
+          items: [item('laptops', '500.00', 2)],
+          financingType,
+          duration: 36,
+          paymentInterval,
+          serviceCostCents,
+          customSlaFileName: financingType === 'rent' ? 'sla-1' : undefined,
+        },
+        'acme',
+        checkoutDeps,
+      );
+      expect({
+        baseRateCents: terms.baseRateCents,
+        serviceCostCents: terms.serviceCostCents,
+        surchargeCents: terms.surchargeCents,
+        monthlyRateAllInCents: terms.monthlyRateAllInCents,
+      }).toEqual(rate);
+      expect(terms.rentalFactorMilli).toBe(financingType === 'rent' ? 3400 : 3180);
+    },
+  );
 });

@@ -25,16 +25,30 @@ function rate(row: Row): [string, string | null, string, string] {
     monthlySurchargeCents: cents(row.surcharge),
     paymentInterval: row.interval,
   });
-  return [decimalOfCents(result.baseRateCents), result.serviceCostCents === null ? null : decimalOfCents(result.serviceCostCents), decimalOfCents(result.surchargeCents), decimalOfCents(result.monthlyRateAllInCents)];
+  return [
+    decimalOfCents(result.baseRateCents),
+    result.serviceCostCents === null ? null : decimalOfCents(result.serviceCostCents),
+    decimalOfCents(result.surchargeCents),
+    decimalOfCents(result.monthlyRateAllInCents),
+  ];
 }
 
 /** One `it` a row: the rate, its parts and the whole as the row expects them. */
-const expectRates = (rows: Row[]) => it.each(rows)('when $case, then base, service cost, surcharge and rate are $expected', (input) => {
-  expect(rate(input)).toEqual(input.expected);
-});
+const expectRates = (rows: Row[]) =>
+  it.each(rows)('when $case, then base, service cost, surcharge and rate are $expected', (input) => {
+    expect(rate(input)).toEqual(input.expected);
+  });
 
-const row = (name: string, financed: string, factor: string, type: string, service: string | null, surcharge: string, interval: Row['interval'], expected: Row['expected']): Row =>
-  ({ case: name, financed, factor, type, service, surcharge, interval, expected });
+const row = (
+  name: string,
+  financed: string,
+  factor: string,
+  type: string,
+  service: string | null,
+  surcharge: string,
+  interval: Row['interval'],
+  expected: Row['expected'],
+): Row => ({ case: name, financed, factor, type, service, surcharge, interval, expected });
 
 describe('the rate of an offer: round half up to cents of (financed amount × factor / 100), plus service cost for rent, plus the surcharge when monthly', () => {
   describe('the base rate', () => {
@@ -45,8 +59,18 @@ describe('the rate of an offer: round half up to cents of (financed amount × fa
       row('2000.00 at the 3 % tier factor 3.280 %', '2000.00', '3.280', 'leasing', null, '0.00', 'monthly', ['65.60', null, '0.00', '65.60']),
       row('a factor of 0 gives 0', '1000.00', '0', 'leasing', null, '0.00', 'monthly', ['0.00', null, '0.00', '0.00']),
       row('nothing financed gives 0', '0', '3.180', 'leasing', null, '0.00', 'monthly', ['0.00', null, '0.00', '0.00']),
-      row('the largest amount the API takes stays exact', '1000000000.00', '99.999', 'leasing', null, '0.00', 'monthly', ['999990000.00', null, '0.00', '999990000.00']),
-      row('9999999.99 at 3.333 % (333299.9996… → 333300.00)', '9999999.99', '3.333', 'leasing', null, '0.00', 'monthly', ['333300.00', null, '0.00', '333300.00']),
+      row('the largest amount the API takes stays exact', '1000000000.00', '99.999', 'leasing', null, '0.00', 'monthly', [
+        '999990000.00',
+        null,
+        '0.00',
+        '999990000.00',
+      ]),
+      row('9999999.99 at 3.333 % (333299.9996… → 333300.00)', '9999999.99', '3.333', 'leasing', null, '0.00', 'monthly', [
+        '333300.00',
+        null,
+        '0.00',
+        '333300.00',
+      ]),
     ]);
   });
 
@@ -74,7 +98,12 @@ describe('the rate of an offer: round half up to cents of (financed amount × fa
       row('a partner without surcharge pays monthly', '1000.00', '3.180', 'leasing', null, '0.00', 'monthly', ['31.80', null, '0.00', '31.80']),
       row('1500.00 at 4.500 % monthly', '1500.00', '4.500', 'leasing', null, '2.50', 'monthly', ['67.50', null, '2.50', '70.00']),
       row('rent_to_own monthly', '1000.00', '3.250', 'rent_to_own', null, '2.50', 'monthly', ['32.50', null, '2.50', '35.00']),
-      row('partial amortisation leasing monthly', '1000.00', '2.750', 'partial_amortisation_leasing', null, '2.50', 'monthly', ['27.50', null, '2.50', '30.00']),
+      row('partial amortisation leasing monthly', '1000.00', '2.750', 'partial_amortisation_leasing', null, '2.50', 'monthly', [
+        '27.50',
+        null,
+        '2.50',
+        '30.00',
+      ]),
       row('nothing financed, monthly', '0', '3.180', 'leasing', null, '2.50', 'monthly', ['0.00', null, '2.50', '2.50']),
     ]);
   });
@@ -90,7 +119,12 @@ describe('the rate of an offer: round half up to cents of (financed amount × fa
       row('leasing given a service cost', '1000.00', '3.180', 'leasing', '10.00', '2.50', 'monthly', ['31.80', null, '2.50', '34.30']),
       row('rent_to_own given a service cost', '1000.00', '3.250', 'rent_to_own', '10.00', '2.50', 'monthly', ['32.50', null, '2.50', '35.00']),
       row('print_plan given a service cost', '1000.00', '3.300', 'print_plan', '10.00', '2.50', 'quarterly', ['33.00', null, '0.00', '33.00']),
-      row('partial amortisation leasing given a service cost', '1000.00', '2.750', 'partial_amortisation_leasing', '10.00', '0.00', 'monthly', ['27.50', null, '0.00', '27.50']),
+      row('partial amortisation leasing given a service cost', '1000.00', '2.750', 'partial_amortisation_leasing', '10.00', '0.00', 'monthly', [
+        '27.50',
+        null,
+        '0.00',
+        '27.50',
+      ]),
     ]);
   });
 });

@@ -10,10 +10,7 @@ export interface HubSlaFile extends SlaFile {
   deleted: boolean;
 }
 
-export type SlaLookup =
-  | { outcome: 'files'; files: SlaFile[] }
-  | { outcome: 'no_hub' }
-  | { outcome: 'hub_unavailable' };
+export type SlaLookup = { outcome: 'files'; files: SlaFile[] } | { outcome: 'no_hub' } | { outcome: 'hub_unavailable' };
 
 /** The partner's custom SLA files without soft-deleted ones, or why there are none. */
 export async function lookUpSlaFiles(profile: PartnerProfile, hub: HubClient): Promise<SlaLookup> {

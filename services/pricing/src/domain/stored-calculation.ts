@@ -1,7 +1,16 @@
 import { ulid } from 'ulid';
 import { Cents, centsOfAmount, milliOfPercentage } from '@rental/money';
 import { notFound, validationFailed } from '@rental/problem';
-import { CalculationDependencies, CalculationResponse, Offer, financedAmountOf, priceCalculation, requireConditions, termsRefusingFactor, termsText } from './calculation';
+import {
+  CalculationDependencies,
+  CalculationResponse,
+  Offer,
+  financedAmountOf,
+  priceCalculation,
+  requireConditions,
+  termsRefusingFactor,
+  termsText,
+} from './calculation';
 import { factorListOf } from './conditions';
 import type { CalculationStore, ConditionsReader, FrozenFactorReader } from './ports';
 import type { CalculationRequest } from './calculation-request';
@@ -18,7 +27,11 @@ export interface StoredCalculation {
 }
 
 /** POST /api/calculate: prices and keeps the calculation, so a quote request can refer to it. */
-export async function calculateAndStore(request: CalculationRequest, partnerId: string, deps: CalculationDependencies & { store: CalculationStore }): Promise<StoredCalculation> {
+export async function calculateAndStore(
+  request: CalculationRequest,
+  partnerId: string,
+  deps: CalculationDependencies & { store: CalculationStore },
+): Promise<StoredCalculation> {
   const priced = await priceCalculation(request, partnerId, deps);
   const calculation: StoredCalculation = {
     id: ulid(),
@@ -62,11 +75,13 @@ export async function findQuotableCalculation(deps: QuotableCalculationDependenc
   }));
   const refused = await termsRefusingFactor(partnerId, milliOfPercentage(factor), terms, deps.frozenFactors);
   if (refused.length > 0) {
-    throw validationFailed([{
-      propertyPath: 'calculation',
-      code: 'quote_request.rental_factor_not_frozen',
-      message: `The calculation was priced with rental factor ${factor}, which is neither the live factor nor frozen on one of your quotes for ${termsText(refused)}; calculate again.`,
-    }]);
+    throw validationFailed([
+      {
+        propertyPath: 'calculation',
+        code: 'quote_request.rental_factor_not_frozen',
+        message: `The calculation was priced with rental factor ${factor}, which is neither the live factor nor frozen on one of your quotes for ${termsText(refused)}; calculate again.`,
+      },
+    ]);
   }
   return calculation;
 }
@@ -88,8 +103,12 @@ export function quotableOffers(calculation: StoredCalculation): QuotableOffer[] 
   return offers.map((offer) => ({
     ...offer,
     baseRateCents: rateOf({
-      financedCents, factorMilli: milliOfPercentage(offer.rentalFactor), financingType: offer.calculationType, serviceCostCents: null,
-      monthlySurchargeCents: 0n, paymentInterval: request.paymentInterval,
+      financedCents,
+      factorMilli: milliOfPercentage(offer.rentalFactor),
+      financingType: offer.calculationType,
+      serviceCostCents: null,
+      monthlySurchargeCents: 0n,
+      paymentInterval: request.paymentInterval,
     }).baseRateCents,
     monthlyRateAllInCents: centsOfAmount(offer.rate),
   }));

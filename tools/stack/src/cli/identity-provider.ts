@@ -15,11 +15,27 @@ runUntilSignal('identity provider', async () => {
     HOST: z.string().default('127.0.0.1'),
     /** The issuer as clients reach it; default http://127.0.0.1:<port>. */
     IDENTITY_PROVIDER_ISSUER: urlVariable(['http', 'https']).optional(),
-    CONSOLE_REDIRECT_URIS: z.string().min(1).transform((value) => value.split(',').map((uri) => uri.trim()).filter(Boolean)),
+    CONSOLE_REDIRECT_URIS: z
+      .string()
+      .min(1)
+      .transform((value) =>
+        value
+          .split(',')
+          .map((uri) => uri.trim())
+          .filter(Boolean),
+      ),
     OPERATOR_AUDIENCE: z.string().min(1).default('rental-ops'),
     OPERATOR_ROLES_CLAIM: z.string().min(1).default('roles'),
     /** Where the portal page may come back to after sign-in (the gateway's /portal/callback). */
-    PORTAL_REDIRECT_URIS: z.string().default('').transform((value) => value.split(',').map((uri) => uri.trim()).filter(Boolean)),
+    PORTAL_REDIRECT_URIS: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((uri) => uri.trim())
+          .filter(Boolean),
+      ),
     PORTAL_AUDIENCE: z.string().min(1).default('rental-portal'),
     PORTAL_PARTNER_CLAIM: z.string().min(1).default('partner_id'),
     PORTAL_ROLES_CLAIM: z.string().min(1).default('portal_roles'),
@@ -33,7 +49,12 @@ runUntilSignal('identity provider', async () => {
     consoleRedirectUris: config.CONSOLE_REDIRECT_URIS,
     audience: config.OPERATOR_AUDIENCE,
     rolesClaim: config.OPERATOR_ROLES_CLAIM,
-    portal: { redirectUris: config.PORTAL_REDIRECT_URIS, audience: config.PORTAL_AUDIENCE, partnerClaim: config.PORTAL_PARTNER_CLAIM, rolesClaim: config.PORTAL_ROLES_CLAIM },
+    portal: {
+      redirectUris: config.PORTAL_REDIRECT_URIS,
+      audience: config.PORTAL_AUDIENCE,
+      partnerClaim: config.PORTAL_PARTNER_CLAIM,
+      rolesClaim: config.PORTAL_ROLES_CLAIM,
+    },
   });
   process.stdout.write(`identity provider listening at ${provider.issuer}\n`);
   return { stop: () => provider.close().then(() => db.destroy()) };

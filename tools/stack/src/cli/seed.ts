@@ -17,15 +17,23 @@ async function main(): Promise<void> {
     process.stderr.write('usage: npm run seed -- [--if-present] <seed file>\n');
     process.exit(64);
   }
-  const config = loadConfig({ API_ENVIRONMENT: platformVariables.API_ENVIRONMENT, DATABASE_URL: platformVariables.DATABASE_URL, PRODUCTION_SIMULATORS: booleanVariable(false) });
+  const config = loadConfig({
+    API_ENVIRONMENT: platformVariables.API_ENVIRONMENT,
+    DATABASE_URL: platformVariables.DATABASE_URL,
+    PRODUCTION_SIMULATORS: booleanVariable(false),
+  });
   // npm runs scripts from the repository root; a relative path is meant from where the user typed it.
   const resolved = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
   if (ifPresent && !fs.existsSync(resolved)) {
     process.stdout.write(`No seed file at ${resolved}: nothing loaded.\n`);
     return;
   }
-  const summary = await seedDeployment(config.DATABASE_URL, config.API_ENVIRONMENT, readSeedFile(resolved), createLogger('seed', 'warn'), { productionSimulators: config.PRODUCTION_SIMULATORS });
-  process.stdout.write(`Seeded ${resolved} into ${config.API_ENVIRONMENT}: ${summary.partners} partners, ${summary.apiKeys} API keys (${summary.skippedApiKeys} of another environment skipped), ${summary.operators} operators, ${summary.partnerUsers} partner users.\n`);
+  const summary = await seedDeployment(config.DATABASE_URL, config.API_ENVIRONMENT, readSeedFile(resolved), createLogger('seed', 'warn'), {
+    productionSimulators: config.PRODUCTION_SIMULATORS,
+  });
+  process.stdout.write(
+    `Seeded ${resolved} into ${config.API_ENVIRONMENT}: ${summary.partners} partners, ${summary.apiKeys} API keys (${summary.skippedApiKeys} of another environment skipped), ${summary.operators} operators, ${summary.partnerUsers} partner users.\n`,
+  );
 }
 
 main().catch((error: Error) => {

@@ -11,8 +11,20 @@ runUntilSignal('simulators', async () => {
   const db = connectDatabase({ url: config.DATABASE_URL, schema: HUB_STUB_SCHEMA });
   const report = (message: string) => process.stderr.write(`${message}\n`);
   const running = [
-    await startLenderSimulator({ secretOf: (id) => lenderSecret(db, id), delayMs: config.LENDER_SIMULATOR_DELAY, port: config.LENDER_SIMULATOR_PORT, host: config.HOST, report }),
-    await startSigningSimulator({ secret: config.SIGNING_WEBHOOK_SECRET, delayMs: config.SIGNING_SIMULATOR_DELAY, port: config.SIGNING_SIMULATOR_PORT, host: config.HOST, report }),
+    await startLenderSimulator({
+      secretOf: (id) => lenderSecret(db, id),
+      delayMs: config.LENDER_SIMULATOR_DELAY,
+      port: config.LENDER_SIMULATOR_PORT,
+      host: config.HOST,
+      report,
+    }),
+    await startSigningSimulator({
+      secret: config.SIGNING_WEBHOOK_SECRET,
+      delayMs: config.SIGNING_SIMULATOR_DELAY,
+      port: config.SIGNING_SIMULATOR_PORT,
+      host: config.HOST,
+      report,
+    }),
     await startCreditBureauSimulator({ port: config.CREDIT_BUREAU_SIMULATOR_PORT, host: config.HOST }),
   ];
   process.stdout.write(`simulators listening at ${running.map((simulator) => simulator.url).join(', ')}\n`);

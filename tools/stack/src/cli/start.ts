@@ -11,9 +11,22 @@ runUntilSignal('The stack', async () => {
   // In production the local simulators stand in for the outside parties only when
   // PRODUCTION_SIMULATORS=true says so (PRODUCTION-PATH section 9); without it every URL must be
   // given, as in a deployment, and a missing one stops the stack naming it.
-  const config = loadConfig({ ...platformVariables, PORT: portVariable(8080), SEED_DEMO: booleanVariable(true), PRODUCTION_SIMULATORS: booleanVariable(false) });
+  const config = loadConfig({
+    ...platformVariables,
+    PORT: portVariable(8080),
+    SEED_DEMO: booleanVariable(true),
+    PRODUCTION_SIMULATORS: booleanVariable(false),
+  });
   const log = createLogger('stack', 'warn');
-  const stateDirectory = path.resolve(__dirname, '..', '..', '..', '..', '.stack', `${config.API_ENVIRONMENT}-${new URL(config.DATABASE_URL).pathname.slice(1)}`);
+  const stateDirectory = path.resolve(
+    __dirname,
+    '..',
+    '..',
+    '..',
+    '..',
+    '.stack',
+    `${config.API_ENVIRONMENT}-${new URL(config.DATABASE_URL).pathname.slice(1)}`,
+  );
   const stack = await startStack({
     environment: config.API_ENVIRONMENT,
     portBase: config.SERVICE_PORT_BASE,
@@ -23,7 +36,8 @@ runUntilSignal('The stack', async () => {
     stateDirectory,
     env: { PRODUCTION_SIMULATORS: String(config.PRODUCTION_SIMULATORS) },
     restartOnCrash: true,
-    onCrash: (name, code, signal) => process.stderr.write(`${name} exited (${signal ?? code}); restarting. Log: ${path.join(stateDirectory, 'logs', `${name}.log`)}\n`),
+    onCrash: (name, code, signal) =>
+      process.stderr.write(`${name} exited (${signal ?? code}); restarting. Log: ${path.join(stateDirectory, 'logs', `${name}.log`)}\n`),
     log,
   });
   if (config.SEED_DEMO && (await deploymentIsEmpty(config.DATABASE_URL, log))) {

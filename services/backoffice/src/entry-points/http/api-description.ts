@@ -2,9 +2,9 @@ import { PAGE_SIZE, buildOpenApiDocument, problemResponses, rateLimitedResponse 
 import { operations } from './contract';
 
 const DESCRIPTION = [
-  'The approval team\'s back office: the queue of financing cases of every partner, the case page with its history, and the team\'s decisions (moves, override, cancel, document reviews, requests, callback requests, notes, contract places, transmission to the lender).',
+  "The approval team's back office: the queue of financing cases of every partner, the case page with its history, and the team's decisions (moves, override, cancel, document reviews, requests, callback requests, notes, contract places, transmission to the lender).",
   '',
-  'Every request carries `Authorization: Bearer <JWT>`, an access token of the operators\' identity provider (`GET /ops/v1/session-config` names it) for the audience OPERATOR_AUDIENCE; roles come from the claim OPERATOR_ROLES_CLAIM. No or an invalid token is 401 with `WWW-Authenticate: Bearer`; a role too low 403, before the body is read. Roles add up: `viewer` reads, `reviewer` reviews, requests, transmits, keeps notes and callback requests and moves contracts, `approver` makes the finance moves, the override and the cancel.',
+  "Every request carries `Authorization: Bearer <JWT>`, an access token of the operators' identity provider (`GET /ops/v1/session-config` names it) for the audience OPERATOR_AUDIENCE; roles come from the claim OPERATOR_ROLES_CLAIM. No or an invalid token is 401 with `WWW-Authenticate: Bearer`; a role too low 403, before the body is read. Roles add up: `viewer` reads, `reviewer` reviews, requests, transmits, keeps notes and callback requests and moves contracts, `approver` makes the finance moves, the override and the cancel.",
   '',
   `Errors are \`application/problem+json\`; every 422 names the field in \`violations\`. Collections are JSON arrays paged with \`page\` (${PAGE_SIZE} items per page).`,
 ].join('\n');
@@ -29,6 +29,9 @@ export function backofficeApiDescription(version: string): Record<string, unknow
     operations,
     gatewayResponses,
     tags: [{ name: 'Approval team', description: 'Cases, documents and decisions of the approval team' }],
-    securityScheme: { name: 'operatorToken', scheme: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token of the operators\' identity provider' } },
+    securityScheme: {
+      name: 'operatorToken',
+      scheme: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "Access token of the operators' identity provider" },
+    },
   });
 }

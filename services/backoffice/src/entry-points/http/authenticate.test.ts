@@ -17,7 +17,14 @@ const refusal = (call: () => void) => {
 
 describe('the back office authorization', () => {
   it('when an operation declares no role, then every operator is refused, an approver too', () => {
-    const undeclared = { operationId: 'ops_new', method: 'post', path: '/ops/v1/cases/{id}/new', summary: 'added without a role', tags: [], responses: {} } as OperationSpec;
+    const undeclared = {
+      operationId: 'ops_new',
+      method: 'post',
+      path: '/ops/v1/cases/{id}/new',
+      summary: 'added without a role',
+      tags: [],
+      responses: {},
+    } as OperationSpec;
 
     expect(refusal(() => authorizeOperator(undeclared, asOperator(['viewer', 'reviewer', 'approver'])))).toBe('forbidden ops.role_required');
   });
@@ -29,21 +36,32 @@ describe('the back office authorization', () => {
   });
 
   it('when each operation is asked by each role, then only the declared role and those above it pass', () => {
-    const outcomes = operations.map((operation) => [operation.operationId, ...(['viewer', 'reviewer', 'approver'] as const).map((highest, index) => {
-      const held = (['viewer', 'reviewer', 'approver'] as const).slice(0, index + 1);
-      return refusal(() => authorizeOperator(operation, asOperator([...held]))) === null ? highest : '-';
-    })]);
+    const outcomes = operations.map((operation) => [
+      operation.operationId,
+      ...(['viewer', 'reviewer', 'approver'] as const).map((highest, index) => {
+        const held = (['viewer', 'reviewer', 'approver'] as const).slice(0, index + 1);
+        return refusal(() => authorizeOperator(operation, asOperator([...held]))) === null ? highest : '-';
+      }),
+    ]);
     const approverOnly = new Set([
-      'ops_override_case', 'ops_cancel_case',
-      'ops_create_partner', 'ops_replace_partner_conditions', 'ops_suspend_partner', 'ops_reactivate_partner', 'ops_create_partner_api_key', 'ops_revoke_partner_api_key',
+      'ops_override_case',
+      'ops_cancel_case',
+      'ops_create_partner',
+      'ops_replace_partner_conditions',
+      'ops_suspend_partner',
+      'ops_reactivate_partner',
+      'ops_create_partner_api_key',
+      'ops_revoke_partner_api_key',
     ]);
     const viewerToo = new Set(['ops_list_cases', 'ops_get_case', 'ops_download_document', 'ops_list_partners', 'ops_get_partner', 'ops_partner_audit']);
 
-    expect(outcomes).toEqual(operations.map((operation) => [
-      operation.operationId,
-      viewerToo.has(operation.operationId) ? 'viewer' : '-',
-      approverOnly.has(operation.operationId) ? '-' : 'reviewer',
-      'approver',
-    ]));
+    expect(outcomes).toEqual(
+      operations.map((operation) => [
+        operation.operationId,
+        viewerToo.has(operation.operationId) ? 'viewer' : '-',
+        approverOnly.has(operation.operationId) ? '-' : 'reviewer',
+        'approver',
+      ]),
+    );
   });
 });

@@ -10,7 +10,12 @@ const OAUTH_LIBRARY = require.resolve('oauth4webapi');
 /** `'sha256-…'` of every inline element `tag` of the page, in the form a Content-Security-Policy names it. */
 function inlineHashes(page: string, tag: 'script' | 'style'): string[] {
   const inline = new RegExp(`<${tag}(?![^>]*\\ssrc=)[^>]*>([\\s\\S]*?)</${tag}>`, 'g');
-  return [...page.matchAll(inline)].map((match) => `'sha256-${createHash('sha256').update(match[1] ?? '').digest('base64')}'`);
+  return [...page.matchAll(inline)].map(
+    (match) =>
+      `'sha256-${createHash('sha256')
+        .update(match[1] ?? '')
+        .digest('base64')}'`,
+  );
 }
 
 /**
@@ -37,7 +42,10 @@ function consolePolicy(page: string, issuerUrl: string | undefined): string {
  * styles are inline, allowed by their hashes. Every view has its own URL under /console, so the
  * page answers them all.
  */
-export function mountConsole(app: Application, options: { description: () => Record<string, unknown>; rolesClaim: string; issuerUrl: string | undefined }): void {
+export function mountConsole(
+  app: Application,
+  options: { description: () => Record<string, unknown>; rolesClaim: string; issuerUrl: string | undefined },
+): void {
   // The page reads the roles from the token to show only the allowed actions; the claim is configured.
   const rolesClaim = options.rolesClaim.replace(/[^A-Za-z0-9_.:/-]/g, '');
   const page = fs.readFileSync(path.join(CONSOLE_DIRECTORY, 'index.html'), 'utf8').replace('{{ROLES_CLAIM}}', rolesClaim);

@@ -9,9 +9,11 @@ const authFailures: Record<number, ResponseSpec> = {
   401: {
     ...problemResponses(401)[401],
     description: 'Missing or invalid bearer token',
-    headers: { 'WWW-Authenticate': { description: 'Bearer realm="rental-ops", with error="invalid_token" when a token was given', schema: z.string(), required: true } },
+    headers: {
+      'WWW-Authenticate': { description: 'Bearer realm="rental-ops", with error="invalid_token" when a token was given', schema: z.string(), required: true },
+    },
   },
-  403: { ...problemResponses(403)[403], description: 'The operator\'s roles lack the one this operation needs' },
+  403: { ...problemResponses(403)[403], description: "The operator's roles lack the one this operation needs" },
 };
 
 /** An approval-team operation with the least role that may call it (checked on its route, before the body is read). */
@@ -24,7 +26,9 @@ export type OpsOperationSpec = OperationSpec & { role: OperatorRole };
  * well-formed JSON (the body is parsed on every POST, described or not), 422 for a body that
  * breaks its schema; and the ones it names itself.
  */
-export function opsOperation<const S extends Omit<OpsOperationSpec, 'tags' | 'responses'> & { returns: Record<number, ResponseSpec>; problems?: number[] }>(spec: S) {
+export function opsOperation<const S extends Omit<OpsOperationSpec, 'tags' | 'responses'> & { returns: Record<number, ResponseSpec>; problems?: number[] }>(
+  spec: S,
+) {
   const { returns, problems = [], ...operation } = spec;
   const readsBody = operation.body !== undefined || ['post', 'put', 'patch'].includes(operation.method);
   const inputs = [503, ...(operation.params ? [404] : []), ...(operation.query || readsBody ? [400] : []), ...(operation.body ? [422] : [])];

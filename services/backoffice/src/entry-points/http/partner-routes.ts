@@ -2,8 +2,15 @@ import type { OperationRouter } from '@rental/http';
 import { type PartnerAccessPort, partners } from '../../domain/partners';
 import type { Operator } from '../../domain/roles';
 import {
-  conditionsOperation, createKeyOperation, createPartnerOperation, listPartnersOperation, partnerAuditOperation, partnerOperation, reactivateOperation,
-  revokeKeyOperation, suspendOperation,
+  conditionsOperation,
+  createKeyOperation,
+  createPartnerOperation,
+  listPartnersOperation,
+  partnerAuditOperation,
+  partnerOperation,
+  reactivateOperation,
+  revokeKeyOperation,
+  suspendOperation,
 } from './partner-contract';
 
 const operatorOf = (res: { locals: Record<string, unknown> }) => res.locals.operator as Operator;
@@ -13,7 +20,9 @@ const created = (body: unknown) => ({ status: 201, body });
 /** Partners in the back office: each route calls one use case of domain/partners.ts. */
 export function partnerRoutes(router: OperationRouter, access: PartnerAccessPort): OperationRouter {
   return router
-    .handle(listPartnersOperation, async ({ query }) => ok(await partners.list(access, { query: query.q?.trim() ?? '', status: query.status ?? '', page: query.page })))
+    .handle(listPartnersOperation, async ({ query }) =>
+      ok(await partners.list(access, { query: query.q?.trim() ?? '', status: query.status ?? '', page: query.page })),
+    )
     .handle(partnerOperation, async ({ params }) => ok(await partners.show(access, params.id)))
     .handle(partnerAuditOperation, async ({ params, query }) => ok(await partners.audit(access, params.id, query.page)))
     .handle(createPartnerOperation, async ({ body, res }) => created(await partners.create(access, operatorOf(res), body)))
@@ -23,6 +32,8 @@ export function partnerRoutes(router: OperationRouter, access: PartnerAccessPort
     })
     .handle(suspendOperation, async ({ params, body, res }) => ok(await partners.suspend(access, operatorOf(res), params.id, body.reason)))
     .handle(reactivateOperation, async ({ params, body, res }) => ok(await partners.reactivate(access, operatorOf(res), params.id, body.reason)))
-    .handle(createKeyOperation, async ({ params, body, res }) => created(await partners.createKey(access, operatorOf(res), params.id, { name: body.name, role: body.role, expiresAt: body.expiresAt ?? null })))
+    .handle(createKeyOperation, async ({ params, body, res }) =>
+      created(await partners.createKey(access, operatorOf(res), params.id, { name: body.name, role: body.role, expiresAt: body.expiresAt ?? null })),
+    )
     .handle(revokeKeyOperation, async ({ params, body, res }) => ok(await partners.revokeKey(access, operatorOf(res), params.id, params.keyId, body.reason)));
 }

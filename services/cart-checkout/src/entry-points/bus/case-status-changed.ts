@@ -10,10 +10,16 @@ import type { QuoteRequestStore } from '../../domain/ports';
  * redelivery finds the quote request canceled already and changes nothing.
  */
 export function consumeCaseStatusChanges(bus: Bus, store: QuoteRequestStore, log: Logger): void {
-  bus.consume(statusChangedConsumer(log, { serviceName: 'cart-checkout', durable: 'cart-checkout-quote-cancels', subject: QUOTE_CANCELED_SUBJECT }, async (event, requestId) => {
-    const { partnerId, occurredAt, data: change } = event;
-    if (await followCaseStatus(store, { partnerId, occurredAt, ...change })) {
-      log.info({ eventId: event.id, requestId, financingCaseId: change.financingCaseId }, 'quote request canceled with its quote');
-    }
-  }));
+  bus.consume(
+    statusChangedConsumer(
+      log,
+      { serviceName: 'cart-checkout', durable: 'cart-checkout-quote-cancels', subject: QUOTE_CANCELED_SUBJECT },
+      async (event, requestId) => {
+        const { partnerId, occurredAt, data: change } = event;
+        if (await followCaseStatus(store, { partnerId, occurredAt, ...change })) {
+          log.info({ eventId: event.id, requestId, financingCaseId: change.financingCaseId }, 'quote request canceled with its quote');
+        }
+      },
+    ),
+  );
 }

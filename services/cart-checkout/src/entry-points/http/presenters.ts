@@ -19,7 +19,12 @@ export function presentCart(cart: Cart) {
     financingOptions: cart.pricing.financingOptions.map(presentOption),
     items: cart.items.map((item, index) => {
       const priced = cart.pricing.items[index];
-      return { ...item, position: index + 1, total: amountOfDecimal(priced?.total ?? '0'), financingOptions: (priced?.financingOptions ?? []).map(presentOption) };
+      return {
+        ...item,
+        position: index + 1,
+        total: amountOfDecimal(priced?.total ?? '0'),
+        financingOptions: (priced?.financingOptions ?? []).map(presentOption),
+      };
     }),
     recurringServiceFee: cart.pricing.recurringServiceFee === null ? null : amountOfDecimal(cart.pricing.recurringServiceFee),
     financeCaseId: cart.financingCaseId,
@@ -29,7 +34,13 @@ export function presentCart(cart: Cart) {
 }
 
 function presentOption(option: CartPricingOption) {
-  return { financingType: option.financingType, duration: option.duration, commission: option.commission, rate: amountOfDecimal(option.monthlyRateAllIn), rentalFactor: option.rentalFactor };
+  return {
+    financingType: option.financingType,
+    duration: option.duration,
+    commission: option.commission,
+    rate: amountOfDecimal(option.monthlyRateAllIn),
+    rentalFactor: option.rentalFactor,
+  };
 }
 type CartPricingOption = Cart['pricing']['financingOptions'][number];
 

@@ -53,9 +53,16 @@ export function cartCheckoutRoutes(deps: CartCheckoutRouteDependencies): Operati
       const requests = await deps.quoteRequests.list(partner.id, limit, offset);
       return { status: 200, body: requests.map(presentQuoteRequest) };
     })
-    .handle(getQuoteRequest, async ({ params, partner }) => ({ status: 200, body: presentQuoteRequest(await findQuoteRequest(deps.quoteRequests, partner.id, params.id)) }))
+    .handle(getQuoteRequest, async ({ params, partner }) => ({
+      status: 200,
+      body: presentQuoteRequest(await findQuoteRequest(deps.quoteRequests, partner.id, params.id)),
+    }))
     .handle(createQuoteRequest, async ({ body, partner, requestId }) => {
-      const created = await fileQuoteRequest(body, { store: deps.quoteRequests, pricing: deps.pricing, caseWorkflow: deps.caseWorkflow }, context(partner.id, requestId));
+      const created = await fileQuoteRequest(
+        body,
+        { store: deps.quoteRequests, pricing: deps.pricing, caseWorkflow: deps.caseWorkflow },
+        context(partner.id, requestId),
+      );
       return { status: 201, body: presentCreatedQuoteRequest(created), headers: { Location: `/api/quote_requests/${created.id}` } };
     });
 }

@@ -4,7 +4,16 @@ import { invalidInput } from '@rental/problem';
 import { type caseWorkflow, opsQueueFiltersOf } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import type { Actor, ActorType } from '../../domain/model';
-import { OperatorDependencies, OperatorMove, OpsCaseView, applyOperatorMove, moveContractForward, opsCase, opsQueue, recordOperatorHistory } from '../../domain/operator';
+import {
+  OperatorDependencies,
+  OperatorMove,
+  OpsCaseView,
+  applyOperatorMove,
+  moveContractForward,
+  opsCase,
+  opsQueue,
+  recordOperatorHistory,
+} from '../../domain/operator';
 import { presentContract, presentQuote } from '../http/presenters';
 
 const ACTOR_TYPES: readonly ActorType[] = ['partner', 'customer', 'lender', 'signing', 'operator', 'system'];
@@ -29,15 +38,24 @@ function presentOpsCase(view: OpsCaseView) {
     createdAt: financingCase.createdAt,
     updatedAt: financingCase.updatedAt,
     quote: presentQuote(quote),
-    contract: contract ? {
-      id: contract.contract.id,
-      contractNumber: contract.contract.contractNumber,
-      status: contract.contract.status,
-      statusUpdatedAt: contract.contract.statusUpdatedAt,
-      createdAt: contract.contract.createdAt,
-      updatedAt: contract.contract.updatedAt,
-    } : null,
-    envelope: contract?.envelope ? { ...presentedContract?.signatureEnvelope, declineReason: contract.envelope.declineReason, createdAt: contract.envelope.createdAt, updatedAt: contract.envelope.updatedAt } : null,
+    contract: contract
+      ? {
+          id: contract.contract.id,
+          contractNumber: contract.contract.contractNumber,
+          status: contract.contract.status,
+          statusUpdatedAt: contract.contract.statusUpdatedAt,
+          createdAt: contract.contract.createdAt,
+          updatedAt: contract.contract.updatedAt,
+        }
+      : null,
+    envelope: contract?.envelope
+      ? {
+          ...presentedContract?.signatureEnvelope,
+          declineReason: contract.envelope.declineReason,
+          createdAt: contract.envelope.createdAt,
+          updatedAt: contract.envelope.updatedAt,
+        }
+      : null,
     lenderSubmissions: view.lenderSubmissions,
     history: view.history.map((entry) => ({
       at: entry.at,
@@ -66,7 +84,10 @@ function toMove(request: caseWorkflow.ApplyOperatorMoveRequest__Output): Operato
 }
 
 /** The calls of the back office; each adapts one use case of ../../domain/operator. */
-export function operatorHandlers(deps: OperatorDependencies, log: Logger): Pick<caseWorkflow.CaseWorkflowServiceHandlers, 'ListOpsQueue' | 'GetOpsCase' | 'ApplyOperatorMove' | 'MoveContractForward' | 'RecordHistory'> {
+export function operatorHandlers(
+  deps: OperatorDependencies,
+  log: Logger,
+): Pick<caseWorkflow.CaseWorkflowServiceHandlers, 'ListOpsQueue' | 'GetOpsCase' | 'ApplyOperatorMove' | 'MoveContractForward' | 'RecordHistory'> {
   const mappers = [mapDatabaseError];
   return {
     ListOpsQueue: unaryHandler<caseWorkflow.ListOpsQueueRequest__Output, caseWorkflow.OpsQueue>('ListOpsQueue', log, mappers, async (request) => {
@@ -82,32 +103,58 @@ export function operatorHandlers(deps: OperatorDependencies, log: Logger): Pick<
         })),
       };
     }),
-    GetOpsCase: unaryHandler<caseWorkflow.GetOpsCaseRequest__Output, caseWorkflow.OpsCase>('GetOpsCase', log, mappers, async (request) => opsCaseMessage(await opsCase(deps, request.financingCaseId))),
-    ApplyOperatorMove: unaryHandler<caseWorkflow.ApplyOperatorMoveRequest__Output, caseWorkflow.OpsCase>('ApplyOperatorMove', log, mappers, async (request) => opsCaseMessage(await applyOperatorMove(deps, {
-      financingCaseId: request.financingCaseId,
-      move: toMove(request),
-      reason: text(request.reason),
-      actor: toActor(request.actor),
-    }))),
-    MoveContractForward: unaryHandler<caseWorkflow.MoveContractForwardRequest__Output, caseWorkflow.OpsCase>('MoveContractForward', log, mappers, async (request) => opsCaseMessage(await moveContractForward(deps, {
-      contractId: request.contractId,
-      to: request.to,
-      reason: text(request.reason),
-      actor: toActor(request.actor),
-    }))),
-    RecordHistory: unaryHandler<caseWorkflow.RecordHistoryRequest__Output, caseWorkflow.RecordHistoryResponse>('RecordHistory', log, mappers, async (request) => {
-      let details: Record<string, unknown> | null = null;
-      if (request.detailsJson) {
-        try {
-          details = JSON.parse(request.detailsJson) as Record<string, unknown>;
-        } catch {
-          throw invalidInput('history.invalid_details', 'details_json is not JSON.');
+    GetOpsCase: unaryHandler<caseWorkflow.GetOpsCaseRequest__Output, caseWorkflow.OpsCase>('GetOpsCase', log, mappers, async (request) =>
+      opsCaseMessage(await opsCase(deps, request.financingCaseId)),
+    ),
+    ApplyOperatorMove: unaryHandler<caseWorkflow.ApplyOperatorMoveRequest__Output, caseWorkflow.OpsCase>('ApplyOperatorMove', log, mappers, async (request) =>
+      opsCaseMessage(
+        await applyOperatorMove(deps, {
+          financingCaseId: request.financingCaseId,
+          move: toMove(request),
+          reason: text(request.reason),
+          actor: toActor(request.actor),
+        }),
+      ),
+    ),
+    MoveContractForward: unaryHandler<caseWorkflow.MoveContractForwardRequest__Output, caseWorkflow.OpsCase>(
+      'MoveContractForward',
+      log,
+      mappers,
+      async (request) =>
+        opsCaseMessage(
+          await moveContractForward(deps, {
+            contractId: request.contractId,
+            to: request.to,
+            reason: text(request.reason),
+            actor: toActor(request.actor),
+          }),
+        ),
+    ),
+    RecordHistory: unaryHandler<caseWorkflow.RecordHistoryRequest__Output, caseWorkflow.RecordHistoryResponse>(
+      'RecordHistory',
+      log,
+      mappers,
+      async (request) => {
+        let details: Record<string, unknown> | null = null;
+        if (request.detailsJson) {
+          try {
+            details = JSON.parse(request.detailsJson) as Record<string, unknown>;
+          } catch {
+            throw invalidInput('history.invalid_details', 'details_json is not JSON.');
+          }
         }
-      }
-      const mail = request.partnerMail;
-      const partnerMail = mail && mail.subject ? { kind: mail.kind || request.action, subject: mail.subject, text: mail.text } : null;
-      await recordOperatorHistory(deps, { financingCaseId: request.financingCaseId, action: request.action, reason: text(request.reason), details, actor: toActor(request.actor), partnerMail });
-      return {};
-    }),
+        const mail = request.partnerMail;
+        const partnerMail = mail && mail.subject ? { kind: mail.kind || request.action, subject: mail.subject, text: mail.text } : null;
+        await recordOperatorHistory(deps, {
+          financingCaseId: request.financingCaseId,
+          action: request.action,
+          reason: text(request.reason),
+          details,
+          actor: toActor(request.actor),
+          partnerMail,
+        });
+        return {};
+      },
+    ),
   };
 }

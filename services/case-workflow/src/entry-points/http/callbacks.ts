@@ -29,6 +29,14 @@ function handled(work: (req: Request) => Promise<void>) {
  */
 export function mountCallbacks(app: Application, deps: { lender: LenderCallbackDependencies; signing: SigningCallbackDependencies }): void {
   const raw = express.raw({ type: () => true, limit: CALLBACK_BODY_LIMIT });
-  app.post('/lender/v1/:lenderId/events', raw, handled((req) => receiveLenderEvent(deps.lender, String(req.params.lenderId), rawBody(req), signatureHeaders(req))));
-  app.post('/signing/v1/events', raw, handled((req) => receiveSigningEvent(deps.signing, rawBody(req), signatureHeaders(req))));
+  app.post(
+    '/lender/v1/:lenderId/events',
+    raw,
+    handled((req) => receiveLenderEvent(deps.lender, String(req.params.lenderId), rawBody(req), signatureHeaders(req))),
+  );
+  app.post(
+    '/signing/v1/events',
+    raw,
+    handled((req) => receiveSigningEvent(deps.signing, rawBody(req), signatureHeaders(req))),
+  );
 }

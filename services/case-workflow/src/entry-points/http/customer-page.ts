@@ -5,7 +5,8 @@ import type { PresentedCustomerView } from './customer-presenters';
 // without JavaScript), one column that fits a phone, visible focus, AA contrast, labels on every
 // field, and errors summarised at the top.
 
-const escape = (text: string | number | null | undefined) => String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+const escape = (text: string | number | null | undefined) =>
+  String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 const STYLE = `
 *{box-sizing:border-box}
@@ -99,11 +100,14 @@ export interface PageMessages {
   answer?: { id: number; text: string };
 }
 
-const euro = (amount: number | null) => (amount === null ? 'not given' : `${amount.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} EUR`);
+const euro = (amount: number | null) =>
+  amount === null ? 'not given' : `${amount.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} EUR`;
 
 function errorSummary(errors: PageMessages['errors']): string {
   if (!errors || errors.length === 0) return '';
-  const entries = errors.map((error) => `<li>${error.field ? `<a href="#${escape(error.field)}">${escape(error.message)}</a>` : escape(error.message)}</li>`).join('');
+  const entries = errors
+    .map((error) => `<li>${error.field ? `<a href="#${escape(error.field)}">${escape(error.message)}</a>` : escape(error.message)}</li>`)
+    .join('');
   return `<div class="errors" role="alert" aria-labelledby="error-title" tabindex="-1" id="errors"><h2 id="error-title">There is a problem</h2><ul>${entries}</ul></div>`;
 }
 
@@ -128,10 +132,17 @@ export function offerPage(view: PresentedCustomerView, token: string, messages: 
 <button type="submit" name="action" value="reject_by_customer" class="danger">Reject the offer</button>
 </form>`;
   }
-  const open = view.requestedItems.filter((item) => (item.type === 'document' || item.type === 'fill_and_return') && (item.status === 'pending' || item.status === 'rejected'));
-  const requests = open.length === 0 ? '' : `
+  const open = view.requestedItems.filter(
+    (item) => (item.type === 'document' || item.type === 'fill_and_return') && (item.status === 'pending' || item.status === 'rejected'),
+  );
+  const requests =
+    open.length === 0
+      ? ''
+      : `
 <h2>Documents we need from you</h2>
-${open.map((item) => `
+${open
+  .map(
+    (item) => `
 <form method="post" action="${base}/documents" enctype="multipart/form-data">
 <input type="hidden" name="requestedDocumentId" value="${escape(item.id)}">
 <input type="hidden" name="category" value="${escape(item.category)}">
@@ -139,11 +150,17 @@ ${open.map((item) => `
 <input type="file" id="file-${escape(item.id)}" name="file" accept="application/pdf,image/png,image/jpeg" required>
 <p class="hint">PDF, PNG or JPEG, at most 10 MB.</p>
 <button type="submit" class="secondary">Upload</button>
-</form>`).join('')}`;
+</form>`,
+  )
+  .join('')}`;
   const questions = view.requestedItems.filter((item) => item.type === 'information' && item.status === 'pending');
-  const asked = questions.length === 0 ? '' : `
+  const asked =
+    questions.length === 0
+      ? ''
+      : `
 <h2>Questions for you</h2>
-${questions.map((item) => {
+${questions
+  .map((item) => {
     const field = `answer-${item.id}`;
     const invalid = messages.errors?.some((error) => error.field === field);
     const typed = messages.answer?.id === item.id ? messages.answer.text : '';
@@ -153,8 +170,11 @@ ${questions.map((item) => {
 <textarea id="${field}" name="response" maxlength="10000"${invalid ? ' aria-invalid="true" aria-describedby="errors"' : ''}>${escape(typed)}</textarea>
 <button type="submit" class="secondary">Send the answer</button>
 </form>`;
-  }).join('')}`;
-  return page(`Offer ${view.quoteNumber}`, `
+  })
+  .join('')}`;
+  return page(
+    `Offer ${view.quoteNumber}`,
+    `
 ${errorSummary(messages.errors)}
 ${done}
 <h1>Your offer ${escape(view.quoteNumber)}</h1>
@@ -171,13 +191,21 @@ ${done}
 <p><a href="/customer/v1/quotes/${encodeURIComponent(token)}/offer.pdf">Download the offer as a PDF</a></p>
 ${answer}
 ${asked}
-${requests}`);
+${requests}`,
+  );
 }
 
 /** A link that no longer works, or never did: a page for people, not an error dump. */
 export function linkProblemPage(kind: 'expired' | 'unknown'): string {
-  const [title, text] = kind === 'expired'
-    ? ['This link has expired', 'This link no longer works: the time to answer has passed, a newer link replaced it, or the request was canceled. Please ask your dealer to send you a new link.']
-    : ['This link does not work', 'We could not find an offer at this address. Please check that you copied the whole link from the e-mail, or ask your dealer to send it again.'];
+  const [title, text] =
+    kind === 'expired'
+      ? [
+          'This link has expired',
+          'This link no longer works: the time to answer has passed, a newer link replaced it, or the request was canceled. Please ask your dealer to send you a new link.',
+        ]
+      : [
+          'This link does not work',
+          'We could not find an offer at this address. Please check that you copied the whole link from the e-mail, or ask your dealer to send it again.',
+        ];
   return page(title, `<h1>${escape(title)}</h1><p>${escape(text)}</p>`);
 }

@@ -18,7 +18,14 @@ export function presentCustomerView(view: CustomerView) {
     expiresAt: view.expiresAt,
     actions: view.actions,
     requestedItems: view.requestedItems.map((item) => ({
-      id: item.id, type: item.type, label: item.label, question: item.question, status: item.status, category: item.category, optional: item.optional, dueAt: item.dueAt,
+      id: item.id,
+      type: item.type,
+      label: item.label,
+      question: item.question,
+      status: item.status,
+      category: item.category,
+      optional: item.optional,
+      dueAt: item.dueAt,
     })),
   };
 }

@@ -4,17 +4,58 @@ import { defineOperation, OperationRouter } from '@rental/http';
 import { UNSTORABLE_TEXT_MESSAGE, firstUnstorableText, isDomainError, validationFailed } from '@rental/problem';
 import { customerTokenParams } from '@rental/proto';
 import { z } from 'zod';
-import { CustomerAnswer, CustomerDependencies, acceptOffer, answerQuestion, customerAnswerBody, customerFeedbackBody, giveFeedback, readCustomerView } from '../../domain/customer';
+import {
+  CustomerAnswer,
+  CustomerDependencies,
+  acceptOffer,
+  answerQuestion,
+  customerAnswerBody,
+  customerFeedbackBody,
+  giveFeedback,
+  readCustomerView,
+} from '../../domain/customer';
 import { acceptCustomerQuote, answerCustomerQuestion, downloadCustomerOffer, getCustomerQuote, giveCustomerFeedback } from './customer-contract';
 import { CUSTOMER_PAGE_POLICY, linkProblemPage, offerPage } from './customer-page';
 import { presentCustomerView } from './customer-presenters';
 import { renderOfferPdf } from './offer-pdf';
 
 // The page's own routes: HTML for people, not part of any API description.
-const showPage = defineOperation({ operationId: 'customerPage', method: 'get', path: '/c/{token}', summary: 'The customer page', tags: ['Customer page'], params: customerTokenParams, responses: {} });
-const acceptOnPage = defineOperation({ operationId: 'customerPageAccept', method: 'post', path: '/c/{token}/accept', summary: 'Accept from the page', tags: ['Customer page'], params: customerTokenParams, responses: {} });
-const feedbackOnPage = defineOperation({ operationId: 'customerPageFeedback', method: 'post', path: '/c/{token}/feedback', summary: 'Feedback from the page', tags: ['Customer page'], params: customerTokenParams, responses: {} });
-const answerOnPage = defineOperation({ operationId: 'customerPageAnswer', method: 'post', path: '/c/{token}/information/{informationId}', summary: 'Answer a question from the page', tags: ['Customer page'], params: answerCustomerQuestion.params, responses: {} });
+const showPage = defineOperation({
+  operationId: 'customerPage',
+  method: 'get',
+  path: '/c/{token}',
+  summary: 'The customer page',
+  tags: ['Customer page'],
+  params: customerTokenParams,
+  responses: {},
+});
+const acceptOnPage = defineOperation({
+  operationId: 'customerPageAccept',
+  method: 'post',
+  path: '/c/{token}/accept',
+  summary: 'Accept from the page',
+  tags: ['Customer page'],
+  params: customerTokenParams,
+  responses: {},
+});
+const feedbackOnPage = defineOperation({
+  operationId: 'customerPageFeedback',
+  method: 'post',
+  path: '/c/{token}/feedback',
+  summary: 'Feedback from the page',
+  tags: ['Customer page'],
+  params: customerTokenParams,
+  responses: {},
+});
+const answerOnPage = defineOperation({
+  operationId: 'customerPageAnswer',
+  method: 'post',
+  path: '/c/{token}/information/{informationId}',
+  summary: 'Answer a question from the page',
+  tags: ['Customer page'],
+  params: answerCustomerQuestion.params,
+  responses: {},
+});
 
 /** The longest answer (10,000 characters), percent-encoded. */
 const MAX_FORM_BYTES = 96 * 1024;
@@ -34,7 +75,13 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 const html = (status: number, body: string) => ({
   status,
   stream: Readable.from([body]),
-  headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'Content-Security-Policy': CUSTOMER_PAGE_POLICY, 'X-Frame-Options': 'DENY' },
+  headers: {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+    'Content-Security-Policy': CUSTOMER_PAGE_POLICY,
+    'X-Frame-Options': 'DENY',
+  },
 });
 
 const seeOther = (location: string) => ({ status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
@@ -73,7 +120,10 @@ export function customerRoutes(deps: CustomerDependencies, router: OperationRout
     .handle(getCustomerQuote, async ({ params }) => ({ status: 200, body: presentCustomerView(await readCustomerView(deps, params.token)) }))
     .handle(acceptCustomerQuote, async ({ params }) => ({ status: 200, body: presentCustomerView(await acceptOffer(deps, params.token)) }))
     .handle(giveCustomerFeedback, async ({ params, body }) => ({ status: 200, body: presentCustomerView(await giveFeedback(deps, params.token, body)) }))
-    .handle(answerCustomerQuestion, async ({ params, body }) => ({ status: 200, body: presentCustomerView(await answerQuestion(deps, params.token, params.informationId, body)) }))
+    .handle(answerCustomerQuestion, async ({ params, body }) => ({
+      status: 200,
+      body: presentCustomerView(await answerQuestion(deps, params.token, params.informationId, body)),
+    }))
     .handle(downloadCustomerOffer, async ({ params }) => {
       const view = await readCustomerView(deps, params.token);
       const bytes = Buffer.from(await renderOfferPdf(view.details, view.partnerName));
@@ -112,16 +162,21 @@ export function customerRoutes(deps: CustomerDependencies, router: OperationRout
       const parsed = customerFeedbackBody.safeParse({ action: form.get('action') ?? undefined, text: form.get('text') ?? undefined });
       const text = form.get('text') ?? '';
       try {
-        if (firstUnstorableText(text) !== undefined) throw validationFailed([{ propertyPath: 'text', code: 'validation.invalid_text', message: UNSTORABLE_TEXT_MESSAGE }]);
+        if (firstUnstorableText(text) !== undefined)
+          throw validationFailed([{ propertyPath: 'text', code: 'validation.invalid_text', message: UNSTORABLE_TEXT_MESSAGE }]);
         if (!parsed.success) throw parsed.error;
         await giveFeedback(deps, params.token, parsed.data);
         return seeOther(`/c/${encodeURIComponent(params.token)}?done=${parsed.data.action === 'request_changes' ? 'changes_requested' : 'rejected'}`);
       } catch (error) {
         if (error instanceof z.ZodError || (isDomainError(error) && error.kind === 'rule_violation')) {
           const view = presentCustomerView(await readCustomerView(deps, params.token));
-          const errors = isDomainError(error) && error.violations?.length
-            ? error.violations.map((violation) => ({ field: violation.propertyPath === 'text' ? 'text' : null, message: violation.propertyPath === 'text' ? TEXT_MESSAGES[violation.code] ?? TEXT_REQUIRED : violation.message }))
-            : [{ field: null, message: 'Choose whether to ask for changes or to reject the offer.' }];
+          const errors =
+            isDomainError(error) && error.violations?.length
+              ? error.violations.map((violation) => ({
+                  field: violation.propertyPath === 'text' ? 'text' : null,
+                  message: violation.propertyPath === 'text' ? (TEXT_MESSAGES[violation.code] ?? TEXT_REQUIRED) : violation.message,
+                }))
+              : [{ field: null, message: 'Choose whether to ask for changes or to reject the offer.' }];
           // The text comes back into the field, without what made it unstorable.
           return html(422, offerPage(view, params.token, { errors, text: text.replaceAll('\u0000', '') }));
         }
@@ -137,13 +192,23 @@ export function customerRoutes(deps: CustomerDependencies, router: OperationRout
         if ('problem' in read) {
           const view = presentCustomerView(await readCustomerView(deps, params.token));
           // The text comes back into its field, without what made it unstorable.
-          return html(422, offerPage(view, params.token, { errors: [{ field: `answer-${params.informationId}`, message: read.problem }], answer: { id: params.informationId, text: response.replaceAll('\u0000', '') } }));
+          return html(
+            422,
+            offerPage(view, params.token, {
+              errors: [{ field: `answer-${params.informationId}`, message: read.problem }],
+              answer: { id: params.informationId, text: response.replaceAll('\u0000', '') },
+            }),
+          );
         }
         await answerQuestion(deps, params.token, params.informationId, read.answer);
         return seeOther(`${page}?done=answered`);
       } catch (error) {
         // Not (or no longer) a pending question of this offer: the page says so.
-        if (isDomainError(error) && [error.code, ...(error.violations ?? []).map((violation) => violation.code)].some((code) => code.startsWith('document_request.'))) return seeOther(`${page}?error=answer_closed`);
+        if (
+          isDomainError(error) &&
+          [error.code, ...(error.violations ?? []).map((violation) => violation.code)].some((code) => code.startsWith('document_request.'))
+        )
+          return seeOther(`${page}?error=answer_closed`);
         return pageForLinkProblem(error);
       }
     });

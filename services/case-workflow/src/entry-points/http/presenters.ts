@@ -7,7 +7,6 @@ export const quotePath = (id: string) => `/api/quotes/${id}`;
 export const contractPath = (id: string) => `/api/contracts/${id}`;
 const partnerPath = (id: string) => `/api/partners/${id}`;
 
-
 function presentItem(item: RequestedItem) {
   return {
     id: item.id,
@@ -73,7 +72,12 @@ const presentAddress = (address: Address) => ({
 
 export function presentQuote(details: QuoteDetails) {
   const { quote } = details;
-  const responses = details.financingResponses.map((response) => ({ id: response.id, decision: response.decision, active: response.active, createdAt: response.createdAt }));
+  const responses = details.financingResponses.map((response) => ({
+    id: response.id,
+    decision: response.decision,
+    active: response.active,
+    createdAt: response.createdAt,
+  }));
   return {
     '@id': quotePath(quote.id),
     '@type': 'Quote' as const,
@@ -116,7 +120,13 @@ export function presentQuote(details: QuoteDetails) {
     apiCall: true,
     financeRejectedOverride: false,
     authorizedPersons: details.authorizedPersons,
-    quoteFeedbacks: details.feedbacks.map((feedback) => ({ id: feedback.id, quote: quotePath(feedback.quoteId), text: feedback.text, action: feedback.action, createdAt: feedback.createdAt })),
+    quoteFeedbacks: details.feedbacks.map((feedback) => ({
+      id: feedback.id,
+      quote: quotePath(feedback.quoteId),
+      text: feedback.text,
+      action: feedback.action,
+      createdAt: feedback.createdAt,
+    })),
     quoteRequest: quote.quoteRequestId ? `/api/quote_requests/${quote.quoteRequestId}` : null,
     financingNumber: quote.financingNumber,
     financingCaseId: quote.financingCaseId,
@@ -148,7 +158,13 @@ export function presentContract({ contract, envelope }: ContractDetails) {
     status: contract.status,
     financingCaseId: contract.financingCaseId,
     quote: quotePath(contract.quoteId),
-    signatureEnvelope: envelope ? { id: envelope.id, status: envelope.status, recipients: envelope.recipients.map((recipient) => ({ name: recipient.name, email: recipient.email, role: recipient.role })) } : null,
+    signatureEnvelope: envelope
+      ? {
+          id: envelope.id,
+          status: envelope.status,
+          recipients: envelope.recipients.map((recipient) => ({ name: recipient.name, email: recipient.email, role: recipient.role })),
+        }
+      : null,
     createdAt: contract.createdAt,
     updatedAt: contract.updatedAt,
   };

@@ -13,7 +13,17 @@ import { advanceClock } from '../../domain/sandbox-clock';
 import type { ClockSettings } from '../../domain/clock';
 import { formatDuration } from '@rental/config';
 import {
-  cancelFinancingCase, editContractNumber, getContract, getFinancingCase, getQuote, listFinancingCases, sandboxAdvanceClock, sandboxFinanceDecision, sandboxSimulate, sendToCustomer, startEsignature,
+  cancelFinancingCase,
+  editContractNumber,
+  getContract,
+  getFinancingCase,
+  getQuote,
+  listFinancingCases,
+  sandboxAdvanceClock,
+  sandboxFinanceDecision,
+  sandboxSimulate,
+  sendToCustomer,
+  startEsignature,
 } from './contract';
 import { customerRoutes } from './customer-routes';
 import { casePath, presentCase, presentContract, presentContractNumber, presentQuote } from './presenters';
@@ -82,7 +92,10 @@ export function caseWorkflowRoutes(deps: CaseWorkflowRouteDependencies): Operati
       before: ({ params, partner, requestId }) => sandboxCase(sandbox, params.financingCaseId, { ...partner, requestId }),
       handle: async ({ body, partner, requestId, guarded: financingCase }) => {
         const { clockOffsetMs, ...advanced } = await advanceClock(deps, financingCase, body, { ...partner, requestId });
-        return { status: 200, body: { financingCaseId: advanced.financingCaseId, clockOffset: formatDuration(clockOffsetMs), applied: advanced.applied, status: advanced.status } };
+        return {
+          status: 200,
+          body: { financingCaseId: advanced.financingCaseId, clockOffset: formatDuration(clockOffsetMs), applied: advanced.applied, status: advanced.status },
+        };
       },
     });
   return customerRoutes(deps, router);

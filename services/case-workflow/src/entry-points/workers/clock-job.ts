@@ -25,13 +25,14 @@ export function clockJob(deps: ClockDependencies & { now(): Date }, options: { t
     firstRoundAfterInterval: true,
     log,
     // Each tick is a trace of its own: the moves, mails and events it causes share its id.
-    run: () => inTraceOf({}, async () => {
-      const result = await runClockTick(deps, deps.now());
-      tickEffects.inc({ kind: 'reminder' }, result.reminders);
-      tickEffects.inc({ kind: 'expiry' }, result.expiries);
-      tickEffects.inc({ kind: 'overdue_notice' }, result.overdueNotices);
-      tickEffects.inc({ kind: 'overdue_cancel' }, result.overdueCancels);
-      if (result.reminders + result.expiries + result.overdueNotices + result.overdueCancels > 0) log.info({ ...result }, 'clock tick applied changes');
-    }),
+    run: () =>
+      inTraceOf({}, async () => {
+        const result = await runClockTick(deps, deps.now());
+        tickEffects.inc({ kind: 'reminder' }, result.reminders);
+        tickEffects.inc({ kind: 'expiry' }, result.expiries);
+        tickEffects.inc({ kind: 'overdue_notice' }, result.overdueNotices);
+        tickEffects.inc({ kind: 'overdue_cancel' }, result.overdueCancels);
+        if (result.reminders + result.expiries + result.overdueNotices + result.overdueCancels > 0) log.info({ ...result }, 'clock tick applied changes');
+      }),
   });
 }

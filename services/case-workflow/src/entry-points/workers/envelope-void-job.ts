@@ -21,7 +21,8 @@ export function envelopeVoidJob(deps: EnvelopeVoidDependencies, log: Logger): Qu
     process: async (job) => {
       const outcome = await inTraceOf(job, () => voidAtProvider(deps, job));
       envelopeVoids.inc({ outcome });
-      if (outcome === 'failed') log.warn({ envelopeId: job.envelopeId, attempt: job.attempts }, 'the signing provider did not void an envelope; it will be tried again');
+      if (outcome === 'failed')
+        log.warn({ envelopeId: job.envelopeId, attempt: job.attempts }, 'the signing provider did not void an envelope; it will be tried again');
     },
     log,
   });

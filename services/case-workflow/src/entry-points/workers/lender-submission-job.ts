@@ -34,7 +34,8 @@ export function lenderSubmissionJob(deps: SubmissionDependencies, options: Lende
     process: async (submission) => {
       const outcome = await submitOne(traced, submission);
       lenderSubmissions.inc({ outcome });
-      if (outcome === 'failed') log.warn({ financingCaseId: submission.financingCaseId, attempt: submission.attempts }, 'lender submission failed; it will be retried');
+      if (outcome === 'failed')
+        log.warn({ financingCaseId: submission.financingCaseId, attempt: submission.attempts }, 'lender submission failed; it will be retried');
     },
   });
 }

@@ -11,10 +11,15 @@ import type { CaseCleanup } from '../../domain/ports';
  * (consumed_events).
  */
 export function consumeStatusChanges(bus: Bus, deps: { cleanup: CaseCleanup; now(): Date }, log: Logger): void {
-  bus.consume(statusChangedConsumer(log, { serviceName: 'documents', durable: 'documents-quote-cancels', subject: QUOTE_CANCELED_SUBJECT }, async (event, requestId) => {
-    const result = await onStatusChanged(deps, event);
-    if (result.applied) {
-      log.info({ eventId: event.id, requestId, financingCaseId: event.data.financingCaseId, ...result }, 'case canceled: document tokens invalidated, callback requests closed');
-    }
-  }));
+  bus.consume(
+    statusChangedConsumer(log, { serviceName: 'documents', durable: 'documents-quote-cancels', subject: QUOTE_CANCELED_SUBJECT }, async (event, requestId) => {
+      const result = await onStatusChanged(deps, event);
+      if (result.applied) {
+        log.info(
+          { eventId: event.id, requestId, financingCaseId: event.data.financingCaseId, ...result },
+          'case canceled: document tokens invalidated, callback requests closed',
+        );
+      }
+    }),
+  );
 }

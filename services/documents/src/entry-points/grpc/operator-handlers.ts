@@ -4,7 +4,16 @@ import type { documents } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import { FinancingDocument, itemState } from '../../domain/model';
 import {
-  CallbackRequestView, OperatorDependencies, caseFiles, closeCallbackRequest, collectTransmission, createCallbackRequest, markTransmitted, openAnyDocument, openItemCounts, reviewDocument,
+  CallbackRequestView,
+  OperatorDependencies,
+  caseFiles,
+  closeCallbackRequest,
+  collectTransmission,
+  createCallbackRequest,
+  markTransmitted,
+  openAnyDocument,
+  openItemCounts,
+  reviewDocument,
 } from '../../domain/operator';
 import type { RequestItemView } from '../../domain/request-items';
 import { documentFile } from '../http/presenters';
@@ -61,8 +70,20 @@ const callbackMessage = (view: CallbackRequestView): documents.CallbackRequest =
 });
 
 /** The calls of the back office; each adapts one use case of ../../domain/operator. */
-export function operatorHandlers(deps: OperatorDependencies, log: Logger): Pick<documents.DocumentsServiceHandlers,
-  'GetCaseFiles' | 'CountOpenItems' | 'ReviewDocument' | 'OpenDocument' | 'CreateCallbackRequest' | 'CloseCallbackRequest' | 'CollectTransmission' | 'MarkTransmitted'> {
+export function operatorHandlers(
+  deps: OperatorDependencies,
+  log: Logger,
+): Pick<
+  documents.DocumentsServiceHandlers,
+  | 'GetCaseFiles'
+  | 'CountOpenItems'
+  | 'ReviewDocument'
+  | 'OpenDocument'
+  | 'CreateCallbackRequest'
+  | 'CloseCallbackRequest'
+  | 'CollectTransmission'
+  | 'MarkTransmitted'
+> {
   const mappers = [mapDatabaseError];
   return {
     GetCaseFiles: unaryHandler<documents.GetCaseFilesRequest__Output, documents.CaseFiles>('GetCaseFiles', log, mappers, async (request) => {
@@ -75,25 +96,59 @@ export function operatorHandlers(deps: OperatorDependencies, log: Logger): Pick<
     }),
     ReviewDocument: unaryHandler<documents.ReviewDocumentRequest__Output, documents.ReviewDocumentResponse>('ReviewDocument', log, mappers, async (request) => {
       const { document, item } = await reviewDocument(deps, { documentId: request.documentId, status: request.status, reason: request.reason || null });
-      return { documentId: document.id, financingCaseId: document.financingCaseId, partnerId: document.partnerId, itemId: item?.id ?? 0, itemLabel: item?.label ?? '', originalName: document.originalName };
+      return {
+        documentId: document.id,
+        financingCaseId: document.financingCaseId,
+        partnerId: document.partnerId,
+        itemId: item?.id ?? 0,
+        itemLabel: item?.label ?? '',
+        originalName: document.originalName,
+      };
     }),
     OpenDocument: unaryHandler<documents.OpenDocumentRequest__Output, documents.DocumentContent>('OpenDocument', log, mappers, async (request) => {
       const { document, content } = await openAnyDocument(deps, request.documentId);
       return { documentId: document.id, financingCaseId: document.financingCaseId, originalName: document.originalName, mimeType: document.mimeType, content };
     }),
-    CreateCallbackRequest: unaryHandler<documents.CreateCallbackRequestRequest__Output, documents.CallbackRequest>('CreateCallbackRequest', log, mappers, async (request) => callbackMessage(await createCallbackRequest(deps, { financingCaseId: request.financingCaseId, items: request.items, note: request.note || null }))),
-    CloseCallbackRequest: unaryHandler<documents.CloseCallbackRequestRequest__Output, documents.CallbackRequest>('CloseCallbackRequest', log, mappers, async (request) => callbackMessage(await closeCallbackRequest(deps, request.callbackRequestId))),
+    CreateCallbackRequest: unaryHandler<documents.CreateCallbackRequestRequest__Output, documents.CallbackRequest>(
+      'CreateCallbackRequest',
+      log,
+      mappers,
+      async (request) =>
+        callbackMessage(await createCallbackRequest(deps, { financingCaseId: request.financingCaseId, items: request.items, note: request.note || null })),
+    ),
+    CloseCallbackRequest: unaryHandler<documents.CloseCallbackRequestRequest__Output, documents.CallbackRequest>(
+      'CloseCallbackRequest',
+      log,
+      mappers,
+      async (request) => callbackMessage(await closeCallbackRequest(deps, request.callbackRequestId)),
+    ),
     CollectTransmission: unaryHandler<documents.TransmissionRequest__Output, documents.Transmission>('CollectTransmission', log, mappers, async (request) => {
       const items = await collectTransmission(deps, { financingCaseId: request.financingCaseId, items: request.items });
       return {
         items: items.map(({ item, answer, documents: files }) => ({
-          id: item.id, type: item.itemType, label: item.label, category: item.category, answer: answer ?? '', documents: files, transmittedToLenderAt: '',
+          id: item.id,
+          type: item.itemType,
+          label: item.label,
+          category: item.category,
+          answer: answer ?? '',
+          documents: files,
+          transmittedToLenderAt: '',
         })),
       };
     }),
     MarkTransmitted: unaryHandler<documents.TransmissionRequest__Output, documents.Transmission>('MarkTransmitted', log, mappers, async (request) => {
       const items = await markTransmitted(deps, { financingCaseId: request.financingCaseId, items: request.items });
-      return { items: items.map((item) => ({ id: item.id, type: item.itemType, label: item.label, category: item.category, answer: item.response ?? '', documents: [], transmittedToLenderAt: item.transmittedToLenderAt ?? '' })) };
+      return {
+        items: items.map((item) => ({
+          id: item.id,
+          type: item.itemType,
+          label: item.label,
+          category: item.category,
+          answer: item.response ?? '',
+          documents: [],
+          transmittedToLenderAt: item.transmittedToLenderAt ?? '',
+        })),
+      };
     }),
   };
 }

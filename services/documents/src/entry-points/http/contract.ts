@@ -57,7 +57,7 @@ export const requestItemSchema = z
     internalOnly: z.boolean(),
     transmittableToLender: z.boolean(),
     question: z.string().nullable().optional().describe('Information only: what is asked'),
-    response: z.string().nullable().optional().describe('Information only: the partner\'s answer'),
+    response: z.string().nullable().optional().describe("Information only: the partner's answer"),
     customName: z.string().nullable().optional().describe('Requested document only'),
     responseDocuments: documentIris('Files that answered the request').optional(),
     verifiedResponseDocuments: documentIris('Answers a reviewer verified').optional(),
@@ -73,17 +73,27 @@ export const requestItemSchema = z
 
 const uploadForm = z
   .object({
-    file: z.string().meta({ format: 'binary', contentMediaType: 'application/octet-stream' })
+    file: z
+      .string()
+      .meta({ format: 'binary', contentMediaType: 'application/octet-stream' })
       .describe(`PDF, PNG or JPEG, at most ${MAX_UPLOAD_BYTES} bytes; the type is read from the content, not from the name or the part's content type`),
     category: z.enum(DOCUMENT_CATEGORIES),
     description: z.string().max(2000).optional(),
-    requestedDocumentId: z.string().regex(/^[0-9]+$/).optional().describe('Id of an open requested document or fill-and-return of this case that the file answers'),
+    requestedDocumentId: z
+      .string()
+      .regex(/^[0-9]+$/)
+      .optional()
+      .describe('Id of an open requested document or fill-and-return of this case that the file answers'),
   })
   .meta({ id: 'DocumentUpload' });
 
 const downloadHeaders = {
   'Content-Length': { description: 'Size of the file in bytes', schema: z.string(), required: true },
-  'Content-Disposition': { description: 'attachment with the original name: an ASCII filename and the exact name as filename* (RFC 5987)', schema: z.string(), required: true },
+  'Content-Disposition': {
+    description: 'attachment with the original name: an ASCII filename and the exact name as filename* (RFC 5987)',
+    schema: z.string(),
+    required: true,
+  },
 };
 
 // Another partner's case or document is refused (403), not hidden.
@@ -101,7 +111,13 @@ export const uploadDocument = caseDocuments.post({
     'A body that is not multipart/form-data is 400. Bodies larger than the gateway limit are refused with 413 before they reach the service.',
   ].join(' '),
   body: { schema: uploadForm, contentType: 'multipart/form-data' },
-  returns: { 201: { description: 'The stored document', schema: documentSchema, headers: { Location: { description: 'Path of the document', schema: z.string(), required: true } } } },
+  returns: {
+    201: {
+      description: 'The stored document',
+      schema: documentSchema,
+      headers: { Location: { description: 'Path of the document', schema: z.string(), required: true } },
+    },
+  },
   problems: [413],
 });
 
@@ -109,7 +125,8 @@ export const listDocuments = caseDocuments.list({
   operationId: 'listFinancingDocuments',
   path: '/api/financing-cases/{financingCaseId}/documents',
   summary: 'Documents of a financing case',
-  description: 'Only the files the partner provided itself (superseded versions left out), the signed contract and the signed handover confirmation, oldest first.',
+  description:
+    'Only the files the partner provided itself (superseded versions left out), the signed contract and the signed handover confirmation, oldest first.',
   items: { description: 'The visible documents', schema: documentSchema },
 });
 
@@ -117,7 +134,8 @@ export const getDocument = document.read({
   operationId: 'getFinancingDocument',
   path: '/api/documents/{id}',
   summary: 'Metadata of a document',
-  description: 'A document of another partner is 403; a document the visibility rule hides (customer-provided, operator-internal, superseded) is 404 like an unknown one.',
+  description:
+    'A document of another partner is 403; a document the visibility rule hides (customer-provided, operator-internal, superseded) is 404 like an unknown one.',
   returns: { description: 'The document', schema: documentSchema },
 });
 
@@ -125,7 +143,7 @@ export const downloadDocument = document.read({
   operationId: 'downloadFinancingDocument',
   path: '/api/documents/{id}/download',
   summary: 'Content of a document',
-  description: 'Streamed with the document\'s own type (application/pdf, image/png or image/jpeg, as its mimeType says). Visibility as for the metadata.',
+  description: "Streamed with the document's own type (application/pdf, image/png or image/jpeg, as its mimeType says). Visibility as for the metadata.",
   returns: { description: 'The file', contentType: STORED_FILE_TYPES, headers: downloadHeaders },
 });
 
@@ -138,7 +156,8 @@ export const deleteDocument = defineOperation({
   method: 'delete',
   path: '/api/documents/{id}',
   summary: 'Delete a document (disabled)',
-  description: 'Deleting documents through the API is out of scope and switched off: every call answers 405 with `Allow` and deletes nothing. 204, 403 and 404 are the answers reserved for when deletion is switched on.',
+  description:
+    'Deleting documents through the API is out of scope and switched off: every call answers 405 with `Allow` and deletes nothing. 204, 403 and 404 are the answers reserved for when deletion is switched on.',
   tags: ['Documents'],
   params: documentPath,
   responses: {
@@ -177,7 +196,8 @@ export const respondToInformation = caseRequests.post({
   operationId: 'respondToInformationRequest',
   path: '/api/financing-cases/{financingCaseId}/document-requests/information/{informationId}/respond',
   summary: 'Answer an information request',
-  description: 'A body without `response`, with another type, or with other fields is 400. The request must be a partner-visible information request of the case (else 404) and still pending (else 422); it becomes provided.',
+  description:
+    'A body without `response`, with another type, or with other fields is 400. The request must be a partner-visible information request of the case (else 404) and still pending (else 422); it becomes provided.',
   params: z.object({ financingCaseId: caseId, informationId: integerId('Id of the information request') }),
   // Every malformed body is 400 here (the specification lists no 422 for its shape).
   body: { schema: respondBody, reject: (error, input) => malformedBody(zodViolations(error, input)) },
@@ -188,13 +208,21 @@ export const declareNotAvailable = caseRequests.post({
   operationId: 'declareDocumentRequestNotAvailable',
   path: '/api/financing-cases/{financingCaseId}/document-requests/{type}/{itemId}/not-available',
   summary: 'Declare a requested item not available',
-  description: 'Only for an optional, partner-visible, pending item of the case: a required or no longer pending item is 422; an unknown or operator-internal item, or an item of another type than {type}, is 404.',
+  description:
+    'Only for an optional, partner-visible, pending item of the case: a required or no longer pending item is 422; an unknown or operator-internal item, or an item of another type than {type}, is 404.',
   params: z.object({ financingCaseId: caseId, type: z.enum(ITEM_TYPES).describe('Type of the item'), itemId: integerId('Id of the requested item') }),
   returns: itemAnswer('The item, now not_available'),
   problems: [400, 422],
 });
 
 export const operations = [
-  uploadDocument, listDocuments, getDocument, downloadDocument, deleteDocument,
-  listDocumentRequests, downloadTemplate, respondToInformation, declareNotAvailable,
+  uploadDocument,
+  listDocuments,
+  getDocument,
+  downloadDocument,
+  deleteDocument,
+  listDocumentRequests,
+  downloadTemplate,
+  respondToInformation,
+  declareNotAvailable,
 ];

@@ -11,27 +11,40 @@ import { MultipartOptions, receiveUpload } from './multipart';
 // the customer's page (/c/{token}/documents). Not part of the partner API. The customer's answers
 // go through case-workflow (AnswerCustomerInformation), which answers them with the customer view.
 
-const customerDocumentSchema = z.object({
-  id: z.number().int(),
-  fileName: z.string(),
-  mimeType: z.string(),
-  fileSize: z.number().int(),
-  requestedDocumentId: z.number().int().nullable(),
-  uploadedAt: z.string(),
-}).meta({ id: 'CustomerDocument' });
+const customerDocumentSchema = z
+  .object({
+    id: z.number().int(),
+    fileName: z.string(),
+    mimeType: z.string(),
+    fileSize: z.number().int(),
+    requestedDocumentId: z.number().int().nullable(),
+    uploadedAt: z.string(),
+  })
+  .meta({ id: 'CustomerDocument' });
 
 const uploadCustomerDocumentOperation = customerOperation({
   operationId: 'uploadCustomerDocument',
   method: 'post',
   path: '/customer/v1/quotes/{token}/documents',
   summary: 'Upload a document the customer was asked for',
-  body: { schema: z.object({ file: z.string(), requestedDocumentId: z.string(), category: z.string().optional(), description: z.string().optional() }), contentType: 'multipart/form-data', required: true },
+  body: {
+    schema: z.object({ file: z.string(), requestedDocumentId: z.string(), category: z.string().optional(), description: z.string().optional() }),
+    contentType: 'multipart/form-data',
+    required: true,
+  },
   returns: { 201: { description: 'Stored', schema: customerDocumentSchema } },
   problems: [400, 413, 415],
 });
 
-const uploadOnPage = defineOperation({ operationId: 'customerPageUpload', method: 'post', path: '/c/{token}/documents', summary: 'Upload from the customer page', tags: ['Customer page'], params: customerTokenParams, responses: {} });
-
+const uploadOnPage = defineOperation({
+  operationId: 'customerPageUpload',
+  method: 'post',
+  path: '/c/{token}/documents',
+  summary: 'Upload from the customer page',
+  tags: ['Customer page'],
+  params: customerTokenParams,
+  responses: {},
+});
 
 const presentCustomerDocument = (document: FinancingDocument) => ({
   id: document.id,

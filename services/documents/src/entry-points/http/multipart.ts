@@ -84,7 +84,9 @@ function spool(stream: Readable, target: string, maxFileBytes: number): Promise<
       out.end();
     });
     stream.on('error', () => fail(invalidInput('request.aborted', 'The request body was not received completely.')));
-    out.on('error', (error) => fail(new DomainError('unavailable', 'document.spool_unavailable', 'The upload cannot be received right now; retry later.', { cause: error })));
+    out.on('error', (error) =>
+      fail(new DomainError('unavailable', 'document.spool_unavailable', 'The upload cannot be received right now; retry later.', { cause: error })),
+    );
     out.on('finish', () => {
       if (!failed && mimeType) resolve({ size, mimeType });
     });
@@ -99,7 +101,10 @@ function spool(stream: Readable, target: string, maxFileBytes: number): Promise<
 export function receiveUpload(req: IncomingMessage, options: MultipartOptions): Promise<ReceivedUpload> {
   const contentType = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
-    throw invalidInput('document.not_multipart', 'Send the document as multipart/form-data with the parts file, category and, optionally, description and requestedDocumentId.');
+    throw invalidInput(
+      'document.not_multipart',
+      'Send the document as multipart/form-data with the parts file, category and, optionally, description and requestedDocumentId.',
+    );
   }
   try {
     // Recreated when a tmp cleaner removed it; not writable at all is a 503, not a 500.
@@ -164,7 +169,12 @@ export function receiveUpload(req: IncomingMessage, options: MultipartOptions): 
         fields[name] = value;
       }
     });
-    const tooManyParts = () => violations.push({ propertyPath: '', code: 'document.too_many_parts', message: 'Send one file and at most the parts category, description and requestedDocumentId.' });
+    const tooManyParts = () =>
+      violations.push({
+        propertyPath: '',
+        code: 'document.too_many_parts',
+        message: 'Send one file and at most the parts category, description and requestedDocumentId.',
+      });
     parser.on('filesLimit', tooManyParts);
     parser.on('fieldsLimit', tooManyParts);
     parser.on('partsLimit', tooManyParts);
@@ -174,7 +184,13 @@ export function receiveUpload(req: IncomingMessage, options: MultipartOptions): 
         if (finished) return;
         finished = true;
         resolve({
-          form: { category: fields.category, description: fields.description, requestedDocumentId: fields.requestedDocumentId, file: received, violations: [...new Map(violations.map((v) => [`${v.propertyPath}|${v.code}`, v])).values()] },
+          form: {
+            category: fields.category,
+            description: fields.description,
+            requestedDocumentId: fields.requestedDocumentId,
+            file: received,
+            violations: [...new Map(violations.map((v) => [`${v.propertyPath}|${v.code}`, v])).values()],
+          },
           discard,
         });
       });

@@ -2,7 +2,8 @@ import { FinancingDocument, isActiveResponse, isTransmittableResponse, isVisible
 import type { RequestItemView } from '../../domain/request-items';
 
 export const documentPath = (id: number) => `/api/documents/${id}`;
-const templatePath = (financingCaseId: string, itemId: number) => `/api/financing-cases/${financingCaseId}/document-requests/fill-and-return-templates/${itemId}/download`;
+const templatePath = (financingCaseId: string, itemId: number) =>
+  `/api/financing-cases/${financingCaseId}/document-requests/fill-and-return-templates/${itemId}/download`;
 
 /** What every reader of a document sees first, the partner and the approval team alike. */
 export function documentFile(document: FinancingDocument) {
@@ -59,19 +60,21 @@ export function presentItem({ item, responses }: RequestItemView) {
     ...(item.itemType === 'information'
       ? { question: item.question, response: item.response }
       : {
-        responseDocuments: paths(visible),
-        verifiedResponseDocuments: paths(visible.filter((document) => document.reviewStatus === 'VERIFIED')),
-        activeResponseDocuments: paths(visible.filter(isActiveResponse)),
-        transmittableResponseDocuments: paths(visible.filter(isTransmittableResponse)),
-      }),
-    ...(item.itemType === 'document' ? { customName: item.customName, latestPendingResponseDocument: latestPending ? documentPath(latestPending.id) : null } : {}),
+          responseDocuments: paths(visible),
+          verifiedResponseDocuments: paths(visible.filter((document) => document.reviewStatus === 'VERIFIED')),
+          activeResponseDocuments: paths(visible.filter(isActiveResponse)),
+          transmittableResponseDocuments: paths(visible.filter(isTransmittableResponse)),
+        }),
+    ...(item.itemType === 'document'
+      ? { customName: item.customName, latestPendingResponseDocument: latestPending ? documentPath(latestPending.id) : null }
+      : {}),
     ...(item.itemType === 'fill_and_return' && item.template
       ? {
-        templateFileName: item.template.fileName,
-        templateFileSize: item.template.fileSize,
-        templateFileMimeType: item.template.mimeType,
-        templateOriginalName: item.template.originalName,
-      }
+          templateFileName: item.template.fileName,
+          templateFileSize: item.template.fileSize,
+          templateFileMimeType: item.template.mimeType,
+          templateOriginalName: item.template.originalName,
+        }
       : {}),
   };
 }

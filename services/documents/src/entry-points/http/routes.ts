@@ -4,7 +4,14 @@ import { DocumentsDependencies, findDocument, listDocuments as listVisibleDocume
 import { contentDisposition } from '../../domain/filename';
 import { declareNotAvailable as notAvailable, listRequestItems, openTemplate, respondToInformation as respond } from '../../domain/request-items';
 import {
-  declareNotAvailable, downloadDocument, downloadTemplate, getDocument, listDocumentRequests, listDocuments, respondToInformation, uploadDocument,
+  declareNotAvailable,
+  downloadDocument,
+  downloadTemplate,
+  getDocument,
+  listDocumentRequests,
+  listDocuments,
+  respondToInformation,
+  uploadDocument,
 } from './contract';
 import { MultipartOptions, receiveUpload } from './multipart';
 import { documentPath, presentDocument, presentItem } from './presenters';
@@ -32,7 +39,12 @@ export function documentsRoutes(deps: DocumentsDependencies, uploads: MultipartO
       }
     })
     .handle(listDocuments, async ({ params, query, partner, requestId }) => {
-      const documents = await listVisibleDocuments(deps, { financingCaseId: params.financingCaseId, partnerId: partner.id, requestId, ...pageWindow(query.page) });
+      const documents = await listVisibleDocuments(deps, {
+        financingCaseId: params.financingCaseId,
+        partnerId: partner.id,
+        requestId,
+        ...pageWindow(query.page),
+      });
       return { status: 200, body: documents.map(presentDocument) };
     })
     .handle(getDocument, async ({ params, partner }) => {
@@ -48,15 +60,32 @@ export function documentsRoutes(deps: DocumentsDependencies, uploads: MultipartO
       return { status: 200, body: items.slice(offset, offset + limit).map(presentItem) };
     })
     .handle(downloadTemplate, async ({ params, partner, requestId }) => {
-      const { template, content } = await openTemplate(deps, { financingCaseId: params.financingCaseId, partnerId: partner.id, requestId, templateId: params.templateId });
+      const { template, content } = await openTemplate(deps, {
+        financingCaseId: params.financingCaseId,
+        partnerId: partner.id,
+        requestId,
+        templateId: params.templateId,
+      });
       return { status: 200, stream: content, headers: fileHeaders(template.mimeType, template.fileSize, template.originalName) };
     })
     .handle(respondToInformation, async ({ params, body, partner, requestId }) => {
-      const view = await respond(deps, { financingCaseId: params.financingCaseId, partnerId: partner.id, requestId, itemId: params.informationId, response: body.response });
+      const view = await respond(deps, {
+        financingCaseId: params.financingCaseId,
+        partnerId: partner.id,
+        requestId,
+        itemId: params.informationId,
+        response: body.response,
+      });
       return { status: 200, body: presentItem(view) };
     })
     .handle(declareNotAvailable, async ({ params, partner, requestId }) => {
-      const view = await notAvailable(deps, { financingCaseId: params.financingCaseId, partnerId: partner.id, requestId, itemId: params.itemId, itemType: params.type });
+      const view = await notAvailable(deps, {
+        financingCaseId: params.financingCaseId,
+        partnerId: partner.id,
+        requestId,
+        itemId: params.itemId,
+        itemType: params.type,
+      });
       return { status: 200, body: presentItem(view) };
     });
   return customerRoutes(deps, uploads, router);

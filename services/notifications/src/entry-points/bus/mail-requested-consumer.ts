@@ -16,8 +16,10 @@ export function consumeMailRequests(options: { bus: Bus; store: RequestedMailSto
     durable: 'notifications-mail-requested',
     handler: async (message) => {
       const outcome = await receiveMailRequest(message.data, { store: options.store, environment: options.environment });
-      if (outcome.kind === 'invalid') log.error({ seq: message.sequence, requestId: message.requestId, problems: outcome.problems }, 'ignoring a mail request that is not valid');
-      else if (outcome.kind === 'other_environment') log.warn({ seq: message.sequence, mailId: outcome.id, environment: outcome.environment }, 'ignoring a mail request of another environment');
+      if (outcome.kind === 'invalid')
+        log.error({ seq: message.sequence, requestId: message.requestId, problems: outcome.problems }, 'ignoring a mail request that is not valid');
+      else if (outcome.kind === 'other_environment')
+        log.warn({ seq: message.sequence, mailId: outcome.id, environment: outcome.environment }, 'ignoring a mail request of another environment');
       else if (outcome.kind === 'stored') options.onStored();
     },
   });

@@ -32,16 +32,25 @@ export function consumeStatusChanges(options: StatusChangedConsumerOptions): voi
     const outcome = await receiveStatusChange(message.data, { inbox: options.inbox, environment: options.environment });
     switch (outcome.kind) {
       case 'invalid':
-        log.error({ seq: message.sequence, requestId: message.requestId, problems: outcome.problems }, 'ignoring a status-changed message that is not a valid event');
+        log.error(
+          { seq: message.sequence, requestId: message.requestId, problems: outcome.problems },
+          'ignoring a status-changed message that is not a valid event',
+        );
         return;
       case 'other_environment':
-        log.warn({ seq: message.sequence, requestId: message.requestId, eventId: outcome.eventId, environment: outcome.environment }, 'ignoring an event of another environment');
+        log.warn(
+          { seq: message.sequence, requestId: message.requestId, eventId: outcome.eventId, environment: outcome.environment },
+          'ignoring an event of another environment',
+        );
         return;
       case 'duplicate':
         log.info({ seq: message.sequence, requestId: message.requestId, eventId: outcome.eventId }, 'event already stored; nothing to do');
         return;
       case 'stored':
-        log.debug({ seq: message.sequence, requestId: message.requestId, eventId: outcome.eventId, deliveries: outcome.deliveries, mails: outcome.mails }, 'event stored');
+        log.debug(
+          { seq: message.sequence, requestId: message.requestId, eventId: outcome.eventId, deliveries: outcome.deliveries, mails: outcome.mails },
+          'event stored',
+        );
         options.onStored({ deliveries: outcome.deliveries, mails: outcome.mails });
     }
   };

@@ -36,7 +36,8 @@ const answer = (body: unknown): notifications.WebhookAnswer => ({ bodyJson: body
  */
 export function webhookEndpointGrpcService(deps: NotificationsRouteDependencies, log: Logger): ServiceBinding {
   const mappers = [mapDatabaseError];
-  const handle = (method: string, run: (request: Request, partnerId: string) => Promise<unknown>) => unaryHandler<Request, notifications.WebhookAnswer>(method, log, mappers, async (request, { partnerId }) => answer(await run(request, partnerId)));
+  const handle = (method: string, run: (request: Request, partnerId: string) => Promise<unknown>) =>
+    unaryHandler<Request, notifications.WebhookAnswer>(method, log, mappers, async (request, { partnerId }) => answer(await run(request, partnerId)));
   const implementation = {
     ListEndpoints: handle('ListEndpoints', async (request, partnerId) => {
       const { limit, offset } = window(request);
@@ -55,7 +56,9 @@ export function webhookEndpointGrpcService(deps: NotificationsRouteDependencies,
       await deleteEndpoint(deps.store, partnerId, request.endpointId);
       return undefined;
     }),
-    ListDeliveries: handle('ListDeliveries', async (request, partnerId) => (await deliveryHistory({ endpoints: deps.store, history: deps.history }, partnerId, request.endpointId, window(request))).map(presentDelivery)),
+    ListDeliveries: handle('ListDeliveries', async (request, partnerId) =>
+      (await deliveryHistory({ endpoints: deps.store, history: deps.history }, partnerId, request.endpointId, window(request))).map(presentDelivery),
+    ),
     RotateSecret: handle('RotateSecret', async (request, partnerId) => {
       const { overlapSeconds } = bodyOf<{ overlapSeconds: number }>(rotateWebhookEndpointSecret, request);
       const rotated = await rotateSecret(deps, partnerId, request.endpointId, overlapSeconds);

@@ -21,7 +21,11 @@ export const webhookEndpointSchema = z
 
 export const createdWebhookEndpointSchema = webhookEndpointSchema
   .extend({
-    secret: z.string().describe('Signing secret, `whsec_` and base64 of 32 random bytes. Shown only in this response: keep it; to get a new one, rotate it (POST /api/webhook_endpoints/{id}/rotate-secret).'),
+    secret: z
+      .string()
+      .describe(
+        'Signing secret, `whsec_` and base64 of 32 random bytes. Shown only in this response: keep it; to get a new one, rotate it (POST /api/webhook_endpoints/{id}/rotate-secret).',
+      ),
   })
   .meta({ id: 'CreatedWebhookEndpoint' });
 
@@ -44,7 +48,7 @@ const deliveriesTo = operationsOn({ tags: TAGS, params: endpointParams, problems
 export const listWebhookEndpoints = endpointCollection.list({
   operationId: 'listWebhookEndpoints',
   path: '/api/webhook_endpoints',
-  summary: 'The partner\'s webhook endpoints',
+  summary: "The partner's webhook endpoints",
   description: 'Oldest first. The secret is never listed.',
   items: { description: 'The endpoints', schema: webhookEndpointSchema },
 });
@@ -72,7 +76,7 @@ export const getWebhookEndpoint = endpoint.read({
   operationId: 'getWebhookEndpoint',
   path: '/api/webhook_endpoints/{id}',
   summary: 'A webhook endpoint',
-  description: 'Another partner\'s endpoint is 403; a deleted or an unknown endpoint is 404. The secret is never shown again.',
+  description: "Another partner's endpoint is 403; a deleted or an unknown endpoint is 404. The secret is never shown again.",
   returns: { description: 'The endpoint', schema: webhookEndpointSchema },
 });
 
@@ -80,7 +84,8 @@ export const updateWebhookEndpoint = endpoint.patch({
   operationId: 'updateWebhookEndpoint',
   path: '/api/webhook_endpoints/{id}',
   summary: 'Pause or resume a webhook endpoint',
-  description: 'Only `active` can change; the URL cannot (delete and register again), the secret is rotated with POST /api/webhook_endpoints/{id}/rotate-secret.',
+  description:
+    'Only `active` can change; the URL cannot (delete and register again), the secret is rotated with POST /api/webhook_endpoints/{id}/rotate-secret.',
   body: { schema: updateEndpointBody },
   returns: { 200: { description: 'The endpoint', schema: webhookEndpointSchema } },
 });
@@ -107,7 +112,7 @@ export const deliveryAttemptSchema = z
 export const deliverySchema = z
   .object({
     '@type': z.literal('WebhookDelivery'),
-    eventId: z.string().describe('The event\'s id, as sent in the body and in webhook-id'),
+    eventId: z.string().describe("The event's id, as sent in the body and in webhook-id"),
     event: z.string().describe(`financing_case.status_changed, or ${WEBHOOK_TEST_EVENT} for a test event`),
     occurredAt: z.string(),
     status: z.enum(['pending', 'succeeded', 'dropped']),
@@ -130,12 +135,20 @@ export const listWebhookDeliveries = endpoint.list({
 
 export const rotatedWebhookEndpointSchema = createdWebhookEndpointSchema
   .extend({
-    previousSecretExpiresAt: z.string().nullable().describe('Until when (ISO 8601) the replaced secret still signs deliveries beside the new one; null when it stopped at once'),
+    previousSecretExpiresAt: z
+      .string()
+      .nullable()
+      .describe('Until when (ISO 8601) the replaced secret still signs deliveries beside the new one; null when it stopped at once'),
   })
   .meta({ id: 'RotatedWebhookEndpoint' });
 
 export const rotateSecretBody = z.strictObject({
-  overlapSeconds: z.number().int().min(0).max(MAX_ROTATION_OVERLAP_SECONDS).default(DEFAULT_ROTATION_OVERLAP_SECONDS)
+  overlapSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_ROTATION_OVERLAP_SECONDS)
+    .default(DEFAULT_ROTATION_OVERLAP_SECONDS)
     .describe(`How long the replaced secret keeps signing, in seconds (0 to ${MAX_ROTATION_OVERLAP_SECONDS}); 0 replaces it at once`),
 });
 
@@ -157,7 +170,8 @@ export const redeliverWebhookEvent = deliveriesTo.post({
   operationId: 'redeliverWebhookEvent',
   path: '/api/webhook_endpoints/{id}/deliveries/{eventId}/redeliver',
   summary: 'Deliver one event to the endpoint again',
-  description: 'For a delivery that succeeded or was dropped: it is sent again like a new one (the same body and event id, first attempt now, the same retries after a failure); its attempts number on. A delivery still pending is 409 `webhook_delivery.pending`; a paused endpoint is 409 `webhook_endpoint.paused`; an event this endpoint never had is 404 `webhook_delivery.not_found`. Redelivery requests (of one event or since a time) count against one budget of the partner, 60 a minute by default: more are 429 `webhook_endpoint.tool_rate_limited` with Retry-After.',
+  description:
+    'For a delivery that succeeded or was dropped: it is sent again like a new one (the same body and event id, first attempt now, the same retries after a failure); its attempts number on. A delivery still pending is 409 `webhook_delivery.pending`; a paused endpoint is 409 `webhook_endpoint.paused`; an event this endpoint never had is 404 `webhook_delivery.not_found`. Redelivery requests (of one event or since a time) count against one budget of the partner, 60 a minute by default: more are 429 `webhook_endpoint.tool_rate_limited` with Retry-After.',
   params: deliveryParams,
   returns: { 202: { description: 'The delivery, pending again', schema: deliverySchema } },
 });
@@ -174,7 +188,8 @@ export const redeliverFailedWebhookEvents = deliveriesTo.post({
   operationId: 'redeliverFailedWebhookEvents',
   path: '/api/webhook_endpoints/{id}/deliveries/redeliver',
   summary: 'Deliver every failed event since a time again',
-  description: 'Every delivery to this endpoint created at or after `since` whose status is `dropped` (retries exhausted, or dropped while the endpoint was paused or its address refused) is sent again like a new one. Deliveries kept 30 days can be redelivered. A paused endpoint is 409 `webhook_endpoint.paused`. Redelivery requests (of one event or since a time) count against one budget of the partner, 60 a minute by default: more are 429 `webhook_endpoint.tool_rate_limited` with Retry-After.',
+  description:
+    'Every delivery to this endpoint created at or after `since` whose status is `dropped` (retries exhausted, or dropped while the endpoint was paused or its address refused) is sent again like a new one. Deliveries kept 30 days can be redelivered. A paused endpoint is 409 `webhook_endpoint.paused`. Redelivery requests (of one event or since a time) count against one budget of the partner, 60 a minute by default: more are 429 `webhook_endpoint.tool_rate_limited` with Retry-After.',
   body: { schema: redeliverFailedBody },
   returns: { 202: { description: 'How many deliveries were queued again', schema: redeliveredSchema } },
 });
@@ -198,6 +213,14 @@ export const sendWebhookTestEvent = deliveriesTo.post({
 });
 
 export const operations = [
-  listWebhookEndpoints, createWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint, deleteWebhookEndpoint, listWebhookDeliveries,
-  rotateWebhookEndpointSecret, redeliverWebhookEvent, redeliverFailedWebhookEvents, sendWebhookTestEvent,
+  listWebhookEndpoints,
+  createWebhookEndpoint,
+  getWebhookEndpoint,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookDeliveries,
+  rotateWebhookEndpointSecret,
+  redeliverWebhookEvent,
+  redeliverFailedWebhookEvents,
+  sendWebhookTestEvent,
 ];

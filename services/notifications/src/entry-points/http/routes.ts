@@ -3,7 +3,18 @@ import { deliveryHistory } from '../../domain/delivery-history';
 import type { DeliveryHistoryReader } from '../../domain/ports';
 import { EndpointToolsDependencies, redeliverDroppedSince, redeliverEvent, rotateSecret, sendTestEvent } from '../../domain/endpoint-tools';
 import { EndpointDependencies, deleteEndpoint, findEndpoint, registerEndpoint, setEndpointActive } from '../../domain/endpoints';
-import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, redeliverFailedWebhookEvents, redeliverWebhookEvent, rotateWebhookEndpointSecret, sendWebhookTestEvent, updateWebhookEndpoint } from './contract';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverFailedWebhookEvents,
+  redeliverWebhookEvent,
+  rotateWebhookEndpointSecret,
+  sendWebhookTestEvent,
+  updateWebhookEndpoint,
+} from './contract';
 import { endpointPath, presentDelivery, presentEndpoint } from './presenters';
 
 export type NotificationsRouteDependencies = EndpointDependencies & EndpointToolsDependencies & { history: DeliveryHistoryReader };

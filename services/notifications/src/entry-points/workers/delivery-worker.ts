@@ -30,38 +30,40 @@ export function deliveryWorker(deps: DeliveryDependencies, options: { concurrenc
     pollMs: 500,
     log,
     keysOf: (job) => [`${ENDPOINT_KEY}${job.endpoint.id}`, `${PARTNER_KEY}${job.partnerId}`],
-    claim: (limit, inFlight) => deps.store.claimDue({
-      limit,
-      perEndpoint,
-      perPartner,
-      endpointsInFlight: countsOf(inFlight, ENDPOINT_KEY),
-      partnersInFlight: countsOf(inFlight, PARTNER_KEY),
-      leaseMs: deps.timeoutMs + LEASE_MARGIN_MS,
-    }),
+    claim: (limit, inFlight) =>
+      deps.store.claimDue({
+        limit,
+        perEndpoint,
+        perPartner,
+        endpointsInFlight: countsOf(inFlight, ENDPOINT_KEY),
+        partnersInFlight: countsOf(inFlight, PARTNER_KEY),
+        leaseMs: deps.timeoutMs + LEASE_MARGIN_MS,
+      }),
     nextDueAt: () => deps.store.nextDueAt(),
-    process: (job) => inTraceOf(job, async () => {
-      webhookScheduleLag.observe(Math.max(0, Date.now() - job.dueAt.getTime()) / 1000);
-      const { attempt, next } = await attemptDelivery(job, deps);
-      const entry = {
-        eventId: job.eventId,
-        endpointId: job.endpoint.id,
-        attempt: job.attempt,
-        statusCode: attempt?.statusCode,
-        durationMs: attempt?.durationMs,
-        error: attempt?.error,
-        next: next.status,
-        ...(next.status === 'dropped' ? { reason: next.reason } : {}),
-        ...(next.status === 'pending' ? { nextAttemptAt: next.nextAttemptAt.toISOString() } : {}),
-      };
-      if (attempt) {
-        webhookAttempts.inc({ outcome: attempt.succeeded ? 'succeeded' : 'failed' });
-        webhookAttemptDuration.observe(attempt.durationMs / 1000);
-        if (attempt.succeeded) webhookDeliveryLag.observe((Date.now() - job.occurredAt.getTime()) / 1000);
-      }
-      if (next.status !== 'pending') webhookDeliveriesFinished.inc({ status: next.status, reason: next.status === 'dropped' ? next.reason : '' });
-      if (attempt?.succeeded) log.info(entry, 'webhook delivered');
-      else if (next.status === 'dropped') log.warn(entry, 'webhook delivery dropped');
-      else log.info(entry, 'webhook attempt failed; retry scheduled');
-    }),
+    process: (job) =>
+      inTraceOf(job, async () => {
+        webhookScheduleLag.observe(Math.max(0, Date.now() - job.dueAt.getTime()) / 1000);
+        const { attempt, next } = await attemptDelivery(job, deps);
+        const entry = {
+          eventId: job.eventId,
+          endpointId: job.endpoint.id,
+          attempt: job.attempt,
+          statusCode: attempt?.statusCode,
+          durationMs: attempt?.durationMs,
+          error: attempt?.error,
+          next: next.status,
+          ...(next.status === 'dropped' ? { reason: next.reason } : {}),
+          ...(next.status === 'pending' ? { nextAttemptAt: next.nextAttemptAt.toISOString() } : {}),
+        };
+        if (attempt) {
+          webhookAttempts.inc({ outcome: attempt.succeeded ? 'succeeded' : 'failed' });
+          webhookAttemptDuration.observe(attempt.durationMs / 1000);
+          if (attempt.succeeded) webhookDeliveryLag.observe((Date.now() - job.occurredAt.getTime()) / 1000);
+        }
+        if (next.status !== 'pending') webhookDeliveriesFinished.inc({ status: next.status, reason: next.status === 'dropped' ? next.reason : '' });
+        if (attempt?.succeeded) log.info(entry, 'webhook delivered');
+        else if (next.status === 'dropped') log.warn(entry, 'webhook delivery dropped');
+        else log.info(entry, 'webhook attempt failed; retry scheduled');
+      }),
   });
 }

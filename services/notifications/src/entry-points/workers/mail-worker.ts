@@ -48,6 +48,7 @@ export function logMailOutcome(log: Logger, who: Record<string, unknown>, next: 
     if (next.status === 'sent') log.info({ ...entry, subject }, 'mail sent');
     else log.info({ ...entry, subject, ...(options.logText ? { text } : {}) }, 'mail logged (no SMTP_URL configured)');
   } else if (next.status === 'skipped') log.info({ ...entry, reason: next.reason }, 'mail skipped');
-  else if (next.status === 'pending') log.warn({ ...entry, error: next.error, nextAttemptAt: next.nextAttemptAt.toISOString() }, 'mail failed; retry scheduled');
+  else if (next.status === 'pending')
+    log.warn({ ...entry, error: next.error, nextAttemptAt: next.nextAttemptAt.toISOString() }, 'mail failed; retry scheduled');
   else log.error({ ...entry, error: next.error }, 'mail failed; giving up');
 }

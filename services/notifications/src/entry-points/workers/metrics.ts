@@ -20,7 +20,7 @@ export const webhookDeliveryLag = histogram({
 
 export const webhookScheduleLag = histogram({
   name: 'webhook_delivery_schedule_lag_seconds',
-  help: 'How late an attempt starts after it fell due (the delivery scheduler\'s lag)',
+  help: "How late an attempt starts after it fell due (the delivery scheduler's lag)",
   buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
 });
 

@@ -8,7 +8,10 @@ import { logMailOutcome, mailQueueWorker } from './mail-worker';
  * The mails other services ask for, beside the event mails with their own few slots. Recipient
  * addresses are never logged: a customer's address is personal data.
  */
-export function requestedMailWorker(deps: { store: RequestedMailStore; directory: PartnerDirectory; mailer?: Mailer }, options: { log: Logger }): QueueWorker<RequestedMailJob> {
+export function requestedMailWorker(
+  deps: { store: RequestedMailStore; directory: PartnerDirectory; mailer?: Mailer },
+  options: { log: Logger },
+): QueueWorker<RequestedMailJob> {
   const log = options.log.child({ worker: 'requested-mail' });
   return mailQueueWorker<RequestedMailJob>('requested-mail', deps.store, log, async (job) => {
     const next = await sendRequestedMail(job, deps);

@@ -30,7 +30,12 @@ export interface PageOptions {
  * script, styles and the OAuth library, and the session config it reads before any token exists.
  */
 export function mountPage(app: Application, options: PageOptions): void {
-  const headers = { 'Cache-Control': 'no-store', 'Content-Security-Policy': pagePolicy(options.sessionConfig.issuer), 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff' };
+  const headers = {
+    'Cache-Control': 'no-store',
+    'Content-Security-Policy': pagePolicy(options.sessionConfig.issuer),
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+  };
   app.get('/portal/v1/session-config', (_req, res) => {
     res.set('Cache-Control', 'no-store').json(options.sessionConfig);
   });

@@ -5,8 +5,22 @@ import * as use from '../../domain/operations';
 import type { PortalDependencies } from '../../domain/ports';
 import { type PartnerUser, type PortalRole, hasRole } from '../../domain/roles';
 import {
-  auditOperation, createEndpointOperation, createKeyOperation, deleteEndpointOperation, deliveriesOperation, getEndpointOperation, listEndpointsOperation, listKeysOperation,
-  meOperation, redeliverOperation, rolesOfOperations, revokeKeyOperation, rollKeyOperation, rotateSecretOperation, testEventOperation, updateEndpointOperation,
+  auditOperation,
+  createEndpointOperation,
+  createKeyOperation,
+  deleteEndpointOperation,
+  deliveriesOperation,
+  getEndpointOperation,
+  listEndpointsOperation,
+  listKeysOperation,
+  meOperation,
+  redeliverOperation,
+  rolesOfOperations,
+  revokeKeyOperation,
+  rollKeyOperation,
+  rotateSecretOperation,
+  testEventOperation,
+  updateEndpointOperation,
 } from './contract';
 
 const userOf = (res: Response) => res.locals.user as PartnerUser;
@@ -28,26 +42,39 @@ export function portalRoutes(deps: PortalDependencies): OperationRouter {
   return new OperationRouter({ authorization })
     .handle(meOperation, async ({ res }) => ok(use.me(deps, userOf(res))))
     .handle(listKeysOperation, async ({ query, res }) => {
-      const statuses = (query.status ?? '').split(',').map((status) => status.trim()).filter(Boolean);
+      const statuses = (query.status ?? '')
+        .split(',')
+        .map((status) => status.trim())
+        .filter(Boolean);
       return ok(await use.listKeys(deps, userOf(res), statuses, pageOf(query.page)));
     })
-    .handle(createKeyOperation, async ({ body, res }) => created(keyWithSecret(await use.createKey(deps, userOf(res), { name: body.name, role: body.role, expiresAt: body.expiresAt ?? null }))))
+    .handle(createKeyOperation, async ({ body, res }) =>
+      created(keyWithSecret(await use.createKey(deps, userOf(res), { name: body.name, role: body.role, expiresAt: body.expiresAt ?? null }))),
+    )
     .handle(rollKeyOperation, async ({ params, body, res }) => created(keyWithSecret(await use.rollKey(deps, userOf(res), params.id, body?.expiresIn))))
     .handle(revokeKeyOperation, async ({ params, res }) => ok(await use.revokeKey(deps, userOf(res), params.id)))
     .handle(auditOperation, async ({ query, res }) => ok(await use.audit(deps, userOf(res), pageOf(query.page))))
     .handle(listEndpointsOperation, async ({ query, res }) => ok(await use.webhooks(deps, userOf(res), 'ListEndpoints', { page: query.page })))
     .handle(getEndpointOperation, async ({ params, res }) => ok(await use.webhooks(deps, userOf(res), 'GetEndpoint', { endpointId: params.id })))
-    .handle(deliveriesOperation, async ({ params, query, res }) => ok(await use.webhooks(deps, userOf(res), 'ListDeliveries', { endpointId: params.id, page: query.page })))
+    .handle(deliveriesOperation, async ({ params, query, res }) =>
+      ok(await use.webhooks(deps, userOf(res), 'ListDeliveries', { endpointId: params.id, page: query.page })),
+    )
     .handle(testEventOperation, async ({ params, res }) => accepted(await use.webhooks(deps, userOf(res), 'SendTestEvent', { endpointId: params.id })))
-    .handle(redeliverOperation, async ({ params, res }) => accepted(await use.webhooks(deps, userOf(res), 'Redeliver', { endpointId: params.id, eventId: params.eventId })))
+    .handle(redeliverOperation, async ({ params, res }) =>
+      accepted(await use.webhooks(deps, userOf(res), 'Redeliver', { endpointId: params.id, eventId: params.eventId })),
+    )
     .handle(createEndpointOperation, async ({ body, res }) => {
-      const endpoint = await use.changeWebhookEndpoint(deps, userOf(res), 'CreateEndpoint', { body }) as { id: string };
+      const endpoint = (await use.changeWebhookEndpoint(deps, userOf(res), 'CreateEndpoint', { body })) as { id: string };
       return { status: 201, body: endpoint, headers: { Location: `/portal/v1/webhook-endpoints/${endpoint.id}` } };
     })
-    .handle(updateEndpointOperation, async ({ params, body, res }) => ok(await use.changeWebhookEndpoint(deps, userOf(res), 'UpdateEndpoint', { endpointId: params.id, body })))
+    .handle(updateEndpointOperation, async ({ params, body, res }) =>
+      ok(await use.changeWebhookEndpoint(deps, userOf(res), 'UpdateEndpoint', { endpointId: params.id, body })),
+    )
     .handle(deleteEndpointOperation, async ({ params, res }) => {
       await use.changeWebhookEndpoint(deps, userOf(res), 'DeleteEndpoint', { endpointId: params.id });
       return { status: 204 };
     })
-    .handle(rotateSecretOperation, async ({ params, body, res }) => ok(await use.changeWebhookEndpoint(deps, userOf(res), 'RotateSecret', { endpointId: params.id, body })));
+    .handle(rotateSecretOperation, async ({ params, body, res }) =>
+      ok(await use.changeWebhookEndpoint(deps, userOf(res), 'RotateSecret', { endpointId: params.id, body })),
+    );
 }

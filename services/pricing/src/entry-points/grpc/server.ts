@@ -6,7 +6,15 @@ import { loadPricingPackage } from '@rental/proto';
 import type { pricing } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import { invalidInput, notFound, parsedAmount } from '@rental/problem';
-import { CartPricingDependencies, CheckoutTermsDependencies, DeviceClicks, FinancingOption, PricedItemInput, freezeCheckoutTerms, priceCart } from '../../domain/cart-pricing';
+import {
+  CartPricingDependencies,
+  CheckoutTermsDependencies,
+  DeviceClicks,
+  FinancingOption,
+  PricedItemInput,
+  freezeCheckoutTerms,
+  priceCart,
+} from '../../domain/cart-pricing';
 import { resolveCategories } from '../../domain/categories';
 import type { CalculationStore, CategoryReader, FrozenFactorReader, PartnerProfileReader } from '../../domain/ports';
 import { financedAmountOf } from '../../domain/calculation';
@@ -71,89 +79,121 @@ const optionalAmount = (amount: number | null | undefined) => optionalDecimal(am
 export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): ServiceBinding {
   const mappers = [mapDatabaseError];
   const implementation: pricing.PricingServiceHandlers = {
-    ResolveCategories: unaryHandler<pricing.ResolveCategoriesRequest__Output, pricing.ResolveCategoriesResponse>('ResolveCategories', log, mappers, async (request) => {
-      const resolutions = await resolveCategories(deps.categories, request.items.map((item) => ({
-        categoryId: item.categoryId || undefined,
-        categorySlug: item.categorySlug || undefined,
-      })));
-      return {
-        items: resolutions.map((resolution) => resolution.found
-          ? {
-            found: true,
-            conflicting: false,
-            categoryId: resolution.category.id,
-            slug: resolution.category.slug,
-            name: resolution.category.name,
-            productSector: resolution.category.sector,
-            articleType: resolution.articleType,
-            hasPrintPlanCapability: resolution.category.hasPrintPlanCapability,
-          }
-          : { found: false, conflicting: resolution.conflicting }),
-      };
-    }),
+    ResolveCategories: unaryHandler<pricing.ResolveCategoriesRequest__Output, pricing.ResolveCategoriesResponse>(
+      'ResolveCategories',
+      log,
+      mappers,
+      async (request) => {
+        const resolutions = await resolveCategories(
+          deps.categories,
+          request.items.map((item) => ({
+            categoryId: item.categoryId || undefined,
+            categorySlug: item.categorySlug || undefined,
+          })),
+        );
+        return {
+          items: resolutions.map((resolution) =>
+            resolution.found
+              ? {
+                  found: true,
+                  conflicting: false,
+                  categoryId: resolution.category.id,
+                  slug: resolution.category.slug,
+                  name: resolution.category.name,
+                  productSector: resolution.category.sector,
+                  articleType: resolution.articleType,
+                  hasPrintPlanCapability: resolution.category.hasPrintPlanCapability,
+                }
+              : { found: false, conflicting: resolution.conflicting },
+          ),
+        };
+      },
+    ),
     PriceCart: unaryHandler<pricing.PriceCartRequest__Output, pricing.CartPricing>('PriceCart', log, mappers, async (request, { partnerId }) => {
       const priced = await priceCart(toItems(request.items), partnerId, deps.cartPricing);
       return {
         purchasePrice: decimalOfCents(priced.purchasePriceCents),
         financingOptions: priced.financingOptions.map(optionMessage),
-        items: priced.items.map((item) => ({ position: item.position, total: decimalOfCents(item.totalCents), financingOptions: item.financingOptions.map(optionMessage) })),
+        items: priced.items.map((item) => ({
+          position: item.position,
+          total: decimalOfCents(item.totalCents),
+          financingOptions: item.financingOptions.map(optionMessage),
+        })),
         recurringServiceFee: optionalDecimal(priced.recurringServiceFeeCents),
       };
     }),
-    FreezeCheckoutTerms: unaryHandler<pricing.FreezeCheckoutTermsRequest__Output, pricing.FrozenTerms>('FreezeCheckoutTerms', log, mappers, async (request, { partnerId }) => {
-      const terms = await freezeCheckoutTerms({
-        items: toItems(request.items),
-        financingType: request.financingType,
-        duration: request.duration,
-        paymentInterval: request.paymentInterval || 'monthly',
-        commission: request.hasCommission ? request.commission : undefined,
-        serviceCostCents: parsed(() => centsOfDecimal(request.serviceCost), 'serviceCost'),
-        customSlaFileName: request.customSlaFileName || undefined,
-      }, partnerId, deps.checkoutTerms);
-      return {
-        financingType: terms.financingType,
-        duration: terms.duration,
-        commission: terms.commission,
-        paymentInterval: terms.paymentInterval,
-        rentalFactor: percentageOfMilli(terms.rentalFactorMilli),
-        residualValue: terms.residualValueMilli === null ? '' : percentageOfMilli(terms.residualValueMilli),
-        purchasePrice: decimalOfCents(terms.purchasePriceCents),
-        baseRate: decimalOfCents(terms.baseRateCents),
-        monthlyRateAllIn: decimalOfCents(terms.monthlyRateAllInCents),
-        serviceCost: optionalDecimal(terms.serviceCostCents),
-        surcharge: decimalOfCents(terms.surchargeCents),
-        recurringServiceFee: optionalDecimal(terms.recurringServiceFeeCents),
-        productSector: terms.productSector,
-        financingPartnerId: terms.financingPartnerId,
-        distributionHubId: terms.distributionHubId ?? '',
-        customSlaFileName: terms.customSlaFileName ?? '',
-      };
-    }),
-    GetCalculation: unaryHandler<pricing.GetCalculationRequest__Output, pricing.StoredCalculation>('GetCalculation', log, mappers, async (request, { partnerId }) => {
-      const calculation = await findQuotableCalculation({ store: deps.calculations, conditions: deps.cartPricing.conditions, frozenFactors: deps.frozenFactors }, partnerId, request.calculationId);
-      const calculationRequest = calculation.response.request;
-      return {
-        id: calculation.id,
-        partnerId: calculation.partnerId,
-        createdAt: calculation.createdAt,
-        productSector: calculation.productSector,
-        categorySlug: calculation.category?.slug ?? '',
-        paymentInterval: calculationRequest.paymentInterval,
-        acquisitionCost: optionalAmount(calculationRequest.acquisitionCost),
-        installationCost: optionalAmount(calculationRequest.installationCost),
-        serviceCost: optionalAmount(calculationRequest.serviceCost),
-        financedAmount: decimalOfCents(financedAmountOf(calculationRequest)),
-        offers: quotableOffers(calculation).map((offer) => ({
-          duration: offer.duration,
-          calculationType: offer.calculationType,
-          monthlyRateAllIn: decimalOfCents(offer.monthlyRateAllInCents),
-          rentalFactor: offer.rentalFactor,
-          commission: offer.commission,
-          residualValue: offer.residualValue ?? '',
-          baseRate: decimalOfCents(offer.baseRateCents),
-        })),
-      };
-    }),
+    FreezeCheckoutTerms: unaryHandler<pricing.FreezeCheckoutTermsRequest__Output, pricing.FrozenTerms>(
+      'FreezeCheckoutTerms',
+      log,
+      mappers,
+      async (request, { partnerId }) => {
+        const terms = await freezeCheckoutTerms(
+          {
+            items: toItems(request.items),
+            financingType: request.financingType,
+            duration: request.duration,
+            paymentInterval: request.paymentInterval || 'monthly',
+            commission: request.hasCommission ? request.commission : undefined,
+            serviceCostCents: parsed(() => centsOfDecimal(request.serviceCost), 'serviceCost'),
+            customSlaFileName: request.customSlaFileName || undefined,
+          },
+          partnerId,
+          deps.checkoutTerms,
+        );
+        return {
+          financingType: terms.financingType,
+          duration: terms.duration,
+          commission: terms.commission,
+          paymentInterval: terms.paymentInterval,
+          rentalFactor: percentageOfMilli(terms.rentalFactorMilli),
+          residualValue: terms.residualValueMilli === null ? '' : percentageOfMilli(terms.residualValueMilli),
+          purchasePrice: decimalOfCents(terms.purchasePriceCents),
+          baseRate: decimalOfCents(terms.baseRateCents),
+          monthlyRateAllIn: decimalOfCents(terms.monthlyRateAllInCents),
+          serviceCost: optionalDecimal(terms.serviceCostCents),
+          surcharge: decimalOfCents(terms.surchargeCents),
+          recurringServiceFee: optionalDecimal(terms.recurringServiceFeeCents),
+          productSector: terms.productSector,
+          financingPartnerId: terms.financingPartnerId,
+          distributionHubId: terms.distributionHubId ?? '',
+          customSlaFileName: terms.customSlaFileName ?? '',
+        };
+      },
+    ),
+    GetCalculation: unaryHandler<pricing.GetCalculationRequest__Output, pricing.StoredCalculation>(
+      'GetCalculation',
+      log,
+      mappers,
+      async (request, { partnerId }) => {
+        const calculation = await findQuotableCalculation(
+          { store: deps.calculations, conditions: deps.cartPricing.conditions, frozenFactors: deps.frozenFactors },
+          partnerId,
+          request.calculationId,
+        );
+        const calculationRequest = calculation.response.request;
+        return {
+          id: calculation.id,
+          partnerId: calculation.partnerId,
+          createdAt: calculation.createdAt,
+          productSector: calculation.productSector,
+          categorySlug: calculation.category?.slug ?? '',
+          paymentInterval: calculationRequest.paymentInterval,
+          acquisitionCost: optionalAmount(calculationRequest.acquisitionCost),
+          installationCost: optionalAmount(calculationRequest.installationCost),
+          serviceCost: optionalAmount(calculationRequest.serviceCost),
+          financedAmount: decimalOfCents(financedAmountOf(calculationRequest)),
+          offers: quotableOffers(calculation).map((offer) => ({
+            duration: offer.duration,
+            calculationType: offer.calculationType,
+            monthlyRateAllIn: decimalOfCents(offer.monthlyRateAllInCents),
+            rentalFactor: offer.rentalFactor,
+            commission: offer.commission,
+            residualValue: offer.residualValue ?? '',
+            baseRate: decimalOfCents(offer.baseRateCents),
+          })),
+        };
+      },
+    ),
     GetPartnerProfile: unaryHandler<pricing.GetPartnerProfileRequest__Output, pricing.PartnerProfile>('GetPartnerProfile', log, mappers, async (request) => {
       const profile = await deps.partners.findProfile(request.partnerId);
       if (!profile) throw notFound('partner.not_found', `No partner ${request.partnerId}.`);
@@ -164,18 +204,30 @@ export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): S
         hasFinancingPartner: profile.financingPartner !== null,
         financingPartner: profile.financingPartner ? { ...profile.financingPartner, contactEmail: profile.financingPartner.contactEmail ?? '' } : undefined,
         hasDistributionHub: profile.distributionHub !== null,
-        distributionHub: profile.distributionHub ? { id: profile.distributionHub.id, name: profile.distributionHub.name, contactEmail: profile.distributionHub.contactEmail ?? '' } : undefined,
+        distributionHub: profile.distributionHub
+          ? { id: profile.distributionHub.id, name: profile.distributionHub.name, contactEmail: profile.distributionHub.contactEmail ?? '' }
+          : undefined,
         distributionHubConnected: profile.distributionHub?.connected ?? false,
         paymentIntervals: profile.paymentIntervals,
       };
     }),
-    GetPartnerConditions: unaryHandler<pricing.GetPartnerProfileRequest__Output, pricing.PartnerConditionsDocument>('GetPartnerConditions', log, mappers, async (request) => ({
-      conditionsJson: JSON.stringify(await partnerConditionsOf(deps.conditionsAdmin, request.partnerId)),
-    })),
-    PutPartnerConditions: unaryHandler<pricing.PutPartnerConditionsRequest__Output, pricing.PartnerConditionsDocument>('PutPartnerConditions', log, mappers, async (request) => {
-      const partner = { id: request.partnerId, name: request.name, contactEmail: request.contactEmail || null };
-      return { conditionsJson: JSON.stringify(await replacePartnerConditions(deps.conditionsAdmin, partner, parsedConditions(request.conditionsJson))) };
-    }),
+    GetPartnerConditions: unaryHandler<pricing.GetPartnerProfileRequest__Output, pricing.PartnerConditionsDocument>(
+      'GetPartnerConditions',
+      log,
+      mappers,
+      async (request) => ({
+        conditionsJson: JSON.stringify(await partnerConditionsOf(deps.conditionsAdmin, request.partnerId)),
+      }),
+    ),
+    PutPartnerConditions: unaryHandler<pricing.PutPartnerConditionsRequest__Output, pricing.PartnerConditionsDocument>(
+      'PutPartnerConditions',
+      log,
+      mappers,
+      async (request) => {
+        const partner = { id: request.partnerId, name: request.name, contactEmail: request.contactEmail || null };
+        return { conditionsJson: JSON.stringify(await replacePartnerConditions(deps.conditionsAdmin, partner, parsedConditions(request.conditionsJson))) };
+      },
+    ),
   };
   return { definition: loadPricingPackage().PricingService.service, implementation };
 }

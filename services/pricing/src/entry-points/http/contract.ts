@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { operationsOn, problemResponses, ulid } from '@rental/http';
 import { calculationRequest } from '../../domain/calculation-request';
 
-
 export const offerSchema = z
   .object({
     duration: z.number().int().describe('Months'),
@@ -25,12 +24,14 @@ export const calculationResponseSchema = z
   .meta({ id: 'CalculationResponse' });
 
 const partnerReference = z.object({ '@id': z.string(), '@type': z.string(), id: z.string() });
-const categoryReference = z.object({
-  id: z.number().int().nullable().describe('Id of the product category sent as categorySlug; null when none was sent'),
-  slug: z.string().nullable().describe('The categorySlug sent; null when none was sent'),
-  name: z.string().nullable().describe('Name of that category; null when none was sent'),
-  productSector: z.string().describe('The product sector the calculation was priced for: productSector as sent, else the sector of the category'),
-}).meta({ id: 'CalculationCategory' });
+const categoryReference = z
+  .object({
+    id: z.number().int().nullable().describe('Id of the product category sent as categorySlug; null when none was sent'),
+    slug: z.string().nullable().describe('The categorySlug sent; null when none was sent'),
+    name: z.string().nullable().describe('Name of that category; null when none was sent'),
+    productSector: z.string().describe('The product sector the calculation was priced for: productSector as sent, else the sector of the category'),
+  })
+  .meta({ id: 'CalculationCategory' });
 
 export const calculationSchema = z
   .object({
@@ -49,7 +50,10 @@ export const calculationSchema = z
 
 /** What pricing a calculation request may answer in the sandbox besides its offers. */
 const calculationNotPossible = {
-  500: { ...problemResponses(500)[500], description: 'Sandbox only: sandboxScenario calculation_not_possible answers with the empty-calculation shape (zero offers) as problem+json' },
+  500: {
+    ...problemResponses(500)[500],
+    description: 'Sandbox only: sandboxScenario calculation_not_possible answers with the empty-calculation shape (zero offers) as problem+json',
+  },
 };
 
 const calculations = operationsOn({ tags: ['Calculation'] });
@@ -59,10 +63,15 @@ export const calculate = calculations.post({
   operationId: 'calculate',
   path: '/api/calculate',
   summary: 'Calculate offers and keep the calculation',
-  description: 'Prices every requested calculation type and duration at the partner\'s preselected commission tier (or the one named) and stores the result; refer to it by its uri when filing a quote request.',
+  description:
+    "Prices every requested calculation type and duration at the partner's preselected commission tier (or the one named) and stores the result; refer to it by its uri when filing a quote request.",
   body: { schema: calculationRequest },
   returns: {
-    201: { description: 'The stored calculation', schema: calculationSchema, headers: { Location: { description: 'Path of the calculation', schema: z.string() } } },
+    201: {
+      description: 'The stored calculation',
+      schema: calculationSchema,
+      headers: { Location: { description: 'Path of the calculation', schema: z.string() } },
+    },
     ...calculationNotPossible,
   },
 });
@@ -83,7 +92,10 @@ export const BULK_MIN = 2;
 export const BULK_MAX = 50;
 
 export const bulkEstimateRequest = z.object({
-  items: z.array(z.unknown()).min(BULK_MIN, `Between ${BULK_MIN} and ${BULK_MAX} items are required.`).max(BULK_MAX, `Between ${BULK_MIN} and ${BULK_MAX} items are required.`)
+  items: z
+    .array(z.unknown())
+    .min(BULK_MIN, `Between ${BULK_MIN} and ${BULK_MAX} items are required.`)
+    .max(BULK_MAX, `Between ${BULK_MIN} and ${BULK_MAX} items are required.`)
     .describe(`${BULK_MIN} to ${BULK_MAX} calculation requests, each priced on its own`),
 });
 
@@ -91,12 +103,14 @@ const violation = z.object({ propertyPath: z.string(), message: z.string(), code
 
 export const bulkEstimateResult = z
   .object({
-    results: z.array(z.object({
-      index: z.number().int().describe('Position of the item in the request, from 0'),
-      success: z.boolean(),
-      response: calculationResponseSchema.nullable(),
-      error: z.array(violation).nullable().describe('Violations of this item; propertyPath is relative to the item'),
-    })),
+    results: z.array(
+      z.object({
+        index: z.number().int().describe('Position of the item in the request, from 0'),
+        success: z.boolean(),
+        response: calculationResponseSchema.nullable(),
+        error: z.array(violation).nullable().describe('Violations of this item; propertyPath is relative to the item'),
+      }),
+    ),
   })
   .meta({ id: 'BulkEstimateResult' });
 
@@ -113,7 +127,7 @@ export const getCalculation = calculations.read({
   operationId: 'getCalculation',
   path: '/api/calculations/{id}',
   summary: 'A stored calculation',
-  description: 'A calculation of the calling partner; another partner\'s calculation answers 404.',
+  description: "A calculation of the calling partner; another partner's calculation answers 404.",
   params: z.object({ id: ulid() }),
   returns: { description: 'The calculation', schema: calculationSchema },
 });
@@ -154,7 +168,7 @@ export const slaFile = z.object({
 export const listSlaFiles = catalogs.list({
   operationId: 'listSlaFiles',
   path: '/api/sla-files',
-  summary: 'Custom SLA files of the partner\'s distribution hub',
+  summary: "Custom SLA files of the partner's distribution hub",
   description: 'Soft-deleted files are left out. An empty list when the partner has no hub, the hub is not connected, or the hub does not answer in time.',
   items: { description: 'The SLA files', schema: slaFile },
 });

@@ -14,7 +14,12 @@ export function presentCalculation(calculation: StoredCalculation) {
     requestFormUri: null,
     quote: null,
     partner: partnerReference(calculation.partnerId),
-    category: { id: calculation.category?.id ?? null, slug: calculation.category?.slug ?? null, name: calculation.category?.name ?? null, productSector: calculation.productSector },
+    category: {
+      id: calculation.category?.id ?? null,
+      slug: calculation.category?.slug ?? null,
+      name: calculation.category?.name ?? null,
+      productSector: calculation.productSector,
+    },
     createdAt: calculation.createdAt,
     response: calculation.response,
   };

@@ -30,8 +30,16 @@ export function pricingRoutes(deps: PricingRouteDependencies): OperationRouter {
         // The forced sandbox failure answers in the shape of a calculation without offers.
         if (isDomainError(error) && error.code === 'calculation.not_possible') {
           throw calculationNotPossible({
-            '@id': null, '@type': 'Calculation', id: null, uri: null, requestFormUri: null, quote: null,
-            partner: partnerReference(partner.id), category: null, createdAt: new Date().toISOString(), response: emptyCalculation(body),
+            '@id': null,
+            '@type': 'Calculation',
+            id: null,
+            uri: null,
+            requestFormUri: null,
+            quote: null,
+            partner: partnerReference(partner.id),
+            category: null,
+            createdAt: new Date().toISOString(),
+            response: emptyCalculation(body),
           });
         }
         throw error;
@@ -43,19 +51,21 @@ export function pricingRoutes(deps: PricingRouteDependencies): OperationRouter {
     })
     .handle(bulkEstimate, async ({ body, partner }) => {
       const calculation = { ...deps.calculation, conditions: memoizedConditions(deps.calculation.conditions) };
-      const results = await Promise.all(body.items.map(async (item, index) => {
-        const parsed = calculationRequest.safeParse(item ?? {});
-        if (!parsed.success) return { index, success: false, response: null, error: zodViolations(parsed.error, item) };
-        try {
-          const priced = await priceCalculation(parsed.data, partner.id, calculation);
-          return { index, success: true, response: priced.response, error: null };
-        } catch (error) {
-          if (isDomainError(error) && (error.kind === 'rule_violation' || error.code === 'calculation.not_possible')) {
-            return { index, success: false, response: null, error: violationsOf(error) };
+      const results = await Promise.all(
+        body.items.map(async (item, index) => {
+          const parsed = calculationRequest.safeParse(item ?? {});
+          if (!parsed.success) return { index, success: false, response: null, error: zodViolations(parsed.error, item) };
+          try {
+            const priced = await priceCalculation(parsed.data, partner.id, calculation);
+            return { index, success: true, response: priced.response, error: null };
+          } catch (error) {
+            if (isDomainError(error) && (error.kind === 'rule_violation' || error.code === 'calculation.not_possible')) {
+              return { index, success: false, response: null, error: violationsOf(error) };
+            }
+            throw error;
           }
-          throw error;
-        }
-      }));
+        }),
+      );
       return { status: 200, body: { results } };
     })
     .handle(getCalculation, async ({ params, partner }) => {
