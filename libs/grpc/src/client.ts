@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { grpcClientDuration } from '@rental/metrics';
 import { currentTrace, traceparentOf } from '@rental/logger';
-import { DomainError, ErrorKind } from '@rental/problem';
+import { DomainError, ErrorKind, ProblemCode } from '@rental/problem';
 import { signedCallMetadata } from './identity';
 import { METADATA_KEYS, firstValue } from './metadata';
 import { channelCredentials } from './tls';
@@ -14,7 +14,8 @@ export interface OutgoingCallContext {
 
 interface ProblemPayload {
   kind: ErrorKind;
-  code: string;
+  /** The callee's DomainError code, a catalogued one. */
+  code: ProblemCode;
   detail: string;
   violations?: DomainError['violations'];
   extra?: Record<string, unknown>;

@@ -24,6 +24,17 @@ export interface Violation {
   code: string;
 }
 
+/**
+ * Where the platform's catalogue of problem codes registers them (declaration merging): @rental/proto
+ * adds `codes: keyof typeof PROBLEM_CATALOGUE`, so in every program that includes the catalogue tsc
+ * rejects a code it does not describe. A lib compiled on its own, without the catalogue, takes any string.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation
+export interface ProblemCodeRegister {}
+
+/** A code of the problem catalogue: the only codes a domain error may carry. */
+export type ProblemCode = ProblemCodeRegister extends { codes: infer Code extends string } ? Code : string;
+
 export interface DomainErrorOptions {
   violations?: Violation[];
   /** Extra members of the problem document (for example the empty calculation of a forced failure). */
@@ -41,7 +52,7 @@ export class DomainError extends Error {
   constructor(
     readonly kind: ErrorKind,
     /** Stable, machine-readable code, for example `cart.not_found`. */
-    readonly code: string,
+    readonly code: ProblemCode,
     /** Human-readable detail shown to the partner. */
     detail: string,
     options: DomainErrorOptions = {},
@@ -72,19 +83,19 @@ export function validationFailed(violations: Violation[], detail?: string): Doma
   return new DomainError('rule_violation', 'validation_failed', summary, { violations });
 }
 
-export function notFound(code: string, detail: string): DomainError {
+export function notFound(code: ProblemCode, detail: string): DomainError {
   return new DomainError('not_found', code, detail);
 }
 
-export function forbidden(code: string, detail: string): DomainError {
+export function forbidden(code: ProblemCode, detail: string): DomainError {
   return new DomainError('forbidden', code, detail);
 }
 
-export function conflict(code: string, detail: string): DomainError {
+export function conflict(code: ProblemCode, detail: string): DomainError {
   return new DomainError('conflict', code, detail);
 }
 
-export function invalidInput(code: string, detail: string, violations?: Violation[]): DomainError {
+export function invalidInput(code: ProblemCode, detail: string, violations?: Violation[]): DomainError {
   return new DomainError('invalid_input', code, detail, { violations });
 }
 
@@ -92,7 +103,7 @@ export function invalidInput(code: string, detail: string, violations?: Violatio
  * Reads an amount of a message whose caller validated it already (a gRPC request): one that does
  * not parse is the caller's bug, answered as invalid input naming the field, never as a 500.
  */
-export function parsedAmount<T>(code: string, field: string, read: () => T): T {
+export function parsedAmount<T>(code: ProblemCode, field: string, read: () => T): T {
   try {
     return read();
   } catch {
@@ -100,20 +111,20 @@ export function parsedAmount<T>(code: string, field: string, read: () => T): T {
   }
 }
 
-export function ruleViolation(code: string, detail: string, violations?: Violation[]): DomainError {
+export function ruleViolation(code: ProblemCode, detail: string, violations?: Violation[]): DomainError {
   return new DomainError('rule_violation', code, detail, { violations });
 }
 
-export function unavailable(code: string, detail: string, cause?: unknown): DomainError {
+export function unavailable(code: ProblemCode, detail: string, cause?: unknown): DomainError {
   return new DomainError('unavailable', code, detail, { cause });
 }
 
 /** An outside party this request depends on (a lender, a provider) answered with a failure or not at all: 502. */
-export function badGateway(code: string, detail: string, cause?: unknown): DomainError {
+export function badGateway(code: ProblemCode, detail: string, cause?: unknown): DomainError {
   return new DomainError('bad_gateway', code, detail, { cause });
 }
 
 /** Something that existed and ended for good (an expired or replaced link): 410. */
-export function gone(code: string, detail: string): DomainError {
+export function gone(code: ProblemCode, detail: string): DomainError {
   return new DomainError('gone', code, detail);
 }

@@ -1,4 +1,4 @@
-import { DomainError, ErrorKind, Violation } from './domain-error';
+import { DomainError, ErrorKind, ProblemCode, Violation } from './domain-error';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 /** Where the page of a problem type lives, under the public base: `/problems/{code}` (the gateway serves it). */
@@ -118,7 +118,7 @@ export function toProblem(error: DomainError): ProblemDocument {
 }
 
 /** Rebuilds a domain error from a problem document (for example one received over gRPC). */
-export function fromProblem(document: ProblemDocument, code: string): DomainError {
+export function fromProblem(document: ProblemDocument, code: ProblemCode): DomainError {
   const { type: _type, title: _title, instance: _instance, status, detail, violations, ...extra } = document;
   return new DomainError(kindOfHttpStatus(status), code, detail, {
     violations,

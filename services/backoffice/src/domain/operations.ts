@@ -1,4 +1,4 @@
-import { isDomainError, ruleViolation } from '@rental/problem';
+import { type ProblemCode, isDomainError, ruleViolation } from '@rental/problem';
 import type { BackofficeDependencies, CaseRecord, ItemReference, NewRequest, PartnerMail, QueueEntry } from './ports';
 import { Operator, actorOf, requireRole } from './roles';
 
@@ -8,7 +8,7 @@ import { Operator, actorOf, requireRole } from './roles';
  * a use case asks for more where the body decides (the approver's moves).
  */
 
-const rule = (code: string, message: string, propertyPath = '') => ruleViolation(code, message, [{ propertyPath, code, message }]);
+const rule = (code: ProblemCode, message: string, propertyPath = '') => ruleViolation(code, message, [{ propertyPath, code, message }]);
 
 /** The moves an approver makes; every other move of the table a reviewer may make. */
 const APPROVER_TRANSITIONS = ['finance_accept', 'finance_reject', 'finance_resume', 'finance_needs_help', 'start_manual_finance_review'] as const;

@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 import { z } from 'zod';
-import { DomainError, Violation, boundedText, conflict, emailAddress, ruleViolation, unavailable, validationFailed } from '@rental/problem';
+import { DomainError, type ProblemCode, Violation, boundedText, conflict, emailAddress, ruleViolation, unavailable, validationFailed } from '@rental/problem';
 import { caseNotFound } from './access';
 import { AuthorizedPerson, FinancingCase, Quote, partnerActor } from './model';
 import type { CaseStore, CaseTransaction, ContractRenderer, NewAuthorizedPerson, SigningProvider, SigningStatement, SigningStatementSource } from './ports';
@@ -182,7 +182,7 @@ const notAccepted = (financingCase: FinancingCase) => {
   return ruleViolation('esignature.quote_not_accepted', message, [{ propertyPath: '', code: 'esignature.quote_not_accepted', message }]);
 };
 
-const rule = (code: string, message: string) => ruleViolation(code, message, [{ propertyPath: '', code, message }]);
+const rule = (code: ProblemCode, message: string) => ruleViolation(code, message, [{ propertyPath: '', code, message }]);
 
 const envelopeReplaced = (envelopeId: string) =>
   conflict(

@@ -1,4 +1,4 @@
-import { choiceMessage, invalidInput, notFound, ruleViolation } from '@rental/problem';
+import { type ProblemCode, choiceMessage, invalidInput, notFound, ruleViolation } from '@rental/problem';
 import type { OpsQueueFilters } from '@rental/proto';
 import { caseNotFound } from './access';
 import { applyApprovalTeamCancel } from './cancel';
@@ -53,7 +53,7 @@ export interface OpsCaseView {
   history: HistoryEntry[];
 }
 
-const rule = (code: string, message: string, propertyPath = '') => ruleViolation(code, message, [{ propertyPath, code, message }]);
+const rule = (code: ProblemCode, message: string, propertyPath = '') => ruleViolation(code, message, [{ propertyPath, code, message }]);
 
 export async function opsQueue(deps: OperatorDependencies, filters: OpsQueueFilters): Promise<OpsQueueEntry[]> {
   const unknown = filters.statuses.find((status) => !isQuoteStatus(status));

@@ -4,6 +4,7 @@ import {
   choiceViolation,
   DomainError,
   notFound,
+  ProblemCode,
   ProblemDocument,
   requiredViolation,
   ruleViolation,
@@ -60,7 +61,7 @@ export type SimulationResult = { kind: 'applied' } | { kind: 'upload_rejected'; 
 
 const APPLIED: SimulationResult = { kind: 'applied' };
 
-const rule = (code: string, message: string, propertyPath = '') => ruleViolation(code, message, [{ propertyPath, code, message }]);
+const rule = (code: ProblemCode, message: string, propertyPath = '') => ruleViolation(code, message, [{ propertyPath, code, message }]);
 
 function unreachable(resource: 'quote' | 'contract', current: string, desired: string) {
   return rule('sandbox.transition_unreachable', `The ${resource} is ${current}; ${desired} cannot be reached from there.`, 'scenario');

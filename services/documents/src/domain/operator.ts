@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { choiceViolation, invalidInput, notFound, ruleViolation, validationFailed, Violation } from '@rental/problem';
+import { type ProblemCode, choiceViolation, invalidInput, notFound, ruleViolation, validationFailed, Violation } from '@rental/problem';
 import { requireCase } from './case-scope';
 import type { DocumentsDependencies } from './documents';
 import { FinancingDocument, ITEM_TYPES, ItemType, RequestItem, itemState } from './model';
@@ -40,7 +40,7 @@ export interface CaseFilesView {
   documents: FinancingDocument[];
 }
 
-const rule = (code: string, message: string, propertyPath = '') => ruleViolation(code, message, [{ propertyPath, code, message }]);
+const rule = (code: ProblemCode, message: string, propertyPath = '') => ruleViolation(code, message, [{ propertyPath, code, message }]);
 
 /** Every requested item (all audiences) and every document of the case. */
 export async function caseFiles(deps: OperatorDependencies, financingCaseId: string): Promise<CaseFilesView> {

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { choiceViolation, invalidInput, notFound, requiredViolation, ruleViolation, validationFailed, Violation } from '@rental/problem';
+import { type ProblemCode, choiceViolation, invalidInput, notFound, requiredViolation, ruleViolation, validationFailed, Violation } from '@rental/problem';
 import { DOCUMENT_CATEGORIES, DocumentCategory, FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES, isDocumentCategory } from '@rental/proto';
 import { INFORMATION_CATEGORY } from './categories';
 import { requireCase, requireCaseOfPartner } from './case-scope';
@@ -79,7 +79,7 @@ function itemViolations(defaultType: string, items: NewItemInput[]): Violation[]
 }
 
 /** A 422 about the item as a whole: the violation has an empty propertyPath. */
-function itemRule(code: string, message: string) {
+function itemRule(code: ProblemCode, message: string) {
   return ruleViolation(code, message, [{ propertyPath: '', code, message }]);
 }
 

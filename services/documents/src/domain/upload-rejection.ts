@@ -1,9 +1,9 @@
-import { DomainError, Violation } from '@rental/problem';
+import { DomainError, type ProblemCode, Violation } from '@rental/problem';
 import { MAX_UPLOAD_BYTES } from './file-type';
 
 export type UploadRejectionReason = 'type' | 'size' | 'empty';
 
-const REJECTIONS: Record<UploadRejectionReason, Violation> = {
+const REJECTIONS: Record<UploadRejectionReason, Violation & { code: ProblemCode }> = {
   type: { propertyPath: 'file', code: 'document.file_type_not_allowed', message: 'The file must be a PDF, PNG or JPEG; its content is none of them.' },
   size: { propertyPath: 'file', code: 'document.file_too_large', message: `The file is larger than 10 MB (${MAX_UPLOAD_BYTES} bytes).` },
   empty: { propertyPath: 'file', code: 'document.file_empty', message: 'The file is empty.' },

@@ -1,5 +1,5 @@
 import { Cents, divideRoundingHalfUp, percentageOfMilli } from '@rental/money';
-import { DomainError, Violation, invalidInput, unavailable, validationFailed } from '@rental/problem';
+import { DomainError, type ProblemCode, Violation, invalidInput, unavailable, validationFailed } from '@rental/problem';
 import { CHECKOUT_FINANCING_TYPES, PRINT_PLAN_TYPES } from '@rental/proto';
 import type { ArticleType } from './article-type';
 import { Category, resolveCategories } from './categories';
@@ -152,7 +152,7 @@ export interface CheckoutTermsDependencies extends CartPricingDependencies {
   hub: HubClient;
 }
 
-function rejectBadRequest(code: string, detail: string, violations: Violation[] = []): never {
+function rejectBadRequest(code: ProblemCode, detail: string, violations: Violation[] = []): never {
   throw invalidInput(code, detail, violations);
 }
 
