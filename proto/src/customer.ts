@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { type OperationSpec, type ResponseSpec, defineOperation, problemResponses } from '@rental/http';
 
 // The customer's API (/customer/v1, the link token is the credential): case-workflow answers the
 // offer, documents the uploads and answers; both speak of the same token and requested items.
@@ -21,30 +20,9 @@ export const customerRequestedItemSchema = z
   })
   .meta({ id: 'CustomerRequestedItem' });
 
-type CustomerSpec = Omit<OperationSpec, 'tags' | 'params' | 'responses'> & {
-  /** Only where the path names more than the token. */
-  params?: z.ZodObject;
-  returns: Record<number, ResponseSpec>;
-  /** Problems of the operation's own rules, beyond those of every link. */
-  problems?: number[];
-};
-
-type CustomerOperation<S extends CustomerSpec> = Omit<S, 'returns' | 'problems' | 'params'> & {
-  params: S['params'] extends z.ZodObject ? S['params'] : typeof customerTokenParams;
-  tags: string[];
-  responses: Record<number, ResponseSpec>;
-};
-
 /**
- * An operation of the customer's API: named by the link token, answering what every link can
- * (404 unknown link, 410 expired, 422 a refused input or move, 503) and the problems it names.
+ * What every operation of the customer's API shares: the tag, the link token in the path, and
+ * what every link can answer (404 unknown link, 410 expired, 422 a refused input or move, 503).
+ * Each service builds its operations with operationFamily(CUSTOMER_API) of @rental/http.
  */
-export function customerOperation<const S extends CustomerSpec>(spec: S): CustomerOperation<S> {
-  const { returns, problems = [], ...operation } = spec;
-  return defineOperation({
-    params: customerTokenParams,
-    ...operation,
-    tags: ['Customer'],
-    responses: { ...returns, ...problemResponses(404, 410, 422, 503, ...problems) },
-  }) as unknown as CustomerOperation<S>;
-}
+export const CUSTOMER_API = { tags: ['Customer'], params: customerTokenParams, problems: [404, 410, 422, 503] } as const;

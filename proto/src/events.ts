@@ -153,35 +153,3 @@ export const mailRequestedEvent = z.object({
 
 export type MailRequestedEvent = z.infer<typeof mailRequestedEvent>;
 export type MailRecipient = z.infer<typeof mailRecipient>;
-
-/**
- * What a service's durable consumer of status changes gives `bus.consume`: a message that is not
- * a valid event is logged and dropped (acked), since redelivering what cannot be read would block
- * the stream forever; a valid one goes to `handle`, and the message is acked once it resolved.
- * `subscription` names the durable and the subject it filters (QUOTE_CANCELED_SUBJECT, say); the
- * service's durable of the single former subject, named after the service, is read while it exists.
- */
-export function statusChangedConsumer(
-  log: { error(details: object, message: string): void },
-  subscription: { serviceName: string; durable: string; subject: string },
-  handle: (event: StatusChangedEvent, requestId: string | undefined) => Promise<void>,
-): {
-  subject: string;
-  durable: string;
-  former: { durable: string; subject: string };
-  handler(message: { data: unknown; sequence: number; requestId?: string }): Promise<void>;
-} {
-  return {
-    subject: subscription.subject,
-    durable: subscription.durable,
-    former: { durable: subscription.serviceName, subject: STATUS_CHANGED_SUBJECT },
-    handler: async ({ data, sequence, requestId }) => {
-      const parsed = statusChangedEvent.safeParse(data);
-      if (!parsed.success) {
-        log.error({ sequence, requestId, issues: parsed.error.issues.slice(0, 5) }, 'dropping a status change that is not a valid event');
-        return;
-      }
-      await handle(parsed.data, requestId);
-    },
-  };
-}

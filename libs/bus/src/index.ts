@@ -1,3 +1,4 @@
 export * from './bus';
 export * from './names';
 export * from './outbox';
+export * from './validated';

@@ -14,4 +14,5 @@ export * from './identity';
 export * from './text-integrity';
 export * from './identifiers';
 export * from './partner-operation';
+export * from './operation-family';
 export * from './express-app';

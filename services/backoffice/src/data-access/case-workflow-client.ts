@@ -1,11 +1,25 @@
 import { TypedClient, createGrpcClient } from '@rental/grpc';
-import { loadCaseWorkflowPackage, opsQueueRequestOf } from '@rental/proto';
+import { loadCaseWorkflowPackage } from '@rental/proto';
 import type { OpsQueueFilters, caseWorkflow } from '@rental/proto';
 import type { Actor, CaseRecord, CaseWorkflowPort, LenderChannel, PartnerMail, QueueEntry, QuoteMoveRequest, TransmissionItem } from '../domain/ports';
 
 type CaseWorkflowClient = InstanceType<ReturnType<typeof loadCaseWorkflowPackage>['CaseWorkflowService']>;
 
 const text = (value: string) => (value ? value : null);
+
+/** The filters as a message: an empty string stands for null, and a flag says whether the list of cases counts. */
+function opsQueueRequestOf(filters: OpsQueueFilters): caseWorkflow.ListOpsQueueRequest {
+  return {
+    statuses: filters.statuses,
+    partnerId: filters.partnerId ?? '',
+    lenderSubmissionStatus: filters.lenderSubmissionStatus ?? '',
+    query: filters.query ?? '',
+    onlyListedCases: filters.onlyCases !== null,
+    financingCaseIds: filters.onlyCases ?? [],
+    limit: filters.limit,
+    offset: filters.offset,
+  };
+}
 
 function toRecord(message: caseWorkflow.OpsCase__Output): CaseRecord {
   return {

@@ -1,6 +1,6 @@
-import type { Bus } from '@rental/bus';
+import { type Bus, validatedHandler } from '@rental/bus';
 import type { Logger } from '@rental/logger';
-import { QUOTE_CANCELED_SUBJECT, statusChangedConsumer } from '@rental/proto';
+import { QUOTE_CANCELED_SUBJECT, STATUS_CHANGED_SUBJECT, statusChangedEvent } from '@rental/proto';
 import { followCaseStatus } from '../../domain/quote-request';
 import type { QuoteRequestStore } from '../../domain/ports';
 
@@ -10,16 +10,16 @@ import type { QuoteRequestStore } from '../../domain/ports';
  * redelivery finds the quote request canceled already and changes nothing.
  */
 export function consumeCaseStatusChanges(bus: Bus, store: QuoteRequestStore, log: Logger): void {
-  bus.consume(
-    statusChangedConsumer(
-      log,
-      { serviceName: 'cart-checkout', durable: 'cart-checkout-quote-cancels', subject: QUOTE_CANCELED_SUBJECT },
-      async (event, requestId) => {
-        const { partnerId, occurredAt, data: change } = event;
-        if (await followCaseStatus(store, { partnerId, occurredAt, ...change })) {
-          log.info({ eventId: event.id, requestId, financingCaseId: change.financingCaseId }, 'quote request canceled with its quote');
-        }
-      },
-    ),
-  );
+  bus.consume({
+    subject: QUOTE_CANCELED_SUBJECT,
+    durable: 'cart-checkout-quote-cancels',
+    // The service's durable of the single former subject is read while it exists.
+    former: { durable: 'cart-checkout', subject: STATUS_CHANGED_SUBJECT },
+    handler: validatedHandler(statusChangedEvent, log, 'a status change', async (event, requestId) => {
+      const { partnerId, occurredAt, data: change } = event;
+      if (await followCaseStatus(store, { partnerId, occurredAt, ...change })) {
+        log.info({ eventId: event.id, requestId, financingCaseId: change.financingCaseId }, 'quote request canceled with its quote');
+      }
+    }),
+  });
 }

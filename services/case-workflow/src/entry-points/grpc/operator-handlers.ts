@@ -1,7 +1,7 @@
 import { unaryHandler } from '@rental/grpc';
 import type { Logger } from '@rental/logger';
 import { invalidInput } from '@rental/problem';
-import { type caseWorkflow, opsQueueFiltersOf } from '@rental/proto';
+import type { OpsQueueFilters, caseWorkflow } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import type { Actor, ActorType } from '../../domain/model';
 import {
@@ -18,6 +18,19 @@ import { presentContract, presentQuote } from '../http/presenters';
 
 const ACTOR_TYPES: readonly ActorType[] = ['partner', 'customer', 'lender', 'signing', 'operator', 'system'];
 const text = (value: string | undefined | null) => (value ? value : null);
+
+/** The filters the back office's message carries: an empty string stands for null, and a flag says whether the list of cases counts. */
+function opsQueueFiltersOf(request: caseWorkflow.ListOpsQueueRequest__Output): OpsQueueFilters {
+  return {
+    statuses: request.statuses,
+    partnerId: request.partnerId || null,
+    lenderSubmissionStatus: request.lenderSubmissionStatus || null,
+    query: request.query || null,
+    onlyCases: request.onlyListedCases ? request.financingCaseIds : null,
+    limit: request.limit,
+    offset: request.offset,
+  };
+}
 
 function toActor(actor: caseWorkflow.Actor__Output | null): Actor {
   if (!actor || !(ACTOR_TYPES as readonly string[]).includes(actor.type)) throw invalidInput('history.actor_required', 'actor with a known type is required.');

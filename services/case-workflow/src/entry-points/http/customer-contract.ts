@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PAYMENT_INTERVALS, customerOperation, customerRequestedItemSchema, customerTokenParams } from '@rental/proto';
+import { operationFamily } from '@rental/http';
+import { CUSTOMER_API, PAYMENT_INTERVALS, customerRequestedItemSchema, customerTokenParams } from '@rental/proto';
 import { customerAnswerBody, customerFeedbackBody } from '../../domain/customer';
 import { QUOTE_STATES } from '../../domain/quote-machine';
 
@@ -25,6 +26,8 @@ const customerViewSchema = z
     requestedItems: z.array(customerRequestedItemSchema).describe('What the customer is asked for (customer audience only)'),
   })
   .meta({ id: 'CustomerQuoteView' });
+
+const customerOperation = operationFamily(CUSTOMER_API);
 
 export const getCustomerQuote = customerOperation({
   operationId: 'getCustomerQuote',

@@ -1,6 +1,6 @@
-import type { Bus } from '@rental/bus';
+import { type Bus, validatedHandler } from '@rental/bus';
 import type { Logger } from '@rental/logger';
-import { QUOTE_CANCELED_SUBJECT, statusChangedConsumer } from '@rental/proto';
+import { QUOTE_CANCELED_SUBJECT, STATUS_CHANGED_SUBJECT, statusChangedEvent } from '@rental/proto';
 import { onStatusChanged } from '../../domain/cancel';
 import type { CaseCleanup } from '../../domain/ports';
 
@@ -11,8 +11,12 @@ import type { CaseCleanup } from '../../domain/ports';
  * (consumed_events).
  */
 export function consumeStatusChanges(bus: Bus, deps: { cleanup: CaseCleanup; now(): Date }, log: Logger): void {
-  bus.consume(
-    statusChangedConsumer(log, { serviceName: 'documents', durable: 'documents-quote-cancels', subject: QUOTE_CANCELED_SUBJECT }, async (event, requestId) => {
+  bus.consume({
+    subject: QUOTE_CANCELED_SUBJECT,
+    durable: 'documents-quote-cancels',
+    // The service's durable of the single former subject is read while it exists.
+    former: { durable: 'documents', subject: STATUS_CHANGED_SUBJECT },
+    handler: validatedHandler(statusChangedEvent, log, 'a status change', async (event, requestId) => {
       const result = await onStatusChanged(deps, event);
       if (result.applied) {
         log.info(
@@ -21,5 +25,5 @@ export function consumeStatusChanges(bus: Bus, deps: { cleanup: CaseCleanup; now
         );
       }
     }),
-  );
+  });
 }

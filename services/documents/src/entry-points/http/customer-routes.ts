@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { OperationRouter, defineOperation } from '@rental/http';
+import { OperationRouter, defineOperation, operationFamily } from '@rental/http';
 import { isDomainError } from '@rental/problem';
-import { customerOperation, customerTokenParams } from '@rental/proto';
+import { CUSTOMER_API, customerTokenParams } from '@rental/proto';
 import { listCustomerItems, openCustomerLink, uploadCustomerDocument } from '../../domain/customer';
 import type { DocumentsDependencies } from '../../domain/documents';
 import type { FinancingDocument } from '../../domain/model';
@@ -22,7 +22,7 @@ const customerDocumentSchema = z
   })
   .meta({ id: 'CustomerDocument' });
 
-const uploadCustomerDocumentOperation = customerOperation({
+const uploadCustomerDocumentOperation = operationFamily(CUSTOMER_API)({
   operationId: 'uploadCustomerDocument',
   method: 'post',
   path: '/customer/v1/quotes/{token}/documents',
