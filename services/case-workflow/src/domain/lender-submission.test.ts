@@ -1,4 +1,4 @@
-import { retryDelayMs, submitOne } from './lender-submission';
+import { lenderRetrySchedule, retryDelayMs, submitOne } from './lender-submission';
 import type { LenderSubmission, LenderSubmissionQueue } from './ports';
 
 class MemoryQueue implements LenderSubmissionQueue {
@@ -56,7 +56,7 @@ function queued(id: number, failures: number, maxAttempts?: number) {
     sendAttachments: async () => undefined,
   };
   const clock = { ms: 0 };
-  const deps = { queue, lender, now: () => new Date(clock.ms), maxAttempts };
+  const deps = { queue, lender, now: () => new Date(clock.ms), schedule: lenderRetrySchedule(maxAttempts) };
   /** What the worker does with the clock at `ms`: claims what is due and submits each. */
   const roundAt = async (ms: number) => {
     clock.ms = ms;

@@ -76,6 +76,14 @@ export const QUOTE_TRANSITIONS: readonly QuoteTransition[] = [
   ...CANCELABLE.map((from): QuoteTransition => ({ from, move: 'cancel', to: 'canceled' })),
 ];
 
+/** The states a move leaves from without any flag, in the table's order. */
+export function statesAllowing(move: QuoteMove): QuoteStatus[] {
+  return QUOTE_TRANSITIONS.filter((transition) => transition.move === move && !transition.requires).map((transition) => transition.from);
+}
+
+/** Under the lender's review: where a finance decision (accept or reject) can be taken. */
+export const UNDER_FINANCE_REVIEW: readonly QuoteStatus[] = statesAllowing('finance_reject');
+
 export interface MoveFlags {
   financeRejectedOverride?: boolean;
 }
