@@ -202,9 +202,12 @@ export const callbackBody = z
 
 export const noteBody = z.object({ text: nonBlankText().max(10_000) }).meta({ id: 'OpsNewNote' });
 
+/** The places an operator may move a contract to. */
+export const CONTRACT_TARGETS = ['signed', 'post_processing_required', 'delivery_approved', 'invoice_checked', 'completed'] as const;
+
 export const contractTransitionBody = z
   .object({
-    to: z.enum(['signed', 'post_processing_required', 'delivery_approved', 'invoice_checked', 'completed']).describe('A later place; steps may be skipped'),
+    to: z.enum(CONTRACT_TARGETS).describe('A later place; steps may be skipped'),
   })
   .meta({ id: 'OpsContractTransition' });
 
