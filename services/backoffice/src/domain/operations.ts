@@ -1,6 +1,6 @@
 import { isDomainError, ruleViolation } from '@rental/problem';
-import type { BackofficeDependencies, CaseRecord, ItemReference, NewRequest, PartnerMail, QueueEntry } from './ports';
 import { QUOTE_MOVES } from '@rental/proto';
+import type { BackofficeDependencies, CaseRecord, ItemReference, NewRequest, PartnerMail, QueueEntry } from './ports';
 import { Operator, OperatorRole, actorOf, requireRole } from './roles';
 
 /**

@@ -4,9 +4,6 @@ import type { LenderAdapter, LenderSubmission, LenderSubmissionQueue } from './p
 /** Retries of a lender submission: 2 s, doubling, at most 5 minutes; given up after `maxAttempts` (LENDER_MAX_ATTEMPTS; none: never). */
 export const lenderRetrySchedule = (maxAttempts = Number.MAX_SAFE_INTEGER): RetrySchedule => ({ firstDelayMs: 2_000, maxDelayMs: 5 * 60_000, maxAttempts });
 
-/** Wait before the next attempt after `attempts` failed ones. */
-export const retryDelayMs = (attempts: number): number => backoffDelayMs(lenderRetrySchedule(), attempts);
-
 export interface SubmissionDependencies {
   queue: LenderSubmissionQueue;
   lender: LenderAdapter;

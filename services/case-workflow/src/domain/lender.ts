@@ -18,6 +18,7 @@ import type {
 import { QuoteStatus, UNDER_FINANCE_REVIEW, statesAllowing } from './quote-machine';
 import { SignedCallbackDependencies, signedEvent } from './signed-callback';
 
+/** Where a lender's questions move the quote to finance_questions (in finance_questions it stays). */
 const ASKABLE = statesAllowing('finance_needs_help');
 
 export const lenderActor = (lender: { id: string; name: string }): Actor => ({ type: 'lender', id: lender.id, name: lender.name });

@@ -10,13 +10,13 @@ import { OPERATOR_ROLES } from '../../domain/roles';
 import { CONTRACT_TARGETS } from './contract';
 
 const CONSOLE_DIRECTORY = path.join(__dirname, 'console');
+const OAUTH_LIBRARY = require.resolve('oauth4webapi');
 
 /**
  * What the console offers, from the rules the back office enforces: the roles from the least,
  * the quote statuses, the moves with the role each needs, and the places a contract moves to.
  */
 const VOCABULARY = { roles: OPERATOR_ROLES, statuses: QUOTE_STATES, moves: OPERATOR_MOVES, contractPlaces: CONTRACT_TARGETS };
-const OAUTH_LIBRARY = require.resolve('oauth4webapi');
 
 /** `'sha256-…'` of every inline element `tag` of the page, in the form a Content-Security-Policy names it. */
 function inlineHashes(page: string, tag: 'script' | 'style'): string[] {
