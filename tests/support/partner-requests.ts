@@ -44,15 +44,15 @@ export function expectViolationAt(response: ApiResponse, status: number, propert
   expect(response.json.violations).toEqual([expect.objectContaining({ propertyPath, code })]);
 }
 
-export async function checkedOutCase(api: ApiClient, idempotencyKey: string | undefined = randomUUID()): Promise<{ caseId: string; quoteId: string }> {
+export async function checkedOutCase(api: ApiClient): Promise<{ caseId: string; quoteId: string }> {
   const cart = await api.post('/api/carts', {
-    items: [{ productNumber: `AUDIT-${randomUUID()}`, productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }],
+    items: [{ productNumber: `CHECKOUT-${randomUUID()}`, productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }],
   });
   expect(cart.status).toBe(201);
   const checkout = await api.post(
     `/api/carts/${cart.json.cartId}/checkout`,
     { duration: 36, financingType: 'leasing', customer },
-    idempotencyKey ? { headers: { 'Idempotency-Key': idempotencyKey } } : {},
+    { headers: { 'Idempotency-Key': randomUUID() } },
   );
   expect(checkout.status).toBe(201);
   return { caseId: checkout.json.financeCaseId, quoteId: checkout.json.quoteId };
