@@ -7,7 +7,7 @@ import { QUOTE_STATES } from './quote-states';
  * Each change goes to its own subject below this one, `case.status_changed.<resourceType>.<transition>`
  * (statusChangeSubject), so a consumer that acts on a few transitions has the server filter out the
  * rest instead of receiving and acknowledging every event. Up to 2026-11 every change went to this
- * subject itself; consumers still read what publishers not yet upgraded send there (ConsumerOptions.former).
+ * subject itself; consumers still read what publishers not yet upgraded send there (ConsumerOptions.upgradeDurable).
  */
 export const STATUS_CHANGED_SUBJECT = 'case.status_changed';
 export const STATUS_CHANGED_EVENT = 'financing_case.status_changed';
@@ -160,7 +160,8 @@ export type MailRecipient = z.infer<typeof mailRecipient>;
  * a valid event is logged and dropped (acked), since redelivering what cannot be read would block
  * the stream forever; a valid one goes to `handle`, and the message is acked once it resolved.
  * `subscription` names the durable and the subject it filters (QUOTE_CANCELED_SUBJECT, say); the
- * service's durable of the single former subject, named after the service, is read while it exists.
+ * durable kept for upgrades, the service's durable of the single subject (named after the service),
+ * is read while it exists.
  */
 export function statusChangedConsumer(
   log: { error(details: object, message: string): void },
@@ -169,13 +170,13 @@ export function statusChangedConsumer(
 ): {
   subject: string;
   durable: string;
-  former: { durable: string; subject: string };
+  upgradeDurable: { durable: string; subject: string };
   handler(message: { data: unknown; sequence: number; requestId?: string }): Promise<void>;
 } {
   return {
     subject: subscription.subject,
     durable: subscription.durable,
-    former: { durable: subscription.serviceName, subject: STATUS_CHANGED_SUBJECT },
+    upgradeDurable: { durable: subscription.serviceName, subject: STATUS_CHANGED_SUBJECT },
     handler: async ({ data, sequence, requestId }) => {
       const parsed = statusChangedEvent.safeParse(data);
       if (!parsed.success) {
