@@ -5,6 +5,8 @@ import { GATEWAY_SCHEMA } from './gateway';
 import { migrations } from './migrations';
 
 export { startGateway, GATEWAY_SCHEMA } from './gateway';
+/** For tests that migrate its schema step by step. */
+export { migrations as gatewayMigrations } from './migrations';
 export { loadGatewayConfig, gatewayVariables } from './config';
 export { seedPartnerIdentities, countPartners } from './data-access/seed';
 export type { PartnerIdentitySeed } from './data-access/seed';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QUOTE_STATES } from './quote-states';
 
 /**
  * The one event of the platform, as it travels on the bus. case-workflow publishes it through
@@ -6,7 +7,7 @@ import { z } from 'zod';
  * Each change goes to its own subject below this one, `case.status_changed.<resourceType>.<transition>`
  * (statusChangeSubject), so a consumer that acts on a few transitions has the server filter out the
  * rest instead of receiving and acknowledging every event. Up to 2026-11 every change went to this
- * subject itself; consumers still read what publishers not yet upgraded send there (ConsumerOptions.former).
+ * subject itself; consumers still read what publishers not yet upgraded send there (ConsumerOptions.upgradeDurable).
  */
 export const STATUS_CHANGED_SUBJECT = 'case.status_changed';
 export const STATUS_CHANGED_EVENT = 'financing_case.status_changed';
@@ -40,7 +41,7 @@ export const statusChangedData = z.object({
   fromStatus: z
     .string()
     .describe(
-      'Status of the changed resource before the change. "new" when the quote, contract or quote request was just created (transition create, or create_quote for a quote request). Otherwise a value of the resource named by resourceType: for quote a quote status (in_progress, in_review, review_expired, change_requested, accepted_by_customer, rejected_by_customer, finance_review, manual_finance_review, finance_questions, finance_accepted, finance_rejected, completed, canceled); for contract a contract place (wait_for_signing, signed, post_processing_required, delivery_approved, invoice_checked, completed, canceled); for quote_request a quote request status (new, quote_created, canceled)',
+      `Status of the changed resource before the change. "new" when the quote, contract or quote request was just created (transition create, or create_quote for a quote request). Otherwise a value of the resource named by resourceType: for quote a quote status (${QUOTE_STATES.join(', ')}); for contract a contract place (wait_for_signing, signed, post_processing_required, delivery_approved, invoice_checked, completed, canceled); for quote_request a quote request status (new, quote_created, canceled)`,
     ),
   toStatus: z
     .string()

@@ -6,7 +6,7 @@ import { QUOTE_CANCELED_SUBJECT, STATUS_CHANGED_SUBJECT, statusChangeSubject } f
 import { waitFor } from '@rental/testkit';
 
 // Status changes go to one subject per resource type and transition; a consumer filters the ones
-// it acts on, and still reads the durable of the single former subject while it exists. A stream
+// it acts on, and still reads the durable kept for upgrades (of the single subject) while it exists. A stream
 // of its own (environment and database name of this file), deleted at the end.
 
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -31,15 +31,15 @@ afterAll(async () => {
 const change = (transition: string) => ({ resourceType: 'quote', transition });
 
 describe('one subject per status change', () => {
-  it('when a consumer filters quote cancellations and names a former durable that exists, then it gets the cancellations and everything on the former subject, nothing else', async () => {
+  it('when a consumer filters quote cancellations and names a durable kept for upgrades that exists, then it gets the cancellations and everything on the single subject it filters, nothing else', async () => {
     await manager.consumers.add(bus.stream, {
-      durable_name: 'former-of-cancels',
+      durable_name: 'single-subject-cancels',
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       filter_subject: bus.subject(STATUS_CHANGED_SUBJECT),
     });
     const base = bus.subject(STATUS_CHANGED_SUBJECT);
-    await bus.publish(base, { label: 'former subject, an acceptance' }, randomUUID());
+    await bus.publish(base, { label: 'single subject, an acceptance' }, randomUUID());
     await bus.publish(statusChangeSubject(base, change('finance_accept')), { label: 'acceptance' }, randomUUID());
     await bus.publish(statusChangeSubject(base, change('cancel')), { label: 'cancellation' }, randomUUID());
     await bus.publish(statusChangeSubject(base, { resourceType: 'contract', transition: 'cancel' }), { label: 'contract cancellation' }, randomUUID());
@@ -48,27 +48,27 @@ describe('one subject per status change', () => {
     bus.consume<{ label: string }>({
       subject: QUOTE_CANCELED_SUBJECT,
       durable: 'cancels',
-      former: { durable: 'former-of-cancels', subject: STATUS_CHANGED_SUBJECT },
+      upgradeDurable: { durable: 'single-subject-cancels', subject: STATUS_CHANGED_SUBJECT },
       handler: async ({ data }) => {
         received.push(data.label);
       },
     });
 
-    await waitFor(() => (received.length >= 2 ? true : undefined), { timeoutMs: 10_000, what: "the cancellation and the former subject's message" });
+    await waitFor(() => (received.length >= 2 ? true : undefined), { timeoutMs: 10_000, what: "the cancellation and the single subject's message" });
     // Time for anything else to (wrongly) arrive.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(received.sort()).toEqual(['cancellation', 'former subject, an acceptance']);
-    expect((await manager.consumers.info(bus.stream, 'former-of-cancels')).config.filter_subject).toBe(base);
+    expect(received.sort()).toEqual(['cancellation', 'single subject, an acceptance']);
+    expect((await manager.consumers.info(bus.stream, 'single-subject-cancels')).config.filter_subject).toBe(base);
     expect((await manager.consumers.info(bus.stream, 'cancels')).config.filter_subject).toBe(bus.subject(QUOTE_CANCELED_SUBJECT));
   });
 
-  it('when the former durable does not exist, then it is not created and the consumer reads its own subject', async () => {
+  it('when the durable kept for upgrades does not exist, then it is not created and the consumer reads its own subject', async () => {
     const base = bus.subject(STATUS_CHANGED_SUBJECT);
     const received: string[] = [];
     bus.consume<{ label: string }>({
       subject: statusChangeSubject(STATUS_CHANGED_SUBJECT, change('expire')),
       durable: 'expiries',
-      former: { durable: 'never-created', subject: STATUS_CHANGED_SUBJECT },
+      upgradeDurable: { durable: 'never-created', subject: STATUS_CHANGED_SUBJECT },
       handler: async ({ data }) => {
         received.push(data.label);
       },
@@ -79,7 +79,7 @@ describe('one subject per status change', () => {
     expect(received).toEqual(['expiry']);
     const durables: string[] = [];
     for await (const consumer of await manager.consumers.list(bus.stream)) durables.push(consumer.name);
-    expect(durables.sort()).toEqual(['cancels', 'expiries', 'former-of-cancels']);
+    expect(durables.sort()).toEqual(['cancels', 'expiries', 'single-subject-cancels']);
   });
 
   it('when a resource type or transition is not a subject token, then no subject is made of it', () => {

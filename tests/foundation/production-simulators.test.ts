@@ -19,8 +19,11 @@ const OWN =
   /^(DATABASE_URL|API_ENVIRONMENT|SIGNING_|CREDIT_BUREAU_URL|LENDER_|PRODUCTION_SIMULATORS|INTERNAL_IDENTITY_SECRET|LOG_LEVEL|.*_GRPC_ADDR|.*_HTTP_URL)$/;
 const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OWN.test(name)));
 
+// The seed migrates every schema of a new database first: on a loaded machine that takes tens of seconds.
+const RUN_TIMEOUT_MS = 90_000;
+
 function run(entry: string, env: Record<string, string>, args: string[] = []) {
-  const result = spawnSync(process.execPath, [path.join(root, entry), ...args], { env: { ...clean, ...env }, encoding: 'utf8', timeout: 20_000 });
+  const result = spawnSync(process.execPath, [path.join(root, entry), ...args], { env: { ...clean, ...env }, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
   return { status: result.status, stderrLines: result.stderr.split('\n').filter(Boolean) };
 }
 
@@ -84,31 +87,35 @@ describe('simulators in production are an explicit choice', () => {
     beforeAll(() => ensureDatabaseExists(databaseUrl));
     afterAll(() => dropDatabase(databaseUrl));
 
-    it('when the fixture with lenders without an intakeUrl is seeded into production, then it is refused by name and nothing is written; with PRODUCTION_SIMULATORS=true it loads', async () => {
-      const schemas = async () =>
-        (
-          await rows<{ name: string }>(
-            databaseUrl,
-            "SELECT nspname AS name FROM pg_namespace WHERE nspname IN ('gateway', 'pricing', 'case_workflow') ORDER BY 1",
-          )
-        ).map((row) => row.name);
+    it(
+      'when the fixture with lenders without an intakeUrl is seeded into production, then it is refused by name and nothing is written; with PRODUCTION_SIMULATORS=true it loads',
+      async () => {
+        const schemas = async () =>
+          (
+            await rows<{ name: string }>(
+              databaseUrl,
+              "SELECT nspname AS name FROM pg_namespace WHERE nspname IN ('gateway', 'pricing', 'case_workflow') ORDER BY 1",
+            )
+          ).map((row) => row.name);
 
-      const refused = run(SEED, { ...PRODUCTION, DATABASE_URL: databaseUrl }, [path.join(root, 'fixtures', 'seed.json')]);
-      const schemasAfterRefusal = await schemas();
-      const loaded = run(SEED, { ...PRODUCTION, DATABASE_URL: databaseUrl, PRODUCTION_SIMULATORS: 'true' }, [path.join(root, 'fixtures', 'seed.json')]);
+        const refused = run(SEED, { ...PRODUCTION, DATABASE_URL: databaseUrl }, [path.join(root, 'fixtures', 'seed.json')]);
+        const schemasAfterRefusal = await schemas();
+        const loaded = run(SEED, { ...PRODUCTION, DATABASE_URL: databaseUrl, PRODUCTION_SIMULATORS: 'true' }, [path.join(root, 'fixtures', 'seed.json')]);
 
-      expect(refused).toEqual({
-        status: 78,
-        stderrLines: [
-          'seed failed: invalid seed: lenders[0].intakeUrl (lender-a), lenders[1].intakeUrl (lender-b) are required when API_ENVIRONMENT is production (PRODUCTION_SIMULATORS=true sends such lenders to the lender simulator)',
-        ],
-      });
-      expect(schemasAfterRefusal).toEqual([]);
-      expect(loaded.status).toBe(0);
-      expect(await rows(databaseUrl, 'SELECT id, intake_url FROM lenders ORDER BY id', [], 'case_workflow')).toEqual([
-        { id: 'lender-a', intake_url: null },
-        { id: 'lender-b', intake_url: null },
-      ]);
-    });
+        expect(refused).toEqual({
+          status: 78,
+          stderrLines: [
+            'seed failed: invalid seed: lenders[0].intakeUrl (lender-a), lenders[1].intakeUrl (lender-b) are required when API_ENVIRONMENT is production (PRODUCTION_SIMULATORS=true sends such lenders to the lender simulator)',
+          ],
+        });
+        expect(schemasAfterRefusal).toEqual([]);
+        expect(loaded.status).toBe(0);
+        expect(await rows(databaseUrl, 'SELECT id, intake_url FROM lenders ORDER BY id', [], 'case_workflow')).toEqual([
+          { id: 'lender-a', intake_url: null },
+          { id: 'lender-b', intake_url: null },
+        ]);
+      },
+      2 * RUN_TIMEOUT_MS,
+    );
   });
 });

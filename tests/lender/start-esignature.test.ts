@@ -350,6 +350,16 @@ describe('callbacks that store at documents', () => {
 
   it("when the lender asks questions while documents does not answer, then no transaction holds the case meanwhile, and the lender's retry creates each item once", async () => {
     const { caseId } = await newCase(owner, {}, stack);
+    // The submission worker locks the case while it records the lender's answer: let it finish first,
+    // so a lock seen below can only be the callback's.
+    await waitFor(
+      async () =>
+        (await query("SELECT id FROM lender_submissions WHERE financing_case_id = $1 AND status = 'submitted'", [caseId], stack)).length > 0 ? true : undefined,
+      {
+        timeoutMs: 20_000,
+        what: "the case's application at the lender",
+      },
+    );
     const event = signedEvent(lenderA.webhookSecret, 'application.questions', {
       financingCaseId: caseId,
       reference: 'REF-LENDER',

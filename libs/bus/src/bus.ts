@@ -40,12 +40,13 @@ export interface ConsumerOptions<T> {
   /** Durable name; defaults to the service name. */
   durable?: string;
   /**
-   * A durable an earlier version of this consumer used, with the subject it filtered: its messages
-   * go to the same handler while it exists, and it is never created, so what publishers not yet
-   * upgraded still send on the former subject is handled (a new durable starts at the stream's
-   * first message; changing an existing durable's filter would skip what it had not read yet).
+   * The durable kept for upgrades: one an earlier version of this consumer used, with the subject
+   * it filtered. Its messages go to the same handler while it exists, and it is never created, so
+   * what publishers not yet upgraded still send on that subject is handled (a new durable starts
+   * at the stream's first message; changing an existing durable's filter would skip what it had
+   * not read yet).
    */
-  former?: { durable: string; subject: string };
+  upgradeDurable?: { durable: string; subject: string };
   batch?: number;
   handler: (message: ReceivedMessage<T>) => Promise<void>;
 }
@@ -175,7 +176,7 @@ export class Bus {
   consume<T>(options: ConsumerOptions<T>): void {
     const durable = options.durable ?? this.options.serviceName;
     this.consumers.push(this.pull(durable, options.subject, true, options));
-    if (options.former) this.consumers.push(this.pull(options.former.durable, options.former.subject, false, options));
+    if (options.upgradeDurable) this.consumers.push(this.pull(options.upgradeDurable.durable, options.upgradeDurable.subject, false, options));
   }
 
   /** Fetches and handles the messages of one durable; creates it (or sets its filter) when `create`, otherwise stops when it does not exist. */

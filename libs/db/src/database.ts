@@ -7,6 +7,8 @@ export type { Knex } from 'knex';
 export interface Migration {
   up(db: Knex): Promise<void>;
   down(db: Knex): Promise<void>;
+  /** The name it was applied under before a rename: a database migrated under it is upgraded without running it again. */
+  formerName?: string;
 }
 
 export interface DatabaseOptions {
@@ -56,6 +58,22 @@ export function connectDatabase(options: Omit<DatabaseOptions, 'migrations' | 'l
   });
 }
 
+/**
+ * Gives each migration applied under its former name its current one in the migration table,
+ * so knex finds it applied (no second run, no "migration directory is corrupt"). Safe when
+ * several replicas start at once: a second update finds no row under the former name.
+ */
+async function renameAppliedMigrations(db: Knex, options: Pick<DatabaseOptions, 'schema' | 'migrations' | 'log'>): Promise<void> {
+  const renames = Object.entries(options.migrations).flatMap(([name, migration]) => (migration.formerName ? [{ name, formerName: migration.formerName }] : []));
+  if (renames.length === 0 || !(await db.schema.withSchema(options.schema).hasTable('knex_migrations'))) return;
+  const renamed: string[] = [];
+  for (const { name, formerName } of renames) {
+    const rows = await db.withSchema(options.schema).table('knex_migrations').where({ name: formerName }).update({ name });
+    if (rows > 0) renamed.push(`${formerName} → ${name}`);
+  }
+  if (renamed.length > 0) options.log.info({ schema: options.schema, renamed }, 'applied migrations renamed');
+}
+
 /** Connects, creates the schema and runs the service's migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Knex> {
   await ensureDatabaseExists(options.url);
@@ -63,6 +81,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Knex> {
   await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [options.schema]).catch((error: { code?: string }) => {
     if (error.code !== UNIQUE_VIOLATION) throw error;
   });
+  await renameAppliedMigrations(db, options);
   const names = Object.keys(options.migrations).sort();
   const [, applied] = await db.migrate.latest({
     schemaName: options.schema,

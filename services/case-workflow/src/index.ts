@@ -6,6 +6,8 @@ import { migrations } from './migrations';
 export { startCaseWorkflow } from './service';
 export { loadCaseWorkflowConfig, caseWorkflowVariables } from './config';
 export { seedLenders } from './data-access/lender-submission-repository';
+/** For tests that migrate its schema step by step. */
+export { migrations as caseWorkflowMigrations } from './migrations';
 
 /** The case-workflow schema, migrated; for the seed command (lenders). */
 export function openCaseWorkflowDatabase(url: string, log: Logger): Promise<Knex> {

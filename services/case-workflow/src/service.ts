@@ -17,6 +17,7 @@ import { GrpcPartnerNames } from './data-access/partner-names';
 import { SandboxLender, SandboxSigningStatements } from './data-access/sandbox-adapters';
 import { StandardWebhooks } from './data-access/standard-webhooks';
 import { lenderApplication } from './domain/lender';
+import { lenderRetrySchedule } from './domain/lender-submission';
 import type { LenderAdapter } from './domain/ports';
 import { StoredSigningStatements } from './domain/signing';
 import { caseWorkflowGrpcService } from './entry-points/grpc/server';
@@ -37,7 +38,8 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
     build: async ({ db, bus, log }) => {
       const production = config.API_ENVIRONMENT === 'production';
       const now = () => new Date();
-      const submissions = new LenderSubmissionRepository(db, config.LENDER_MAX_ATTEMPTS);
+      const retries = lenderRetrySchedule(config.LENDER_MAX_ATTEMPTS);
+      const submissions = new LenderSubmissionRepository(db, retries);
       const signed = new StandardWebhooks();
       const events = {
         environment: config.API_ENVIRONMENT,
@@ -63,7 +65,7 @@ export function startCaseWorkflow(config: CaseWorkflowConfig): Promise<RunningSe
           })
         : new SandboxLender(log);
       const lenderWorker = lenderSubmissionJob(
-        { queue: submissions, lender, now, maxAttempts: config.LENDER_MAX_ATTEMPTS },
+        { queue: submissions, lender, now, schedule: retries },
         { concurrency: config.LENDER_SUBMISSION_CONCURRENCY, pollMs: config.LENDER_SUBMISSION_POLL_MS, log },
       );
       const secret = production ? config.SIGNING_WEBHOOK_SECRET : undefined;

@@ -2,6 +2,7 @@
 // with PKCE, oauth4webapi) and calls /portal/v1 with the token. It offers only what the user's
 // roles allow (GET /portal/v1/me says so); the portal checks every call again itself.
 import { oidcSession } from '/portal/assets/oidc-session.js';
+import { escapeHtml as esc } from '/portal/assets/escape-html.js';
 
 const app = document.getElementById('app');
 const nav = document.getElementById('nav');
@@ -14,7 +15,6 @@ const ROLL_CHOICES = [
   ['604800', 'in 7 days'],
 ];
 
-const esc = (value) => String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
 const cell = (label, html) => `<td data-label="${esc(label)}">${html}</td>`;
 

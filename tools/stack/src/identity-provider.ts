@@ -2,6 +2,7 @@ import http from 'node:http';
 import { generateKeyPairSync, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Knex } from '@rental/db';
+import { escapeHtml } from '@rental/html';
 import type { SeedFile } from './fixture';
 import { SignInGuard } from './sign-in-guard';
 
@@ -139,8 +140,6 @@ export interface IdentityProviderOptions {
   portal: { redirectUris: string[]; audience: string; partnerClaim: string; rolesClaim: string };
   accessTokenTtlSeconds?: number;
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function loginPage(uid: string, error: string | null, portal: boolean): string {
   const title = portal ? 'Partner portal sign-in' : 'Approval team sign-in';

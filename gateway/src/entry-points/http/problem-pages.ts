@@ -1,9 +1,8 @@
+import { escapeHtml } from '@rental/html';
 import { PROBLEM_TYPE_PATH, type ProblemCatalogue, type ProblemDescription } from '@rental/problem';
 
 /** The list of every problem type, beside their pages under PROBLEM_TYPE_PATH. */
 export const PROBLEM_INDEX_PATH = '/problems';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /** Catalogue text marks names with backticks, as the API description does; they become code. */
 const prose = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');

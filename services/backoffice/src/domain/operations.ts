@@ -1,6 +1,7 @@
 import { type ProblemCode, isDomainError, ruleViolation } from '@rental/problem';
+import { QUOTE_MOVES } from '@rental/proto';
 import type { BackofficeDependencies, CaseRecord, ItemReference, NewRequest, PartnerMail, QueueEntry } from './ports';
-import { Operator, actorOf, requireRole } from './roles';
+import { Operator, OperatorRole, actorOf, requireRole } from './roles';
 
 /**
  * The approval team's use cases: each composes case-workflow and documents, which keep the
@@ -11,7 +12,13 @@ import { Operator, actorOf, requireRole } from './roles';
 const rule = (code: ProblemCode, message: string, propertyPath = '') => ruleViolation(code, message, [{ propertyPath, code, message }]);
 
 /** The moves an approver makes; every other move of the table a reviewer may make. */
-const APPROVER_TRANSITIONS = ['finance_accept', 'finance_reject', 'finance_resume', 'finance_needs_help', 'start_manual_finance_review'] as const;
+const APPROVER_TRANSITIONS: readonly string[] = ['finance_accept', 'finance_reject', 'finance_resume', 'finance_needs_help', 'start_manual_finance_review'];
+
+/** The least role a move needs (the route already asked for reviewer). */
+const moveRole = (move: string): OperatorRole => (APPROVER_TRANSITIONS.includes(move) ? 'approver' : 'reviewer');
+
+/** The moves of the quote table an operator may ask for (cancel has its own operation), each with the least role it needs. */
+export const OPERATOR_MOVES = QUOTE_MOVES.filter((move) => move !== 'cancel').map((move) => ({ move, role: moveRole(move) }));
 
 export interface QueueQuery {
   statuses: string[];
@@ -76,7 +83,7 @@ export async function transition(
   operator: Operator,
   input: { financingCaseId: string; transition: string; reason: string | null },
 ): Promise<Record<string, unknown>> {
-  if ((APPROVER_TRANSITIONS as readonly string[]).includes(input.transition)) requireRole(operator, 'approver');
+  requireRole(operator, moveRole(input.transition));
   return caseDetail(
     deps,
     await deps.cases.moveQuote(input.financingCaseId, { kind: 'transition', transition: input.transition }, input.reason, actorOf(operator)),

@@ -3,7 +3,7 @@ import type { ClockQueries } from '../domain/ports';
 
 /**
  * The scheduler's reads of due work, each served by a partial index over the quotes in review
- * (0006_customer17_customer_links). Cases the sandbox clock moved forward are due on their own
+ * (0006_customer_links_and_scheduler). Cases the sandbox clock moved forward are due on their own
  * clock (the wall clock plus their offset); the few of them are found by their partial index
  * (0027_case_clocks). Its lease (one replica ticks at a time) is `postgresLease` over the table
  * `scheduler_leases` of the same migration.

@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import { ENVELOPE_VOID_MAX_ATTEMPTS } from '../domain/envelope-voids';
+import { ENVELOPE_VOID_RETRY_SCHEDULE } from '../domain/envelope-voids';
 import type { EnvelopeVoid, EnvelopeVoidQueue } from '../domain/ports';
 
 /** A worker owns a claimed void this long: one attempt takes at most the provider's 10 s. */
@@ -35,7 +35,7 @@ export class EnvelopeVoidRepository implements EnvelopeVoidQueue {
         void_lease_until = ?::timestamptz + make_interval(secs => ?)
       WHERE envelope_id IN (SELECT envelope_id FROM provider_envelopes WHERE ${DUE} ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)
       RETURNING envelope_id, financing_case_id, provider_envelope_id, void_reason, void_attempts, request_id, traceparent`,
-      [now, LEASE_SECONDS, now, now, ENVELOPE_VOID_MAX_ATTEMPTS, now, limit],
+      [now, LEASE_SECONDS, now, now, ENVELOPE_VOID_RETRY_SCHEDULE.maxAttempts, now, limit],
     );
     return (result.rows as VoidRow[]).map((row) => ({
       envelopeId: row.envelope_id,
@@ -53,7 +53,7 @@ export class EnvelopeVoidRepository implements EnvelopeVoidQueue {
       `
       SELECT min(CASE WHEN state = 'voiding' THEN greatest(void_next_attempt_at, coalesce(void_lease_until, void_next_attempt_at)) ELSE requested_until END) AS due
       FROM provider_envelopes WHERE (state = 'voiding' AND void_attempts < ?) OR state = 'requested'`,
-      [ENVELOPE_VOID_MAX_ATTEMPTS],
+      [ENVELOPE_VOID_RETRY_SCHEDULE.maxAttempts],
     );
     return (result.rows[0]?.due as Date | null) ?? undefined;
   }
@@ -63,7 +63,7 @@ export class EnvelopeVoidRepository implements EnvelopeVoidQueue {
   }
 
   async markVoidFailed(envelopeId: string, error: string, retryAt: Date | null, at: Date): Promise<void> {
-    const attempts = retryAt ? {} : { void_attempts: ENVELOPE_VOID_MAX_ATTEMPTS };
+    const attempts = retryAt ? {} : { void_attempts: ENVELOPE_VOID_RETRY_SCHEDULE.maxAttempts };
     await this.recordOutcome(
       envelopeId,
       { void_last_error: error.slice(0, 2000), void_next_attempt_at: retryAt ?? at, void_lease_until: null, ...attempts },

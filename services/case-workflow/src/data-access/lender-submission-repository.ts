@@ -1,5 +1,7 @@
 import type { Knex } from '@rental/db';
+import type { RetrySchedule } from '@rental/retry-schedule';
 import type { ApplicationSource, CreditCheck, LatestSubmission, Lender, LenderDirectory, LenderSubmission, LenderSubmissionQueue } from '../domain/ports';
+import { lenderRetrySchedule } from '../domain/lender-submission';
 
 interface SubmissionRow {
   id: number;
@@ -33,13 +35,13 @@ const toSubmission = (row: SubmissionRow): LenderSubmission => ({
 
 /**
  * Lender submissions as a work queue: leased so that replicas never submit one twice at a time,
- * and given up after `maxAttempts`. Each outcome updates the quote's lenderSubmissionStatus in
+ * and given up after the schedule's `maxAttempts`. Each outcome updates the quote's lenderSubmissionStatus in
  * the same transaction and is recorded in the case's history by the system.
  */
 export class LenderSubmissionRepository implements LenderSubmissionQueue, ApplicationSource, LenderDirectory {
   constructor(
     private readonly db: Knex,
-    private readonly maxAttempts = Number.MAX_SAFE_INTEGER,
+    private readonly schedule: Pick<RetrySchedule, 'maxAttempts'> = lenderRetrySchedule(),
   ) {}
 
   async claimDue(now: Date, limit: number): Promise<LenderSubmission[]> {
@@ -52,7 +54,7 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
         ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
       )
       RETURNING id, application_id, quote_id, financing_case_id, partner_id, lender_id, attempts, request_id, traceparent`,
-      [now, LEASE_SECONDS, now, now, this.maxAttempts, limit],
+      [now, LEASE_SECONDS, now, now, this.schedule.maxAttempts, limit],
     );
     return (result.rows as SubmissionRow[]).sort((a, b) => a.id - b.id).map(toSubmission);
   }
@@ -61,7 +63,7 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
     const row: { due: Date | null } | undefined = await this.db('lender_submissions')
       .whereIn('status', ['pending', 'failed'])
       .whereNull('superseded_at')
-      .where('attempts', '<', this.maxAttempts)
+      .where('attempts', '<', this.schedule.maxAttempts)
       .first(this.db.raw('min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) AS due'));
     return row?.due ?? undefined;
   }
@@ -81,7 +83,7 @@ export class LenderSubmissionRepository implements LenderSubmissionQueue, Applic
         last_error: error.slice(0, 2000),
         next_attempt_at: retryAt ?? at,
         lease_until: null,
-        ...(retryAt ? {} : { attempts: this.maxAttempts }),
+        ...(retryAt ? {} : { attempts: this.schedule.maxAttempts }),
       },
       quote: { lender_submission_status: 'failed', last_lender_submission_at: at, updated_at: at },
       details: { outcome: 'failed', error: error.slice(0, 500), retryAt: retryAt?.toISOString() ?? null },

@@ -1,40 +1,15 @@
-import { Webhook } from 'standardwebhooks';
 import { traceHeaders } from '@rental/logger';
+import { standardWebhookHeaders, verifyStandardWebhook } from '@rental/standard-webhooks';
 import type { SignedMessages } from '../domain/ports';
 
-/** Standard Webhooks with the `standardwebhooks` package: one Webhook per secret, kept. */
+/** Standard Webhooks, signed now and verified against now (@rental/standard-webhooks). */
 export class StandardWebhooks implements SignedMessages {
-  private readonly bySecret = new Map<string, Webhook>();
-
-  private webhook(secret: string): Webhook {
-    let webhook = this.bySecret.get(secret);
-    if (!webhook) {
-      webhook = new Webhook(secret);
-      this.bySecret.set(secret, webhook);
-    }
-    return webhook;
-  }
-
   headers(secret: string, id: string, body: string): Record<string, string> {
-    const at = new Date();
-    return {
-      'webhook-id': id,
-      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-      'webhook-signature': this.webhook(secret).sign(id, at, body),
-    };
+    return standardWebhookHeaders([secret], id, body, new Date());
   }
 
   verify(secret: string, body: string, headers: Record<string, string | undefined>): boolean {
-    const id = headers['webhook-id'];
-    const timestamp = headers['webhook-timestamp'];
-    const signature = headers['webhook-signature'];
-    if (!id || !timestamp || !signature) return false;
-    try {
-      this.webhook(secret).verify(body, { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature }, { jsonParse: false });
-      return true;
-    } catch {
-      return false;
-    }
+    return verifyStandardWebhook(secret, body, headers);
   }
 }
 

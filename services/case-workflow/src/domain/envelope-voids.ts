@@ -1,8 +1,9 @@
-import { retryDelayMs } from './lender-submission';
+import { RetrySchedule, backoffDelayMs, givesUp } from '@rental/retry-schedule';
+import { lenderRetrySchedule } from './lender-submission';
 import type { EnvelopeVoid, EnvelopeVoidQueue, SigningProvider } from './ports';
 
 /** Attempts of one void (about eight hours at the five-minute cap) before it is left to the approval team. */
-export const ENVELOPE_VOID_MAX_ATTEMPTS = 100;
+export const ENVELOPE_VOID_RETRY_SCHEDULE: RetrySchedule = lenderRetrySchedule(100);
 
 export interface EnvelopeVoidDependencies {
   queue: EnvelopeVoidQueue;
@@ -19,11 +20,11 @@ export async function voidAtProvider(deps: EnvelopeVoidDependencies, job: Envelo
     await deps.provider.voidEnvelope({ envelopeId: job.envelopeId, providerEnvelopeId: job.providerEnvelopeId, reason: job.reason });
   } catch (error) {
     const at = deps.now();
-    const exhausted = job.attempts >= ENVELOPE_VOID_MAX_ATTEMPTS;
+    const exhausted = givesUp(ENVELOPE_VOID_RETRY_SCHEDULE, job.attempts);
     await deps.queue.markVoidFailed(
       job.envelopeId,
       error instanceof Error ? error.message : String(error),
-      exhausted ? null : new Date(at.getTime() + retryDelayMs(job.attempts)),
+      exhausted ? null : new Date(at.getTime() + backoffDelayMs(ENVELOPE_VOID_RETRY_SCHEDULE, job.attempts)),
       at,
     );
     return 'failed';

@@ -1,4 +1,5 @@
-import { retryDelayMs, submitOne } from './lender-submission';
+import { backoffDelayMs } from '@rental/retry-schedule';
+import { lenderRetrySchedule, submitOne } from './lender-submission';
 import type { LenderSubmission, LenderSubmissionQueue } from './ports';
 
 class MemoryQueue implements LenderSubmissionQueue {
@@ -56,7 +57,7 @@ function queued(id: number, failures: number, maxAttempts?: number) {
     sendAttachments: async () => undefined,
   };
   const clock = { ms: 0 };
-  const deps = { queue, lender, now: () => new Date(clock.ms), maxAttempts };
+  const deps = { queue, lender, now: () => new Date(clock.ms), schedule: lenderRetrySchedule(maxAttempts) };
   /** What the worker does with the clock at `ms`: claims what is due and submits each. */
   const roundAt = async (ms: number) => {
     clock.ms = ms;
@@ -95,6 +96,6 @@ describe('lender submissions', () => {
   });
 
   it('when failures repeat, then the wait doubles up to five minutes', () => {
-    expect([1, 2, 3, 4, 8, 20].map(retryDelayMs)).toEqual([2000, 4000, 8000, 16000, 256000, 300000]);
+    expect([1, 2, 3, 4, 8, 20].map((attempts) => backoffDelayMs(lenderRetrySchedule(), attempts))).toEqual([2000, 4000, 8000, 16000, 256000, 300000]);
   });
 });

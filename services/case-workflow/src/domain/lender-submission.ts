@@ -1,19 +1,15 @@
+import { RetrySchedule, backoffDelayMs, givesUp } from '@rental/retry-schedule';
 import type { LenderAdapter, LenderSubmission, LenderSubmissionQueue } from './ports';
 
-const FIRST_RETRY_MS = 2_000;
-const MAX_RETRY_MS = 5 * 60_000;
-
-/** Wait before the next attempt after `attempts` failed ones: 2 s, doubling, at most 5 minutes. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
-}
+/** Retries of a lender submission: 2 s, doubling, at most 5 minutes; given up after `maxAttempts` (LENDER_MAX_ATTEMPTS; none: never). */
+export const lenderRetrySchedule = (maxAttempts = Number.MAX_SAFE_INTEGER): RetrySchedule => ({ firstDelayMs: 2_000, maxDelayMs: 5 * 60_000, maxAttempts });
 
 export interface SubmissionDependencies {
   queue: LenderSubmissionQueue;
   lender: LenderAdapter;
   now(): Date;
-  /** LENDER_MAX_ATTEMPTS: after this many failed attempts the submission stays failed. */
-  maxAttempts?: number;
+  /** After its last attempt failed the submission stays failed; default: lenderRetrySchedule(), never given up. */
+  schedule?: RetrySchedule;
   /** Runs one submission's attempt on behalf of the request that queued it (its trace); default: as is. */
   onBehalfOf?<T>(submission: LenderSubmission, attempt: () => Promise<T>): Promise<T>;
 }
@@ -34,11 +30,12 @@ export function submitOne(deps: SubmissionDependencies, submission: LenderSubmis
       return 'submitted' as const;
     } catch (error) {
       const at = deps.now();
-      const exhausted = submission.attempts >= (deps.maxAttempts ?? Number.MAX_SAFE_INTEGER);
+      const schedule = deps.schedule ?? lenderRetrySchedule();
+      const exhausted = givesUp(schedule, submission.attempts);
       await deps.queue.markFailed(
         submission.id,
         error instanceof Error ? error.message : String(error),
-        exhausted ? null : new Date(at.getTime() + retryDelayMs(submission.attempts)),
+        exhausted ? null : new Date(at.getTime() + backoffDelayMs(schedule, submission.attempts)),
         at,
       );
       return 'failed' as const;

@@ -15,12 +15,11 @@ import type {
   NewRequestItem,
   PartnerNames,
 } from './ports';
-import type { QuoteStatus } from './quote-machine';
+import { QuoteStatus, UNDER_FINANCE_REVIEW, statesAllowing } from './quote-machine';
 import { SignedCallbackDependencies, signedEvent } from './signed-callback';
 
-/** Quote states a lender decision can be taken in (as the sandbox's finance-decision). */
-const UNDER_REVIEW: readonly QuoteStatus[] = ['finance_review', 'manual_finance_review', 'finance_questions'];
-const ASKABLE: readonly QuoteStatus[] = ['finance_review', 'manual_finance_review'];
+/** Where a lender's questions move the quote to finance_questions (in finance_questions it stays). */
+const ASKABLE = statesAllowing('finance_needs_help');
 
 export const lenderActor = (lender: { id: string; name: string }): Actor => ({ type: 'lender', id: lender.id, name: lender.name });
 
@@ -173,7 +172,7 @@ export async function receiveLenderEvent(
   if (details?.quote.financingPartnerId !== lender.id) throw unknownCase();
   if (event.type === 'application.questions') {
     if (await deps.store.isCallbackApplied(sender, webhookId)) return;
-    if (!UNDER_REVIEW.includes(found.status)) throw notApplicable(event, found.status);
+    if (!UNDER_FINANCE_REVIEW.includes(found.status)) throw notApplicable(event, found.status);
     await createQuestions(deps, found, event.data.items, `${sender}:${webhookId}`);
   }
 
@@ -195,7 +194,7 @@ async function applyDecision(transaction: CaseTransaction, event: LenderEvent, s
     case 'application.accepted':
       if (status === 'finance_rejected') {
         await transaction.moveQuote('finance_resume');
-      } else if (UNDER_REVIEW.includes(status)) {
+      } else if (UNDER_FINANCE_REVIEW.includes(status)) {
         await transaction.moveQuote('finance_accept');
       } else {
         throw notApplicable(event, status);
@@ -216,14 +215,14 @@ async function applyDecision(transaction: CaseTransaction, event: LenderEvent, s
       );
       return;
     case 'application.rejected':
-      if (!UNDER_REVIEW.includes(status)) throw notApplicable(event, status);
+      if (!UNDER_FINANCE_REVIEW.includes(status)) throw notApplicable(event, status);
       await transaction.moveQuote('finance_reject');
       await transaction.deactivateFinancingResponses();
       await transaction.setRejectionReason(event.data.reason);
       return;
     case 'application.questions':
       // The items were created before the case was locked.
-      if (!UNDER_REVIEW.includes(status)) throw notApplicable(event, status);
+      if (!UNDER_FINANCE_REVIEW.includes(status)) throw notApplicable(event, status);
       if (ASKABLE.includes(status)) await transaction.moveQuote('finance_needs_help');
       return;
   }

@@ -1,4 +1,14 @@
-import { QUOTE_MOVES, QUOTE_STATES, QUOTE_TRANSITIONS, QuoteMove, QuoteStatus, nextQuoteStatus, quotePath } from './quote-machine';
+import {
+  QUOTE_MOVES,
+  QUOTE_STATES,
+  QUOTE_TRANSITIONS,
+  QuoteMove,
+  QuoteStatus,
+  UNDER_FINANCE_REVIEW,
+  nextQuoteStatus,
+  quotePath,
+  statesAllowing,
+} from './quote-machine';
 
 /** The specification's table, written out once more by hand: the implementation must match it exactly. */
 const SPECIFIED: [QuoteStatus, QuoteMove, QuoteStatus][] = [
@@ -118,5 +128,16 @@ describe('shortest path over the table', () => {
         expect(moves).not.toContain('cancel');
       }
     }
+  });
+});
+
+describe('states read from the table', () => {
+  it('when the lender may decide, then the quote is in finance_review, manual_finance_review or finance_questions, and accepting is allowed there too', () => {
+    expect(UNDER_FINANCE_REVIEW).toEqual(['finance_review', 'manual_finance_review', 'finance_questions']);
+    expect(statesAllowing('finance_accept')).toEqual(UNDER_FINANCE_REVIEW);
+  });
+
+  it('when the lender asks questions, then only a quote under review without open questions moves to finance_questions', () => {
+    expect(statesAllowing('finance_needs_help')).toEqual(['finance_review', 'manual_finance_review']);
   });
 });

@@ -1,42 +1,9 @@
 import { ruleViolation } from '@rental/problem';
+import { QUOTE_MOVES, QUOTE_STATES, type QuoteMove, type QuoteStatus } from '@rental/proto';
 
-/** Quote states; the financing case's status is its quote's status. */
-export const QUOTE_STATES = [
-  'in_progress',
-  'in_review',
-  'review_expired',
-  'change_requested',
-  'accepted_by_customer',
-  'rejected_by_customer',
-  'finance_review',
-  'manual_finance_review',
-  'finance_questions',
-  'finance_accepted',
-  'finance_rejected',
-  'completed',
-  'canceled',
-] as const;
-export type QuoteStatus = (typeof QUOTE_STATES)[number];
-
-export const QUOTE_MOVES = [
-  'finalize',
-  'reactivate',
-  'apply_changes',
-  'accept_by_customer',
-  'request_finance_review',
-  'request_finance_review_direct',
-  'finance_accept',
-  'complete',
-  'request_changes',
-  'finance_needs_help',
-  'start_manual_finance_review',
-  'reject_by_customer',
-  'expire',
-  'finance_reject',
-  'finance_resume',
-  'cancel',
-] as const;
-export type QuoteMove = (typeof QUOTE_MOVES)[number];
+// The states and moves are the contract's (@rental/proto); the table below is this service's.
+export { QUOTE_MOVES, QUOTE_STATES };
+export type { QuoteMove, QuoteStatus };
 
 export interface QuoteTransition {
   from: QuoteStatus;
@@ -75,6 +42,14 @@ export const QUOTE_TRANSITIONS: readonly QuoteTransition[] = [
   { from: 'finance_rejected', move: 'finance_resume', to: 'finance_accepted' },
   ...CANCELABLE.map((from): QuoteTransition => ({ from, move: 'cancel', to: 'canceled' })),
 ];
+
+/** The states a move leaves from without any flag, in the table's order. */
+export function statesAllowing(move: QuoteMove): QuoteStatus[] {
+  return QUOTE_TRANSITIONS.filter((transition) => transition.move === move && !transition.requires).map((transition) => transition.from);
+}
+
+/** Under the lender's review: where a finance decision (accept or reject) can be taken. */
+export const UNDER_FINANCE_REVIEW: readonly QuoteStatus[] = statesAllowing('finance_reject');
 
 export interface MoveFlags {
   financeRejectedOverride?: boolean;

@@ -18,7 +18,7 @@ import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeS
 import { moveContractTo } from './contracts';
 import { Contract, FinancingCase, partnerActor } from './model';
 import type { CallContext, CaseStore, CaseTransaction, DocumentsPort } from './ports';
-import { QuoteStatus, quotePath } from './quote-machine';
+import { QuoteStatus, UNDER_FINANCE_REVIEW, quotePath } from './quote-machine';
 import { parseOrFail } from './validation';
 
 const RESET_TARGETS = [
@@ -34,9 +34,6 @@ const RESET_TARGETS = [
   'invoice_checked',
 ] as const;
 type ResetTarget = (typeof RESET_TARGETS)[number];
-
-/** Quote states a lender decision can be taken in. */
-const DECIDABLE_STATES: readonly QuoteStatus[] = ['finance_review', 'manual_finance_review', 'finance_questions'];
 
 export const financeDecisionBody = z
   .object({
@@ -86,8 +83,8 @@ export type FinanceDecisionInput = z.infer<typeof financeDecisionBody>;
 export async function financeDecision(deps: SandboxDependencies, financingCase: FinancingCase, { decision }: FinanceDecisionInput): Promise<void> {
   await inOwnCase(deps, financingCase, async (transaction) => {
     const current = transaction.financingCase.status;
-    if (!DECIDABLE_STATES.includes(current)) {
-      throw rule('sandbox.not_decidable', `The quote is ${current}; a finance decision needs it in ${DECIDABLE_STATES.join(', ')}.`);
+    if (!UNDER_FINANCE_REVIEW.includes(current)) {
+      throw rule('sandbox.not_decidable', `The quote is ${current}; a finance decision needs it in ${UNDER_FINANCE_REVIEW.join(', ')}.`);
     }
     if (decision === 'accepted') {
       await transaction.moveQuote('finance_accept');

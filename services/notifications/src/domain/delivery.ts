@@ -1,7 +1,8 @@
 import { isDomainError } from '@rental/problem';
 import type { TraceOrigin } from '@rental/logger';
 import type { AddressPolicy } from './address-policy';
-import { RETRY_SCHEDULE, RetrySchedule, retryDelayMs } from './retry-schedule';
+import { RetrySchedule, nextRetryDelayMs } from '@rental/retry-schedule';
+import { RETRY_SCHEDULE } from './retry-schedule';
 import { deliveryHeaders } from './signature';
 import { ResolvedAddress, checkTarget } from './target-check';
 import type { HostResolver } from './ports';
@@ -135,7 +136,7 @@ export async function attemptDelivery(job: DeliveryJob, deps: DeliveryDependenci
   if (attempt.succeeded) {
     next = { status: 'succeeded' };
   } else {
-    const delay = retryDelayMs(job.attempt - job.attemptsBeforeRedelivery, deps.schedule ?? RETRY_SCHEDULE);
+    const delay = nextRetryDelayMs(deps.schedule ?? RETRY_SCHEDULE, job.attempt - job.attemptsBeforeRedelivery);
     next = delay === undefined ? { status: 'dropped', reason: 'retries_exhausted' } : { status: 'pending', nextAttemptAt: new Date(now().getTime() + delay) };
   }
   await deps.store.complete(job, attempt, next);

@@ -1,7 +1,7 @@
 import type { StatusChangedEvent } from '@rental/proto';
 import type { TraceOrigin } from '@rental/logger';
 import { isDomainError } from '@rental/problem';
-import { RetrySchedule, retryDelayMs } from './retry-schedule';
+import { RetrySchedule, nextRetryDelayMs } from '@rental/retry-schedule';
 import type { MailStore, Mailer, PartnerDirectory } from './ports';
 
 export type RecipientRole = 'partner' | 'financing_partner' | 'distribution_hub';
@@ -67,7 +67,7 @@ export function composeMail(role: RecipientRole, event: StatusChangedEvent, cont
 }
 
 /** Mail waits longer than webhooks between tries: an SMTP server or pricing may be down for a while. */
-export const MAIL_RETRY_SCHEDULE: RetrySchedule = { maxRetries: 10, firstDelayMs: 5000, maxDelayMs: 10 * 60 * 1000 };
+export const MAIL_RETRY_SCHEDULE: RetrySchedule = { maxAttempts: 1 + 10, firstDelayMs: 5000, maxDelayMs: 10 * 60 * 1000 };
 
 export interface MailJob extends TraceOrigin {
   id: string;
@@ -114,7 +114,7 @@ export async function attemptMail(
     await deps.mailer.send(composed);
     return { status: 'sent', message: composed };
   } catch (error) {
-    const delay = retryDelayMs(attempt, MAIL_RETRY_SCHEDULE);
+    const delay = nextRetryDelayMs(MAIL_RETRY_SCHEDULE, attempt);
     const now = deps.now?.() ?? new Date();
     return delay === undefined
       ? { status: 'failed', error: describe(error) }

@@ -3,9 +3,20 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Application } from 'express';
 import { OIDC_SESSION_SCRIPT } from '@rental/bearer-token';
+import { ESCAPE_HTML_MODULE, escapeHtml } from '@rental/html';
+import { QUOTE_STATES } from '@rental/proto';
+import { OPERATOR_MOVES } from '../../domain/operations';
+import { OPERATOR_ROLES } from '../../domain/roles';
+import { CONTRACT_TARGETS } from './contract';
 
 const CONSOLE_DIRECTORY = path.join(__dirname, 'console');
 const OAUTH_LIBRARY = require.resolve('oauth4webapi');
+
+/**
+ * What the console offers, from the rules the back office enforces: the roles from the least,
+ * the quote statuses, the moves with the role each needs, and the places a contract moves to.
+ */
+const VOCABULARY = { roles: OPERATOR_ROLES, statuses: QUOTE_STATES, moves: OPERATOR_MOVES, contractPlaces: CONTRACT_TARGETS };
 
 /** `'sha256-…'` of every inline element `tag` of the page, in the form a Content-Security-Policy names it. */
 function inlineHashes(page: string, tag: 'script' | 'style'): string[] {
@@ -48,7 +59,10 @@ export function mountConsole(
 ): void {
   // The page reads the roles from the token to show only the allowed actions; the claim is configured.
   const rolesClaim = options.rolesClaim.replace(/[^A-Za-z0-9_.:/-]/g, '');
-  const page = fs.readFileSync(path.join(CONSOLE_DIRECTORY, 'index.html'), 'utf8').replace('{{ROLES_CLAIM}}', rolesClaim);
+  const page = fs
+    .readFileSync(path.join(CONSOLE_DIRECTORY, 'index.html'), 'utf8')
+    .replace('{{ROLES_CLAIM}}', rolesClaim)
+    .replace('{{VOCABULARY}}', escapeHtml(JSON.stringify(VOCABULARY)));
   const pageHeaders = { 'Cache-Control': 'no-store', 'Content-Security-Policy': consolePolicy(page, options.issuerUrl), 'X-Frame-Options': 'DENY' };
   app.get('/ops/v1/docs.json', (_req, res) => {
     res.json(options.description());
@@ -58,6 +72,9 @@ export function mountConsole(
   });
   app.get('/console/assets/oidc-session.js', (_req, res) => {
     res.type('js').sendFile(OIDC_SESSION_SCRIPT);
+  });
+  app.get('/console/assets/escape-html.js', (_req, res) => {
+    res.type('js').send(ESCAPE_HTML_MODULE);
   });
   app.get(['/console', '/console/{*view}'], (_req, res) => {
     res.set(pageHeaders).type('html').send(page);

@@ -202,9 +202,12 @@ export const callbackBody = z
 
 export const noteBody = z.object({ text: nonBlankText().max(10_000) }).meta({ id: 'OpsNewNote' });
 
+/** The places an operator may move a contract to. */
+export const CONTRACT_TARGETS = ['signed', 'post_processing_required', 'delivery_approved', 'invoice_checked', 'completed'] as const;
+
 export const contractTransitionBody = z
   .object({
-    to: z.enum(['signed', 'post_processing_required', 'delivery_approved', 'invoice_checked', 'completed']).describe('A later place; steps may be skipped'),
+    to: z.enum(CONTRACT_TARGETS).describe('A later place; steps may be skipped'),
   })
   .meta({ id: 'OpsContractTransition' });
 
@@ -231,7 +234,7 @@ export const queueOperation = opsOperation({
   path: '/ops/v1/cases',
   summary: 'The queue: cases of every partner, longest waiting first',
   description:
-    'Role viewer. Longest waiting = oldest status change first. `status` takes a comma list; `overdue=true` keeps cases with a required partner or customer item pending after its dueAt.',
+    'Longest waiting = oldest status change first. `status` takes a comma list; `overdue=true` keeps cases with a required partner or customer item pending after its dueAt.',
   query: queueQuery,
   returns: { 200: { description: 'A page of the queue', schema: z.array(queueEntrySchema) } },
 });
@@ -243,7 +246,7 @@ export const caseOperation = opsOperation({
   path: '/ops/v1/cases/{id}',
   summary: 'A case with quote, contract, envelope, lender submissions, every item and document, and its history',
   description:
-    'Role viewer. Items of every audience (partner, customer, operator) with dueAt; documents with their review status and who uploaded them; history of every change with actor, action, statuses and reason.',
+    'Items of every audience (partner, customer, operator) with dueAt; documents with their review status and who uploaded them; history of every change with actor, action, statuses and reason.',
   params: casePath,
   returns: { 200: { description: 'The case', schema: caseDetailSchema } },
 });
@@ -254,8 +257,9 @@ export const transitionOperation = opsOperation({
   method: 'post',
   path: '/ops/v1/cases/{id}/transitions',
   summary: 'A move of the quote table from the current status',
+  roleNote: 'finance_* moves and start_manual_finance_review need the approver role, every other move the reviewer role.',
   description:
-    'Role reviewer; finance_* moves and start_manual_finance_review need the approver role, every other move the reviewer role. cancel has its own route; finance_accept out of finance_rejected is the override (422 ops.override_required). request_finance_review(_direct) submits the case to the lender.',
+    'cancel has its own route; finance_accept out of finance_rejected is the override (422 ops.override_required). request_finance_review(_direct) submits the case to the lender.',
   params: casePath,
   body: { schema: transitionBody },
   returns: caseAnswer,
@@ -267,7 +271,7 @@ export const overrideOperation = opsOperation({
   method: 'post',
   path: '/ops/v1/cases/{id}/override',
   summary: 'finance_rejected → finance_accepted (financeRejectedOverride), with the reason',
-  description: 'Role approver. Only from finance_rejected (else 422); the reason is kept in the history.',
+  description: 'Only from finance_rejected (else 422); the reason is kept in the history.',
   params: casePath,
   body: { schema: reasonBody },
   returns: caseAnswer,
@@ -280,7 +284,7 @@ export const cancelOperation = opsOperation({
   path: '/ops/v1/cases/{id}/cancel',
   summary: "The approval team's cancel from any other status, with every effect of the partner cancel",
   description:
-    "Role approver. From any status but canceled (422), without the partner's restrictions; a contract waiting for signing is canceled with it, a signed or later one stays active; open callback requests close.",
+    "From any status but canceled (422), without the partner's restrictions; a contract waiting for signing is canceled with it, a signed or later one stays active; open callback requests close.",
   params: casePath,
   body: { schema: reasonBody },
   returns: caseAnswer,
@@ -292,7 +296,7 @@ export const requestsOperation = opsOperation({
   method: 'post',
   path: '/ops/v1/cases/{id}/requests',
   summary: 'Requested documents, fill-and-return forms and information, for the partner, the customer or the approval team',
-  description: 'Role reviewer. All items or none: a bad item is a 422 naming it. dueAt defaults to now + DOCUMENT_DUE_AFTER.',
+  description: 'All items or none: a bad item is a 422 naming it. dueAt defaults to now + DOCUMENT_DUE_AFTER.',
   params: casePath,
   body: { schema: requestsBody },
   returns: { 201: { description: 'The created items', schema: z.array(opsItemSchema) } },
@@ -304,7 +308,7 @@ export const reviewOperation = opsOperation({
   method: 'post',
   path: '/ops/v1/documents/{id}/review',
   summary: "VERIFIED accepts the document's request; REJECTED reopens it for the partner",
-  description: 'Role reviewer. Only a PENDING_REVIEW document (else 422 at status). A rejection is mailed to the partner.',
+  description: 'Only a PENDING_REVIEW document (else 422 at status). A rejection is mailed to the partner.',
   params: integerPath('Document id'),
   body: { schema: reviewBody },
   returns: { 200: { description: 'The case of the document', schema: caseDetailSchema } },
@@ -316,7 +320,7 @@ export const downloadOperation = opsOperation({
   method: 'get',
   path: '/ops/v1/documents/{id}/download',
   summary: 'Any document of any case, bytes as stored',
-  description: "Role viewer. The bytes as stored, with their own content type (application/pdf, image/png or image/jpeg, as the document's mimeType says).",
+  description: "The bytes as stored, with their own content type (application/pdf, image/png or image/jpeg, as the document's mimeType says).",
   params: integerPath('Document id'),
   returns: { 200: { description: 'The file', contentType: STORED_FILE_TYPES, headers: fileHeaders } },
 });
@@ -328,7 +332,7 @@ export const transmitOperation = opsOperation({
   path: '/ops/v1/cases/{id}/transmit',
   summary: 'Sends verified documents and given answers of the items to the lender',
   description:
-    'Role reviewer. Each item needs a verified document or a given answer (422 naming it); a case without a lender reference is 422. Items become sent with transmittedToLenderAt once the lender took them; a lender that fails is 502 and nothing changes.',
+    'Each item needs a verified document or a given answer (422 naming it); a case without a lender reference is 422. Items become sent with transmittedToLenderAt once the lender took them; a lender that fails is 502 and nothing changes.',
   params: casePath,
   body: { schema: itemsBody },
   returns: caseAnswer,
@@ -341,7 +345,7 @@ export const resubmitOperation = opsOperation({
   method: 'post',
   path: '/ops/v1/cases/{id}/resubmit',
   summary: 'A new lender submission when the last one failed',
-  description: 'Role reviewer. Only when the last submission is failed (else 422).',
+  description: 'Only when the last submission is failed (else 422).',
   params: casePath,
   returns: caseAnswer,
   problems: [422],
@@ -353,7 +357,7 @@ export const callbackOperation = opsOperation({
   method: 'post',
   path: '/ops/v1/cases/{id}/callback-requests',
   summary: 'Links items to a new open callback request',
-  description: "Role reviewer. The partner's list shows callbackRequestId and callbackStatus on the items; any cancel closes it.",
+  description: "The partner's list shows callbackRequestId and callbackStatus on the items; any cancel closes it.",
   params: casePath,
   body: { schema: callbackBody },
   returns: { 201: { description: 'The callback request', schema: callbackSchema } },
@@ -365,7 +369,7 @@ export const closeCallbackOperation = opsOperation({
   method: 'post',
   path: '/ops/v1/callback-requests/{id}/close',
   summary: 'Closes an open callback request',
-  description: 'Role reviewer. An open callback request only (else 422).',
+  description: 'An open callback request only (else 422).',
   params: integerPath('Callback request id'),
   returns: caseAnswer,
   problems: [422],
@@ -377,7 +381,7 @@ export const noteOperation = opsOperation({
   method: 'post',
   path: '/ops/v1/cases/{id}/notes',
   summary: "An internal note in the case's history",
-  description: "Role reviewer. Kept in the case's history (action note).",
+  description: "Kept in the case's history (action note).",
   params: casePath,
   body: { schema: noteBody },
   returns: { 201: { description: 'The note', schema: noteSchema } },
@@ -389,7 +393,7 @@ export const contractTransitionOperation = opsOperation({
   method: 'post',
   path: '/ops/v1/contracts/{id}/transitions',
   summary: 'Moves a contract forward (signed → post_processing_required → delivery_approved → invoice_checked → completed)',
-  description: 'Role reviewer. Steps may be skipped, never back. completed needs a contract number; a completed contract completes its finance_accepted quote.',
+  description: 'Steps may be skipped, never back. completed needs a contract number; a completed contract completes its finance_accepted quote.',
   params: contractPath,
   body: { schema: contractTransitionBody },
   returns: caseAnswer,

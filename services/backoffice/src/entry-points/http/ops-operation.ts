@@ -20,17 +20,30 @@ const authFailures: Record<number, ResponseSpec> = {
 export type OpsOperationSpec = OperationSpec & { role: OperatorRole };
 
 /**
- * An approval-team operation: its role, and the problems of every operation: the token and the
+ * What the role field says, at the head of the description: `Role <role>.`, or with a note on
+ * what needs more (`Role <role>; <note>`), then the operation's own description.
+ */
+function describeRole(role: OperatorRole, roleNote: string | undefined, description: string | undefined): string {
+  return [roleNote ? `Role ${role}; ${roleNote}` : `Role ${role}.`, description].filter(Boolean).join(' ');
+}
+
+/**
+ * An approval-team operation: its role (which heads its description), and the problems of every operation: the token and the
  * role (401, 403) and a backend that is down (503: every operation asks another process); the
  * problems its inputs bring: 404 for a path id, 400 for a query and for a POST whose body is not
  * well-formed JSON (the body is parsed on every POST, described or not), 422 for a body that
  * breaks its schema; and the ones it names itself.
  */
-export function opsOperation<const S extends Omit<OpsOperationSpec, 'tags' | 'responses'> & { returns: Record<number, ResponseSpec>; problems?: number[] }>(
-  spec: S,
-) {
-  const { returns, problems = [], ...operation } = spec;
+export function opsOperation<
+  const S extends Omit<OpsOperationSpec, 'tags' | 'responses'> & { returns: Record<number, ResponseSpec>; problems?: number[]; roleNote?: string },
+>(spec: S) {
+  const { returns, problems = [], roleNote, description, ...operation } = spec;
   const readsBody = operation.body !== undefined || ['post', 'put', 'patch'].includes(operation.method);
   const inputs = [503, ...(operation.params ? [404] : []), ...(operation.query || readsBody ? [400] : []), ...(operation.body ? [422] : [])];
-  return defineOperation({ ...operation, tags: [TAG], responses: { ...returns, ...authFailures, ...problemResponses(...new Set([...inputs, ...problems])) } });
+  return defineOperation({
+    ...operation,
+    description: describeRole(operation.role, roleNote, description),
+    tags: [TAG],
+    responses: { ...returns, ...authFailures, ...problemResponses(...new Set([...inputs, ...problems])) },
+  });
 }

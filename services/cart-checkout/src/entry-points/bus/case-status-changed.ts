@@ -13,8 +13,8 @@ export function consumeCaseStatusChanges(bus: Bus, store: QuoteRequestStore, log
   bus.consume({
     subject: QUOTE_CANCELED_SUBJECT,
     durable: 'cart-checkout-quote-cancels',
-    // The service's durable of the single former subject is read while it exists.
-    former: { durable: 'cart-checkout', subject: STATUS_CHANGED_SUBJECT },
+    // The durable kept for upgrades (the service's, of the single subject) is read while it exists.
+    upgradeDurable: { durable: 'cart-checkout', subject: STATUS_CHANGED_SUBJECT },
     handler: validatedHandler(statusChangedEvent, log, 'a status change', async (event, requestId) => {
       const { partnerId, occurredAt, data: change } = event;
       if (await followCaseStatus(store, { partnerId, occurredAt, ...change })) {

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml as escape } from '@rental/html';
 import type { PresentedCustomerView } from './customer-presenters';
 
 // The customer's page at /c/{token}: plain HTML forms (accept, feedback, uploads and answers work
 // without JavaScript), one column that fits a phone, visible focus, AA contrast, labels on every
 // field, and errors summarised at the top.
-
-const escape = (text: string | number | null | undefined) =>
-  String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 const STYLE = `
 *{box-sizing:border-box}

@@ -14,8 +14,8 @@ export function consumeStatusChanges(bus: Bus, deps: { cleanup: CaseCleanup; now
   bus.consume({
     subject: QUOTE_CANCELED_SUBJECT,
     durable: 'documents-quote-cancels',
-    // The service's durable of the single former subject is read while it exists.
-    former: { durable: 'documents', subject: STATUS_CHANGED_SUBJECT },
+    // The durable kept for upgrades (the service's, of the single subject) is read while it exists.
+    upgradeDurable: { durable: 'documents', subject: STATUS_CHANGED_SUBJECT },
     handler: validatedHandler(statusChangedEvent, log, 'a status change', async (event, requestId) => {
       const result = await onStatusChanged(deps, event);
       if (result.applied) {

@@ -54,13 +54,13 @@ export function consumeStatusChanges(options: StatusChangedConsumerOptions): voi
         options.onStored({ deliveries: outcome.deliveries, mails: outcome.mails });
     }
   };
-  // Every status change goes to the partner's endpoints; the durable named after the service, of
-  // the single former subject, is read by one puller while it exists (publishers not yet upgraded).
+  // Every status change goes to the partner's endpoints; the durable kept for upgrades (named after
+  // the service, of the single subject) is read by one puller while it exists (publishers not yet upgraded).
   for (let puller = 0; puller < PULLERS; puller += 1) {
     options.bus.consume<unknown>({
       subject: EVERY_STATUS_CHANGE_SUBJECT,
       durable: 'notifications-status-changes',
-      former: puller === 0 ? { durable: 'notifications', subject: STATUS_CHANGED_SUBJECT } : undefined,
+      upgradeDurable: puller === 0 ? { durable: 'notifications', subject: STATUS_CHANGED_SUBJECT } : undefined,
       batch: BATCH,
       handler,
     });

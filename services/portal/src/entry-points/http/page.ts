@@ -1,6 +1,7 @@
 import path from 'node:path';
 import express, { type Application } from 'express';
 import { OIDC_SESSION_SCRIPT } from '@rental/bearer-token';
+import { ESCAPE_HTML_MODULE } from '@rental/html';
 
 /** The page's files: outside src/, so the build leaves the browser modules as they are. */
 const PAGE_DIRECTORY = path.resolve(__dirname, '..', '..', '..', 'page');
@@ -44,6 +45,9 @@ export function mountPage(app: Application, options: PageOptions): void {
   });
   app.get('/portal/assets/oidc-session.js', (_req, res) => {
     res.set(headers).type('js').sendFile(OIDC_SESSION_SCRIPT);
+  });
+  app.get('/portal/assets/escape-html.js', (_req, res) => {
+    res.set(headers).type('js').send(ESCAPE_HTML_MODULE);
   });
   app.use('/portal/assets', express.static(PAGE_DIRECTORY, { index: false, fallthrough: false, setHeaders: (res) => res.set(headers) }));
   app.get(['/portal', '/portal/{*view}'], (req, res, next) => {

@@ -1,5 +1,8 @@
 import type { Knex } from '@rental/db';
 
+/** The name it was applied under before it was named for what it holds; a database migrated then upgrades without running it again. */
+export const formerName = '0004_lender15_production_path';
+
 /**
  * The production path with the lender and the signing provider: lenders with their intake and
  * secret (loaded by the seed command), application ids and credit checks of submissions, the

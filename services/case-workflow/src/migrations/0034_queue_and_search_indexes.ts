@@ -1,7 +1,10 @@
 import type { Knex } from '@rental/db';
 
+/** The name it was applied under before it was named for what it holds; a database migrated then upgrades without running it again. */
+export const formerName = '0034_scale34_queue_and_search_indexes';
+
 /**
- * Issue 34: the reads whose cost grew with the number of cases get an index each, so a page
+ * The reads whose cost grew with the number of cases get an index each, so a page
  * costs the same at 10,000 and at 1,000,000 cases.
  *
  * - The ops queue pages quotes in (status_updated_at, financing_case_id) order, plain or by one

@@ -1,5 +1,8 @@
 import type { Knex } from '@rental/db';
 
+/** The name it was applied under before it was named for what it holds; a database migrated then upgrades without running it again. */
+export const formerName = '0006_customer17_mail_requests';
+
 /** Mails other services ask for (mail.requested): stored once by id, then sent like the event mails. */
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('mail_requests', (table) => {

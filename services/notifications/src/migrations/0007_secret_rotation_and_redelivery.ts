@@ -1,5 +1,8 @@
 import { type Knex, addTraceColumns, dropTraceColumns } from '@rental/db';
 
+/** The name it was applied under before it was named for what it holds; a database migrated then upgrades without running it again. */
+export const formerName = '0007_ops21_endpoint_tools';
+
 export async function up(db: Knex): Promise<void> {
   await db.schema.alterTable('webhook_endpoints', (table) => {
     // The secret a rotation replaced: it still signs (beside the new one) until it expires.

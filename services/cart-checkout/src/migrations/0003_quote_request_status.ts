@@ -1,6 +1,9 @@
 import { addOutboxRequestId, createOutboxTable } from '@rental/bus';
 import type { Knex } from '@rental/db';
 
+/** The name it was applied under before it was named for what it holds; a database migrated then upgrades without running it again. */
+export const formerName = '0003_spec19_quote_request_status';
+
 /**
  * Quote requests get their own status events (new → quote_created → canceled), written through an
  * outbox like case-workflow's. Rows filed before have their quote already: they are quote_created.

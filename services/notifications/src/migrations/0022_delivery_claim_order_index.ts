@@ -1,5 +1,8 @@
 import type { Knex } from '@rental/db';
 
+/** The name it was applied under before it was named for what it holds; a database migrated then upgrades without running it again. */
+export const formerName = '0022_perf18_claim_order_index';
+
 /**
  * The claim reads pending deliveries in (next_attempt_at, id) order. On next_attempt_at alone the
  * planner took a bitmap scan and sorted, which visits every index entry a completed delivery

@@ -1,5 +1,8 @@
 import type { Knex } from '@rental/db';
 
+/** The name it was applied under before it was named for what it holds; a database migrated then upgrades without running it again. */
+export const formerName = '0006_customer17_customer_links';
+
 /**
  * The customer's side and the clock: customer links (only the token's hash is kept), when the
  * customer was last mailed about the review (link or reminder), the clock's once-only marks of

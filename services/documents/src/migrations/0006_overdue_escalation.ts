@@ -1,5 +1,8 @@
 import type { Knex } from '@rental/db';
 
+/** The name it was applied under before it was named for what it holds; a database migrated then upgrades without running it again. */
+export const formerName = '0006_customer17_overdue_escalation';
+
 /**
  * The clock's second mark on an overdue item: the grace after its due date ended and the case
  * was canceled (or found closed), so the item is not listed for that again. The partial index

@@ -1,5 +1,8 @@
 import type { Knex } from '@rental/db';
 
+/** The name it was applied under before it was named for what it holds; a database migrated then upgrades without running it again. */
+export const formerName = '0004_lender15_provider_signed_contract';
+
 /** The signing provider's signed contract is stored once per case, however often its callback comes; a superseded one no longer counts. */
 export async function up(db: Knex): Promise<void> {
   await db.raw(
