@@ -46,10 +46,10 @@ const domainImportsNoAdapter = [
   { group: ['knex', 'express', '@grpc/*', 'nats'], message: 'The domain knows no database, HTTP, gRPC or NATS library: put that in data-access or entry-points.' },
 ];
 // A ports file declares types over the model: of the domain's files it imports only model files
-// (model.ts, and the state machines' *-machine.ts, which are data) and other ports files.
+// (model.ts or model/, and the state machines' *-machine.ts, which are data) and other ports files.
 const portsImportOnlyModel = {
-  regex: '^\\.\\.?/(.*/)?(?!(model|ports|[\\w-]+-machine)$)[^/]+$',
-  message: 'A ports file imports only the model (model.ts, *-machine.ts) and other ports files.',
+  regex: '^\\.\\.?/(?!(.*/)?(model|ports|[\\w-]+-machine)(/|$))',
+  message: 'A ports file imports only the model (model.ts, model/, *-machine.ts) and other ports files.',
 };
 
 export default tseslint.config(

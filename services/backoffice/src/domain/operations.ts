@@ -1,6 +1,7 @@
 import { isDomainError, ruleViolation } from '@rental/problem';
 import type { BackofficeDependencies, CaseRecord, ItemReference, NewRequest, PartnerMail, QueueEntry } from './ports';
-import { Operator, actorOf, requireRole } from './roles';
+import { actorOf, requireRole } from './roles';
+import type { Operator } from './model';
 
 /**
  * The approval team's use cases: each composes case-workflow and documents, which keep the
