@@ -3,7 +3,8 @@ import type { TraceOrigin } from '@rental/logger';
 import type { AddressPolicy } from './address-policy';
 import { RETRY_SCHEDULE, RetrySchedule, retryDelayMs } from './retry-schedule';
 import { deliveryHeaders } from './signature';
-import { ResolvedAddress, checkTarget } from './target-check';
+import { checkTarget } from './target-check';
+import type { ResolvedAddress } from './model';
 import type { HostResolver } from './ports';
 import { parseWebhookUrl } from './webhook-url';
 
