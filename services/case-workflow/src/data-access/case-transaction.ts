@@ -3,8 +3,8 @@ import { OutboxMessage, enqueueOutbox, outboxInsert } from '@rental/bus';
 import { statusChangeSubject, statusChangedEventOf } from '@rental/proto';
 import { Knex, isUniqueViolation } from '@rental/db';
 import { currentOrigin } from '@rental/logger';
-import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract-machine';
-import { ResourceType, nextOccurredAt } from '../domain/events';
+import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract/contract-machine';
+import { ResourceType, nextOccurredAt } from '../domain/shared/events';
 import type {
   Actor,
   AuditContext,
@@ -15,8 +15,8 @@ import type {
   Quote,
   QuoteFeedbackAction,
   SignatureEnvelope,
-} from '../domain/model';
-import { hashCustomerToken, newCustomerToken } from '../domain/customer-token';
+} from '../domain/shared/model';
+import { hashCustomerToken, newCustomerToken } from '../domain/customer/customer-token';
 import type {
   CaseTransaction,
   EnvelopeVoidReason,
@@ -27,8 +27,8 @@ import type {
   NewCustomerLink,
   ProviderEnvelope,
   SigningStatement,
-} from '../domain/ports';
-import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote-machine';
+} from '../domain/shared/ports';
+import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote/quote-machine';
 import {
   CaseRow,
   ContractRow,

@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import type { ApplicationSource, CreditCheck, LatestSubmission, Lender, LenderDirectory, LenderSubmission, LenderSubmissionQueue } from '../domain/ports';
+import type { ApplicationSource, CreditCheck, LatestSubmission, Lender, LenderDirectory, LenderSubmission, LenderSubmissionQueue } from '../domain/shared/ports';
 
 interface SubmissionRow {
   id: number;

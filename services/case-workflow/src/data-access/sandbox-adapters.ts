@@ -1,5 +1,5 @@
 import type { Logger } from '@rental/logger';
-import type { LenderAdapter, LenderAttachments, LenderSubmission, SigningStatement, SigningStatementSource } from '../domain/ports';
+import type { LenderAdapter, LenderAttachments, LenderSubmission, SigningStatement, SigningStatementSource } from '../domain/shared/ports';
 
 /**
  * The sandbox lender: accepts every submission at once and answers a reference; nothing leaves

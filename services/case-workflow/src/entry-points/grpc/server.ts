@@ -6,12 +6,12 @@ import { invalidInput, parsedAmount } from '@rental/problem';
 import { loadCaseWorkflowPackage } from '@rental/proto';
 import type { caseWorkflow } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
-import { CheckoutCustomerChannel, CreatedCase, createCaseFromCheckout, createCaseFromQuoteRequest } from '../../domain/create-case';
-import { resolveLink } from '../../domain/customer';
-import { resubmitToLender, sendLenderAttachments } from '../../domain/lender';
-import { Actor, Address, Customer, QuoteItem, QuoteTermsInput, SYSTEM_ACTOR } from '../../domain/model';
-import type { ApplicationSource, CaseStore, LenderAdapter, OpsReads } from '../../domain/ports';
-import { caseAccess } from '../../domain/reads';
+import { CheckoutCustomerChannel, CreatedCase, createCaseFromCheckout, createCaseFromQuoteRequest } from '../../domain/case/create-case';
+import { resolveLink } from '../../domain/customer/customer';
+import { resubmitToLender, sendLenderAttachments } from '../../domain/lender/lender';
+import { Actor, Address, Customer, QuoteItem, QuoteTermsInput, SYSTEM_ACTOR } from '../../domain/shared/model';
+import type { ApplicationSource, CaseStore, LenderAdapter, OpsReads } from '../../domain/shared/ports';
+import { caseAccess } from '../../domain/case/reads';
 import { operatorHandlers } from './operator-handlers';
 
 const parsed = <T>(read: () => T, field: string): T => parsedAmount('case.invalid_amount', field, read);

@@ -11,14 +11,14 @@ import {
   Violation,
 } from '@rental/problem';
 import { FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES } from '@rental/proto';
-import { caseNotFound, changeableCase, requireApiUser } from './access';
-import { applyPartnerCancel } from './cancel';
-import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeSteps, isContractPlace } from './contract-machine';
-import { moveContractTo } from './contracts';
-import { Contract, FinancingCase, partnerActor } from './model';
-import type { CallContext, CaseStore, CaseTransaction, DocumentsPort } from './ports';
-import { QuoteStatus, quotePath } from './quote-machine';
-import { parseOrFail } from './validation';
+import { caseNotFound, changeableCase, requireApiUser } from '../shared/access';
+import { applyPartnerCancel } from '../case/cancel';
+import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeSteps, isContractPlace } from '../contract/contract-machine';
+import { moveContractTo } from '../contract/contracts';
+import { Contract, FinancingCase, partnerActor } from '../shared/model';
+import type { CallContext, CaseStore, CaseTransaction, DocumentsPort } from '../shared/ports';
+import { QuoteStatus, quotePath } from '../quote/quote-machine';
+import { parseOrFail } from '../shared/validation';
 
 const RESET_TARGETS = [
   'accepted_by_customer',

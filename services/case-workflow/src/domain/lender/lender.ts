@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { amountOfCents } from '@rental/money';
 import { badGateway, boundedText, choiceMessage, conflict, emailAddress, notFound, REQUIRED_MESSAGE, ruleViolation } from '@rental/problem';
 import { FINANCING_STAGE_CATEGORIES } from '@rental/proto';
-import type { Actor, FinancingCase } from './model';
+import type { Actor, FinancingCase } from '../shared/model';
 import type {
   ApplicationSource,
   CaseStore,
@@ -14,9 +14,9 @@ import type {
   LenderSubmission,
   NewRequestItem,
   PartnerNames,
-} from './ports';
-import type { QuoteStatus } from './quote-machine';
-import { SignedCallbackDependencies, signedEvent } from './signed-callback';
+} from '../shared/ports';
+import type { QuoteStatus } from '../quote/quote-machine';
+import { SignedCallbackDependencies, signedEvent } from '../shared/signed-callback';
 
 /** Quote states a lender decision can be taken in (as the sandbox's finance-decision). */
 const UNDER_REVIEW: readonly QuoteStatus[] = ['finance_review', 'manual_finance_review', 'finance_questions'];

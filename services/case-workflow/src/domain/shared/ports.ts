@@ -1,6 +1,6 @@
 import type { ProblemDocument } from '@rental/problem';
 import type { TraceOrigin } from '@rental/logger';
-import type { ContractMove, ContractPlace, EnvelopeStatus } from './contract-machine';
+import type { ContractMove, ContractPlace, EnvelopeStatus } from '../contract/contract-machine';
 import type {
   Actor,
   Address,
@@ -20,9 +20,9 @@ import type {
   RequestedItem,
   SignatureEnvelope,
 } from './model';
-import type { MoveFlags, QuoteMove, QuoteStatus } from './quote-machine';
+import type { MoveFlags, QuoteMove, QuoteStatus } from '../quote/quote-machine';
 import type { OpsQueueFilters } from '@rental/proto';
-import type { LenderSubmissionView, OpsQueueEntry } from './operator';
+import type { LenderSubmissionView, OpsQueueEntry } from '../operator/operator';
 
 export interface CallContext {
   partnerId: string;

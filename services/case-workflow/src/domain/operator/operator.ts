@@ -1,12 +1,12 @@
 import { choiceMessage, invalidInput, notFound, ruleViolation } from '@rental/problem';
 import type { OpsQueueFilters } from '@rental/proto';
-import { caseNotFound } from './access';
-import { applyApprovalTeamCancel } from './cancel';
-import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from './contract-machine';
-import { moveContractTo } from './contracts';
-import type { Actor, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from './model';
-import type { CaseStore, CaseTransaction, MailRequest, OpsReads, PartnerNames } from './ports';
-import { QUOTE_MOVES, QuoteMove, QuoteStatus, isQuoteStatus } from './quote-machine';
+import { caseNotFound } from '../shared/access';
+import { applyApprovalTeamCancel } from '../case/cancel';
+import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from '../contract/contract-machine';
+import { moveContractTo } from '../contract/contracts';
+import type { Actor, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../shared/model';
+import type { CaseStore, CaseTransaction, MailRequest, OpsReads, PartnerNames } from '../shared/ports';
+import { QUOTE_MOVES, QuoteMove, QuoteStatus, isQuoteStatus } from '../quote/quote-machine';
 
 /**
  * The approval team's operations on the data case-workflow owns: the queue, the case view and

@@ -1,9 +1,9 @@
 import { ruleViolation } from '@rental/problem';
-import { caseNotFound, ownCase, requireApiUser } from './access';
-import type { ContractPlace } from './contract-machine';
-import { partnerActor } from './model';
-import type { CaseStore, CaseTransaction } from './ports';
-import type { QuoteStatus } from './quote-machine';
+import { caseNotFound, ownCase, requireApiUser } from '../shared/access';
+import type { ContractPlace } from '../contract/contract-machine';
+import { partnerActor } from '../shared/model';
+import type { CaseStore, CaseTransaction } from '../shared/ports';
+import type { QuoteStatus } from '../quote/quote-machine';
 
 /** Quote states a partner may not cancel from (canceled included: a case is canceled once). */
 const PARTNER_CANCEL_REFUSED_QUOTE_STATES: readonly QuoteStatus[] = ['in_progress', 'rejected_by_customer', 'finance_rejected', 'canceled'];

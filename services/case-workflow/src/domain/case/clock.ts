@@ -1,7 +1,7 @@
 import { applyApprovalTeamCancel } from './cancel';
-import { CustomerChannelSettings, remindCustomer } from './customer';
-import { Quote, SYSTEM_ACTOR } from './model';
-import type { CaseStore, CaseTransaction, ClockQueries, DocumentsPort, OverdueItem, OverdueStage, PartnerNames, ReminderBatches, ReminderCase } from './ports';
+import { CustomerChannelSettings, remindCustomer } from '../customer/customer';
+import { Quote, SYSTEM_ACTOR } from '../shared/model';
+import type { CaseStore, CaseTransaction, ClockQueries, DocumentsPort, OverdueItem, OverdueStage, PartnerNames, ReminderBatches, ReminderCase } from '../shared/ports';
 
 /** The clock's rules, from configuration (milliseconds). */
 export interface ClockSettings {
