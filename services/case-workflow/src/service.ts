@@ -17,7 +17,7 @@ import { GrpcPartnerNames } from './data-access/partner-names';
 import { SandboxLender, SandboxSigningStatements } from './data-access/sandbox-adapters';
 import { StandardWebhooks } from './data-access/standard-webhooks';
 import { lenderApplication } from './domain/lender/lender';
-import type { LenderAdapter } from './domain/shared/ports';
+import type { LenderAdapter } from './domain/lender/ports';
 import { StoredSigningStatements } from './domain/signing/signing';
 import { caseWorkflowGrpcService } from './entry-points/grpc/server';
 import { mountCallbacks } from './entry-points/http/callbacks';

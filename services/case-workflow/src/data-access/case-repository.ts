@@ -2,7 +2,9 @@ import { ulid } from 'ulid';
 import { Knex, isUniqueViolation } from '@rental/db';
 import { conflict } from '@rental/problem';
 import type { AuditContext, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../domain/shared/model';
-import type { CaseSource, CaseStore, CaseTransaction, CreatedCaseResult, CustomerLink, NewCase, SigningStatement } from '../domain/shared/ports';
+import type { CaseTransaction, CaseSource, CaseStore, CreatedCaseResult, NewCase } from '../domain/case/ports';
+import type { CustomerLink } from '../domain/customer/ports';
+import type { SigningStatement } from '../domain/signing/ports';
 import { EventSettings, KnexCaseTransaction, recordAppliedCallback } from './case-transaction';
 import {
   CaseRow,

@@ -17,17 +17,11 @@ import type {
   SignatureEnvelope,
 } from '../domain/shared/model';
 import { hashCustomerToken, newCustomerToken } from '../domain/customer/customer-token';
-import type {
-  CaseTransaction,
-  EnvelopeVoidReason,
-  IssuedCustomerLink,
-  LockedLenderSubmission,
-  MailRequest,
-  NewAuthorizedPerson,
-  NewCustomerLink,
-  ProviderEnvelope,
-  SigningStatement,
-} from '../domain/shared/ports';
+import type { MailRequest } from '../domain/shared/ports';
+import type { CaseTransaction } from '../domain/case/ports';
+import type { LockedLenderSubmission } from '../domain/lender/ports';
+import type { IssuedCustomerLink, NewCustomerLink } from '../domain/customer/ports';
+import type { EnvelopeVoidReason, NewAuthorizedPerson, ProviderEnvelope, SigningStatement } from '../domain/signing/ports';
 import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote/quote-machine';
 import {
   CaseRow,

@@ -1,5 +1,5 @@
 import { traceHeaders } from '@rental/logger';
-import type { CreditBureau, CreditCheck } from '../domain/shared/ports';
+import type { CreditBureau, CreditCheck } from '../domain/lender/ports';
 import type { Customer } from '../domain/shared/model';
 
 const CREDIT_CHECK_TIMEOUT_MS = 10_000;

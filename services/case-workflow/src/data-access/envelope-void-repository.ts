@@ -1,6 +1,6 @@
 import type { Knex } from '@rental/db';
 import { ENVELOPE_VOID_MAX_ATTEMPTS } from '../domain/signing/envelope-voids';
-import type { EnvelopeVoid, EnvelopeVoidQueue } from '../domain/shared/ports';
+import type { EnvelopeVoid, EnvelopeVoidQueue } from '../domain/signing/ports';
 
 /** A worker owns a claimed void this long: one attempt takes at most the provider's 10 s. */
 const LEASE_SECONDS = 30;

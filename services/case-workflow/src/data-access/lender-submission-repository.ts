@@ -1,5 +1,13 @@
 import type { Knex } from '@rental/db';
-import type { ApplicationSource, CreditCheck, LatestSubmission, Lender, LenderDirectory, LenderSubmission, LenderSubmissionQueue } from '../domain/shared/ports';
+import type {
+  ApplicationSource,
+  CreditCheck,
+  LatestSubmission,
+  Lender,
+  LenderDirectory,
+  LenderSubmission,
+  LenderSubmissionQueue,
+} from '../domain/lender/ports';
 
 interface SubmissionRow {
   id: number;

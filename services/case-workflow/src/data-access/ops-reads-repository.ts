@@ -1,8 +1,7 @@
 import type { Knex } from '@rental/db';
 import type { ContractPlace } from '../domain/contract/contract-machine';
 import type { OpsQueueFilters } from '@rental/proto';
-import type { LenderSubmissionView, OpsQueueEntry } from '../domain/operator/operator';
-import type { OpsReads } from '../domain/shared/ports';
+import type { LenderSubmissionView, OpsQueueEntry, OpsReads } from '../domain/operator/ports';
 import type { QuoteStatus } from '../domain/quote/quote-machine';
 
 interface QueueRow {

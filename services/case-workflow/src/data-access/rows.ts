@@ -16,7 +16,7 @@ import type {
   QuoteItem,
   SignatureEnvelope,
 } from '../domain/shared/model';
-import type { NewAuthorizedPerson, ProviderEnvelope } from '../domain/shared/ports';
+import type { NewAuthorizedPerson, ProviderEnvelope } from '../domain/signing/ports';
 import type { QuoteStatus } from '../domain/quote/quote-machine';
 
 export interface CaseRow {

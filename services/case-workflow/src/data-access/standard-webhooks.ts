@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { traceHeaders } from '@rental/logger';
-import type { SignedMessages } from '../domain/shared/ports';
+import type { SignedMessages } from '../domain/signing/ports';
 
 /** Standard Webhooks with the `standardwebhooks` package: one Webhook per secret, kept. */
 export class StandardWebhooks implements SignedMessages {

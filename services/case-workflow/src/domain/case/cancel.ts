@@ -2,7 +2,8 @@ import { ruleViolation } from '@rental/problem';
 import { caseNotFound, ownCase, requireApiUser } from '../shared/access';
 import type { ContractPlace } from '../contract/contract-machine';
 import { partnerActor } from '../shared/model';
-import type { CaseStore, CaseTransaction } from '../shared/ports';
+import type { CaseTransaction } from '../case/ports';
+import type { CaseStore } from './ports';
 import type { QuoteStatus } from '../quote/quote-machine';
 
 /** Quote states a partner may not cancel from (canceled included: a case is canceled once). */

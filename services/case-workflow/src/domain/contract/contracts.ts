@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NOT_BLANK_MESSAGE, forbidden, ruleViolation, tooLongMessage } from '@rental/problem';
 import type { ContractMove, ContractPlace } from './contract-machine';
 import { Contract, partnerActor } from '../shared/model';
-import type { CaseStore, CaseTransaction } from '../shared/ports';
+import type { CaseTransaction, CaseStore } from '../case/ports';
 import { contractNotFound } from '../case/reads';
 
 const CONTRACT_NUMBER_PATTERN = /^[A-Za-z0-9._/-]*$/;

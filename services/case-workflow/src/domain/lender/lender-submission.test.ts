@@ -1,5 +1,5 @@
 import { retryDelayMs, submitOne } from './lender-submission';
-import type { LenderSubmission, LenderSubmissionQueue } from '../shared/ports';
+import type { LenderSubmission, LenderSubmissionQueue } from './ports';
 
 class MemoryQueue implements LenderSubmissionQueue {
   readonly rows = new Map<number, LenderSubmission & { status: string; retryAt: number; reference?: string; error?: string }>();

@@ -1,4 +1,4 @@
-import type { LenderAdapter, LenderSubmission, LenderSubmissionQueue } from '../shared/ports';
+import type { LenderAdapter, LenderSubmission, LenderSubmissionQueue } from './ports';
 
 const FIRST_RETRY_MS = 2_000;
 const MAX_RETRY_MS = 5 * 60_000;

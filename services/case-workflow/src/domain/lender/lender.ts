@@ -3,18 +3,9 @@ import { amountOfCents } from '@rental/money';
 import { badGateway, boundedText, choiceMessage, conflict, emailAddress, notFound, REQUIRED_MESSAGE, ruleViolation } from '@rental/problem';
 import { FINANCING_STAGE_CATEGORIES } from '@rental/proto';
 import type { Actor, FinancingCase } from '../shared/model';
-import type {
-  ApplicationSource,
-  CaseStore,
-  CaseTransaction,
-  CreditBureau,
-  LenderAdapter,
-  LenderAttachments,
-  LenderDirectory,
-  LenderSubmission,
-  NewRequestItem,
-  PartnerNames,
-} from '../shared/ports';
+import type { NewRequestItem, PartnerNames } from '../shared/ports';
+import type { CaseTransaction, CaseStore } from '../case/ports';
+import type { ApplicationSource, CreditBureau, LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission } from './ports';
 import type { QuoteStatus } from '../quote/quote-machine';
 import { SignedCallbackDependencies, signedEvent } from '../shared/signed-callback';
 

@@ -5,39 +5,10 @@ import { applyApprovalTeamCancel } from '../case/cancel';
 import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from '../contract/contract-machine';
 import { moveContractTo } from '../contract/contracts';
 import type { Actor, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../shared/model';
-import type { CaseStore, CaseTransaction, MailRequest, OpsReads, PartnerNames } from '../shared/ports';
-import { QUOTE_MOVES, QuoteMove, QuoteStatus, isQuoteStatus } from '../quote/quote-machine';
-
-/**
- * The approval team's operations on the data case-workflow owns: the queue, the case view and
- * the moves of quotes and contracts. The back office checks the operator's roles before it
- * calls; the rules of the tables are checked here, next to the data.
- */
-
-export interface OpsQueueEntry {
-  id: string;
-  caseNumber: string;
-  quoteNumber: string;
-  partnerId: string;
-  status: QuoteStatus;
-  contractStatus: ContractPlace | null;
-  lenderSubmissionStatus: string | null;
-  financingNumber: string | null;
-  inReviewSince: string | null;
-  statusUpdatedAt: string;
-  customerCompany: string | null;
-}
-
-export interface LenderSubmissionView {
-  id: number;
-  lenderId: string | null;
-  status: string;
-  attempts: number;
-  lastError: string | null;
-  reference: string | null;
-  createdAt: string;
-  submittedAt: string | null;
-}
+import type { MailRequest, PartnerNames } from '../shared/ports';
+import type { CaseTransaction, CaseStore } from '../case/ports';
+import type { OpsReads, OpsQueueEntry, LenderSubmissionView } from './ports';
+import { QUOTE_MOVES, QuoteMove, isQuoteStatus } from '../quote/quote-machine';
 
 export interface OperatorDependencies {
   store: CaseStore;

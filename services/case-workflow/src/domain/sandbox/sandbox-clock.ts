@@ -5,7 +5,8 @@ import { caseNotFound } from '../shared/access';
 import { ClockSettings, cancelForOverdueItems, expireReviewIfDue, expiryDueAt, noticeOverdueItems, remindCustomerIfDue, reminderDueAt } from '../case/clock';
 import type { CustomerChannelSettings } from '../customer/customer';
 import { FinancingCase, SYSTEM_ACTOR, partnerActor } from '../shared/model';
-import type { CaseStore, CaseTransaction, DocumentsPort, OverdueItem, PartnerNames } from '../shared/ports';
+import type { DocumentsPort, OverdueItem, PartnerNames } from '../shared/ports';
+import type { CaseTransaction, CaseStore } from '../case/ports';
 import type { QuoteStatus } from '../quote/quote-machine';
 import type { SandboxCaller } from './sandbox';
 

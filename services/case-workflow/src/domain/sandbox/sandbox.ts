@@ -16,7 +16,8 @@ import { applyPartnerCancel } from '../case/cancel';
 import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeSteps, isContractPlace } from '../contract/contract-machine';
 import { moveContractTo } from '../contract/contracts';
 import { Contract, FinancingCase, partnerActor } from '../shared/model';
-import type { CallContext, CaseStore, CaseTransaction, DocumentsPort } from '../shared/ports';
+import type { CallContext, DocumentsPort } from '../shared/ports';
+import type { CaseTransaction, CaseStore } from '../case/ports';
 import { QuoteStatus, quotePath } from '../quote/quote-machine';
 import { parseOrFail } from '../shared/validation';
 

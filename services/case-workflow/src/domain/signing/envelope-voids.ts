@@ -1,5 +1,5 @@
 import { retryDelayMs } from '../lender/lender-submission';
-import type { EnvelopeVoid, EnvelopeVoidQueue, SigningProvider } from '../shared/ports';
+import type { EnvelopeVoid, EnvelopeVoidQueue, SigningProvider } from './ports';
 
 /** Attempts of one void (about eight hours at the five-minute cap) before it is left to the approval team. */
 export const ENVELOPE_VOID_MAX_ATTEMPTS = 100;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { DomainError, boundedText, choiceMessage, conflict, NOT_BLANK_MESSAGE, notFound } from '@rental/problem';
 import { acceptRequestedEnvelope } from './esignature';
-import type { Actor } from '../shared/model';
-import type { CaseStore, CaseTransaction, SigningStatement, SigningStatementSource } from '../shared/ports';
-import type { FinancingCase } from '../shared/model';
+import type { Actor, FinancingCase } from '../shared/model';
+import type { CaseTransaction, CaseStore } from '../case/ports';
+import type { SigningStatement, SigningStatementSource } from './ports';
 import { SignedCallbackDependencies, signedEvent } from '../shared/signed-callback';
 
 const SIGNING_ACTOR: Actor = { type: 'signing', id: 'signing-provider', name: 'Signing provider' };

@@ -10,7 +10,9 @@ import { CheckoutCustomerChannel, CreatedCase, createCaseFromCheckout, createCas
 import { resolveLink } from '../../domain/customer/customer';
 import { resubmitToLender, sendLenderAttachments } from '../../domain/lender/lender';
 import { Actor, Address, Customer, QuoteItem, QuoteTermsInput, SYSTEM_ACTOR } from '../../domain/shared/model';
-import type { ApplicationSource, CaseStore, LenderAdapter, OpsReads } from '../../domain/shared/ports';
+import type { CaseStore } from '../../domain/case/ports';
+import type { OpsReads } from '../../domain/operator/ports';
+import type { ApplicationSource, LenderAdapter } from '../../domain/lender/ports';
 import { caseAccess } from '../../domain/case/reads';
 import { operatorHandlers } from './operator-handlers';
 

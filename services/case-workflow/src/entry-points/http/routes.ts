@@ -6,7 +6,9 @@ import { editContractNumber as editContractNumberUseCase, editableContract } fro
 import { startEsignature as startEsignatureUseCase } from '../../domain/signing/esignature';
 import type { EsignatureDependencies } from '../../domain/signing/esignature';
 import { CustomerChannelSettings, sendToCustomer as sendToCustomerUseCase } from '../../domain/customer/customer';
-import type { CaseStore, DocumentsPort, PartnerNames, SigningStatementSource } from '../../domain/shared/ports';
+import type { DocumentsPort, PartnerNames } from '../../domain/shared/ports';
+import type { CaseStore } from '../../domain/case/ports';
+import type { SigningStatementSource } from '../../domain/signing/ports';
 import { listCases, readCase, readContract, readQuote } from '../../domain/case/reads';
 import { financeDecision, sandboxCase, simulate } from '../../domain/sandbox/sandbox';
 import { advanceClock } from '../../domain/sandbox/sandbox-clock';
