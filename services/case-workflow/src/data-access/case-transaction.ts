@@ -23,6 +23,7 @@ import type { LockedLenderSubmission } from '../domain/lender/ports';
 import type { IssuedCustomerLink, NewCustomerLink } from '../domain/customer/ports';
 import type { EnvelopeVoidReason, NewAuthorizedPerson, ProviderEnvelope, SigningStatement } from '../domain/signing/ports';
 import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote/quote-machine';
+import { CustomerLinkEnd, quoteStatusEntry } from '../domain/quote/quote-entry';
 import {
   CaseRow,
   ContractRow,
@@ -109,10 +110,11 @@ interface StatusEvent {
 
 type QuoteChanges = Record<string, unknown> & { status: string };
 
-/** The quote's columns a move to `to` at `at` writes. */
+/** The quote's columns a move to `to` at `at` writes, with what the domain says entering `to` does to the review. */
 function quoteStatusChanges(to: QuoteStatus, at: Date): QuoteChanges {
-  // Each entry into in_review is a new review: its reminders count from the entry (or the link mail).
-  const review = to === 'in_review' ? { in_review_since: at, reminder_count: 0, last_reminder_at: null, review_mailed_at: at } : { in_review_since: null };
+  const review = quoteStatusEntry(to).startsReview
+    ? { in_review_since: at, reminder_count: 0, last_reminder_at: null, review_mailed_at: at }
+    : { in_review_since: null };
   return { status: to, status_updated_at: at, ...review };
 }
 
@@ -234,7 +236,7 @@ export class KnexCaseTransaction implements CaseTransaction {
     for (const move of moves) {
       const to = nextQuoteStatus(status, move);
       const at = nextOccurredAt(this.now(), previous);
-      if (to === 'canceled' || to === 'review_expired') await this.invalidateCustomerLinks(to === 'canceled' ? 'canceled' : 'expired');
+      await this.endCustomerLinksOnEntry(to);
       events.push({ occurredAt: at, resourceType: 'quote', fromStatus: status, toStatus: to, transition: move, caseStatus: to });
       quoteChanges = { ...quoteChanges, ...quoteStatusChanges(to, at) };
       status = to;
@@ -245,13 +247,18 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   private async changeQuoteStatus(from: QuoteStatus, to: QuoteStatus, transition: string): Promise<void> {
     const at = this.nextEventTime();
-    // A canceled case or an expired review ends what the customer's links open ("document tokens are invalidated").
-    if (to === 'canceled' || to === 'review_expired') await this.invalidateCustomerLinks(to === 'canceled' ? 'canceled' : 'expired');
+    await this.endCustomerLinksOnEntry(to);
     await this.emit(at, 'quote', from, to, transition, quoteStatusChanges(to, at));
   }
 
+  /** The customer's links end when the domain says entering `to` ends them (a canceled case, an expired review). */
+  private async endCustomerLinksOnEntry(to: QuoteStatus): Promise<void> {
+    const { endsCustomerLinks } = quoteStatusEntry(to);
+    if (endsCustomerLinks) await this.invalidateCustomerLinks(endsCustomerLinks);
+  }
+
   /** A statement: awaited on its own, or sent along with another one (see issueCustomerLink). */
-  private invalidateCustomerLinks(reason: 'canceled' | 'expired' | 'replaced'): Knex.QueryBuilder {
+  private invalidateCustomerLinks(reason: CustomerLinkEnd | 'replaced'): Knex.QueryBuilder {
     return this.trx('customer_links')
       .where({ financing_case_id: this.caseRow.id })
       .whereNull('invalidated_at')
