@@ -37,13 +37,21 @@ const aboveLibs = workspacePackages()
 
 // Layering inside a service (gateway and services/*): the domain holds the rules and reaches
 // storage, transports and the bus only through its ports; a ports file names only the model.
-const serviceRoots = ['gateway', ...workspacePackages().filter(({ dir }) => dir.startsWith('services/')).map(({ dir }) => dir)];
+const serviceRoots = [
+  'gateway',
+  ...workspacePackages()
+    .filter(({ dir }) => dir.startsWith('services/'))
+    .map(({ dir }) => dir),
+];
 const domainImportsNoAdapter = [
   {
     group: ['**/data-access', '**/data-access/**', '**/entry-points', '**/entry-points/**'],
     message: 'The domain reaches data access and entry points only through its ports (the adapters implement them).',
   },
-  { group: ['knex', 'express', '@grpc/*', 'nats'], message: 'The domain knows no database, HTTP, gRPC or NATS library: put that in data-access or entry-points.' },
+  {
+    group: ['knex', 'express', '@grpc/*', 'nats'],
+    message: 'The domain knows no database, HTTP, gRPC or NATS library: put that in data-access or entry-points.',
+  },
 ];
 // A ports file declares types over the model: of the domain's files it imports only model files
 // (model.ts or model/, and the state machines' *-machine.ts, which are data) and other ports files.

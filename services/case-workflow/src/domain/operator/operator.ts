@@ -6,9 +6,11 @@ import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from '.
 import { moveContractTo } from '../contract/contracts';
 import type { Actor, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../shared/model';
 import type { MailRequest, PartnerNames } from '../shared/ports';
-import type { CaseTransaction, CaseStore } from '../case/ports';
+import type { CaseRecord, CaseStore } from '../case/ports';
+import type { LenderWork } from '../lender/ports';
 import type { OpsReads, OpsQueueEntry, LenderSubmissionView } from './ports';
 import { QUOTE_MOVES, QuoteMove, isQuoteStatus } from '../quote/quote-machine';
+import type { QuoteWork } from '../quote/ports';
 
 export interface OperatorDependencies {
   store: CaseStore;
@@ -69,7 +71,7 @@ async function withPartnerNames(partners: PartnerNames, history: HistoryEntry[])
 export type OperatorMove = { kind: 'transition'; transition: string } | { kind: 'override' } | { kind: 'cancel' };
 
 /** The effects a move has beyond the status, as the sandbox and the lender apply them. */
-async function applyMove(transaction: CaseTransaction, move: QuoteMove, reason: string | null): Promise<void> {
+async function applyMove(transaction: CaseRecord & QuoteWork & LenderWork, move: QuoteMove, reason: string | null): Promise<void> {
   if (move === 'cancel')
     throw rule('ops.cancel_route_required', 'A case is canceled with POST /ops/v1/cases/{id}/cancel, which asks for a reason.', 'transition');
   if (move === 'finance_accept' && transaction.financingCase.status === 'finance_rejected') {

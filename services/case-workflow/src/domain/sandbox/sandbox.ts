@@ -17,9 +17,12 @@ import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeS
 import { moveContractTo } from '../contract/contracts';
 import { Contract, FinancingCase, partnerActor } from '../shared/model';
 import type { CallContext, DocumentsPort } from '../shared/ports';
-import type { CaseTransaction, CaseStore } from '../case/ports';
+import type { CaseTransaction, CaseStore, CaseRecord } from '../case/ports';
 import { QuoteStatus, quotePath } from '../quote/quote-machine';
 import { parseOrFail } from '../shared/validation';
+import type { ContractWork } from '../contract/ports';
+import type { QuoteWork } from '../quote/ports';
+import type { SigningWork } from '../signing/ports';
 
 const RESET_TARGETS = [
   'accepted_by_customer',
@@ -100,7 +103,7 @@ export async function financeDecision(deps: SandboxDependencies, financingCase: 
 }
 
 /** Drives the quote to `target` along the shortest path of the table, one event per move. */
-async function driveQuote(transaction: CaseTransaction, target: QuoteStatus): Promise<void> {
+async function driveQuote(transaction: CaseRecord & QuoteWork, target: QuoteStatus): Promise<void> {
   const current = transaction.financingCase.status;
   const moves = quotePath(current, target);
   if (!moves) throw unreachable('quote', current, target);
@@ -108,7 +111,7 @@ async function driveQuote(transaction: CaseTransaction, target: QuoteStatus): Pr
 }
 
 /** A contract exists only for an accepted quote, in the sandbox as with start-esignature. */
-async function contractOfAcceptedQuote(transaction: CaseTransaction): Promise<Contract> {
+async function contractOfAcceptedQuote(transaction: CaseRecord & ContractWork): Promise<Contract> {
   if (transaction.contract) return transaction.contract;
   const current = transaction.financingCase.status;
   if (current !== 'finance_accepted') {
@@ -118,7 +121,7 @@ async function contractOfAcceptedQuote(transaction: CaseTransaction): Promise<Co
 }
 
 /** Drives the contract forward to `target`, creating it at wait_for_signing when missing; answers its id. */
-async function driveContract(transaction: CaseTransaction, target: ContractPlace): Promise<string> {
+async function driveContract(transaction: CaseRecord & QuoteWork & ContractWork, target: ContractPlace): Promise<string> {
   if (target === 'completed' && !transaction.contract?.contractNumber) {
     throw rule(
       'contract.number_missing',
@@ -133,7 +136,7 @@ async function driveContract(transaction: CaseTransaction, target: ContractPlace
   return contract.id;
 }
 
-async function driveEnvelope(transaction: CaseTransaction, target: EnvelopeStatus, reason: string | null): Promise<void> {
+async function driveEnvelope(transaction: CaseRecord & ContractWork & SigningWork, target: EnvelopeStatus, reason: string | null): Promise<void> {
   const contract = await contractOfAcceptedQuote(transaction);
   if (contract.status !== 'wait_for_signing') {
     throw rule('signature_envelope.contract_not_waiting', `The contract is ${contract.status}; a signature envelope needs it at wait_for_signing.`, 'scenario');
