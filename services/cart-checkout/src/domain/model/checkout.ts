@@ -1,5 +1,19 @@
 import { z } from 'zod';
 
+export interface CheckoutOutcome {
+  financingCaseId: string;
+  quoteId: string;
+  submitFinancing: boolean;
+}
+
+export type IdempotencyStart = { outcome: 'started' } | { outcome: 'replay'; checkout: CheckoutOutcome } | { outcome: 'mismatch' } | { outcome: 'running' };
+
+/** The Idempotency-Key a checkout runs under. */
+export interface IdempotencyKeyRef {
+  partnerId: string;
+  key: string;
+}
+
 const percent = z.number().int().min(0).max(100);
 
 export const printPlanContractTerms = z
@@ -15,17 +29,3 @@ export const printPlanContractTerms = z
   .meta({ id: 'PrintPlanContractTerms' });
 
 export type PrintPlanContractTerms = z.output<typeof printPlanContractTerms>;
-
-export interface CheckoutOutcome {
-  financingCaseId: string;
-  quoteId: string;
-  submitFinancing: boolean;
-}
-
-export type IdempotencyStart = { outcome: 'started' } | { outcome: 'replay'; checkout: CheckoutOutcome } | { outcome: 'mismatch' } | { outcome: 'running' };
-
-/** The Idempotency-Key a checkout runs under. */
-export interface IdempotencyKeyRef {
-  partnerId: string;
-  key: string;
-}
