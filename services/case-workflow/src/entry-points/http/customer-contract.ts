@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PAYMENT_INTERVALS, customerOperation, customerRequestedItemSchema, customerTokenParams } from '@rental/proto';
-import { customerAnswerBody, customerFeedbackBody } from '../../domain/customer';
-import { QUOTE_STATES } from '../../domain/quote-machine';
+import { customerAnswerBody, customerFeedbackBody } from '../../domain/customer/customer';
+import { QUOTE_STATES } from '../../domain/quote/quote-machine';
 
 // The customer's API (/customer/v1, authenticated by the link token alone). Not part of the
 // partner API description; the same zod objects validate requests here.
