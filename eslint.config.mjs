@@ -35,6 +35,31 @@ const aboveLibs = workspacePackages()
     message: 'A lib imports only libs and external packages; move the shared part into a lib or invert the dependency.',
   }));
 
+// Layering inside a service (gateway and services/*): the domain holds the rules and reaches
+// storage, transports and the bus only through its ports; a ports file names only the model.
+const serviceRoots = [
+  'gateway',
+  ...workspacePackages()
+    .filter(({ dir }) => dir.startsWith('services/'))
+    .map(({ dir }) => dir),
+];
+const domainImportsNoAdapter = [
+  {
+    group: ['**/data-access', '**/data-access/**', '**/entry-points', '**/entry-points/**'],
+    message: 'The domain reaches data access and entry points only through its ports (the adapters implement them).',
+  },
+  {
+    group: ['knex', 'express', '@grpc/*', 'nats'],
+    message: 'The domain knows no database, HTTP, gRPC or NATS library: put that in data-access or entry-points.',
+  },
+];
+// A ports file declares types over the model: of the domain's files it imports only model files
+// (model.ts or model/, and the state machines' *-machine.ts, which are data) and other ports files.
+const portsImportOnlyModel = {
+  regex: '^\\.\\.?/(?!(.*/)?(model|ports|[\\w-]+-machine)(/|$))',
+  message: 'A ports file imports only the model (model.ts, model/, *-machine.ts) and other ports files.',
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', '.stack/**', 'coverage/**'] },
   js.configs.recommended,
@@ -68,6 +93,14 @@ export default tseslint.config(
       // Only string and template literals may run past it: splitting prose or a URL would hide it from search.
       'max-len': ['error', { code: 160, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreUrls: true, ignoreRegExpLiterals: true }],
     },
+  },
+  {
+    files: serviceRoots.map((dir) => `${dir}/src/domain/**`),
+    rules: { 'no-restricted-imports': ['error', { patterns: [crossPackagePaths, ...domainImportsNoAdapter] }] },
+  },
+  {
+    files: serviceRoots.map((dir) => `${dir}/src/domain/**/ports.ts`),
+    rules: { 'no-restricted-imports': ['error', { patterns: [crossPackagePaths, ...domainImportsNoAdapter, portsImportOnlyModel] }] },
   },
   {
     files: ['libs/**'],

@@ -1,5 +1,5 @@
 import { BearerTokenVerifier, displayNameOf, listClaim } from '@rental/bearer-token';
-import { OPERATOR_ROLES, Operator, OperatorRole } from '../domain/roles';
+import { OPERATOR_ROLES, Operator, OperatorRole } from '../domain/model';
 
 export interface TokenVerifierOptions {
   issuer: string;

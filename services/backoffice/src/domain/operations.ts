@@ -1,7 +1,8 @@
 import { type ProblemCode, isDomainError, ruleViolation } from '@rental/problem';
 import { QUOTE_MOVES } from '@rental/proto';
 import type { BackofficeDependencies, CaseRecord, ItemReference, NewRequest, PartnerMail, QueueEntry } from './ports';
-import { Operator, OperatorRole, actorOf, requireRole } from './roles';
+import { actorOf, requireRole } from './roles';
+import type { Operator, OperatorRole } from './model';
 
 /**
  * The approval team's use cases: each composes case-workflow and documents, which keep the

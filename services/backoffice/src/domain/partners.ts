@@ -1,4 +1,4 @@
-import type { Operator } from './roles';
+import type { Operator } from './model';
 import { actorOf } from './roles';
 
 /** A key as the back office shows it: its representation, never the key or its hash. */

@@ -1,5 +1,5 @@
 import type { OpsQueueFilters } from '@rental/proto';
-import type { Operator } from './roles';
+import type { Operator } from './model';
 
 /** Who made a change, as case-workflow records it. */
 export interface Actor {

@@ -1,7 +1,8 @@
 import type { Knex } from '@rental/db';
-import type { Cart } from '../domain/cart';
-import type { CartItem } from '../domain/cart-item';
-import type { CartPricing, CheckoutCarts } from '../domain/ports';
+import type { Cart } from '../domain/model/cart';
+import type { CartItem } from '../domain/model/cart-item';
+import type { CheckoutCarts } from '../domain/ports';
+import type { CartPricing } from '../domain/model/cart';
 
 interface CartRow {
   id: string;

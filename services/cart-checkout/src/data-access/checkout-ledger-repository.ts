@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import type { CheckoutOutcome, IdempotencyKeyRef } from '../domain/checkout';
+import type { CheckoutOutcome, IdempotencyKeyRef } from '../domain/model/checkout';
 import type { CheckoutLedger } from '../domain/ports';
 import { keyExpiry } from './idempotency-repository';
 

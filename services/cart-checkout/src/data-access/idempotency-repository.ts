@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import type { CheckoutOutcome, IdempotencyStart } from '../domain/checkout';
+import type { CheckoutOutcome, IdempotencyStart } from '../domain/model/checkout';
 import type { IdempotencyStore } from '../domain/ports';
 
 interface KeyRow {

@@ -3,8 +3,9 @@ import { centsOfAmount, decimalOfCents, decimalOfNumber } from '@rental/money';
 import { loadPricingPackage } from '@rental/proto';
 import type { pricing } from '@rental/proto';
 import { isDomainError } from '@rental/problem';
-import type { CartItem } from '../domain/cart-item';
-import type { CallContext, CartPricing, CheckoutTermsInput, FinancingOption, FrozenTerms, PricingPort, StoredCalculation } from '../domain/ports';
+import type { CartItem } from '../domain/model/cart-item';
+import type { CallContext, CheckoutTermsInput, FrozenTerms, PricingPort, StoredCalculation } from '../domain/ports';
+import type { CartPricing, FinancingOption } from '../domain/model/cart';
 
 const decimal = (value: number | undefined, places: number) => (value === undefined ? '' : decimalOfNumber(value, places));
 const amount = (value: number) => decimalOfCents(centsOfAmount(value));

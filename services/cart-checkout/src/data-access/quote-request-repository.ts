@@ -3,15 +3,8 @@ import { enqueueOutbox } from '@rental/bus';
 import type { Knex } from '@rental/db';
 import { statusChangeSubject } from '@rental/proto';
 import type { CreatedCase, QuoteRequestCaseRequest, QuoteRequestStore } from '../domain/ports';
-import {
-  CaseStatusChange,
-  QUOTE_REQUEST_STATUS_NEW,
-  QUOTE_REQUEST_TRANSITIONS,
-  QuoteRequest,
-  QuoteRequestMove,
-  QuoteRequestStatus,
-  quoteRequestStatusChanged,
-} from '../domain/quote-request';
+import { QuoteRequestMove, quoteRequestStatusChanged } from '../domain/quote-request';
+import { CaseStatusChange, QUOTE_REQUEST_STATUS_NEW, QUOTE_REQUEST_TRANSITIONS, QuoteRequest, QuoteRequestStatus } from '../domain/model/quote-request';
 
 export interface QuoteRequestEventSettings {
   environment: string;

@@ -1,21 +1,8 @@
 import { ulid } from 'ulid';
 import { notFound, ruleViolation } from '@rental/problem';
-import type { CartItem } from './cart-item';
-import type { CallContext, CartPricing, CartStore, PricingPort } from './ports';
-
-export type CartStatus = 'active' | 'checking_out' | 'checked_out';
-
-export interface Cart {
-  id: string;
-  partnerId: string;
-  status: CartStatus;
-  items: CartItem[];
-  pricing: CartPricing;
-  financingCaseId: string | null;
-  quoteId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+import type { CartItem } from './model/cart-item';
+import type { CallContext, CartStore, PricingPort } from './ports';
+import type { Cart } from './model/cart';
 
 export async function createCart(items: CartItem[], store: CartStore, pricing: PricingPort, context: CallContext): Promise<Cart> {
   const priced = await pricing.priceCart(items, context);

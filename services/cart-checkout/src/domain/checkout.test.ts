@@ -1,6 +1,7 @@
 import { DomainError } from '@rental/problem';
-import type { Cart } from './cart';
-import { CHECKOUT_LEASE_RENEWAL_MS, CheckoutDependencies, CheckoutOutcome, IdempotencyKeyRef, checkOut, checkoutBody } from './checkout';
+import type { Cart } from './model/cart';
+import { CHECKOUT_LEASE_RENEWAL_MS, CheckoutDependencies, checkOut, checkoutBody } from './checkout';
+import type { CheckoutOutcome, IdempotencyKeyRef } from './model/checkout';
 import type { CreatedCase, FrozenTerms } from './ports';
 
 const context = { partnerId: 'acme', requestId: 'test' };

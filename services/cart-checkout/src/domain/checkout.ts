@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { hasAtMostTwoDecimals } from '@rental/money';
 import { DomainError, conflict, emailAddress, forbidden, nonBlankText, notFound, ruleViolation } from '@rental/problem';
 import { CHECKOUT_FINANCING_TYPES, PAYMENT_INTERVALS, PRINT_PLAN_TYPES } from '@rental/proto';
-import type { Cart } from './cart';
+import type { Cart } from './model/cart';
 import type { CallContext, CaseWorkflowPort, CheckoutCarts, CheckoutLedger, IdempotencyStore, PricingPort } from './ports';
+import { printPlanContractTerms } from './model/checkout';
+import type { CheckoutOutcome } from './model/checkout';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /**
@@ -50,22 +52,6 @@ export const deliveryAddress = z
   .strict()
   .meta({ id: 'DeliveryAddress' });
 
-const percent = z.number().int().min(0).max(100);
-
-export const printPlanContractTerms = z
-  .object({
-    pageCoverage: percent.default(5),
-    colorRatio: percent.default(15),
-    maintenanceTonerColor: z.boolean().default(true),
-    maintenanceDrums: z.boolean().default(true),
-    maintenanceStaples: z.boolean().default(true),
-    maintenancePaper: z.boolean().default(true),
-  })
-  .strict()
-  .meta({ id: 'PrintPlanContractTerms' });
-
-export type PrintPlanContractTerms = z.output<typeof printPlanContractTerms>;
-
 export const checkoutBody = z
   .object({
     duration: z.number().int().min(1).max(600).describe('Months'),
@@ -107,20 +93,6 @@ export const checkoutBody = z
   .meta({ id: 'CheckoutRequest' });
 
 export type CheckoutRequest = z.infer<typeof checkoutBody>;
-
-export interface CheckoutOutcome {
-  financingCaseId: string;
-  quoteId: string;
-  submitFinancing: boolean;
-}
-
-export type IdempotencyStart = { outcome: 'started' } | { outcome: 'replay'; checkout: CheckoutOutcome } | { outcome: 'mismatch' } | { outcome: 'running' };
-
-/** The Idempotency-Key a checkout runs under. */
-export interface IdempotencyKeyRef {
-  partnerId: string;
-  key: string;
-}
 
 export interface CheckoutDependencies {
   carts: CheckoutCarts;

@@ -1,26 +1,8 @@
-import type { Cart } from './cart';
-import type { CartItem } from './cart-item';
-import type { CheckoutOutcome, IdempotencyKeyRef, IdempotencyStart, PrintPlanContractTerms } from './checkout';
-import type { CaseStatusChange, QuoteRequest } from './quote-request';
-
-/**
- * What checkout needs from pricing (served over gRPC); amounts are decimal strings. Checkout never
- * computes a rate: baseRate and monthlyRateAllIn mean what pricing's rule (its domain/rates.ts) says.
- */
-export interface FinancingOption {
-  financingType: string;
-  duration: number;
-  commission: number;
-  monthlyRateAllIn: string;
-  rentalFactor: string;
-}
-
-export interface CartPricing {
-  purchasePrice: string;
-  financingOptions: FinancingOption[];
-  items: { position: number; total: string; financingOptions: FinancingOption[] }[];
-  recurringServiceFee: string | null;
-}
+import type { Cart } from './model/cart';
+import type { CartItem } from './model/cart-item';
+import type { CheckoutOutcome, IdempotencyKeyRef, IdempotencyStart, PrintPlanContractTerms } from './model/checkout';
+import type { CaseStatusChange, QuoteRequest } from './model/quote-request';
+import type { CartPricing } from './model/cart';
 
 export interface CheckoutTermsInput {
   financingType: string;

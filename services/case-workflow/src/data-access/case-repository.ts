@@ -1,8 +1,10 @@
 import { ulid } from 'ulid';
 import { Knex, isUniqueViolation } from '@rental/db';
 import { conflict } from '@rental/problem';
-import type { AuditContext, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../domain/model';
-import type { CaseSource, CaseStore, CaseTransaction, CreatedCaseResult, CustomerLink, NewCase, SigningStatement } from '../domain/ports';
+import type { AuditContext, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../domain/shared/model';
+import type { CaseTransaction, CaseSource, CaseStore, CreatedCaseResult, NewCase } from '../domain/case/ports';
+import type { CustomerLink } from '../domain/customer/ports';
+import type { SigningStatement } from '../domain/signing/ports';
 import { EventSettings, KnexCaseTransaction, recordAppliedCallback } from './case-transaction';
 import {
   CaseRow,

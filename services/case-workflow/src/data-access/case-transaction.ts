@@ -3,8 +3,8 @@ import { OutboxMessage, enqueueOutbox, outboxInsert } from '@rental/bus';
 import { statusChangeSubject, statusChangedEventOf } from '@rental/proto';
 import { Knex, isUniqueViolation } from '@rental/db';
 import { currentOrigin } from '@rental/logger';
-import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract-machine';
-import { ResourceType, nextOccurredAt } from '../domain/events';
+import { CONTRACT_REMOVED, ContractMove, ContractPlace, EnvelopeStatus, nextContractPlace } from '../domain/contract/contract-machine';
+import { ResourceType, nextOccurredAt } from '../domain/shared/events';
 import type {
   Actor,
   AuditContext,
@@ -15,20 +15,15 @@ import type {
   Quote,
   QuoteFeedbackAction,
   SignatureEnvelope,
-} from '../domain/model';
-import { hashCustomerToken, newCustomerToken } from '../domain/customer-token';
-import type {
-  CaseTransaction,
-  EnvelopeVoidReason,
-  IssuedCustomerLink,
-  LockedLenderSubmission,
-  MailRequest,
-  NewAuthorizedPerson,
-  NewCustomerLink,
-  ProviderEnvelope,
-  SigningStatement,
-} from '../domain/ports';
-import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote-machine';
+} from '../domain/shared/model';
+import { hashCustomerToken, newCustomerToken } from '../domain/customer/customer-token';
+import type { MailRequest } from '../domain/shared/ports';
+import type { CaseTransaction } from '../domain/case/ports';
+import type { LockedLenderSubmission } from '../domain/lender/ports';
+import type { IssuedCustomerLink, NewCustomerLink } from '../domain/customer/ports';
+import type { EnvelopeVoidReason, NewAuthorizedPerson, ProviderEnvelope, SigningStatement } from '../domain/signing/ports';
+import { MoveFlags, QuoteMove, QuoteStatus, nextQuoteStatus } from '../domain/quote/quote-machine';
+import { CustomerLinkEnd, quoteStatusEntry } from '../domain/quote/quote-entry';
 import {
   CaseRow,
   ContractRow,
@@ -115,10 +110,11 @@ interface StatusEvent {
 
 type QuoteChanges = Record<string, unknown> & { status: string };
 
-/** The quote's columns a move to `to` at `at` writes. */
+/** The quote's columns a move to `to` at `at` writes, with what the domain says entering `to` does to the review. */
 function quoteStatusChanges(to: QuoteStatus, at: Date): QuoteChanges {
-  // Each entry into in_review is a new review: its reminders count from the entry (or the link mail).
-  const review = to === 'in_review' ? { in_review_since: at, reminder_count: 0, last_reminder_at: null, review_mailed_at: at } : { in_review_since: null };
+  const review = quoteStatusEntry(to).startsReview
+    ? { in_review_since: at, reminder_count: 0, last_reminder_at: null, review_mailed_at: at }
+    : { in_review_since: null };
   return { status: to, status_updated_at: at, ...review };
 }
 
@@ -240,7 +236,7 @@ export class KnexCaseTransaction implements CaseTransaction {
     for (const move of moves) {
       const to = nextQuoteStatus(status, move);
       const at = nextOccurredAt(this.now(), previous);
-      if (to === 'canceled' || to === 'review_expired') await this.invalidateCustomerLinks(to === 'canceled' ? 'canceled' : 'expired');
+      await this.endCustomerLinksOnEntry(to);
       events.push({ occurredAt: at, resourceType: 'quote', fromStatus: status, toStatus: to, transition: move, caseStatus: to });
       quoteChanges = { ...quoteChanges, ...quoteStatusChanges(to, at) };
       status = to;
@@ -251,13 +247,18 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   private async changeQuoteStatus(from: QuoteStatus, to: QuoteStatus, transition: string): Promise<void> {
     const at = this.nextEventTime();
-    // A canceled case or an expired review ends what the customer's links open ("document tokens are invalidated").
-    if (to === 'canceled' || to === 'review_expired') await this.invalidateCustomerLinks(to === 'canceled' ? 'canceled' : 'expired');
+    await this.endCustomerLinksOnEntry(to);
     await this.emit(at, 'quote', from, to, transition, quoteStatusChanges(to, at));
   }
 
+  /** The customer's links end when the domain says entering `to` ends them (a canceled case, an expired review). */
+  private async endCustomerLinksOnEntry(to: QuoteStatus): Promise<void> {
+    const { endsCustomerLinks } = quoteStatusEntry(to);
+    if (endsCustomerLinks) await this.invalidateCustomerLinks(endsCustomerLinks);
+  }
+
   /** A statement: awaited on its own, or sent along with another one (see issueCustomerLink). */
-  private invalidateCustomerLinks(reason: 'canceled' | 'expired' | 'replaced'): Knex.QueryBuilder {
+  private invalidateCustomerLinks(reason: CustomerLinkEnd | 'replaced'): Knex.QueryBuilder {
     return this.trx('customer_links')
       .where({ financing_case_id: this.caseRow.id })
       .whereNull('invalidated_at')

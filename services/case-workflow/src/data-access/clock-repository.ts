@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import type { ClockQueries } from '../domain/ports';
+import type { ClockQueries } from '../domain/case/ports';
 
 /**
  * The scheduler's reads of due work, each served by a partial index over the quotes in review

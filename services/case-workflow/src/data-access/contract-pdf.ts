@@ -1,7 +1,7 @@
 import { PDFDocument, PDFFont, PDFPage, StandardFonts } from 'pdf-lib';
 import { euroText } from '@rental/money';
-import { customerMonthlyRateCents } from '../domain/model';
-import type { ContractRenderer, ContractToSign } from '../domain/ports';
+import { customerMonthlyRateCents } from '../domain/shared/model';
+import type { ContractRenderer, ContractToSign } from '../domain/contract/ports';
 
 const MARGIN = 50;
 const LINE = 16;

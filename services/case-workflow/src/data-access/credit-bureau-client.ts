@@ -1,6 +1,6 @@
 import { traceHeaders } from '@rental/logger';
-import type { CreditBureau, CreditCheck } from '../domain/ports';
-import type { Customer } from '../domain/model';
+import type { CreditBureau, CreditCheck } from '../domain/lender/ports';
+import type { Customer } from '../domain/shared/model';
 
 const CREDIT_CHECK_TIMEOUT_MS = 10_000;
 const OUTCOMES = ['pass', 'review', 'fail'];

@@ -1,8 +1,8 @@
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { ProblemDocument, isDomainError, unavailable } from '@rental/problem';
 import { listedRequestItemOf, loadDocumentsPackage, requestedItemTypeOf } from '@rental/proto';
-import type { RequestedItem } from '../domain/model';
-import type { CallContext, DocumentsPort, NewRequestItem, OverdueItem, OverdueStage } from '../domain/ports';
+import type { RequestedItem } from '../domain/shared/model';
+import type { CallContext, DocumentsPort, NewRequestItem, OverdueItem, OverdueStage } from '../domain/shared/ports';
 
 type DocumentsServiceClient = InstanceType<ReturnType<typeof loadDocumentsPackage>['DocumentsService']>;
 

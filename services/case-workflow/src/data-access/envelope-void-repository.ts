@@ -1,6 +1,6 @@
 import type { Knex } from '@rental/db';
-import { ENVELOPE_VOID_RETRY_SCHEDULE } from '../domain/envelope-voids';
-import type { EnvelopeVoid, EnvelopeVoidQueue } from '../domain/ports';
+import { ENVELOPE_VOID_RETRY_SCHEDULE } from '../domain/signing/envelope-voids';
+import type { EnvelopeVoid, EnvelopeVoidQueue } from '../domain/signing/ports';
 
 /** A worker owns a claimed void this long: one attempt takes at most the provider's 10 s. */
 const LEASE_SECONDS = 30;

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { createLogger } from '@rental/logger';
-import type { Lender, LenderSubmission } from '../domain/ports';
+import type { Lender, LenderSubmission } from '../domain/lender/ports';
 import { HttpLender } from './http-lender';
 import { StandardWebhooks } from './standard-webhooks';
 

@@ -1,6 +1,7 @@
 import { ulid } from 'ulid';
 import type { Logger } from '@rental/logger';
-import type { LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission, SignedMessages } from '../domain/ports';
+import type { LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission } from '../domain/lender/ports';
+import type { SignedMessages } from '../domain/signing/ports';
 import { postSigned } from './standard-webhooks';
 
 const LENDER_TIMEOUT_MS = 10_000;

@@ -1,4 +1,4 @@
-import type { EnvelopeRequest, EnvelopeVoidRequest, SignedMessages, SigningProvider } from '../domain/ports';
+import type { EnvelopeRequest, EnvelopeVoidRequest, SignedMessages, SigningProvider } from '../domain/signing/ports';
 import { postSigned } from './standard-webhooks';
 
 const SIGNING_TIMEOUT_MS = 10_000;

@@ -1,7 +1,15 @@
 import type { Knex } from '@rental/db';
 import type { RetrySchedule } from '@rental/retry-schedule';
-import type { ApplicationSource, CreditCheck, LatestSubmission, Lender, LenderDirectory, LenderSubmission, LenderSubmissionQueue } from '../domain/ports';
-import { lenderRetrySchedule } from '../domain/lender-submission';
+import type {
+  ApplicationSource,
+  CreditCheck,
+  LatestSubmission,
+  Lender,
+  LenderDirectory,
+  LenderSubmission,
+  LenderSubmissionQueue,
+} from '../domain/lender/ports';
+import { lenderRetrySchedule } from '../domain/lender/lender-submission';
 
 interface SubmissionRow {
   id: number;

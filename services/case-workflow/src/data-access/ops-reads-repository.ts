@@ -1,9 +1,8 @@
 import type { Knex } from '@rental/db';
-import type { ContractPlace } from '../domain/contract-machine';
+import type { ContractPlace } from '../domain/contract/contract-machine';
 import type { OpsQueueFilters } from '@rental/proto';
-import type { LenderSubmissionView, OpsQueueEntry } from '../domain/operator';
-import type { OpsReads } from '../domain/ports';
-import type { QuoteStatus } from '../domain/quote-machine';
+import type { LenderSubmissionView, OpsQueueEntry, OpsReads } from '../domain/operator/ports';
+import type { QuoteStatus } from '../domain/quote/quote-machine';
 
 interface QueueRow {
   id: string;

@@ -1,6 +1,6 @@
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { loadPricingPackage } from '@rental/proto';
-import type { PartnerNames } from '../domain/ports';
+import type { PartnerNames } from '../domain/shared/ports';
 
 type PricingClient = InstanceType<ReturnType<typeof loadPricingPackage>['PricingService']>;
 

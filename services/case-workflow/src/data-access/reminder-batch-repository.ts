@@ -1,8 +1,10 @@
 import { outboxInsert, type OutboxMessage } from '@rental/bus';
 import type { Knex } from '@rental/db';
-import { newCustomerToken } from '../domain/customer-token';
-import type { Actor, AuditContext, Quote } from '../domain/model';
-import type { IssuedCustomerLink, MailRequest, NewCustomerLink, ReminderBatches, ReminderCase } from '../domain/ports';
+import { newCustomerToken } from '../domain/customer/customer-token';
+import type { Actor, AuditContext, Quote } from '../domain/shared/model';
+import type { MailRequest } from '../domain/shared/ports';
+import type { ReminderBatches, ReminderCase } from '../domain/case/ports';
+import type { IssuedCustomerLink, NewCustomerLink } from '../domain/customer/ports';
 import { EventSettings, customerLinkRow, historyRow, mailMessage } from './case-transaction';
 import { QuoteRow, toQuote } from './rows';
 

@@ -1,4 +1,4 @@
-import type { ContractPlace, EnvelopeStatus } from '../domain/contract-machine';
+import type { ContractPlace, EnvelopeStatus } from '../domain/contract/contract-machine';
 import type {
   ActorType,
   Address,
@@ -15,9 +15,9 @@ import type {
   QuoteFeedbackAction,
   QuoteItem,
   SignatureEnvelope,
-} from '../domain/model';
-import type { NewAuthorizedPerson, ProviderEnvelope } from '../domain/ports';
-import type { QuoteStatus } from '../domain/quote-machine';
+} from '../domain/shared/model';
+import type { NewAuthorizedPerson, ProviderEnvelope } from '../domain/signing/ports';
+import type { QuoteStatus } from '../domain/quote/quote-machine';
 
 export interface CaseRow {
   id: string;

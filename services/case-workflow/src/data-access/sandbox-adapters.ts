@@ -1,5 +1,6 @@
 import type { Logger } from '@rental/logger';
-import type { LenderAdapter, LenderAttachments, LenderSubmission, SigningStatement, SigningStatementSource } from '../domain/ports';
+import type { LenderAdapter, LenderAttachments, LenderSubmission } from '../domain/lender/ports';
+import type { SigningStatement, SigningStatementSource } from '../domain/signing/ports';
 
 /**
  * The sandbox lender: accepts every submission at once and answers a reference; nothing leaves

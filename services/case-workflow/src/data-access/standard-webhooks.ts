@@ -1,6 +1,6 @@
 import { traceHeaders } from '@rental/logger';
 import { standardWebhookHeaders, verifyStandardWebhook } from '@rental/standard-webhooks';
-import type { SignedMessages } from '../domain/ports';
+import type { SignedMessages } from '../domain/signing/ports';
 
 /** Standard Webhooks, signed now and verified against now (@rental/standard-webhooks). */
 export class StandardWebhooks implements SignedMessages {

@@ -1,6 +1,5 @@
 import type { Knex } from '@rental/db';
-import type { FinancingDocument, ItemType, RequestItem } from '../domain/model';
-import type { CallbackRequestView, OpenItemCount } from '../domain/operator';
+import type { FinancingDocument, ItemType, RequestItem, CallbackRequestView, OpenItemCount } from '../domain/model';
 import type { OperatorFiles } from '../domain/ports';
 import { DocumentRow, ItemRow, toDocument, toItem } from './rows';
 

@@ -152,3 +152,19 @@ export function itemState(item: RequestItem, responses: FinancingDocument[]): It
       item.transmittedToLenderAt === null && (item.itemType === 'information' ? item.status === 'provided' : responses.some(isTransmittableResponse)),
   };
 }
+
+export interface CallbackRequestView {
+  id: number;
+  financingCaseId: string;
+  status: 'open' | 'closed';
+  note: string | null;
+  createdAt: string;
+  closedAt: string | null;
+  items: { type: ItemType; id: number }[];
+}
+
+export interface OpenItemCount {
+  financingCaseId: string;
+  openItems: number;
+  overdueItems: number;
+}

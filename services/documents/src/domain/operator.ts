@@ -2,9 +2,10 @@ import type { Readable } from 'node:stream';
 import { type ProblemCode, choiceViolation, invalidInput, notFound, ruleViolation, validationFailed, Violation } from '@rental/problem';
 import { requireCase } from './case-scope';
 import type { DocumentsDependencies } from './documents';
-import { FinancingDocument, ITEM_TYPES, ItemType, RequestItem, itemState } from './model';
+import { FinancingDocument, ITEM_TYPES, RequestItem, itemState } from './model';
 import type { OperatorFiles } from './ports';
 import { rejectDocument } from './sandbox';
+import type { CallbackRequestView, OpenItemCount } from './model';
 
 /**
  * The approval team's operations on what documents owns: every item and document of a case,
@@ -15,22 +16,6 @@ import { rejectDocument } from './sandbox';
 export interface ItemReference {
   type: string;
   id: number;
-}
-
-export interface CallbackRequestView {
-  id: number;
-  financingCaseId: string;
-  status: 'open' | 'closed';
-  note: string | null;
-  createdAt: string;
-  closedAt: string | null;
-  items: { type: ItemType; id: number }[];
-}
-
-export interface OpenItemCount {
-  financingCaseId: string;
-  openItems: number;
-  overdueItems: number;
 }
 
 export type OperatorDependencies = DocumentsDependencies & { operator: OperatorFiles };

@@ -1,6 +1,15 @@
 import type { Readable } from 'node:stream';
-import type { FileSource, FinancingDocument, ItemType, RequestItem, ReviewStatus, TargetAudience, TemplateFile } from './model';
-import type { CallbackRequestView, OpenItemCount } from './operator';
+import type {
+  FileSource,
+  FinancingDocument,
+  ItemType,
+  RequestItem,
+  ReviewStatus,
+  TargetAudience,
+  TemplateFile,
+  CallbackRequestView,
+  OpenItemCount,
+} from './model';
 
 /** Who asks: the partner of the public request or of the internal call, and the request id for logs. */
 export interface CallerContext {

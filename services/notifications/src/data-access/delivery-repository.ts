@@ -2,11 +2,8 @@ import { type Knex, type HotStatement, runHot } from '@rental/db';
 import { currentOrigin } from '@rental/logger';
 import type { StatusChangedEvent } from '@rental/proto';
 import type { AttemptRecord, ClaimOptions, DeliveryJob, DeliveryNext, DeliveryStore } from '../domain/delivery';
-import type { DeliveryHistory } from '../domain/delivery-history';
+import type { DeliveryHistory, RedeliveryOutcome, TestEvent, RecipientRole, InboxResult } from '../domain/model';
 import type { DeliveryHistoryReader, EventInbox, RedeliveryStore } from '../domain/ports';
-import type { RedeliveryOutcome, TestEvent } from '../domain/endpoint-tools';
-import type { RecipientRole } from '../domain/mail';
-import type { InboxResult } from '../domain/status-events';
 import { WriteBatcher } from './write-batcher';
 
 interface ClaimedRow {

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import type { ResolvedAddress } from '../domain/target-check';
+import type { ResolvedAddress } from '../domain/model';
 import type { HostResolver } from '../domain/ports';
 
 /** The system resolver (hosts file included), every address of the name, bounded in time. */

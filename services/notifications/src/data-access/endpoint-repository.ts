@@ -1,6 +1,6 @@
 import { Knex, isUniqueViolation } from '@rental/db';
 import type { EndpointStore, SecretRotationStore } from '../domain/ports';
-import type { CreateOutcome, NewEndpoint, WebhookEndpoint } from '../domain/endpoints';
+import type { CreateOutcome, NewEndpoint, WebhookEndpoint } from '../domain/model';
 
 interface EndpointRow {
   id: string;

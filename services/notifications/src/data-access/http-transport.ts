@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { traceHeaders } from '@rental/logger';
 import type { TransportResult, WebhookRequest, WebhookTransport } from '../domain/delivery';
-import type { ResolvedAddress } from '../domain/target-check';
+import type { ResolvedAddress } from '../domain/model';
 
 const errorDescriptions: Record<string, string> = {
   ECONNREFUSED: 'connection refused',

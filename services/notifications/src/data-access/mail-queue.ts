@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import type { MailNext } from '../domain/mail';
+import type { MailNext } from '../domain/model';
 
 /**
  * The lease queue both mail tables share (mail_log for event mails, mail_requests for mails other

@@ -1,7 +1,7 @@
 import type { Knex } from '@rental/db';
 import type { StatusChangedEvent } from '@rental/proto';
 import { MailQueueTable } from './mail-queue';
-import type { MailJob, MailNext, RecipientRole } from '../domain/mail';
+import type { MailJob, MailNext, RecipientRole } from '../domain/model';
 import type { MailStore } from '../domain/ports';
 
 interface ClaimedMailRow {

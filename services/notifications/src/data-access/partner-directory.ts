@@ -1,7 +1,7 @@
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { isDomainError } from '@rental/problem';
 import { loadPricingPackage } from '@rental/proto';
-import type { Contact, PartnerContacts } from '../domain/mail';
+import type { Contact, PartnerContacts } from '../domain/model';
 import type { PartnerDirectory } from '../domain/ports';
 
 type PricingClient = InstanceType<ReturnType<typeof loadPricingPackage>['PricingService']>;

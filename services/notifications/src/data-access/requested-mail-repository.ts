@@ -1,8 +1,7 @@
 import type { Knex } from '@rental/db';
 import { currentOrigin } from '@rental/logger';
 import { MailQueueTable } from './mail-queue';
-import type { MailNext } from '../domain/mail';
-import type { RequestedMailJob } from '../domain/requested-mail';
+import type { MailNext, RequestedMailJob } from '../domain/model';
 import type { RequestedMailStore } from '../domain/ports';
 
 interface ClaimedRow {

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { MailMessage } from '../domain/mail';
+import type { MailMessage } from '../domain/model';
 import type { Mailer } from '../domain/ports';
 
 /**

@@ -4,7 +4,8 @@ import type { AddressPolicy } from './address-policy';
 import { RetrySchedule, nextRetryDelayMs } from '@rental/retry-schedule';
 import { RETRY_SCHEDULE } from './retry-schedule';
 import { deliveryHeaders } from './signature';
-import { ResolvedAddress, checkTarget } from './target-check';
+import { checkTarget } from './target-check';
+import type { ResolvedAddress } from './model';
 import type { HostResolver } from './ports';
 import { parseWebhookUrl } from './webhook-url';
 

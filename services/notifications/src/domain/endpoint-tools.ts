@@ -1,25 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, conflict, notFound } from '@rental/problem';
-import type { DeliveryHistory } from './delivery-history';
+import type { DeliveryHistory, WebhookEndpoint } from './model';
 import type { EndpointStore, RedeliveryStore, SecretRotationStore, ToolBudget } from './ports';
-import { WebhookEndpoint, findEndpoint, missingEndpoint, newSecret } from './endpoints';
+import { findEndpoint, missingEndpoint, newSecret } from './endpoints';
 
 export const WEBHOOK_TEST_EVENT = 'webhook_endpoint.test';
 /** How long the old secret still signs after a rotation unless the partner says otherwise. */
 export const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 3600;
 export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 24 * 3600;
-
-export type RedeliveryOutcome = 'queued' | 'still_pending' | 'unknown';
-
-export interface TestEvent {
-  id: string;
-  partnerId: string;
-  environment: string;
-  occurredAt: string;
-  /** The exact bytes the endpoint receives. */
-  body: string;
-  event: string;
-}
 
 export interface EndpointToolsDependencies {
   store: EndpointStore;

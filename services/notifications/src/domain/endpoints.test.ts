@@ -1,5 +1,6 @@
 import { isDomainError } from '@rental/problem';
-import { CreateOutcome, MAX_ENDPOINTS_PER_PARTNER, NewEndpoint, newSecret, registerEndpoint } from './endpoints';
+import { MAX_ENDPOINTS_PER_PARTNER, newSecret, registerEndpoint } from './endpoints';
+import type { CreateOutcome, NewEndpoint } from './model';
 import type { EndpointStore, HostResolver } from './ports';
 
 function memoryStore(): EndpointStore & { saved: NewEndpoint[] } {

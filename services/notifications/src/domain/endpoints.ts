@@ -5,24 +5,10 @@ import type { AddressPolicy } from './address-policy';
 import { checkTarget } from './target-check';
 import type { EndpointStore, HostResolver } from './ports';
 import { parseWebhookUrl } from './webhook-url';
+import type { WebhookEndpoint, NewEndpoint } from './model';
 
 export const MAX_ENDPOINTS_PER_PARTNER = 20;
 const SECRET_BYTES = 32;
-
-export interface WebhookEndpoint {
-  id: string;
-  partnerId: string;
-  url: string;
-  active: boolean;
-  createdAt: string;
-}
-
-export interface NewEndpoint extends WebhookEndpoint {
-  normalizedUrl: string;
-  secret: string;
-}
-
-export type CreateOutcome = 'created' | 'duplicate' | 'limit_reached';
 
 export interface EndpointDependencies {
   store: EndpointStore;

@@ -1,5 +1,6 @@
 import type { StatusChangedEvent } from '@rental/proto';
-import { MailJob, MailNext, PartnerContacts, composeMail, mailRecipientsFor, sendMail } from './mail';
+import { composeMail, mailRecipientsFor, sendMail } from './mail';
+import type { MailJob, MailNext, PartnerContacts } from './model';
 import type { MailStore } from './ports';
 
 const event = (data: Partial<StatusChangedEvent['data']>): StatusChangedEvent => ({

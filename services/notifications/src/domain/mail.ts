@@ -1,10 +1,8 @@
 import type { StatusChangedEvent } from '@rental/proto';
-import type { TraceOrigin } from '@rental/logger';
 import { isDomainError } from '@rental/problem';
 import { RetrySchedule, nextRetryDelayMs } from '@rental/retry-schedule';
 import type { MailStore, Mailer, PartnerDirectory } from './ports';
-
-export type RecipientRole = 'partner' | 'financing_partner' | 'distribution_hub';
+import type { RecipientRole, PartnerContacts, MailMessage, MailJob, MailNext } from './model';
 
 /** Lender decisions the partner hears about by mail, with how the mail words them (subjects stay short enough for one header line). */
 const PARTNER_DECISIONS: Record<string, { subject: string; sentence: string }> = {
@@ -19,24 +17,6 @@ export function mailRecipientsFor(event: StatusChangedEvent): RecipientRole[] {
   if (Object.hasOwn(PARTNER_DECISIONS, event.data.transition)) return ['partner'];
   if (event.data.transition === 'cancel') return ['financing_partner', 'distribution_hub'];
   return [];
-}
-
-export interface Contact {
-  name: string;
-  /** Undefined when no address is known. */
-  email?: string;
-}
-
-export interface PartnerContacts {
-  partner: Contact;
-  financingPartner?: Contact;
-  distributionHub?: Contact;
-}
-
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
 }
 
 const FOOTER = '\n\nThis message was sent automatically by the Partner Rental API.';
@@ -68,21 +48,6 @@ export function composeMail(role: RecipientRole, event: StatusChangedEvent, cont
 
 /** Mail waits longer than webhooks between tries: an SMTP server or pricing may be down for a while. */
 export const MAIL_RETRY_SCHEDULE: RetrySchedule = { maxAttempts: 1 + 10, firstDelayMs: 5000, maxDelayMs: 10 * 60 * 1000 };
-
-export interface MailJob extends TraceOrigin {
-  id: string;
-  partnerId: string;
-  role: RecipientRole;
-  /** Number of the attempt about to be made, from 1. */
-  attempt: number;
-  event: StatusChangedEvent;
-}
-
-export type MailNext =
-  | { status: 'sent' | 'logged'; message: MailMessage }
-  | { status: 'skipped'; reason: string }
-  | { status: 'pending'; nextAttemptAt: Date; error: string }
-  | { status: 'failed'; error: string };
 
 export interface MailDependencies {
   store: MailStore;

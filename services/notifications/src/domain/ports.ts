@@ -1,11 +1,20 @@
 import type { StatusChangedEvent } from '@rental/proto';
-import type { DeliveryHistory } from './delivery-history';
-import type { RedeliveryOutcome, TestEvent } from './endpoint-tools';
-import type { CreateOutcome, NewEndpoint, WebhookEndpoint } from './endpoints';
-import type { MailJob, MailMessage, MailNext, PartnerContacts, RecipientRole } from './mail';
-import type { RequestedMailJob } from './requested-mail';
-import type { InboxResult } from './status-events';
-import type { ResolvedAddress } from './target-check';
+import type {
+  DeliveryHistory,
+  RedeliveryOutcome,
+  TestEvent,
+  CreateOutcome,
+  NewEndpoint,
+  WebhookEndpoint,
+  MailJob,
+  MailMessage,
+  MailNext,
+  PartnerContacts,
+  RecipientRole,
+  RequestedMailJob,
+  InboxResult,
+  ResolvedAddress,
+} from './model';
 
 /** What notifications' domain needs from outside it: data-access implements each (tables, SMTP, DNS, case-workflow). */
 export interface RequestedMailStore {

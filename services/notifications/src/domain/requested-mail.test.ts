@@ -1,5 +1,5 @@
-import type { MailNext } from './mail';
-import { RequestedMailJob, receiveMailRequest, sendRequestedMail } from './requested-mail';
+import type { MailNext, RequestedMailJob } from './model';
+import { receiveMailRequest, sendRequestedMail } from './requested-mail';
 import type { RequestedMailStore } from './ports';
 
 class MemoryStore implements RequestedMailStore {

@@ -1,18 +1,7 @@
 import { mailRequestedEvent } from '@rental/proto';
-import type { TraceOrigin } from '@rental/logger';
-import { MailNext, attemptMail } from './mail';
+import { attemptMail } from './mail';
+import type { MailNext, RequestedMailJob } from './model';
 import type { Mailer, PartnerDirectory, RequestedMailStore } from './ports';
-
-/** A mail another service asked for (mail.requested), as stored. */
-export interface RequestedMailJob extends TraceOrigin {
-  id: string;
-  kind: string;
-  recipient: { partnerId: string } | { email: string };
-  subject: string;
-  text: string;
-  /** Number of the attempt about to be made, from 1. */
-  attempt: number;
-}
 
 export type ReceivedMailRequest =
   { kind: 'stored' | 'duplicate'; id: string } | { kind: 'invalid'; problems: string[] } | { kind: 'other_environment'; id: string; environment: string };

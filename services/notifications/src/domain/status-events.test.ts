@@ -1,5 +1,5 @@
 import type { StatusChangedEvent } from '@rental/proto';
-import type { RecipientRole } from './mail';
+import type { RecipientRole } from './model';
 import { receiveStatusChange } from './status-events';
 import type { EventInbox } from './ports';
 

@@ -2,12 +2,6 @@ import { statusChangedEvent, webhookBody } from '@rental/proto';
 import { mailRecipientsFor } from './mail';
 import type { EventInbox } from './ports';
 
-export interface InboxResult {
-  /** False when the event id was already stored: a redelivery creates nothing. */
-  stored: boolean;
-  deliveries: number;
-}
-
 export type ReceiveOutcome =
   | { kind: 'invalid'; problems: string }
   | { kind: 'other_environment'; eventId: string; environment: string }

@@ -1,11 +1,7 @@
 import { AddressPolicy, classifyAddress, describeRange } from './address-policy';
 import type { WebhookUrl } from './webhook-url';
 import type { HostResolver } from './ports';
-
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
+import type { ResolvedAddress } from './model';
 
 export type TargetCheck =
   { ok: true; addresses: ResolvedAddress[] } | { ok: false; code: 'webhook.url_not_public' | 'webhook.url_unresolvable'; message: string };

@@ -1,4 +1,4 @@
-import type { Category } from '../domain/categories';
+import type { Category } from '../domain/model';
 import { CachedCategoryReader, ReadThroughCache } from './cached-readers';
 
 /** A load that counts its calls and answers what `value` holds at the time of the call. */

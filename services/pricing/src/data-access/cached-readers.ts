@@ -1,7 +1,5 @@
 import { ExpiringMap, loadThrough } from '@rental/expiring-map';
-import type { Category } from '../domain/categories';
-import type { PartnerConditions, SectorRange } from '../domain/conditions';
-import type { PartnerProfile } from '../domain/partner-profile';
+import type { Category, PartnerConditions, SectorRange, PartnerProfile } from '../domain/model';
 import type { CatalogReader, CategoryReader, ConditionsReader, PartnerProfileReader } from '../domain/ports';
 
 /**

@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import type { StoredCalculation } from '../domain/stored-calculation';
+import type { StoredCalculation } from '../domain/model';
 import type { CalculationStore } from '../domain/ports';
 
 interface CalculationRow {

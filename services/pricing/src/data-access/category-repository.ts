@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import type { Category } from '../domain/categories';
+import type { Category } from '../domain/model';
 
 interface CategoryRow {
   id: number;

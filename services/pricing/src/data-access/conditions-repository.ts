@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import type { PartnerConditions, SectorRange } from '../domain/conditions';
+import type { PartnerConditions, SectorRange } from '../domain/model';
 import type { ConditionsReader } from '../domain/ports';
 
 interface FactorRow {

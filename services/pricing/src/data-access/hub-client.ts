@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { traceHeaders } from '@rental/logger';
-import type { HubSlaFile } from '../domain/sla-files';
+import type { HubSlaFile } from '../domain/model';
 import type { HubClient } from '../domain/ports';
 
 const hubAnswer = z.array(z.object({ fileId: z.string(), name: z.string(), deleted: z.boolean() }));

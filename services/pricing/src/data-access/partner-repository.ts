@@ -1,5 +1,5 @@
 import type { Knex } from '@rental/db';
-import type { PartnerProfile } from '../domain/partner-profile';
+import type { PartnerProfile } from '../domain/model';
 import type { PartnerProfileReader } from '../domain/ports';
 
 export class PartnerRepository implements PartnerProfileReader {

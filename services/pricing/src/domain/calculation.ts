@@ -1,30 +1,12 @@
 import { Cents, amountOfCents, centsOfAmount, milliOfPercentage, percentageOfMilli } from '@rental/money';
 import { DomainError, Violation, validationFailed } from '@rental/problem';
-import type { Category } from './categories';
-import { PartnerConditions, durationRange, factorListOf, isSectorAllowed, preselectedTier } from './conditions';
+import type { Category, PartnerConditions, Offer, CalculationResponse } from './model';
+import { durationRange, factorListOf, isSectorAllowed, preselectedTier } from './conditions';
 import type { ConditionsReader, FrozenFactorReader } from './ports';
 import type { CalculationRequest } from './calculation-request';
 import { rateOf } from './rates';
 
 export const CURRENCY = 'EUR';
-
-export interface Offer {
-  duration: number;
-  calculationType: string;
-  /** the monthly rate all in (base rate, rent's service cost, the monthly surcharge), EUR */
-  rate: number;
-  rentalFactor: string;
-  commission: number;
-  residualValue: string | null;
-  paymentInterval: string;
-}
-
-export interface CalculationResponse {
-  offers: Offer[];
-  request: CalculationRequest;
-  currency: string;
-  selectedOffer: Offer | null;
-}
 
 export interface PricedCalculation {
   response: CalculationResponse;

@@ -2,12 +2,12 @@ import { Cents, divideRoundingHalfUp, percentageOfMilli } from '@rental/money';
 import { DomainError, type ProblemCode, Violation, invalidInput, unavailable, validationFailed } from '@rental/problem';
 import { CHECKOUT_FINANCING_TYPES, PRINT_PLAN_TYPES } from '@rental/proto';
 import type { ArticleType } from './article-type';
-import { Category, resolveCategories } from './categories';
+import { resolveCategories } from './categories';
+import type { Category, PartnerConditions, PartnerProfile } from './model';
 import { articleTypesFirst, checkArticleTypes } from './cart-article-types';
 import type { CategoryReader, ConditionsReader, HubClient } from './ports';
-import { PartnerConditions, durationRange, factorListOf, isSectorAllowed, preselectedTier } from './conditions';
+import { durationRange, factorListOf, isSectorAllowed, preselectedTier } from './conditions';
 import { requireConditions } from './calculation';
-import type { PartnerProfile } from './partner-profile';
 import { rateOf } from './rates';
 import { lookUpSlaFiles } from './sla-files';
 

@@ -1,9 +1,5 @@
 import type { CatalogReader } from './ports';
-
-export interface Sector {
-  value: string;
-  label: string;
-}
+import type { Sector } from './model';
 
 /** The sectors a partner may use: its allowlist, or every sector when it has none. */
 export async function sectorsForPartner(catalog: CatalogReader, partnerId: string): Promise<Sector[]> {

@@ -1,15 +1,6 @@
 import { ArticleType, articleTypeOf } from './article-type';
 import type { CategoryReader } from './ports';
-
-export interface Category {
-  id: number;
-  slug: string;
-  name: string;
-  sector: string;
-  durationMin: number;
-  durationMax: number;
-  hasPrintPlanCapability: boolean;
-}
+import type { Category } from './model';
 
 export interface CategoryReference {
   categoryId?: number;

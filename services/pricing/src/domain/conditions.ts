@@ -1,30 +1,5 @@
-import type { Category } from './categories';
+import type { Category, FactorList, PartnerConditions, SectorRange } from './model';
 import type { ConditionsReader } from './ports';
-
-/** duration in months → factor in thousandths of a percent per month */
-export type FactorList = ReadonlyMap<number, number>;
-
-export interface PartnerConditions {
-  partnerId: string;
-  partnerName: string;
-  /** null: every sector */
-  allowedSectors: string[] | null;
-  financingPartnerId: string | null;
-  distributionHubId: string | null;
-  monthlySurchargeCents: bigint;
-  paymentIntervals: string[];
-  /** financing type → commission tier → list */
-  rentalFactors: ReadonlyMap<string, ReadonlyMap<number, FactorList>>;
-  /** financing type → residual value in thousandths of a percent */
-  residualValues: ReadonlyMap<string, number>;
-}
-
-export interface SectorRange {
-  value: string;
-  label: string;
-  durationMin: number;
-  durationMax: number;
-}
 
 /** The tier used when the caller names none: 0 when the partner has a 0 % list, else the lowest. */
 export function preselectedTier(conditions: PartnerConditions, financingType: string): number | undefined {

@@ -1,9 +1,4 @@
-import type { Sector } from './catalog';
-import type { Category } from './categories';
-import type { PartnerConditions, SectorRange } from './conditions';
-import type { PartnerProfile } from './partner-profile';
-import type { HubSlaFile } from './sla-files';
-import type { StoredCalculation } from './stored-calculation';
+import type { Sector, Category, PartnerConditions, SectorRange, PartnerProfile, HubSlaFile, StoredCalculation } from './model';
 
 /** What pricing's domain needs from outside it: data-access implements each against its tables or another service. */
 export interface CalculationStore {

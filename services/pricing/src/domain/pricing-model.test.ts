@@ -3,8 +3,8 @@ import { centsOfDecimal, milliOfPercentage } from '@rental/money';
 import { CalculationDependencies, priceCalculation } from './calculation';
 import { CalculationRequest, calculationRequest } from './calculation-request';
 import { CheckoutTermsDependencies, PricedItemInput, freezeCheckoutTerms, priceCart } from './cart-pricing';
-import type { Category } from './categories';
-import { PartnerConditions, SectorRange, durationRange, preselectedTier } from './conditions';
+import type { Category, PartnerConditions, SectorRange } from './model';
+import { durationRange, preselectedTier } from './conditions';
 
 /**
  * The pricing model of docs/architecture.md through the use cases that apply it: estimate and

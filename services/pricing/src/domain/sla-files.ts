@@ -1,14 +1,5 @@
-import type { PartnerProfile } from './partner-profile';
+import type { PartnerProfile, SlaFile } from './model';
 import type { HubClient } from './ports';
-
-export interface SlaFile {
-  fileId: string;
-  name: string;
-}
-
-export interface HubSlaFile extends SlaFile {
-  deleted: boolean;
-}
 
 export type SlaLookup = { outcome: 'files'; files: SlaFile[] } | { outcome: 'no_hub' } | { outcome: 'hub_unavailable' };
 

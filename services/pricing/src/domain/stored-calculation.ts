@@ -1,30 +1,12 @@
 import { ulid } from 'ulid';
 import { Cents, centsOfAmount, milliOfPercentage } from '@rental/money';
 import { notFound, validationFailed } from '@rental/problem';
-import {
-  CalculationDependencies,
-  CalculationResponse,
-  Offer,
-  financedAmountOf,
-  priceCalculation,
-  requireConditions,
-  termsRefusingFactor,
-  termsText,
-} from './calculation';
+import { CalculationDependencies, financedAmountOf, priceCalculation, requireConditions, termsRefusingFactor, termsText } from './calculation';
+import type { Offer, StoredCalculation } from './model';
 import { factorListOf } from './conditions';
 import type { CalculationStore, ConditionsReader, FrozenFactorReader } from './ports';
 import type { CalculationRequest } from './calculation-request';
-import type { Category } from './categories';
 import { rateOf } from './rates';
-
-export interface StoredCalculation {
-  id: string;
-  partnerId: string;
-  createdAt: string;
-  productSector: string;
-  category: Pick<Category, 'id' | 'slug' | 'name'> | null;
-  response: CalculationResponse;
-}
 
 /** POST /api/calculate: prices and keeps the calculation, so a quote request can refer to it. */
 export async function calculateAndStore(

@@ -3,7 +3,7 @@ import type { OperationSpec } from '@rental/http';
 import { DomainError } from '@rental/problem';
 import { authorizeOperator } from './authenticate';
 import { operations } from './contract';
-import type { Operator } from '../../domain/roles';
+import type { Operator } from '../../domain/model';
 
 const asOperator = (roles: Operator['roles']) => ({ locals: { operator: { id: 'op-test', name: 'Test', roles } } }) as unknown as Response;
 const refusal = (call: () => void) => {

@@ -1,7 +1,8 @@
 import type { Response } from 'express';
 import type { OperationSpec } from '@rental/http';
 import { forbidden } from '@rental/problem';
-import { OPERATOR_ROLES, Operator, OperatorRole, requireRole } from '../../domain/roles';
+import { requireRole } from '../../domain/roles';
+import { OPERATOR_ROLES, Operator, OperatorRole } from '../../domain/model';
 
 const isOperatorRole = (role: unknown): role is OperatorRole => (OPERATOR_ROLES as readonly unknown[]).includes(role);
 

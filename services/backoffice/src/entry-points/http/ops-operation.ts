@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OperationSpec, ResponseSpec, defineOperation, problemResponses } from '@rental/http';
-import type { OperatorRole } from '../../domain/roles';
+import type { OperatorRole } from '../../domain/model';
 
 const TAG = 'Approval team';
 

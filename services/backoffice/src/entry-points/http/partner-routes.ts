@@ -1,6 +1,6 @@
 import type { OperationRouter } from '@rental/http';
 import { type PartnerAccessPort, partners } from '../../domain/partners';
-import type { Operator } from '../../domain/roles';
+import type { Operator } from '../../domain/model';
 import {
   conditionsOperation,
   createKeyOperation,

@@ -4,7 +4,7 @@ import { authorizeOperator } from './authenticate';
 import { contentDisposition } from './content-disposition';
 import * as use from '../../domain/operations';
 import type { BackofficeDependencies } from '../../domain/ports';
-import type { Operator } from '../../domain/roles';
+import type { Operator } from '../../domain/model';
 import type { PartnerAccessPort } from '../../domain/partners';
 import { partnerRoutes } from './partner-routes';
 import {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { operationsOn, ulid } from '@rental/http';
 import { DomainError, invalidInput, validationFailed, zodViolations } from '@rental/problem';
-import { cartBody, cartItem } from '../../domain/cart-item';
+import { cartBody, cartItem } from '../../domain/model/cart-item';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, checkoutBody } from '../../domain/checkout';
-import { QUOTE_REQUEST_STATUSES, quoteRequestBody } from '../../domain/quote-request';
+import { QUOTE_REQUEST_STATUSES, quoteRequestBody } from '../../domain/model/quote-request';
 
 const cartParams = z.object({ id: ulid() });
 

@@ -1,8 +1,8 @@
 import { SUNSET_HTTP_DATE, keylessCheckoutHeaders } from '@rental/http';
 import { amountOfDecimal } from '@rental/money';
-import type { Cart } from '../../domain/cart';
-import type { CheckoutOutcome } from '../../domain/checkout';
-import type { QuoteRequest } from '../../domain/quote-request';
+import type { Cart } from '../../domain/model/cart';
+import type { CheckoutOutcome } from '../../domain/model/checkout';
+import type { QuoteRequest } from '../../domain/model/quote-request';
 
 // The API's JSON shapes of carts, checkouts and quote requests, with their paths and headers.
 

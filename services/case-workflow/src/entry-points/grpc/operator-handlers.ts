@@ -3,7 +3,7 @@ import type { Logger } from '@rental/logger';
 import { invalidInput } from '@rental/problem';
 import type { OpsQueueFilters, caseWorkflow } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
-import type { Actor, ActorType } from '../../domain/model';
+import type { Actor, ActorType } from '../../domain/shared/model';
 import {
   OperatorDependencies,
   OperatorMove,
@@ -13,7 +13,7 @@ import {
   opsCase,
   opsQueue,
   recordOperatorHistory,
-} from '../../domain/operator';
+} from '../../domain/operator/operator';
 import { presentContract, presentQuote } from '../http/presenters';
 
 const ACTOR_TYPES: readonly ActorType[] = ['partner', 'customer', 'lender', 'signing', 'operator', 'system'];

@@ -1,6 +1,6 @@
 import express, { Application, NextFunction, Request, Response } from 'express';
-import { receiveLenderEvent, LenderCallbackDependencies } from '../../domain/lender';
-import { receiveSigningEvent, SigningCallbackDependencies } from '../../domain/signing';
+import { receiveLenderEvent, LenderCallbackDependencies } from '../../domain/lender/lender';
+import { receiveSigningEvent, SigningCallbackDependencies } from '../../domain/signing/signing';
 
 /** A signed PDF travels base64-encoded in the signing provider's callback. */
 const CALLBACK_BODY_LIMIT = '30mb';

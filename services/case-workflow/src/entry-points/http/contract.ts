@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { defineOperation, operationsOn, problemResponses, ulid } from '@rental/http';
 import { PAYMENT_INTERVALS } from '@rental/proto';
-import { CONTRACT_PLACES, ENVELOPE_STATES } from '../../domain/contract-machine';
-import { contractNumberBody } from '../../domain/contracts';
-import { sendToCustomerBody } from '../../domain/customer';
-import { startEsignatureBody } from '../../domain/esignature';
-import { QUOTE_STATES } from '../../domain/quote-machine';
-import { financeDecisionBody, simulateBody } from '../../domain/sandbox';
-import { advanceClockBody } from '../../domain/sandbox-clock';
-import { invalidBody } from '../../domain/validation';
+import { CONTRACT_PLACES, ENVELOPE_STATES } from '../../domain/contract/contract-machine';
+import { contractNumberBody } from '../../domain/contract/contracts';
+import { sendToCustomerBody } from '../../domain/customer/customer';
+import { startEsignatureBody } from '../../domain/signing/esignature';
+import { QUOTE_STATES } from '../../domain/quote/quote-machine';
+import { financeDecisionBody, simulateBody } from '../../domain/sandbox/sandbox';
+import { advanceClockBody } from '../../domain/sandbox/sandbox-clock';
+import { invalidBody } from '../../domain/shared/validation';
 
 const idParams = z.object({ id: ulid().describe('ULID') });
 const caseIdParams = z.object({ financingCaseId: ulid().describe('ULID of the financing case') });

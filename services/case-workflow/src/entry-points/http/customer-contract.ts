@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { operationFamily } from '@rental/http';
 import { CUSTOMER_API, PAYMENT_INTERVALS, customerRequestedItemSchema, customerTokenParams } from '@rental/proto';
-import { customerAnswerBody, customerFeedbackBody } from '../../domain/customer';
-import { QUOTE_STATES } from '../../domain/quote-machine';
+import { customerAnswerBody, customerFeedbackBody } from '../../domain/customer/customer';
+import { QUOTE_STATES } from '../../domain/quote/quote-machine';
 
 // The customer's API (/customer/v1, authenticated by the link token alone). Not part of the
 // partner API description; the same zod objects validate requests here.

@@ -1,6 +1,6 @@
 import { amountOfCents } from '@rental/money';
-import type { CustomerView } from '../../domain/customer';
-import { customerMonthlyRateCents } from '../../domain/model';
+import type { CustomerView } from '../../domain/customer/customer';
+import { customerMonthlyRateCents } from '../../domain/shared/model';
 
 /** The customer's view: the offer in the customer's terms, never the partner's conditions. */
 export function presentCustomerView(view: CustomerView) {

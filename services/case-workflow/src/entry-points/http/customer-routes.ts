@@ -13,7 +13,7 @@ import {
   customerFeedbackBody,
   giveFeedback,
   readCustomerView,
-} from '../../domain/customer';
+} from '../../domain/customer/customer';
 import { acceptCustomerQuote, answerCustomerQuestion, downloadCustomerOffer, getCustomerQuote, giveCustomerFeedback } from './customer-contract';
 import { CUSTOMER_PAGE_POLICY, linkProblemPage, offerPage } from './customer-page';
 import { presentCustomerView } from './customer-presenters';

@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { euroText } from '@rental/money';
-import { deliveryRecipientLines } from '../../domain/customer';
-import { QuoteDetails, customerMonthlyRateCents } from '../../domain/model';
+import { deliveryRecipientLines } from '../../domain/customer/customer';
+import { QuoteDetails, customerMonthlyRateCents } from '../../domain/shared/model';
 
 /** WinAnsi (the standard fonts' encoding) has no glyph for everything a name may hold. */
 const printable = (text: string) => text.replace(/[^\x20-\x7E\u00A0-\u00FF]/g, '?');

@@ -1,6 +1,6 @@
 import { amountOfCents, decimalOfCents } from '@rental/money';
-import type { Address, Contract, Customer, ContractDetails, QuoteDetails, RequestedItem } from '../../domain/model';
-import type { CaseView } from '../../domain/reads';
+import type { Address, Contract, Customer, ContractDetails, QuoteDetails, RequestedItem } from '../../domain/shared/model';
+import type { CaseView } from '../../domain/case/reads';
 
 export const casePath = (id: string) => `/api/financing_cases/${id}`;
 export const quotePath = (id: string) => `/api/quotes/${id}`;

@@ -1,16 +1,18 @@
 import { OperationRouter, deprecationHeaders, pageWindow } from '@rental/http';
 import { PROBLEM_CONTENT_TYPE } from '@rental/problem';
-import { changeableCase } from '../../domain/access';
-import { cancelCase } from '../../domain/cancel';
-import { editContractNumber as editContractNumberUseCase, editableContract } from '../../domain/contracts';
-import { startEsignature as startEsignatureUseCase } from '../../domain/esignature';
-import type { EsignatureDependencies } from '../../domain/esignature';
-import { CustomerChannelSettings, sendToCustomer as sendToCustomerUseCase } from '../../domain/customer';
-import type { CaseStore, DocumentsPort, PartnerNames, SigningStatementSource } from '../../domain/ports';
-import { listCases, readCase, readContract, readQuote } from '../../domain/reads';
-import { financeDecision, sandboxCase, simulate } from '../../domain/sandbox';
-import { advanceClock } from '../../domain/sandbox-clock';
-import type { ClockSettings } from '../../domain/clock';
+import { changeableCase } from '../../domain/shared/access';
+import { cancelCase } from '../../domain/case/cancel';
+import { editContractNumber as editContractNumberUseCase, editableContract } from '../../domain/contract/contracts';
+import { startEsignature as startEsignatureUseCase } from '../../domain/signing/esignature';
+import type { EsignatureDependencies } from '../../domain/signing/esignature';
+import { CustomerChannelSettings, sendToCustomer as sendToCustomerUseCase } from '../../domain/customer/customer';
+import type { DocumentsPort, PartnerNames } from '../../domain/shared/ports';
+import type { CaseStore } from '../../domain/case/ports';
+import type { SigningStatementSource } from '../../domain/signing/ports';
+import { listCases, readCase, readContract, readQuote } from '../../domain/case/reads';
+import { financeDecision, sandboxCase, simulate } from '../../domain/sandbox/sandbox';
+import { advanceClock } from '../../domain/sandbox/sandbox-clock';
+import type { ClockSettings } from '../../domain/case/clock';
 import { formatDuration } from '@rental/config';
 import {
   cancelFinancingCase,

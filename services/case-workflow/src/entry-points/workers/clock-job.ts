@@ -1,7 +1,7 @@
 import { type Logger, inTraceOf } from '@rental/logger';
 import { counter } from '@rental/metrics';
 import { JobLease, PeriodicJob, periodicJob } from '@rental/service-host';
-import { ClockDependencies, runClockTick } from '../../domain/clock';
+import { ClockDependencies, runClockTick } from '../../domain/case/clock';
 
 const tickEffects = counter({
   name: 'scheduler_effects_total',

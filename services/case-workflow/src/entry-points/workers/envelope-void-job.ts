@@ -1,7 +1,7 @@
 import { type Logger, inTraceOf } from '@rental/logger';
 import { QueueWorker, queueWorker } from '@rental/service-host';
-import { EnvelopeVoidDependencies, voidAtProvider } from '../../domain/envelope-voids';
-import type { EnvelopeVoid } from '../../domain/ports';
+import { EnvelopeVoidDependencies, voidAtProvider } from '../../domain/signing/envelope-voids';
+import type { EnvelopeVoid } from '../../domain/signing/ports';
 import { envelopeVoids } from './metrics';
 
 /** Longest sleep when nothing is due; the worker also sleeps exactly until the next void falls due, and wakes on each new one. */

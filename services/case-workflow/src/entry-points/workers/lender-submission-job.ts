@@ -1,7 +1,7 @@
 import { type Logger, inTraceOf } from '@rental/logger';
 import { QueueWorker, queueWorker } from '@rental/service-host';
-import { SubmissionDependencies, submitOne } from '../../domain/lender-submission';
-import type { LenderSubmission } from '../../domain/ports';
+import { SubmissionDependencies, submitOne } from '../../domain/lender/lender-submission';
+import type { LenderSubmission } from '../../domain/lender/ports';
 import { lenderSubmissions } from './metrics';
 
 export interface LenderSubmissionJobOptions {

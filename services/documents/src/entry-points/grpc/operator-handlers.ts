@@ -4,7 +4,6 @@ import type { documents } from '@rental/proto';
 import { mapDatabaseError } from '@rental/service-host';
 import { FinancingDocument, itemState } from '../../domain/model';
 import {
-  CallbackRequestView,
   OperatorDependencies,
   caseFiles,
   closeCallbackRequest,
@@ -15,6 +14,7 @@ import {
   openItemCounts,
   reviewDocument,
 } from '../../domain/operator';
+import type { CallbackRequestView } from '../../domain/model';
 import type { RequestItemView } from '../../domain/request-items';
 import { documentFile } from '../http/presenters';
 

@@ -1,5 +1,4 @@
-import type { DeliveryHistory } from '../../domain/delivery-history';
-import type { WebhookEndpoint } from '../../domain/endpoints';
+import type { DeliveryHistory, WebhookEndpoint } from '../../domain/model';
 
 // The API's JSON shapes of webhook endpoints and deliveries, with their paths.
 

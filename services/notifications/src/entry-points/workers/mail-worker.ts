@@ -1,6 +1,7 @@
 import { type Logger, type TraceOrigin, inTraceOf } from '@rental/logger';
 import { QueueWorker, queueWorker } from '@rental/service-host';
-import { MailDependencies, MailJob, MailNext, sendMail } from '../../domain/mail';
+import { MailDependencies, sendMail } from '../../domain/mail';
+import type { MailJob, MailNext } from '../../domain/model';
 import { mailsFinished } from './metrics';
 
 const MAIL_LEASE_MS = 120_000;

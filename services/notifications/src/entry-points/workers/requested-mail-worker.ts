@@ -1,7 +1,8 @@
 import type { Logger } from '@rental/logger';
 import type { QueueWorker } from '@rental/service-host';
 import type { Mailer, PartnerDirectory, RequestedMailStore } from '../../domain/ports';
-import { RequestedMailJob, sendRequestedMail } from '../../domain/requested-mail';
+import { sendRequestedMail } from '../../domain/requested-mail';
+import type { RequestedMailJob } from '../../domain/model';
 import { logMailOutcome, mailQueueWorker } from './mail-worker';
 
 /**

@@ -1,4 +1,4 @@
-import type { StoredCalculation } from '../../domain/stored-calculation';
+import type { StoredCalculation } from '../../domain/model';
 
 // The API's JSON shape of a stored calculation, with its path.
 

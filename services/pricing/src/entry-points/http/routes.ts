@@ -2,7 +2,7 @@ import { OperationRouter, pageWindow } from '@rental/http';
 import { isDomainError, zodViolations } from '@rental/problem';
 import { CalculationDependencies, calculationNotPossible, emptyCalculation, priceCalculation, violationsOf } from '../../domain/calculation';
 import { calculationRequest } from '../../domain/calculation-request';
-import type { Category } from '../../domain/categories';
+import type { Category } from '../../domain/model';
 import { memoizedConditions } from '../../domain/conditions';
 import { sectorsForPartner } from '../../domain/catalog';
 import type { CalculationStore, CatalogReader, HubClient, PartnerProfileReader } from '../../domain/ports';

@@ -1,43 +1,16 @@
 import { type ProblemCode, choiceMessage, invalidInput, notFound, ruleViolation } from '@rental/problem';
 import type { OpsQueueFilters } from '@rental/proto';
-import { caseNotFound } from './access';
-import { applyApprovalTeamCancel } from './cancel';
-import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from './contract-machine';
-import { moveContractTo } from './contracts';
-import type { Actor, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from './model';
-import type { CaseStore, CaseTransaction, MailRequest, OpsReads, PartnerNames } from './ports';
-import { QUOTE_MOVES, QuoteMove, QuoteStatus, isQuoteStatus } from './quote-machine';
-
-/**
- * The approval team's operations on the data case-workflow owns: the queue, the case view and
- * the moves of quotes and contracts. The back office checks the operator's roles before it
- * calls; the rules of the tables are checked here, next to the data.
- */
-
-export interface OpsQueueEntry {
-  id: string;
-  caseNumber: string;
-  quoteNumber: string;
-  partnerId: string;
-  status: QuoteStatus;
-  contractStatus: ContractPlace | null;
-  lenderSubmissionStatus: string | null;
-  financingNumber: string | null;
-  inReviewSince: string | null;
-  statusUpdatedAt: string;
-  customerCompany: string | null;
-}
-
-export interface LenderSubmissionView {
-  id: number;
-  lenderId: string | null;
-  status: string;
-  attempts: number;
-  lastError: string | null;
-  reference: string | null;
-  createdAt: string;
-  submittedAt: string | null;
-}
+import { caseNotFound } from '../shared/access';
+import { applyApprovalTeamCancel } from '../case/cancel';
+import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from '../contract/contract-machine';
+import { moveContractTo } from '../contract/contracts';
+import type { Actor, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../shared/model';
+import type { MailRequest, PartnerNames } from '../shared/ports';
+import type { CaseRecord, CaseStore } from '../case/ports';
+import type { LenderWork } from '../lender/ports';
+import type { OpsReads, OpsQueueEntry, LenderSubmissionView } from './ports';
+import { QUOTE_MOVES, QuoteMove, isQuoteStatus } from '../quote/quote-machine';
+import type { QuoteWork } from '../quote/ports';
 
 export interface OperatorDependencies {
   store: CaseStore;
@@ -98,7 +71,7 @@ async function withPartnerNames(partners: PartnerNames, history: HistoryEntry[])
 export type OperatorMove = { kind: 'transition'; transition: string } | { kind: 'override' } | { kind: 'cancel' };
 
 /** The effects a move has beyond the status, as the sandbox and the lender apply them. */
-async function applyMove(transaction: CaseTransaction, move: QuoteMove, reason: string | null): Promise<void> {
+async function applyMove(transaction: CaseRecord & QuoteWork & LenderWork, move: QuoteMove, reason: string | null): Promise<void> {
   if (move === 'cancel')
     throw rule('ops.cancel_route_required', 'A case is canceled with POST /ops/v1/cases/{id}/cancel, which asks for a reason.', 'transition');
   if (move === 'finance_accept' && transaction.financingCase.status === 'finance_rejected') {

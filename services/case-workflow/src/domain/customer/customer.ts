@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { forbidden, gone, notFound, ruleViolation, tooLongMessage, validationFailed } from '@rental/problem';
-import { caseNotFound, ownCase, requireApiUser } from './access';
+import { caseNotFound, ownCase, requireApiUser } from '../shared/access';
 import { hashCustomerToken, looksLikeCustomerToken } from './customer-token';
-import { FinancingCase, Quote, QuoteDetails, RequestedItem, partnerActor } from './model';
-import type { CaseStore, CaseTransaction, CustomerLink, DocumentsPort, MailRequest, PartnerNames, ReminderCase } from './ports';
-import type { QuoteMove, QuoteStatus } from './quote-machine';
+import { FinancingCase, Quote, QuoteDetails, RequestedItem, partnerActor } from '../shared/model';
+import type { DocumentsPort, MailRequest, PartnerNames } from '../shared/ports';
+import type { CaseTransaction, CaseStore, ReminderCase } from '../case/ports';
+import type { CustomerLink } from './ports';
+import type { QuoteMove, QuoteStatus } from '../quote/quote-machine';
 
 /** What the customer's side needs to know of the deployment. */
 export interface CustomerChannelSettings {

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { formatDuration, parseDuration } from '@rental/config';
 import { conflict, validationFailed } from '@rental/problem';
-import { caseNotFound } from './access';
-import { ClockSettings, cancelForOverdueItems, expireReviewIfDue, expiryDueAt, noticeOverdueItems, remindCustomerIfDue, reminderDueAt } from './clock';
-import type { CustomerChannelSettings } from './customer';
-import { FinancingCase, SYSTEM_ACTOR, partnerActor } from './model';
-import type { CaseStore, CaseTransaction, DocumentsPort, OverdueItem, PartnerNames } from './ports';
-import type { QuoteStatus } from './quote-machine';
+import { caseNotFound } from '../shared/access';
+import { ClockSettings, cancelForOverdueItems, expireReviewIfDue, expiryDueAt, noticeOverdueItems, remindCustomerIfDue, reminderDueAt } from '../case/clock';
+import type { CustomerChannelSettings } from '../customer/customer';
+import { FinancingCase, SYSTEM_ACTOR, partnerActor } from '../shared/model';
+import type { DocumentsPort, OverdueItem, PartnerNames } from '../shared/ports';
+import type { CaseTransaction, CaseStore } from '../case/ports';
+import type { QuoteStatus } from '../quote/quote-machine';
 import type { SandboxCaller } from './sandbox';
 
 const SECOND_MS = 1000;

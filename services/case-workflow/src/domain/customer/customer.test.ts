@@ -1,7 +1,7 @@
 import { actionsOf, deliveryRecipientLines } from './customer';
 import { hashCustomerToken, looksLikeCustomerToken, newCustomerToken } from './customer-token';
-import type { Quote } from './model';
-import { QUOTE_STATES } from './quote-machine';
+import type { Quote } from '../shared/model';
+import { QUOTE_STATES } from '../quote/quote-machine';
 
 const customer = {
   firstName: 'Mara',

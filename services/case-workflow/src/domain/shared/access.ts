@@ -1,6 +1,6 @@
 import { forbidden, notFound } from '@rental/problem';
 import type { FinancingCase } from './model';
-import type { CaseStore } from './ports';
+import type { CaseStore } from '../case/ports';
 
 const API_USER_ROLE = 'api_user';
 

@@ -1,7 +1,9 @@
 import { applyApprovalTeamCancel } from './cancel';
-import { CustomerChannelSettings, remindCustomer } from './customer';
-import { Quote, SYSTEM_ACTOR } from './model';
-import type { CaseStore, CaseTransaction, ClockQueries, DocumentsPort, OverdueItem, OverdueStage, PartnerNames, ReminderBatches, ReminderCase } from './ports';
+import { CustomerChannelSettings, remindCustomer } from '../customer/customer';
+import { Quote, SYSTEM_ACTOR } from '../shared/model';
+import type { DocumentsPort, OverdueItem, OverdueStage, PartnerNames } from '../shared/ports';
+import type { CaseTransaction } from '../case/ports';
+import type { CaseStore, ClockQueries, ReminderBatches, ReminderCase } from './ports';
 
 /** The clock's rules, from configuration (milliseconds). */
 export interface ClockSettings {

@@ -1,6 +1,6 @@
 import { partnerCancelRefusal } from './cancel';
-import { CONTRACT_PLACES } from './contract-machine';
-import { QUOTE_STATES } from './quote-machine';
+import { CONTRACT_PLACES } from '../contract/contract-machine';
+import { QUOTE_STATES } from '../quote/quote-machine';
 
 describe('partner cancel rules', () => {
   it('when the quote is in a regular status and there is no contract, then the partner may cancel', () => {

@@ -1,9 +1,11 @@
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import { DomainError, type ProblemCode, Violation, boundedText, conflict, emailAddress, ruleViolation, unavailable, validationFailed } from '@rental/problem';
-import { caseNotFound } from './access';
-import { AuthorizedPerson, FinancingCase, Quote, partnerActor } from './model';
-import type { CaseStore, CaseTransaction, ContractRenderer, NewAuthorizedPerson, SigningProvider, SigningStatement, SigningStatementSource } from './ports';
+import { caseNotFound } from '../shared/access';
+import { AuthorizedPerson, FinancingCase, Quote, partnerActor } from '../shared/model';
+import type { CaseTransaction, CaseStore } from '../case/ports';
+import type { NewAuthorizedPerson, SigningProvider, SigningStatement, SigningStatementSource } from './ports';
+import type { ContractRenderer } from '../contract/ports';
 
 /** Shared mailboxes reach a team, not a person who can sign; the invitation must go to a signer. */
 const GENERIC_MAILBOXES = [

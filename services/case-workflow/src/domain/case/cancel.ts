@@ -1,9 +1,12 @@
 import { ruleViolation } from '@rental/problem';
-import { caseNotFound, ownCase, requireApiUser } from './access';
-import type { ContractPlace } from './contract-machine';
-import { partnerActor } from './model';
-import type { CaseStore, CaseTransaction } from './ports';
-import type { QuoteStatus } from './quote-machine';
+import { caseNotFound, ownCase, requireApiUser } from '../shared/access';
+import type { ContractPlace } from '../contract/contract-machine';
+import { partnerActor } from '../shared/model';
+import type { CaseRecord } from './ports';
+import type { ContractWork } from '../contract/ports';
+import type { QuoteWork } from '../quote/ports';
+import type { CaseStore } from './ports';
+import type { QuoteStatus } from '../quote/quote-machine';
 
 /** Quote states a partner may not cancel from (canceled included: a case is canceled once). */
 const PARTNER_CANCEL_REFUSED_QUOTE_STATES: readonly QuoteStatus[] = ['in_progress', 'rejected_by_customer', 'finance_rejected', 'canceled'];
@@ -30,16 +33,19 @@ export function partnerCancelRefusal(quoteStatus: QuoteStatus, contractPlace: Co
  * contract move to canceled, one event each. Documents and notifications react to the quote's
  * event (document tokens, callback requests, mail to the financer or hub).
  */
-export async function applyPartnerCancel(transaction: CaseTransaction): Promise<void> {
+export async function applyPartnerCancel(transaction: CancelWork): Promise<void> {
   const refusal = partnerCancelRefusal(transaction.financingCase.status, transaction.contract?.status ?? null);
   if (refusal) throw notCancelable(refusal);
   await cancelQuoteAndWaitingContract(transaction);
 }
 
+/** What a cancel needs of the locked case: the quote's and the waiting contract's moves. */
+type CancelWork = CaseRecord & QuoteWork & ContractWork;
+
 const notCancelable = (message: string) =>
   ruleViolation('financing_case.not_cancelable', message, [{ propertyPath: '', code: 'financing_case.not_cancelable', message }]);
 
-async function cancelQuoteAndWaitingContract(transaction: CaseTransaction): Promise<void> {
+async function cancelQuoteAndWaitingContract(transaction: CancelWork): Promise<void> {
   await transaction.moveQuote('cancel');
   if (transaction.contract?.status === 'wait_for_signing') await transaction.moveContract('cancel');
 }
@@ -50,7 +56,7 @@ async function cancelQuoteAndWaitingContract(transaction: CaseTransaction): Prom
  * is canceled with it; a signed (or later) contract stays active. Every other effect follows the
  * quote's cancel event, as for the partner cancel.
  */
-export async function applyApprovalTeamCancel(transaction: CaseTransaction): Promise<void> {
+export async function applyApprovalTeamCancel(transaction: CancelWork): Promise<void> {
   if (transaction.financingCase.status === 'canceled') throw notCancelable('The financing case is already canceled.');
   await cancelQuoteAndWaitingContract(transaction);
 }

@@ -12,14 +12,18 @@ import {
   Violation,
 } from '@rental/problem';
 import { FILL_AND_RETURN_CATEGORIES, FINANCING_STAGE_CATEGORIES } from '@rental/proto';
-import { caseNotFound, changeableCase, requireApiUser } from './access';
-import { applyPartnerCancel } from './cancel';
-import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeSteps, isContractPlace } from './contract-machine';
-import { moveContractTo } from './contracts';
-import { Contract, FinancingCase, partnerActor } from './model';
-import type { CallContext, CaseStore, CaseTransaction, DocumentsPort } from './ports';
-import { QuoteStatus, UNDER_FINANCE_REVIEW, quotePath } from './quote-machine';
-import { parseOrFail } from './validation';
+import { caseNotFound, changeableCase, requireApiUser } from '../shared/access';
+import { applyPartnerCancel } from '../case/cancel';
+import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeSteps, isContractPlace } from '../contract/contract-machine';
+import { moveContractTo } from '../contract/contracts';
+import { Contract, FinancingCase, partnerActor } from '../shared/model';
+import type { CallContext, DocumentsPort } from '../shared/ports';
+import type { CaseTransaction, CaseStore, CaseRecord } from '../case/ports';
+import { QuoteStatus, UNDER_FINANCE_REVIEW, quotePath } from '../quote/quote-machine';
+import { parseOrFail } from '../shared/validation';
+import type { ContractWork } from '../contract/ports';
+import type { QuoteWork } from '../quote/ports';
+import type { SigningWork } from '../signing/ports';
 
 const RESET_TARGETS = [
   'accepted_by_customer',
@@ -97,7 +101,7 @@ export async function financeDecision(deps: SandboxDependencies, financingCase: 
 }
 
 /** Drives the quote to `target` along the shortest path of the table, one event per move. */
-async function driveQuote(transaction: CaseTransaction, target: QuoteStatus): Promise<void> {
+async function driveQuote(transaction: CaseRecord & QuoteWork, target: QuoteStatus): Promise<void> {
   const current = transaction.financingCase.status;
   const moves = quotePath(current, target);
   if (!moves) throw unreachable('quote', current, target);
@@ -105,7 +109,7 @@ async function driveQuote(transaction: CaseTransaction, target: QuoteStatus): Pr
 }
 
 /** A contract exists only for an accepted quote, in the sandbox as with start-esignature. */
-async function contractOfAcceptedQuote(transaction: CaseTransaction): Promise<Contract> {
+async function contractOfAcceptedQuote(transaction: CaseRecord & ContractWork): Promise<Contract> {
   if (transaction.contract) return transaction.contract;
   const current = transaction.financingCase.status;
   if (current !== 'finance_accepted') {
@@ -115,7 +119,7 @@ async function contractOfAcceptedQuote(transaction: CaseTransaction): Promise<Co
 }
 
 /** Drives the contract forward to `target`, creating it at wait_for_signing when missing; answers its id. */
-async function driveContract(transaction: CaseTransaction, target: ContractPlace): Promise<string> {
+async function driveContract(transaction: CaseRecord & QuoteWork & ContractWork, target: ContractPlace): Promise<string> {
   if (target === 'completed' && !transaction.contract?.contractNumber) {
     throw rule(
       'contract.number_missing',
@@ -130,7 +134,7 @@ async function driveContract(transaction: CaseTransaction, target: ContractPlace
   return contract.id;
 }
 
-async function driveEnvelope(transaction: CaseTransaction, target: EnvelopeStatus, reason: string | null): Promise<void> {
+async function driveEnvelope(transaction: CaseRecord & ContractWork & SigningWork, target: EnvelopeStatus, reason: string | null): Promise<void> {
   const contract = await contractOfAcceptedQuote(transaction);
   if (contract.status !== 'wait_for_signing') {
     throw rule('signature_envelope.contract_not_waiting', `The contract is ${contract.status}; a signature envelope needs it at wait_for_signing.`, 'scenario');

@@ -1,5 +1,5 @@
 import { RetrySchedule, backoffDelayMs, givesUp } from '@rental/retry-schedule';
-import { lenderRetrySchedule } from './lender-submission';
+import { lenderRetrySchedule } from '../lender/lender-submission';
 import type { EnvelopeVoid, EnvelopeVoidQueue, SigningProvider } from './ports';
 
 /** Attempts of one void (about eight hours at the five-minute cap) before it is left to the approval team. */

@@ -1,8 +1,10 @@
 import { invalidInput } from '@rental/problem';
 import { FINANCING_TYPES, PAYMENT_INTERVALS } from '@rental/proto';
-import { Address, Customer, QuoteItem, QuoteTermsInput, partnerActor } from './model';
-import type { CaseSource, CaseStore, CaseTransaction, NewCase, PartnerNames } from './ports';
-import { CustomerChannelSettings, issueLinkAndMail } from './customer';
+import { Address, Customer, QuoteItem, QuoteTermsInput, partnerActor } from '../shared/model';
+import type { PartnerNames } from '../shared/ports';
+import type { CaseTransaction } from '../case/ports';
+import type { CaseSource, CaseStore, NewCase } from './ports';
+import { CustomerChannelSettings, issueLinkAndMail } from '../customer/customer';
 
 const QUOTE_NUMBER = /^[A-Za-z0-9._/-]{1,64}$/;
 

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { DomainError, boundedText, choiceMessage, conflict, NOT_BLANK_MESSAGE, notFound } from '@rental/problem';
 import { acceptRequestedEnvelope } from './esignature';
-import type { Actor } from './model';
-import type { CaseStore, CaseTransaction, SigningStatement, SigningStatementSource } from './ports';
-import type { FinancingCase } from './model';
-import { SignedCallbackDependencies, signedEvent } from './signed-callback';
+import type { Actor, FinancingCase } from '../shared/model';
+import type { CaseRecord, CaseStore } from '../case/ports';
+import type { SigningStatement, SigningStatementSource, SigningWork } from './ports';
+import { SignedCallbackDependencies, signedEvent } from '../shared/signed-callback';
+import type { ContractWork } from '../contract/ports';
 
 const SIGNING_ACTOR: Actor = { type: 'signing', id: 'signing-provider', name: 'Signing provider' };
 const SENDER = 'signing';
@@ -101,8 +102,8 @@ interface SignedContract {
   content: Buffer;
 }
 
-async function applyEnvelopeEvent(transaction: CaseTransaction, event: SigningEvent): Promise<SignedContract | null> {
-  const envelope = transaction.envelope as NonNullable<CaseTransaction['envelope']>;
+async function applyEnvelopeEvent(transaction: CaseRecord & ContractWork & SigningWork, event: SigningEvent): Promise<SignedContract | null> {
+  const envelope = transaction.envelope as NonNullable<CaseRecord['envelope']>;
   if (event.data.providerEnvelopeId) await transaction.setProviderEnvelopeId(envelope.id, event.data.providerEnvelopeId);
   const closed = () =>
     conflict('signing.envelope_closed', `The signature envelope ${envelope.id} is ${envelope.status} already; ${event.type} cannot be applied to it.`);

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { NOT_BLANK_MESSAGE, forbidden, ruleViolation, tooLongMessage } from '@rental/problem';
 import type { ContractMove, ContractPlace } from './contract-machine';
-import { Contract, partnerActor } from './model';
-import type { CaseStore, CaseTransaction } from './ports';
-import { contractNotFound } from './reads';
+import { Contract, partnerActor } from '../shared/model';
+import type { CaseRecord, CaseStore } from '../case/ports';
+import type { ContractWork } from './ports';
+import type { QuoteWork } from '../quote/ports';
+import { contractNotFound } from '../case/reads';
 
 const CONTRACT_NUMBER_PATTERN = /^[A-Za-z0-9._/-]*$/;
 
@@ -53,7 +55,7 @@ export async function editContractNumber(store: CaseStore, contract: Contract, c
  * completes completes its quote (finance_accepted → completed, with the quote's `complete`
  * event), whoever moves it: the approval team in production, a partner's sandbox scenario.
  */
-export async function moveContractTo(transaction: CaseTransaction, moves: readonly ContractMove[], target: ContractPlace): Promise<void> {
+export async function moveContractTo(transaction: CaseRecord & ContractWork & QuoteWork, moves: readonly ContractMove[], target: ContractPlace): Promise<void> {
   for (const move of moves) await transaction.moveContract(move);
   if (target === 'completed' && transaction.financingCase.status === 'finance_accepted') await transaction.moveQuote('complete');
 }

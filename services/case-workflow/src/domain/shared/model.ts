@@ -1,7 +1,7 @@
 import type { Cents } from '@rental/money';
 import type { ListedRequestItem } from '@rental/proto';
-import type { ContractPlace, EnvelopeStatus } from './contract-machine';
-import type { QuoteStatus } from './quote-machine';
+import type { ContractPlace, EnvelopeStatus } from '../contract/contract-machine';
+import type { QuoteStatus } from '../quote/quote-machine';
 
 export interface Customer {
   firstName: string | null;

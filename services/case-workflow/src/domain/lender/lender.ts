@@ -2,21 +2,12 @@ import { z } from 'zod';
 import { amountOfCents } from '@rental/money';
 import { badGateway, boundedText, choiceMessage, conflict, emailAddress, notFound, REQUIRED_MESSAGE, ruleViolation } from '@rental/problem';
 import { FINANCING_STAGE_CATEGORIES } from '@rental/proto';
-import type { Actor, FinancingCase } from './model';
-import type {
-  ApplicationSource,
-  CaseStore,
-  CaseTransaction,
-  CreditBureau,
-  LenderAdapter,
-  LenderAttachments,
-  LenderDirectory,
-  LenderSubmission,
-  NewRequestItem,
-  PartnerNames,
-} from './ports';
-import { QuoteStatus, UNDER_FINANCE_REVIEW, statesAllowing } from './quote-machine';
-import { SignedCallbackDependencies, signedEvent } from './signed-callback';
+import type { Actor, FinancingCase } from '../shared/model';
+import type { NewRequestItem, PartnerNames } from '../shared/ports';
+import type { CaseTransaction, CaseStore } from '../case/ports';
+import type { ApplicationSource, CreditBureau, LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission } from './ports';
+import { QuoteStatus, UNDER_FINANCE_REVIEW, statesAllowing } from '../quote/quote-machine';
+import { SignedCallbackDependencies, signedEvent } from '../shared/signed-callback';
 
 /** Where a lender's questions move the quote to finance_questions (in finance_questions it stays). */
 const ASKABLE = statesAllowing('finance_needs_help');

@@ -1,7 +1,8 @@
 import { notFound } from '@rental/problem';
-import { readableCase } from './access';
-import type { ContractDetails, FinancingCase, QuoteDetails, RequestedItem } from './model';
-import type { CallContext, CaseStore, DocumentsPort } from './ports';
+import { readableCase } from '../shared/access';
+import type { ContractDetails, FinancingCase, QuoteDetails, RequestedItem } from '../shared/model';
+import type { CallContext, DocumentsPort } from '../shared/ports';
+import type { CaseStore } from './ports';
 
 export interface CaseView {
   financingCase: FinancingCase;
