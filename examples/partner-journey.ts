@@ -17,6 +17,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type components, createPartnerApiClient } from '@rental/partner-api-client';
+import { customer } from './sample-customer';
 
 type StatusChanged = components['schemas']['FinancingCaseStatusChangedEvent'];
 
@@ -139,17 +140,7 @@ async function main(): Promise<void> {
         body: {
           duration: 36,
           financingType: 'leasing',
-          customer: {
-            firstName: 'Erika',
-            lastName: 'Mustermann',
-            email: 'erika@customer.example',
-            street: 'Hauptstr.',
-            houseNumber: '1',
-            zipCode: '10115',
-            city: 'Berlin',
-            country: 'DE',
-            company: 'Mustermann GmbH',
-          },
+          customer,
         },
       }),
     );

@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createPartnerApiClient } from '@rental/partner-api-client';
+import { customer } from './sample-customer';
 
 const BASE_URL = process.env.PARTNER_API_URL ?? 'http://127.0.0.1:8080';
 const API_KEY = process.env.PARTNER_API_KEY ?? 'sbx_acme_7f3c2a91d4e6b8f0a1c3e5d7b9f1a2c4';
@@ -41,17 +42,7 @@ async function main(): Promise<void> {
         duration: 36,
         financingType: 'leasing',
         submitFinancing: false,
-        customer: {
-          firstName: 'Erika',
-          lastName: 'Mustermann',
-          email: 'erika@customer.example',
-          street: 'Hauptstr.',
-          houseNumber: '1',
-          zipCode: '10115',
-          city: 'Berlin',
-          country: 'DE',
-          company: 'Mustermann GmbH',
-        },
+        customer,
       },
     }),
   );

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ApiClient } from '@rental/testkit';
+import { type ApiClient, sampleCustomer } from '@rental/testkit';
 
 /** What the partner benchmarks send: an estimate of 3 types × 5 durations, one laptop cart, a 36-month leasing checkout, a PDF. */
 export const ESTIMATE = {
@@ -17,17 +17,7 @@ export const CALCULATION = {
   productSector: 'IT_AND_OFFICE_EQUIPMENT',
 };
 export const CART = { items: [{ productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }] };
-export const CUSTOMER = {
-  firstName: 'Erika',
-  lastName: 'Mustermann',
-  email: 'erika@customer.example',
-  street: 'Hauptstr.',
-  houseNumber: '1',
-  zipCode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-  company: 'Mustermann GmbH',
-};
+export const CUSTOMER = sampleCustomer;
 export const CHECKOUT = { duration: 36, financingType: 'leasing', customer: CUSTOMER };
 export const UPLOAD_BYTES = 100 * 1024;
 
