@@ -119,6 +119,21 @@ const historyOf = async (caseId: string) =>
 const attachmentsFor = (caseId: string) => lender.about(caseId).filter((request) => request.path.endsWith('/attachments'));
 const applicationsFor = (caseId: string) => lender.about(caseId).filter((request) => request.path === '/lender-a/applications');
 
+/** Waits until the case's submission has failed its last attempt and that attempt's lease is released (its outcome recorded). */
+async function lastAttemptFailed(caseId: string, timeoutMs: number, what: string): Promise<void> {
+  await waitFor(
+    async () => {
+      const [row] = await query<{ status: string; attempts: number; lease_until: Date | null }>(
+        'SELECT status, attempts, lease_until FROM lender_submissions WHERE financing_case_id = $1',
+        [caseId],
+        stack,
+      );
+      return row?.status === 'failed' && row.attempts === MAX_ATTEMPTS && row.lease_until === null ? true : undefined;
+    },
+    { timeoutMs, what },
+  );
+}
+
 describe('transmission to the lender', () => {
   afterEach(lenderTakesAll);
 
@@ -209,17 +224,7 @@ describe('resubmission to the lender', () => {
     // Claiming the second attempt already counts it and keeps the first one's status 'failed', so
     // 'failed' with MAX_ATTEMPTS holds while that attempt is still on its way to the lender; the
     // lease is released only when its outcome is recorded.
-    await waitFor(
-      async () => {
-        const [row] = await query<{ status: string; attempts: number; lease_until: Date | null }>(
-          'SELECT status, attempts, lease_until FROM lender_submissions WHERE financing_case_id = $1',
-          [caseId],
-          stack,
-        );
-        return row?.status === 'failed' && row.attempts === MAX_ATTEMPTS && row.lease_until === null ? true : undefined;
-      },
-      { timeoutMs: 30_000, what: 'the last failed attempt' },
-    );
+    await lastAttemptFailed(caseId, 30_000, 'the last failed attempt');
     const failed = applicationsFor(caseId);
     expect(failed).toHaveLength(MAX_ATTEMPTS);
     const firstId = failed[0]!.body.data.applicationId as string;
@@ -273,17 +278,7 @@ describe('resubmission to the lender', () => {
     } finally {
       answerRetry();
     }
-    await waitFor(
-      async () => {
-        const [row] = await query<{ status: string; attempts: number; lease_until: Date | null }>(
-          'SELECT status, attempts, lease_until FROM lender_submissions WHERE financing_case_id = $1',
-          [caseId],
-          stack,
-        );
-        return row?.status === 'failed' && row.attempts === MAX_ATTEMPTS && row.lease_until === null ? true : undefined;
-      },
-      { timeoutMs: 20_000, what: 'the held retry to fail' },
-    );
+    await lastAttemptFailed(caseId, 20_000, 'the held retry to fail');
     const attempts = applicationsFor(caseId);
     const firstId = attempts[0]!.body.data.applicationId as string;
     expect(attempts.map((request) => request.body.data.applicationId)).toEqual([firstId, firstId]);
