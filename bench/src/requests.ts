@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type autocannon from 'autocannon';
 import { type ApiClient, sampleCustomer } from '@rental/testkit';
 
 /** What the partner benchmarks send: an estimate of 3 types × 5 durations, one laptop cart, a 36-month leasing checkout, a PDF. */
@@ -49,6 +50,20 @@ export function fieldOf(body: string, field: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** POST /api/carts of CART as an autocannon request: each new cart's id goes to `carts`, for the checkouts that follow. */
+export function newCartRequest(carts: string[]): autocannon.Request {
+  return {
+    method: 'POST',
+    path: '/api/carts',
+    headers: JSON_TYPE,
+    body: JSON.stringify(CART),
+    onResponse: (status, body) => {
+      const id = status === 201 ? fieldOf(body, 'cartId') : undefined;
+      if (id) carts.push(id);
+    },
+  };
 }
 
 /** Cart and checkout, one after the other: the id of each new financing case. */

@@ -119,6 +119,11 @@ const historyOf = async (caseId: string) =>
 const attachmentsFor = (caseId: string) => lender.about(caseId).filter((request) => request.path.endsWith('/attachments'));
 const applicationsFor = (caseId: string) => lender.about(caseId).filter((request) => request.path === '/lender-a/applications');
 
+/** Waits until the case's latest submission is submitted (taken by the lender). */
+async function submitted(caseId: string, what: string): Promise<void> {
+  await waitFor(async () => ((await submission(caseId)).lender_submission_status === 'submitted' ? true : undefined), { timeoutMs: 20_000, what });
+}
+
 /** Waits until the case's submission has failed its last attempt and that attempt's lease is released (its outcome recorded). */
 async function lastAttemptFailed(caseId: string, timeoutMs: number, what: string): Promise<void> {
   await waitFor(
@@ -288,10 +293,7 @@ describe('resubmission to the lender', () => {
     const response = await reviewer.post(`/ops/v1/cases/${caseId}/resubmit`);
 
     expect([response.status, response.json.id]).toEqual([200, caseId]);
-    await waitFor(async () => ((await submission(caseId)).lender_submission_status === 'submitted' ? true : undefined), {
-      timeoutMs: 20_000,
-      what: 'the new submission',
-    });
+    await submitted(caseId, 'the new submission');
     const [resubmitted, ...more] = applicationsFor(caseId).slice(MAX_ATTEMPTS);
     expect(more).toEqual([]);
     expect(resubmitted!.body.data.applicationId).not.toBe(firstId);
@@ -318,18 +320,12 @@ describe('resubmission to the lender', () => {
     const response = await reviewer.post(`/ops/v1/cases/${caseId}/resubmit`);
 
     expect([response.status, response.json.id]).toEqual([200, caseId]);
-    await waitFor(async () => ((await submission(caseId)).lender_submission_status === 'submitted' ? true : undefined), {
-      timeoutMs: 20_000,
-      what: 'the new submission',
-    });
+    await submitted(caseId, 'the new submission');
     // The old retry comes due; a later case's submission then shows the worker has claimed past it (claims go oldest first).
     // The later case is the same partner's: a new partner's seed would point lender-a at the simulator for a moment.
     await query('UPDATE lender_submissions SET next_attempt_at = now() WHERE id = $1', [waiting!.id], stack);
     const later = await newCase(owner, {}, stack);
-    await waitFor(async () => ((await submission(later.caseId)).lender_submission_status === 'submitted' ? true : undefined), {
-      timeoutMs: 20_000,
-      what: "a later case's submission",
-    });
+    await submitted(later.caseId, "a later case's submission");
     const [first, resubmitted, ...more] = applicationsFor(caseId);
     expect(more).toEqual([]);
     expect(resubmitted!.body.data.applicationId).not.toBe(first!.body.data.applicationId);

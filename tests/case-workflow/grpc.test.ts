@@ -266,27 +266,17 @@ describe('CreateCaseFromCheckout', () => {
   });
 
   it('when the call carries no partner or malformed terms, then it is invalid input and nothing is created', async () => {
-    expect(await rpcError(client.call('CreateCaseFromCheckout', { cartId: 'CART-x', items: [], customer, terms }, { requestId: 'no-partner' }))).toEqual(
+    const refusal = (request: Record<string, unknown>, metadata: Record<string, string>) => rpcError(client.call('CreateCaseFromCheckout', request, metadata));
+    const ofPartner = { partnerId: owner.partner.id };
+    expect(await refusal({ cartId: 'CART-x', items: [], customer, terms }, { requestId: 'no-partner' })).toEqual(
       expect.objectContaining({ kind: 'invalid_input', code: 'case.partner_missing' }),
     );
-    expect(
-      await rpcError(
-        client.call(
-          'CreateCaseFromCheckout',
-          { cartId: 'CART-y', items: [], customer, terms: { ...terms, totalValue: '12,50' } },
-          { partnerId: owner.partner.id },
-        ),
-      ),
-    ).toEqual(expect.objectContaining({ kind: 'invalid_input', code: 'case.invalid_amount' }));
-    expect(
-      await rpcError(
-        client.call(
-          'CreateCaseFromCheckout',
-          { cartId: 'CART-z', items: [], customer, terms: { ...terms, calculationType: 'barter' } },
-          { partnerId: owner.partner.id },
-        ),
-      ),
-    ).toEqual(expect.objectContaining({ kind: 'invalid_input', code: 'case.invalid_terms' }));
+    expect(await refusal({ cartId: 'CART-y', items: [], customer, terms: { ...terms, totalValue: '12,50' } }, ofPartner)).toEqual(
+      expect.objectContaining({ kind: 'invalid_input', code: 'case.invalid_amount' }),
+    );
+    expect(await refusal({ cartId: 'CART-z', items: [], customer, terms: { ...terms, calculationType: 'barter' } }, ofPartner)).toEqual(
+      expect.objectContaining({ kind: 'invalid_input', code: 'case.invalid_terms' }),
+    );
     expect(await query("SELECT id FROM financing_cases WHERE cart_id IN ('CART-x', 'CART-y', 'CART-z')")).toEqual([]);
   });
 });

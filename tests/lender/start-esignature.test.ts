@@ -151,6 +151,16 @@ async function providerEnvelopes(caseId: string) {
   );
 }
 
+/** Makes the provider hold its answers (those a real provider gives) until the returned function is called. */
+function holdEnvelopeAnswers(): () => void {
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  signing.answerWith((request) => ({ ...takeEnvelopes(request), heldUntil: held }));
+  return answer;
+}
+
 /** Whether a transaction holds the case's row: a lock attempt that does not wait. */
 async function caseIsLocked(caseId: string): Promise<boolean> {
   try {
@@ -242,11 +252,7 @@ describe('a retried start-esignature', () => {
 
   it('when the provider is slow to answer, then no transaction holds the case meanwhile', async () => {
     const caseId = await acceptedCase(null);
-    let answer!: () => void;
-    const held = new Promise<void>((resolve) => {
-      answer = resolve;
-    });
-    signing.answerWith((request) => ({ ...takeEnvelopes(request), heldUntil: held }));
+    const answer = holdEnvelopeAnswers();
     const inFlight = start(caseId, [{ ...anna, soloSigneePermitted: true }]);
     await waitFor(() => (signing.about(caseId).length === 1 ? true : undefined), { what: 'the envelope request at the provider' });
     expect(await caseIsLocked(caseId)).toBe(false);
@@ -256,11 +262,7 @@ describe('a retried start-esignature', () => {
 
   it('when case-workflow dies after the provider took the envelope and the partner retries, then the provider holds exactly one open envelope, the one answered', async () => {
     const caseId = await acceptedCase(null);
-    let answer!: () => void;
-    const held = new Promise<void>((resolve) => {
-      answer = resolve;
-    });
-    signing.answerWith((request) => ({ ...takeEnvelopes(request), heldUntil: held }));
+    const answer = holdEnvelopeAnswers();
     const persons = [anna, ben];
     const inFlight = start(caseId, persons);
     await waitFor(() => (signing.about(caseId).length === 1 ? true : undefined), { what: 'the envelope request at the provider' });
