@@ -14,16 +14,8 @@ import {
   sampleRequester,
 } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
-import {
-  DescribedOperation,
-  ListeningProcess,
-  PrismViolation,
-  describedOperations,
-  operationOf,
-  startExtraGateway,
-  startPrismProxy,
-  violationsOf,
-} from './support/prism';
+import type { DescribedOperation, ListeningProcess, PrismViolation } from './support/prism';
+import { describedOperations, operationOf, startExtraGateway, startPrismProxy, violationsOf } from './support/prism';
 
 // Every operation of the served API description, called through Prism's validation proxy with
 // real requests (happy paths and the main error statuses): no response may differ from the

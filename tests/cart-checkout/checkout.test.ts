@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { createLogger } from '@rental/logger';
 import { DEMO_SEED_FILE, readSeedFile, seedDeployment } from '@rental/stack';
 import { ApiClient, createTestPartner, fixturePartnerKey, sampleCustomer as customer, sampleDeliveryAddress } from '@rental/testkit';
+import { partnerWithHub } from '../support/partners';
 import { apiAs, sharedStack } from '../support/shared-stack';
 import { problemTypeOf } from '../support/problems';
 
@@ -108,23 +109,10 @@ describe('checkout: success and idempotency', () => {
 
   it('when a second request with the same key arrives while the first still runs, then 409', async () => {
     // A rent checkout waits for the hub's SLA list; this hub answers after 600 ms.
-    const partner = await createTestPartner(sharedStack(), {
-      overrides: { distributionHub: 'hub-steady' },
-      hubs: [
-        {
-          id: 'hub-steady',
-          name: 'Hub Steady',
-          connected: true,
-          contactEmail: null,
-          responseDelayMs: 600,
-          slaFiles: [{ fileId: 'sla-steady', name: 'Steady', deleted: false }],
-        },
-      ],
-    });
-    const api = apiAs(partner.key);
+    const { api, slaFileId } = await partnerWithHub('Steady', 600);
     const cartId = await cartOf(api, [laptop]);
     const key = withKey();
-    const body = { ...leasing, financingType: 'rent', customSlaFileName: 'sla-steady' };
+    const body = { ...leasing, financingType: 'rent', customSlaFileName: slaFileId };
     const first = api.post(`/api/carts/${cartId}/checkout`, body, key);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const second = await api.post(`/api/carts/${cartId}/checkout`, body, key);
