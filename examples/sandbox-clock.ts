@@ -33,12 +33,7 @@ async function main(): Promise<void> {
     'checkout',
     await api.POST('/api/carts/{id}/checkout', {
       params: { path: { id: cart.cartId }, header: { 'Idempotency-Key': randomUUID() } },
-      body: {
-        duration: 36,
-        financingType: 'leasing',
-        submitFinancing: false,
-        customer,
-      },
+      body: { duration: 36, financingType: 'leasing', submitFinancing: false, customer },
     }),
   );
   const caseId = checkout.financeCaseId;
