@@ -17,6 +17,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type components, createPartnerApiClient } from '@rental/partner-api-client';
+import { customer, laptopCart } from './sample-order';
 
 type StatusChanged = components['schemas']['FinancingCaseStatusChangedEvent'];
 
@@ -123,12 +124,7 @@ async function main(): Promise<void> {
     detail(`stored as ${calculation.uri}`);
 
     step('Create a cart with the laptop');
-    const cart = expectOk(
-      'create the cart',
-      await api.POST('/api/carts', {
-        body: { items: [{ productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }] },
-      }),
-    );
+    const cart = expectOk('create the cart', await api.POST('/api/carts', { body: laptopCart }));
     detail(`cart ${cart.cartId}: purchase price ${cart.purchasePrice} EUR, ${cart.financingOptions.length} financing options`);
 
     step('Check the cart out (leasing, 36 months) with an Idempotency-Key');
@@ -136,21 +132,7 @@ async function main(): Promise<void> {
       'checkout',
       await api.POST('/api/carts/{id}/checkout', {
         params: { path: { id: cart.cartId }, header: { 'Idempotency-Key': randomUUID() } },
-        body: {
-          duration: 36,
-          financingType: 'leasing',
-          customer: {
-            firstName: 'Erika',
-            lastName: 'Mustermann',
-            email: 'erika@customer.example',
-            street: 'Hauptstr.',
-            houseNumber: '1',
-            zipCode: '10115',
-            city: 'Berlin',
-            country: 'DE',
-            company: 'Mustermann GmbH',
-          },
-        },
+        body: { duration: 36, financingType: 'leasing', customer },
       }),
     );
     const caseId = checkout.financeCaseId;

@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createPartnerApiClient } from '@rental/partner-api-client';
+import { customer, laptopCart } from './sample-order';
 
 const BASE_URL = process.env.PARTNER_API_URL ?? 'http://127.0.0.1:8080';
 const API_KEY = process.env.PARTNER_API_KEY ?? 'sbx_acme_7f3c2a91d4e6b8f0a1c3e5d7b9f1a2c4';
@@ -27,32 +28,12 @@ async function main(): Promise<void> {
   const api = createPartnerApiClient(BASE_URL, API_KEY);
 
   console.log('1. A cart checked out as a quote only (no financing request yet)');
-  const cart = ok(
-    'create the cart',
-    await api.POST('/api/carts', {
-      body: { items: [{ productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }] },
-    }),
-  );
+  const cart = ok('create the cart', await api.POST('/api/carts', { body: laptopCart }));
   const checkout = ok(
     'checkout',
     await api.POST('/api/carts/{id}/checkout', {
       params: { path: { id: cart.cartId }, header: { 'Idempotency-Key': randomUUID() } },
-      body: {
-        duration: 36,
-        financingType: 'leasing',
-        submitFinancing: false,
-        customer: {
-          firstName: 'Erika',
-          lastName: 'Mustermann',
-          email: 'erika@customer.example',
-          street: 'Hauptstr.',
-          houseNumber: '1',
-          zipCode: '10115',
-          city: 'Berlin',
-          country: 'DE',
-          company: 'Mustermann GmbH',
-        },
-      },
+      body: { duration: 36, financingType: 'leasing', submitFinancing: false, customer },
     }),
   );
   const caseId = checkout.financeCaseId;

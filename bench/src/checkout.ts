@@ -4,7 +4,7 @@ import { DirectAccess, againstDirect } from './direct';
 import { BenchContext, runAlone } from './harness';
 import { ROW_SECONDS, measure } from './load';
 import { reportRuns } from './report';
-import { CART, CHECKOUT, JSON_TYPE, fieldOf, idempotencyKey } from './requests';
+import { CHECKOUT, JSON_TYPE, newCartRequest, idempotencyKey } from './requests';
 
 const BENCHMARK = 'cart + checkout';
 export const CHECKOUT_SECTION = 'Cart and checkout';
@@ -16,16 +16,7 @@ export const CHECKOUT_SECTION = 'Cart and checkout';
 export async function checkoutBench({ stack, recorder }: BenchContext): Promise<void> {
   const carts: string[] = [];
   let poolRanDry = 0;
-  const createCart: autocannon.Request = {
-    method: 'POST',
-    path: '/api/carts',
-    headers: JSON_TYPE,
-    body: JSON.stringify(CART),
-    onResponse: (status, body) => {
-      const id = status === 201 ? fieldOf(body, 'cartId') : undefined;
-      if (id) carts.push(id);
-    },
-  };
+  const createCart = newCartRequest(carts);
   const checkout: autocannon.Request = {
     method: 'POST',
     body: JSON.stringify(CHECKOUT),

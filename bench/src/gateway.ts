@@ -104,26 +104,16 @@ export async function gatewayBench({ stack, recorder: stackRecorder }: BenchCont
     const viaGateway = { 'X-Api-Key': KEY };
     const saturated = { tool: 'wrk' as const };
     const trivialDirect = await measureTrivial({ label: 'trivial route, direct (saturated)', url: `${trivialUrl}/api/product-sectors`, ...saturated });
+    /** The trivial route through the gateway listening on `port`, saturated. */
+    const saturatedThrough = (port: number, label: string) =>
+      measureTrivial({ label, url: `http://127.0.0.1:${port}/api/product-sectors`, headers: viaGateway, ...saturated });
     const trivialRuns = [
       trivialDirect,
       // Limits on and off in turn (BENCH_LIMIT_TURNS times): the machine's load drifts, a ratio of neighbours holds.
       ...(await limitTurns(async (turn) => [
+        againstDirect(await saturatedThrough(gatewayPort, `trivial route, through the gateway${turnLabel(turn)} (saturated)`), trivialDirect),
         againstDirect(
-          await measureTrivial({
-            label: `trivial route, through the gateway${turnLabel(turn)} (saturated)`,
-            url: `http://127.0.0.1:${gatewayPort}/api/product-sectors`,
-            headers: viaGateway,
-            ...saturated,
-          }),
-          trivialDirect,
-        ),
-        againstDirect(
-          await measureTrivial({
-            label: `trivial route, through the gateway with rate limits off${turnLabel(turn)} (saturated)`,
-            url: `http://127.0.0.1:${unlimitedPort}/api/product-sectors`,
-            headers: viaGateway,
-            ...saturated,
-          }),
+          await saturatedThrough(unlimitedPort, `trivial route, through the gateway with rate limits off${turnLabel(turn)} (saturated)`),
           trivialDirect,
         ),
       ])),

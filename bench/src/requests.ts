@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ApiClient } from '@rental/testkit';
+import type autocannon from 'autocannon';
+import { type ApiClient, sampleCustomer } from '@rental/testkit';
 
 /** What the partner benchmarks send: an estimate of 3 types × 5 durations, one laptop cart, a 36-month leasing checkout, a PDF. */
 export const ESTIMATE = {
@@ -17,17 +18,7 @@ export const CALCULATION = {
   productSector: 'IT_AND_OFFICE_EQUIPMENT',
 };
 export const CART = { items: [{ productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' }] };
-export const CUSTOMER = {
-  firstName: 'Erika',
-  lastName: 'Mustermann',
-  email: 'erika@customer.example',
-  street: 'Hauptstr.',
-  houseNumber: '1',
-  zipCode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-  company: 'Mustermann GmbH',
-};
+export const CUSTOMER = sampleCustomer;
 export const CHECKOUT = { duration: 36, financingType: 'leasing', customer: CUSTOMER };
 export const UPLOAD_BYTES = 100 * 1024;
 
@@ -59,6 +50,20 @@ export function fieldOf(body: string, field: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** POST /api/carts of CART as an autocannon request: each new cart's id goes to `carts`, for the checkouts that follow. */
+export function newCartRequest(carts: string[]): autocannon.Request {
+  return {
+    method: 'POST',
+    path: '/api/carts',
+    headers: JSON_TYPE,
+    body: JSON.stringify(CART),
+    onResponse: (status, body) => {
+      const id = status === 201 ? fieldOf(body, 'cartId') : undefined;
+      if (id) carts.push(id);
+    },
+  };
 }
 
 /** Cart and checkout, one after the other: the id of each new financing case. */

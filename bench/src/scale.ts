@@ -7,7 +7,7 @@ import { ApiClient, Stack, bootStack, fixturePartnerKey, growCases, operatorAcce
 import { measureTick } from './clock-tick';
 import { Measurement, measure } from './load';
 import { report } from './report';
-import { CART, CHECKOUT, JSON_TYPE, checkedOutCases, fieldOf, idempotencyKey } from './requests';
+import { CHECKOUT, JSON_TYPE, newCartRequest, checkedOutCases, idempotencyKey } from './requests';
 
 // Issue 34: what the hot reads cost as the cases grow. One stack, a few dozen cases made through
 // the API (some moved on to a contract), then copied inside Postgres up to each size in turn
@@ -104,16 +104,7 @@ function rowsOf(stack: Stack, token: string, caseIds: string[], lenderSubmission
   };
   const carts: string[] = [];
   const checkout: autocannon.Request[] = [
-    {
-      method: 'POST',
-      path: '/api/carts',
-      headers: JSON_TYPE,
-      body: JSON.stringify(CART),
-      onResponse: (status, body) => {
-        const id = status === 201 ? fieldOf(body, 'cartId') : undefined;
-        if (id) carts.push(id);
-      },
-    },
+    newCartRequest(carts),
     {
       method: 'POST',
       body: JSON.stringify(CHECKOUT),

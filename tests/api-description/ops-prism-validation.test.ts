@@ -5,16 +5,8 @@ import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { ApiClient } from '@rental/testkit';
 import { sampleFile, upload } from '../documents/support/kit';
 import { Role, operatorToken, partnerCase, sharedStack } from '../backoffice/support/kit';
-import {
-  DescribedOperation,
-  ListeningProcess,
-  PrismViolation,
-  describedOperations,
-  operationOf,
-  startExtraGateway,
-  startPrismProxy,
-  violationsOf,
-} from './support/prism';
+import type { DescribedOperation, ListeningProcess, PrismViolation } from './support/prism';
+import { describedOperations, operationOf, startExtraGateway, startPrismProxy, violationsOf } from './support/prism';
 
 // Every operation of the back office's served description, called through Prism's validation
 // proxy in front of the gateway (the document download with each stored file type, the problems

@@ -2,18 +2,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { ApiClient, ApiResponse, RequestOptions, TestPartner, WebhookReceiver, createTestPartner, waitFor } from '@rental/testkit';
-import { apiAs, sharedStack } from '../support/shared-stack';
 import {
-  DescribedOperation,
-  ListeningProcess,
-  PrismViolation,
-  describedOperations,
-  operationOf,
-  startExtraGateway,
-  startPrismProxy,
-  violationsOf,
-} from './support/prism';
+  ApiClient,
+  ApiResponse,
+  RequestOptions,
+  TestPartner,
+  WebhookReceiver,
+  createTestPartner,
+  waitFor,
+  sampleCustomer as customer,
+  sampleRequester,
+} from '@rental/testkit';
+import { apiAs, sharedStack } from '../support/shared-stack';
+import type { DescribedOperation, ListeningProcess, PrismViolation } from './support/prism';
+import { describedOperations, operationOf, startExtraGateway, startPrismProxy, violationsOf } from './support/prism';
 
 // Every operation of the served API description, called through Prism's validation proxy with
 // real requests (happy paths and the main error statuses): no response may differ from the
@@ -142,17 +144,6 @@ const del = (requestPath: string, status: number, call?: Call) => send('DELETE',
 const leasing36 = { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000, productSector: 'IT_AND_OFFICE_EQUIPMENT' };
 const laptop = { productNumber: 'LAPTOP-1', productName: 'Laptop', productSku: 'SKU-1', quantity: 1, price: 1000, categorySlug: 'laptops' };
 const ultrasound = { productNumber: 'US-9', quantity: 1, price: 20000, categorySlug: 'ultrasound-devices' };
-const customer = {
-  firstName: 'Erika',
-  lastName: 'Mustermann',
-  email: 'erika@customer.example',
-  street: 'Hauptstr.',
-  houseNumber: '1',
-  zipCode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-  company: 'Mustermann GmbH',
-};
 const leasingCheckout = { duration: 36, financingType: 'leasing', customer };
 const signers = {
   authorizedPersons: [
@@ -273,19 +264,8 @@ describe('every operation through the Prism validation proxy', () => {
   it('when quote requests are filed and read, then every answer matches', async () => {
     const created = await post(
       '/api/quote_requests',
-      {
-        email: 'max@customer.example',
-        firstName: 'Max',
-        lastName: 'Muster',
-        customerType: 'company',
-        street: 'Ring 1',
-        postalCode: '50667',
-        city: 'Köln',
-        country: 'DE',
-        company: 'Muster AG',
-        acknowledgedPrivacy: true,
-        calculation: state.calculationUri,
-      },
+      // The request without a phone number: it is optional.
+      { ...sampleRequester, phone: undefined, calculation: state.calculationUri },
       201,
     );
     await post('/api/quote_requests', { firstName: 'Max', calculation: state.calculationUri }, 422);

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { components, createPartnerApiClient } from '@rental/partner-api-client';
-import { TestPartner, WebhookReceiver, createTestPartner, waitFor } from '@rental/testkit';
+import { TestPartner, WebhookReceiver, createTestPartner, sampleCustomer, waitFor } from '@rental/testkit';
 import { sharedStack } from '../support/shared-stack';
 
 // The whole partner journey with the client generated from the API description: a type error
@@ -52,17 +52,7 @@ describe('the partner journey with the typed client', () => {
       body: {
         duration: 36,
         financingType: 'leasing',
-        customer: {
-          firstName: 'Erika',
-          lastName: 'Mustermann',
-          email: 'erika@customer.example',
-          street: 'Hauptstr.',
-          houseNumber: '1',
-          zipCode: '10115',
-          city: 'Berlin',
-          country: 'DE',
-          company: 'Mustermann GmbH',
-        },
+        customer: sampleCustomer,
       },
     });
     expect(checkout.response.status).toBe(201);

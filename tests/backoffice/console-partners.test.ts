@@ -1,48 +1,14 @@
-import os from 'node:os';
 import path from 'node:path';
-import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { screenshotDirectory, useWatchedBrowser } from '../support/browser';
 import { ownPartner } from '../support/partners';
-import { Ops, Role, operatorWith, sharedStack } from './support/kit';
+import { Ops, Role, consolePageAs, sharedStack } from './support/kit';
 
-// Debian's chromium; nothing downloads a browser. The screenshot goes to docs/ when asked for.
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = process.env.SAVE_CONSOLE_SCREENSHOTS ? path.resolve(__dirname, '..', '..', 'docs') : os.tmpdir();
+const SCREENSHOTS = screenshotDirectory('SAVE_CONSOLE_SCREENSHOTS');
 
 describe("the console's Partners page (headless chromium)", () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const policyViolations: string[] = [];
-
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  });
-  afterEach(() => {
-    expect(policyViolations.splice(0)).toEqual([]);
-  });
-  afterAll(async () => {
-    await Promise.all(contexts.map((context) => context.close()));
-    await browser.close();
-  });
-
-  async function signedIn(role: Role): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    context.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/.test(message.text())) policyViolations.push(message.text());
-    });
-    await context.addInitScript(
-      `document.addEventListener('securitypolicyviolation', (event) => console.error('Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))`,
-    );
-    const page = await context.newPage();
-    const operator = operatorWith(role);
-    await page.goto(`${sharedStack().gatewayUrl}/console`);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByLabel('E-mail').fill(operator.email);
-    await page.getByLabel('Password').fill(operator.password);
-    await page.getByRole('button', { name: 'Sign in' }).press('Enter');
-    await page.getByRole('heading', { name: 'Queue' }).waitFor();
-    return page;
-  }
+  const browser = useWatchedBrowser();
+  const signedIn = (role: Role): Promise<Page> => consolePageAs(browser(), role);
 
   it('when an approver finds a partner, then suspending with a reason stops its keys, revoking a key marks it revoked, and reactivating brings the keys back', async () => {
     const { partner, api } = await ownPartner();

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { sampleFile, upload } from '../documents/support/kit';
 import { screenshotDirectory, useWatchedBrowser } from '../support/browser';
-import { Ops, Owner, Role, operatorWith, partnerCase, sharedStack, simulate } from './support/kit';
+import { Ops, Owner, Role, consolePageAs, partnerCase, sharedStack, simulate } from './support/kit';
 
 const SCREENSHOTS = screenshotDirectory('SAVE_CONSOLE_SCREENSHOTS');
 
@@ -10,18 +10,7 @@ describe('approval team console (headless chromium)', () => {
   const browser = useWatchedBrowser();
   const gateway = () => sharedStack().gatewayUrl;
 
-  async function signedIn(role: Role): Promise<Page> {
-    const context = await browser().newContext();
-    const page = await context.newPage();
-    const operator = operatorWith(role);
-    await page.goto(`${gateway()}/console`);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByLabel('E-mail').fill(operator.email);
-    await page.getByLabel('Password').fill(operator.password);
-    await page.getByRole('button', { name: 'Sign in' }).press('Enter');
-    await page.getByRole('heading', { name: 'Queue' }).waitFor();
-    return page;
-  }
+  const signedIn = (role: Role): Promise<Page> => consolePageAs(browser(), role);
 
   /** A finance_rejected case with a partner document waiting for review. */
   async function rejectedCaseWithDocument(): Promise<{ owner: Owner; caseId: string; itemId: number; caseNumber: string }> {

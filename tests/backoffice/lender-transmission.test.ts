@@ -119,6 +119,26 @@ const historyOf = async (caseId: string) =>
 const attachmentsFor = (caseId: string) => lender.about(caseId).filter((request) => request.path.endsWith('/attachments'));
 const applicationsFor = (caseId: string) => lender.about(caseId).filter((request) => request.path === '/lender-a/applications');
 
+/** Waits until the case's latest submission is submitted (taken by the lender). */
+async function submitted(caseId: string, what: string): Promise<void> {
+  await waitFor(async () => ((await submission(caseId)).lender_submission_status === 'submitted' ? true : undefined), { timeoutMs: 20_000, what });
+}
+
+/** Waits until the case's submission has failed its last attempt and that attempt's lease is released (its outcome recorded). */
+async function lastAttemptFailed(caseId: string, timeoutMs: number, what: string): Promise<void> {
+  await waitFor(
+    async () => {
+      const [row] = await query<{ status: string; attempts: number; lease_until: Date | null }>(
+        'SELECT status, attempts, lease_until FROM lender_submissions WHERE financing_case_id = $1',
+        [caseId],
+        stack,
+      );
+      return row?.status === 'failed' && row.attempts === MAX_ATTEMPTS && row.lease_until === null ? true : undefined;
+    },
+    { timeoutMs, what },
+  );
+}
+
 describe('transmission to the lender', () => {
   afterEach(lenderTakesAll);
 
@@ -209,17 +229,7 @@ describe('resubmission to the lender', () => {
     // Claiming the second attempt already counts it and keeps the first one's status 'failed', so
     // 'failed' with MAX_ATTEMPTS holds while that attempt is still on its way to the lender; the
     // lease is released only when its outcome is recorded.
-    await waitFor(
-      async () => {
-        const [row] = await query<{ status: string; attempts: number; lease_until: Date | null }>(
-          'SELECT status, attempts, lease_until FROM lender_submissions WHERE financing_case_id = $1',
-          [caseId],
-          stack,
-        );
-        return row?.status === 'failed' && row.attempts === MAX_ATTEMPTS && row.lease_until === null ? true : undefined;
-      },
-      { timeoutMs: 30_000, what: 'the last failed attempt' },
-    );
+    await lastAttemptFailed(caseId, 30_000, 'the last failed attempt');
     const failed = applicationsFor(caseId);
     expect(failed).toHaveLength(MAX_ATTEMPTS);
     const firstId = failed[0]!.body.data.applicationId as string;
@@ -273,17 +283,7 @@ describe('resubmission to the lender', () => {
     } finally {
       answerRetry();
     }
-    await waitFor(
-      async () => {
-        const [row] = await query<{ status: string; attempts: number; lease_until: Date | null }>(
-          'SELECT status, attempts, lease_until FROM lender_submissions WHERE financing_case_id = $1',
-          [caseId],
-          stack,
-        );
-        return row?.status === 'failed' && row.attempts === MAX_ATTEMPTS && row.lease_until === null ? true : undefined;
-      },
-      { timeoutMs: 20_000, what: 'the held retry to fail' },
-    );
+    await lastAttemptFailed(caseId, 20_000, 'the held retry to fail');
     const attempts = applicationsFor(caseId);
     const firstId = attempts[0]!.body.data.applicationId as string;
     expect(attempts.map((request) => request.body.data.applicationId)).toEqual([firstId, firstId]);
@@ -293,10 +293,7 @@ describe('resubmission to the lender', () => {
     const response = await reviewer.post(`/ops/v1/cases/${caseId}/resubmit`);
 
     expect([response.status, response.json.id]).toEqual([200, caseId]);
-    await waitFor(async () => ((await submission(caseId)).lender_submission_status === 'submitted' ? true : undefined), {
-      timeoutMs: 20_000,
-      what: 'the new submission',
-    });
+    await submitted(caseId, 'the new submission');
     const [resubmitted, ...more] = applicationsFor(caseId).slice(MAX_ATTEMPTS);
     expect(more).toEqual([]);
     expect(resubmitted!.body.data.applicationId).not.toBe(firstId);
@@ -323,18 +320,12 @@ describe('resubmission to the lender', () => {
     const response = await reviewer.post(`/ops/v1/cases/${caseId}/resubmit`);
 
     expect([response.status, response.json.id]).toEqual([200, caseId]);
-    await waitFor(async () => ((await submission(caseId)).lender_submission_status === 'submitted' ? true : undefined), {
-      timeoutMs: 20_000,
-      what: 'the new submission',
-    });
+    await submitted(caseId, 'the new submission');
     // The old retry comes due; a later case's submission then shows the worker has claimed past it (claims go oldest first).
     // The later case is the same partner's: a new partner's seed would point lender-a at the simulator for a moment.
     await query('UPDATE lender_submissions SET next_attempt_at = now() WHERE id = $1', [waiting!.id], stack);
     const later = await newCase(owner, {}, stack);
-    await waitFor(async () => ((await submission(later.caseId)).lender_submission_status === 'submitted' ? true : undefined), {
-      timeoutMs: 20_000,
-      what: "a later case's submission",
-    });
+    await submitted(later.caseId, "a later case's submission");
     const [first, resubmitted, ...more] = applicationsFor(caseId);
     expect(more).toEqual([]);
     expect(resubmitted!.body.data.applicationId).not.toBe(first!.body.data.applicationId);

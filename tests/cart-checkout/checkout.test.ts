@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { createLogger } from '@rental/logger';
 import { DEMO_SEED_FILE, readSeedFile, seedDeployment } from '@rental/stack';
-import { ApiClient, createTestPartner, fixturePartnerKey } from '@rental/testkit';
+import { ApiClient, createTestPartner, fixturePartnerKey, sampleCustomer as customer, sampleDeliveryAddress } from '@rental/testkit';
+import { partnerWithHub } from '../support/partners';
 import { apiAs, sharedStack } from '../support/shared-stack';
 import { problemTypeOf } from '../support/problems';
 
@@ -12,17 +13,6 @@ const beta = apiAs(fixturePartnerKey('beta'));
 const laptop = { productNumber: 'LAPTOP-1', quantity: 1, price: 1000, categorySlug: 'laptops' };
 const ultrasound = { productNumber: 'US-9', quantity: 1, price: 20000, categorySlug: 'ultrasound-devices' };
 const printer = { productNumber: 'MFP-1', quantity: 1, price: 3000, categorySlug: 'multifunction-printers' };
-const customer = {
-  firstName: 'Erika',
-  lastName: 'Mustermann',
-  email: 'erika@customer.example',
-  street: 'Hauptstr.',
-  houseNumber: '1',
-  zipCode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-  company: 'Mustermann GmbH',
-};
 const leasing = { duration: 36, financingType: 'leasing', customer };
 
 async function cartOf(api: ApiClient, items: unknown[]): Promise<string> {
@@ -119,23 +109,10 @@ describe('checkout: success and idempotency', () => {
 
   it('when a second request with the same key arrives while the first still runs, then 409', async () => {
     // A rent checkout waits for the hub's SLA list; this hub answers after 600 ms.
-    const partner = await createTestPartner(sharedStack(), {
-      overrides: { distributionHub: 'hub-steady' },
-      hubs: [
-        {
-          id: 'hub-steady',
-          name: 'Hub Steady',
-          connected: true,
-          contactEmail: null,
-          responseDelayMs: 600,
-          slaFiles: [{ fileId: 'sla-steady', name: 'Steady', deleted: false }],
-        },
-      ],
-    });
-    const api = apiAs(partner.key);
+    const { api, slaFileId } = await partnerWithHub('Steady', 600);
     const cartId = await cartOf(api, [laptop]);
     const key = withKey();
-    const body = { ...leasing, financingType: 'rent', customSlaFileName: 'sla-steady' };
+    const body = { ...leasing, financingType: 'rent', customSlaFileName: slaFileId };
     const first = api.post(`/api/carts/${cartId}/checkout`, body, key);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const second = await api.post(`/api/carts/${cartId}/checkout`, body, key);
@@ -298,15 +275,7 @@ describe('checkout: what the quote carries', () => {
 
   it("when a delivery address is given, then it becomes the quote's shipping address with frozen terms", async () => {
     const cartId = await cartOf(acme, [laptop]);
-    const deliveryAddress = {
-      recipientName: 'Lager Nord',
-      company: null,
-      street: 'Hafenweg',
-      houseNumber: '7',
-      zipCode: '20457',
-      city: 'Hamburg',
-      country: 'DE',
-    };
+    const deliveryAddress = sampleDeliveryAddress;
     const response = await acme.post(`/api/carts/${cartId}/checkout`, { ...leasing, deliveryAddress }, withKey());
     expect(response.status).toBe(201);
     const quote = await acme.get(new URL(response.json.quoteLink).pathname);

@@ -1,22 +1,8 @@
-import { fixturePartnerKey } from '@rental/testkit';
+import { fixturePartnerKey, sampleRequester as person } from '@rental/testkit';
 import { apiAs } from '../support/shared-stack';
 
 const acme = apiAs(fixturePartnerKey('acme'));
 const beta = apiAs(fixturePartnerKey('beta'));
-
-const person = {
-  email: 'max@customer.example',
-  firstName: 'Max',
-  lastName: 'Muster',
-  customerType: 'company',
-  street: 'Ring 1',
-  postalCode: '50667',
-  city: 'Köln',
-  country: 'DE',
-  company: 'Muster AG',
-  phone: '+49221000',
-  acknowledgedPrivacy: true,
-};
 
 async function calculation(body: Record<string, unknown>): Promise<string> {
   const response = await acme.post('/api/calculate', { acquisitionCost: 1000, productSector: 'IT_AND_OFFICE_EQUIPMENT', ...body });

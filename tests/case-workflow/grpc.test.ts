@@ -1,7 +1,7 @@
 import { grpcAddressOf } from '@rental/config';
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { loadCaseWorkflowPackage } from '@rental/proto';
-import { waitFor } from '@rental/testkit';
+import { sampleCustomer, sampleCustomerAddress, sampleDeliveryAddress, waitFor } from '@rental/testkit';
 import { createCaseViaGrpc } from '../support/cases';
 import { ISO, Owner, ULID, eventsOf, movesOf, newCase, newPartner, query, sharedStack } from './support/kit';
 
@@ -16,20 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => client.close());
 
-const customer = {
-  firstName: 'Erika',
-  lastName: 'Mustermann',
-  email: 'erika@customer.example',
-  street: 'Hauptstr.',
-  houseNumber: '1',
-  zipCode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-  phone: '',
-  company: 'Mustermann GmbH',
-  vatId: '',
-  customerType: 'company',
-};
+const customer = { ...sampleCustomer, phone: '', vatId: '', customerType: 'company' };
 const terms = {
   calculationType: 'leasing',
   duration: 24,
@@ -196,15 +183,7 @@ describe('CreateCaseFromCheckout', () => {
   });
 
   it('when the quote is frozen, then it carries the items, terms, cart and the delivery address as shipping address; no authorized persons yet', async () => {
-    const deliveryAddress = {
-      recipientName: 'Lager Nord',
-      company: '',
-      street: 'Hafenweg',
-      houseNumber: '7',
-      zipCode: '20457',
-      city: 'Hamburg',
-      country: 'DE',
-    };
+    const deliveryAddress = { ...sampleDeliveryAddress, company: '' };
     const items = [
       {
         position: 1,
@@ -261,16 +240,8 @@ describe('CreateCaseFromCheckout', () => {
         quoteRequest: null,
         calculation: null,
         authorizedPersons: [],
-        shippingAddress: { recipientName: 'Lager Nord', company: null, street: 'Hafenweg', houseNumber: '7', zipCode: '20457', city: 'Hamburg', country: 'DE' },
-        effectiveShippingAddress: {
-          recipientName: 'Lager Nord',
-          company: null,
-          street: 'Hafenweg',
-          houseNumber: '7',
-          zipCode: '20457',
-          city: 'Hamburg',
-          country: 'DE',
-        },
+        shippingAddress: sampleDeliveryAddress,
+        effectiveShippingAddress: sampleDeliveryAddress,
         customer: { ...customer, phone: null, vatId: null },
       }),
     );
@@ -291,39 +262,21 @@ describe('CreateCaseFromCheckout', () => {
 
   it("when there is no delivery address, then the customer's address is the shipping address", async () => {
     const created = await createCaseViaGrpc(sharedStack(), owner.partner.id, { customer });
-    expect((await owner.api.get(`/api/quotes/${created.quoteId}`)).json.shippingAddress).toEqual({
-      recipientName: 'Erika Mustermann',
-      company: 'Mustermann GmbH',
-      street: 'Hauptstr.',
-      houseNumber: '1',
-      zipCode: '10115',
-      city: 'Berlin',
-      country: 'DE',
-    });
+    expect((await owner.api.get(`/api/quotes/${created.quoteId}`)).json.shippingAddress).toEqual(sampleCustomerAddress);
   });
 
   it('when the call carries no partner or malformed terms, then it is invalid input and nothing is created', async () => {
-    expect(await rpcError(client.call('CreateCaseFromCheckout', { cartId: 'CART-x', items: [], customer, terms }, { requestId: 'no-partner' }))).toEqual(
+    const refusal = (request: Record<string, unknown>, metadata: Record<string, string>) => rpcError(client.call('CreateCaseFromCheckout', request, metadata));
+    const ofPartner = { partnerId: owner.partner.id };
+    expect(await refusal({ cartId: 'CART-x', items: [], customer, terms }, { requestId: 'no-partner' })).toEqual(
       expect.objectContaining({ kind: 'invalid_input', code: 'case.partner_missing' }),
     );
-    expect(
-      await rpcError(
-        client.call(
-          'CreateCaseFromCheckout',
-          { cartId: 'CART-y', items: [], customer, terms: { ...terms, totalValue: '12,50' } },
-          { partnerId: owner.partner.id },
-        ),
-      ),
-    ).toEqual(expect.objectContaining({ kind: 'invalid_input', code: 'case.invalid_amount' }));
-    expect(
-      await rpcError(
-        client.call(
-          'CreateCaseFromCheckout',
-          { cartId: 'CART-z', items: [], customer, terms: { ...terms, calculationType: 'barter' } },
-          { partnerId: owner.partner.id },
-        ),
-      ),
-    ).toEqual(expect.objectContaining({ kind: 'invalid_input', code: 'case.invalid_terms' }));
+    expect(await refusal({ cartId: 'CART-y', items: [], customer, terms: { ...terms, totalValue: '12,50' } }, ofPartner)).toEqual(
+      expect.objectContaining({ kind: 'invalid_input', code: 'case.invalid_amount' }),
+    );
+    expect(await refusal({ cartId: 'CART-z', items: [], customer, terms: { ...terms, calculationType: 'barter' } }, ofPartner)).toEqual(
+      expect.objectContaining({ kind: 'invalid_input', code: 'case.invalid_terms' }),
+    );
     expect(await query("SELECT id FROM financing_cases WHERE cart_id IN ('CART-x', 'CART-y', 'CART-z')")).toEqual([]);
   });
 });

@@ -51,19 +51,17 @@ describe('outside the sandbox', () => {
   });
 });
 
+/** The case's events still in the outbox, not yet published to NATS. */
+const unpublishedEvents = (caseId: string) =>
+  query("SELECT count(*)::int AS n FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 AND published_at IS NULL", [caseId], stack);
+
 describe('NATS down while cases change', () => {
   it('when NATS is stopped, three status changes are made and NATS is started, then all three events arrive once each, in order of occurredAt', async () => {
     await nats.stop();
     const created = await createCaseViaGrpc(stack, owner.partner.id, { submitFinancing: true });
     const written = await eventsOf(created.financingCaseId, stack);
     expect(written.map((event) => event.data.transition)).toEqual(['create', 'accept_by_customer', 'request_finance_review']);
-    expect(
-      await query(
-        "SELECT count(*)::int AS n FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 AND published_at IS NULL",
-        [created.financingCaseId],
-        stack,
-      ),
-    ).toEqual([{ n: 3 }]);
+    expect(await unpublishedEvents(created.financingCaseId)).toEqual([{ n: 3 }]);
 
     await nats.start();
     const listener = await EventListener.start({ ...stack, natsUrl: nats.url });
@@ -80,13 +78,7 @@ describe('NATS down while cases change', () => {
       expect(received).toEqual(written);
       const times = received.map((event) => Date.parse(event.occurredAt));
       expect(times[0]! < times[1]! && times[1]! < times[2]!).toBe(true);
-      expect(
-        await query(
-          "SELECT count(*)::int AS n FROM outbox WHERE payload->'data'->>'financingCaseId' = $1 AND published_at IS NULL",
-          [created.financingCaseId],
-          stack,
-        ),
-      ).toEqual([{ n: 0 }]);
+      expect(await unpublishedEvents(created.financingCaseId)).toEqual([{ n: 0 }]);
     } finally {
       await listener.close();
     }

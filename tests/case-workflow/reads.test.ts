@@ -1,5 +1,5 @@
-import { fixturePartnerKey } from '@rental/testkit';
-import { createCaseViaGrpc } from '../support/cases';
+import { fixturePartnerKey, sampleCustomerAddress } from '@rental/testkit';
+import { caseCustomer, createCaseViaGrpc } from '../support/cases';
 import { ISO, Owner, apiAs, expectApplied, expectProblem, newCase, newPartner, query, sharedStack, simulate } from './support/kit';
 
 let owner: Owner;
@@ -112,15 +112,7 @@ describe('GET /api/quotes/{id} (deprecated)', () => {
     expect(response.headers.get('deprecation')).toBe('true');
     expect(response.headers.get('sunset')).toBe('Mon, 01 Feb 2027 00:00:00 GMT');
     expect(response.headers.get('link')).toBe(`</api/financing_cases/${caseId}>; rel="successor-version"`);
-    const address = {
-      recipientName: 'Erika Mustermann',
-      company: 'Mustermann GmbH',
-      street: 'Hauptstr.',
-      houseNumber: '1',
-      zipCode: '10115',
-      city: 'Berlin',
-      country: 'DE',
-    };
+    const address = sampleCustomerAddress;
     expect(response.json).toEqual({
       '@id': `/api/quotes/${quoteId}`,
       '@type': 'Quote',
@@ -128,20 +120,7 @@ describe('GET /api/quotes/{id} (deprecated)', () => {
       quoteNumber: expect.stringMatching(/^QN-/),
       calculationType: 'leasing',
       duration: 36,
-      customer: {
-        firstName: 'Erika',
-        lastName: 'Mustermann',
-        email: 'erika@customer.example',
-        street: 'Hauptstr.',
-        houseNumber: '1',
-        zipCode: '10115',
-        city: 'Berlin',
-        country: 'DE',
-        phone: '+4930123',
-        company: 'Mustermann GmbH',
-        vatId: 'DE123456789',
-        customerType: 'company',
-      },
+      customer: caseCustomer,
       partner: { '@id': `/api/partners/${owner.partner.id}`, '@type': 'Partner', id: owner.partner.id },
       status: 'in_progress',
       createdAt: expect.stringMatching(ISO),

@@ -1,4 +1,4 @@
-import { PartnerWithCase, createItems, documentsRpc, download, partnerWithCase, query, sampleFile, sharedStack, upload } from './support/kit';
+import { PartnerWithCase, createItems, documentsRpc, download, partnerWithCase, query, sharedStack, uploadAnswer } from './support/kit';
 import { problemTypeOf } from '../support/problems';
 
 const requestsPath = (owner: PartnerWithCase) => `/api/financing-cases/${owner.caseId}/document-requests`;
@@ -198,11 +198,7 @@ describe('document requests', () => {
     const owner = await partnerWithCase();
     const [item] = await createItems(rpc, owner, 'document', [{ label: 'Purchase offer', category: 'purchase_offer' }]);
 
-    const uploaded = await upload(owner.api, owner.caseId, {
-      file: { bytes: sampleFile('pdf'), name: 'offer.pdf' },
-      category: 'purchase_offer',
-      requestedDocumentId: item?.id,
-    });
+    const uploaded = await uploadAnswer(owner, item?.id, 'purchase_offer', 'offer.pdf');
     const listed = await owner.api.get(requestsPath(owner));
 
     expect(uploaded.status).toBe(201);

@@ -1,5 +1,16 @@
 import { DomainError } from '@rental/problem';
-import { PartnerWithCase, createItems, documentsRpc, partnerWithCase, query, sampleFile, sharedStack, storedObjects, upload } from './support/kit';
+import {
+  PartnerWithCase,
+  createItems,
+  documentsRpc,
+  partnerWithCase,
+  query,
+  sampleFile,
+  sharedStack,
+  storedObjects,
+  upload,
+  uploadAnswer,
+} from './support/kit';
 
 const failureOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -102,11 +113,7 @@ describe('documents gRPC for case-workflow', () => {
   describe('RejectDocument', () => {
     it('when a pending document that answered a request is rejected, then it is REJECTED with the reason and the request reopens', async () => {
       const [item] = await createItems(rpc, owner, 'document', [{ label: 'Register', category: 'business_registration' }]);
-      const uploaded = await upload(owner.api, owner.caseId, {
-        file: { bytes: sampleFile('pdf'), name: 'register.pdf' },
-        category: 'business_registration',
-        requestedDocumentId: item?.id,
-      });
+      const uploaded = await uploadAnswer(owner, item?.id, 'business_registration', 'register.pdf');
 
       const rejected = await rpc.call(
         'RejectDocument',
@@ -149,16 +156,8 @@ describe('documents gRPC for case-workflow', () => {
   describe('DescribeUploadRejection', () => {
     it('when the scenario asks for a real rejection payload, then it is what a real upload gets, with status 400', async () => {
       const [item] = await createItems(rpc, owner, 'fill_and_return', [{ label: 'Guarantee', category: 'default_guarantee' }]);
-      const realType = await upload(owner.api, owner.caseId, {
-        file: { bytes: sampleFile('text'), name: 'x.pdf' },
-        category: 'other',
-        requestedDocumentId: item?.id,
-      });
-      const realSize = await upload(owner.api, owner.caseId, {
-        file: { bytes: sampleFile('pdf', 10_000_001), name: 'x.pdf' },
-        category: 'other',
-        requestedDocumentId: item?.id,
-      });
+      const realType = await uploadAnswer(owner, item?.id, 'other', 'x.pdf', sampleFile('text'));
+      const realSize = await uploadAnswer(owner, item?.id, 'other', 'x.pdf', sampleFile('pdf', 10_000_001));
 
       const type = await rpc.call(
         'DescribeUploadRejection',
@@ -225,11 +224,7 @@ describe('documents gRPC for case-workflow', () => {
       const [closed] = await createItems(rpc, subject, 'information', [{ question: 'Optional', optional: true }]);
       await createItems(rpc, subject, 'fill_and_return', [{ label: 'Form', category: 'default_guarantee' }]);
       await subject.api.post(`/api/financing-cases/${subject.caseId}/document-requests/information/${closed?.id}/not-available`);
-      const uploaded = await upload(subject.api, subject.caseId, {
-        file: { bytes: sampleFile('pdf'), name: 'offer.pdf' },
-        category: 'purchase_offer',
-        requestedDocumentId: answered?.id,
-      });
+      const uploaded = await uploadAnswer(subject, answered?.id, 'purchase_offer', 'offer.pdf');
       await rpc.call('AttachSignedContract', { financingCaseId: subject.caseId, contractId: 'C-2' }, {});
 
       const reset = await rpc.call('ResetCase', { financingCaseId: subject.caseId }, {});

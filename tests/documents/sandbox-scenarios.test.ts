@@ -1,5 +1,5 @@
 import { waitFor } from '@rental/testkit';
-import { PartnerWithCase, download, partnerWithCase, query, sampleFile, sharedStack, upload } from './support/kit';
+import { PartnerWithCase, download, partnerWithCase, query, sampleFile, sharedStack, upload, uploadAnswer } from './support/kit';
 import { problemInstanceOf } from '../support/problems';
 
 /** The document scenarios of POST /api/sandbox/financing_cases/{id}/simulate, end to end through case-workflow. */
@@ -41,11 +41,7 @@ describe('sandbox document scenarios', () => {
     const created = await simulate(owner, 'requested_document', { label: 'Commercial register extract', category: 'business_registration' });
     const refused = await simulate(owner, 'requested_document', { label: 'Invoice', category: 'partner_invoice' });
     const [item] = await requests(owner);
-    const uploaded = await upload(owner.api, owner.caseId, {
-      file: { bytes: sampleFile('pdf'), name: 'register.pdf' },
-      category: 'business_registration',
-      requestedDocumentId: item?.id,
-    });
+    const uploaded = await uploadAnswer(owner, item?.id, 'business_registration', 'register.pdf');
 
     expect(created.status).toBe(204);
     expect(refused.status).toBe(422);
@@ -76,11 +72,7 @@ describe('sandbox document scenarios', () => {
     const stranger = await partnerWithCase();
     await simulate(owner, 'requested_document', { label: 'Annual statement', category: 'annual_financial_statement' });
     const [item] = await requests(owner);
-    const uploaded = await upload(owner.api, owner.caseId, {
-      file: { bytes: sampleFile('pdf'), name: 'statement.pdf' },
-      category: 'annual_financial_statement',
-      requestedDocumentId: item?.id,
-    });
+    const uploaded = await uploadAnswer(owner, item?.id, 'annual_financial_statement', 'statement.pdf');
     const foreignUpload = await upload(stranger.api, stranger.caseId, { file: { bytes: sampleFile('pdf'), name: 'theirs.pdf' }, category: 'other' });
 
     const rejected = await simulate(owner, 'document_rejected', { documentId: uploaded.json.id, reason: 'Unreadable scan' });
@@ -103,16 +95,8 @@ describe('sandbox document scenarios', () => {
     });
     const [open, closed] = await requests(owner);
     await owner.api.post(`/api/financing-cases/${owner.caseId}/document-requests/document/${closed?.id}/not-available`);
-    const realType = await upload(owner.api, owner.caseId, {
-      file: { bytes: sampleFile('text'), name: 'offer.pdf' },
-      category: 'purchase_offer',
-      requestedDocumentId: open?.id,
-    });
-    const realSize = await upload(owner.api, owner.caseId, {
-      file: { bytes: sampleFile('pdf', 10_000_001), name: 'offer.pdf' },
-      category: 'purchase_offer',
-      requestedDocumentId: open?.id,
-    });
+    const realType = await uploadAnswer(owner, open?.id, 'purchase_offer', 'offer.pdf', sampleFile('text'));
+    const realSize = await uploadAnswer(owner, open?.id, 'purchase_offer', 'offer.pdf', sampleFile('pdf', 10_000_001));
 
     const type = await simulate(owner, 'upload_rejected_type', { documentId: open?.id });
     const size = await simulate(owner, 'upload_rejected_size', { documentId: open?.id });

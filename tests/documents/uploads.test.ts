@@ -11,6 +11,7 @@ import {
   sharedStack,
   storedObjects,
   upload,
+  uploadAnswer,
   uploadForm,
 } from './support/kit';
 import { problemInstanceOf, problemTypeOf } from '../support/problems';
@@ -214,16 +215,8 @@ describe('document upload', () => {
     const otherCase = await anotherCase(owner);
     const [foreignItem] = await createItems(rpc, owner, 'document', [{ label: 'Register extract', category: 'business_registration' }], otherCase);
 
-    const unknown = await upload(owner.api, owner.caseId, {
-      file: { bytes: sampleFile('pdf'), name: 'a.pdf' },
-      category: 'other',
-      requestedDocumentId: 999999999,
-    });
-    const foreign = await upload(owner.api, owner.caseId, {
-      file: { bytes: sampleFile('pdf'), name: 'a.pdf' },
-      category: 'other',
-      requestedDocumentId: foreignItem?.id,
-    });
+    const unknown = await uploadAnswer(owner, 999999999, 'other', 'a.pdf');
+    const foreign = await uploadAnswer(owner, foreignItem?.id, 'other', 'a.pdf');
 
     expect([unknown.status, unknown.json.type]).toEqual([404, problemTypeOf('document_request.not_found')]);
     expect([foreign.status, foreign.json.type]).toEqual([404, problemTypeOf('document_request.not_found')]);
@@ -231,11 +224,7 @@ describe('document upload', () => {
   });
 
   it('when requestedDocumentId is not an integer, then 422 at requestedDocumentId', async () => {
-    const response = await upload(owner.api, owner.caseId, {
-      file: { bytes: sampleFile('pdf'), name: 'a.pdf' },
-      category: 'other',
-      requestedDocumentId: '12abc',
-    });
+    const response = await uploadAnswer(owner, '12abc', 'other', 'a.pdf');
 
     expect(response.status).toBe(422);
     expect(response.json.violations).toEqual([

@@ -1,4 +1,15 @@
-import { PartnerWithCase, createItems, documentsRpc, download, insertDocument, partnerWithCase, sampleFile, sharedStack, upload } from './support/kit';
+import {
+  PartnerWithCase,
+  createItems,
+  documentsRpc,
+  download,
+  insertDocument,
+  partnerWithCase,
+  sampleFile,
+  sharedStack,
+  upload,
+  uploadAnswer,
+} from './support/kit';
 import { problemTypeOf } from '../support/problems';
 
 const listIds = async (owner: PartnerWithCase, page?: number) => {
@@ -33,16 +44,8 @@ describe('visibility of documents', () => {
   it('when a request is answered twice, then the first file is superseded: left out of the list and 404', async () => {
     const owner = await partnerWithCase();
     const [item] = await createItems(rpc, owner, 'document', [{ label: 'Business assessment', category: 'business_assessment' }]);
-    const first = await upload(owner.api, owner.caseId, {
-      file: { bytes: sampleFile('pdf'), name: 'v1.pdf' },
-      category: 'business_assessment',
-      requestedDocumentId: item?.id,
-    });
-    const second = await upload(owner.api, owner.caseId, {
-      file: { bytes: sampleFile('pdf'), name: 'v2.pdf' },
-      category: 'business_assessment',
-      requestedDocumentId: item?.id,
-    });
+    const first = await uploadAnswer(owner, item?.id, 'business_assessment', 'v1.pdf');
+    const second = await uploadAnswer(owner, item?.id, 'business_assessment', 'v2.pdf');
 
     const ids = await listIds(owner);
     const superseded = await owner.api.get(`/api/documents/${first.json.id}`);

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { ApiClient, Stack, bootStack, fixturePartnerKey, shutdownStack, waitFor } from '@rental/testkit';
+import { ApiClient, Stack, bootStack, fixturePartnerKey, shutdownStack, waitFor, sampleRequester } from '@rental/testkit';
 import { rows } from '../support/database';
 
 /**
@@ -18,19 +18,7 @@ beforeAll(async () => {
 
 afterAll(() => shutdownStack(stack));
 
-const person = {
-  email: 'max@customer.example',
-  firstName: 'Max',
-  lastName: 'Muster',
-  customerType: 'company',
-  street: 'Ring 1',
-  postalCode: '50667',
-  city: 'Köln',
-  country: 'DE',
-  company: 'Crash AG',
-  phone: '+49221000',
-  acknowledgedPrivacy: true,
-};
+const person = { ...sampleRequester, company: 'Crash AG' };
 
 /** Case-workflow's sessions waiting for a lock: the case's insert waits behind the test's table lock. */
 async function waitingForLock(): Promise<number> {

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DeliverPolicy, connect } from 'nats';
 import { busNames } from '@rental/bus';
 import { databaseNameOf } from '@rental/config';
-import { ApiClient, WebhookReceiver, createTestPartner, logLines, waitFor } from '@rental/testkit';
+import { ApiClient, WebhookReceiver, createTestPartner, logLines, waitFor, sampleCustomer as customer } from '@rental/testkit';
 import { rows } from '../support/database';
 import { sharedStack } from '../support/shared-stack';
 
@@ -12,17 +12,6 @@ import { sharedStack } from '../support/shared-stack';
 // documents receives only cancellations from the bus, so a cancellation's request id reaches it.
 
 const laptop = { productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' };
-const customer = {
-  firstName: 'Erika',
-  lastName: 'Mustermann',
-  email: 'erika@customer.example',
-  street: 'Hauptstr.',
-  houseNumber: '1',
-  zipCode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-  company: 'Mustermann GmbH',
-};
 
 let hook: WebhookReceiver;
 

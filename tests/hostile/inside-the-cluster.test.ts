@@ -80,6 +80,9 @@ describe('a gRPC port called without a signed identity', () => {
   };
   let pricing: grpc.Client;
   let documents: grpc.Client;
+  /** pricing's GetPartnerProfile for acme with this signed identity, named as sent by `caller`. */
+  const profileCallWith = (identity: string, caller: string) =>
+    bareCall(pricing, 'GetPartnerProfile', { partnerId: 'acme' }, claiming({ [IDENTITY_HEADER]: identity, [CALLER_HEADER]: caller }));
 
   beforeAll(() => {
     pricing = createGrpcClient(loadPricingPackage().PricingService, grpcAddressOf('pricing', sharedStack().portBase, {}));
@@ -106,34 +109,19 @@ describe('a gRPC port called without a signed identity', () => {
 
   it('when the identity is signed by another secret, then UNAUTHENTICATED', async () => {
     const forged = await FOREIGN_KEYS.sign({ caller: 'notifications', partnerId: 'acme', roles: [] });
-    const error = await bareCall(
-      pricing,
-      'GetPartnerProfile',
-      { partnerId: 'acme' },
-      claiming({ [IDENTITY_HEADER]: forged, [CALLER_HEADER]: 'notifications' }),
-    );
+    const error = await profileCallWith(forged, 'notifications');
     expect(error?.code).toBe(grpc.status.UNAUTHENTICATED);
   });
 
   it('when the caller in the metadata is not the caller signed, then UNAUTHENTICATED', async () => {
     const signed = await new IdentityKeys(sharedStack().identitySecret).sign({ caller: 'notifications', partnerId: 'acme', roles: [] });
-    const error = await bareCall(
-      pricing,
-      'GetPartnerProfile',
-      { partnerId: 'acme' },
-      claiming({ [IDENTITY_HEADER]: signed, [CALLER_HEADER]: 'cart-checkout' }),
-    );
+    const error = await profileCallWith(signed, 'cart-checkout');
     expect(error?.code).toBe(grpc.status.UNAUTHENTICATED);
   });
 
   it('when the identity is signed with the deployment secret and names its caller, then the call is answered', async () => {
     const signed = await new IdentityKeys(sharedStack().identitySecret).sign({ caller: 'notifications', partnerId: 'acme', roles: [] });
-    const error = await bareCall(
-      pricing,
-      'GetPartnerProfile',
-      { partnerId: 'acme' },
-      claiming({ [IDENTITY_HEADER]: signed, [CALLER_HEADER]: 'notifications' }),
-    );
+    const error = await profileCallWith(signed, 'notifications');
     expect(error).toBeNull();
   });
 });

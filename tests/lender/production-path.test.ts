@@ -3,7 +3,7 @@ import { grpcAddressOf } from '@rental/config';
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { loadCaseWorkflowPackage } from '@rental/proto';
 import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
-import { Stack, WebhookReceiver, bootStack, shutdownStack, waitFor } from '@rental/testkit';
+import { Stack, WebhookReceiver, bootStack, sampleCustomer, shutdownStack, waitFor } from '@rental/testkit';
 import { registerEndpoint } from '../notifications/support';
 import { Owner, eventsOf, expectProblem, movesOf, newCase, newPartner, query } from '../case-workflow/support/kit';
 import { startReplica } from '../customer/support/customer-kit';
@@ -130,19 +130,7 @@ describe('submission to the lender', () => {
         quoteId,
         quoteNumber: quoteRow.quote_number,
         partner: { id: owner.partner.id, name: expect.stringContaining('Acme Office Solutions GmbH') },
-        customer: {
-          firstName: 'Erika',
-          lastName: 'Mustermann',
-          email: 'erika@customer.example',
-          street: 'Hauptstr.',
-          houseNumber: '1',
-          zipCode: '10115',
-          city: 'Berlin',
-          country: 'DE',
-          phone: '+4930123',
-          company: 'Mustermann GmbH',
-          vatId: 'DE123456789',
-        },
+        customer: { ...sampleCustomer, phone: '+4930123', vatId: 'DE123456789' },
         productSector: 'IT_AND_OFFICE_EQUIPMENT',
         calculationType: 'leasing',
         duration: 36,

@@ -71,31 +71,32 @@ async function nothingStarted(caseId: string): Promise<void> {
 }
 
 describe("the lender's signing statement", () => {
-  it('when one listed person with soloSigneePermitted true starts while the statement asks for two signers, then 422 signing_rule_not_met and nothing is started', async () => {
-    const caseId = await acceptedCase(statementOfThree);
-    const answer = await start(caseId, [{ ...anna, soloSigneePermitted: true }]);
-    expectProblem(answer, 422, undefined, stack);
-    expect(answer.json.violations).toEqual([
-      {
+  it.each([
+    {
+      when: 'one listed person with soloSigneePermitted true starts while the statement asks for two signers',
+      then: 'signing_rule_not_met and nothing is started',
+      persons: [{ ...anna, soloSigneePermitted: true }],
+      violation: {
         propertyPath: 'authorizedPersons',
         code: 'esignature.signing_rule_not_met',
         message: "The lender's statement requires at least 2 persons to sign together; 1 was given (soloSigneePermitted does not lower the lender's minimum).",
       },
-    ]);
-    await nothingStarted(caseId);
-  });
-
-  it("when a listed name comes with another person's mailbox, then 422 not_on_signing_statement at that person and no invitation goes out", async () => {
-    const caseId = await acceptedCase(statementOfThree);
-    const answer = await start(caseId, [anna, { ...ben, email: 'someone.else@elsewhere.example' }]);
-    expectProblem(answer, 422, undefined, stack);
-    expect(answer.json.violations).toEqual([
-      {
+    },
+    {
+      when: "a listed name comes with another person's mailbox",
+      then: 'not_on_signing_statement at that person and no invitation goes out',
+      persons: [anna, { ...ben, email: 'someone.else@elsewhere.example' }],
+      violation: {
         propertyPath: 'authorizedPersons[1]',
         code: 'esignature.not_on_signing_statement',
         message: "The lender's statement names Ben Kurz with another e-mail address; the invitation must go to the address the lender gave.",
       },
-    ]);
+    },
+  ])('when $when, then 422 $then', async ({ persons, violation }) => {
+    const caseId = await acceptedCase(statementOfThree);
+    const answer = await start(caseId, persons);
+    expectProblem(answer, 422, undefined, stack);
+    expect(answer.json.violations).toEqual([violation]);
     await nothingStarted(caseId);
   });
 
@@ -148,6 +149,16 @@ async function providerEnvelopes(caseId: string) {
     [caseId],
     stack,
   );
+}
+
+/** Makes the provider hold its answers (those a real provider gives) until the returned function is called. */
+function holdEnvelopeAnswers(): () => void {
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  signing.answerWith((request) => ({ ...takeEnvelopes(request), heldUntil: held }));
+  return answer;
 }
 
 /** Whether a transaction holds the case's row: a lock attempt that does not wait. */
@@ -241,11 +252,7 @@ describe('a retried start-esignature', () => {
 
   it('when the provider is slow to answer, then no transaction holds the case meanwhile', async () => {
     const caseId = await acceptedCase(null);
-    let answer!: () => void;
-    const held = new Promise<void>((resolve) => {
-      answer = resolve;
-    });
-    signing.answerWith((request) => ({ ...takeEnvelopes(request), heldUntil: held }));
+    const answer = holdEnvelopeAnswers();
     const inFlight = start(caseId, [{ ...anna, soloSigneePermitted: true }]);
     await waitFor(() => (signing.about(caseId).length === 1 ? true : undefined), { what: 'the envelope request at the provider' });
     expect(await caseIsLocked(caseId)).toBe(false);
@@ -255,11 +262,7 @@ describe('a retried start-esignature', () => {
 
   it('when case-workflow dies after the provider took the envelope and the partner retries, then the provider holds exactly one open envelope, the one answered', async () => {
     const caseId = await acceptedCase(null);
-    let answer!: () => void;
-    const held = new Promise<void>((resolve) => {
-      answer = resolve;
-    });
-    signing.answerWith((request) => ({ ...takeEnvelopes(request), heldUntil: held }));
+    const answer = holdEnvelopeAnswers();
     const persons = [anna, ben];
     const inFlight = start(caseId, persons);
     await waitFor(() => (signing.about(caseId).length === 1 ? true : undefined), { what: 'the envelope request at the provider' });

@@ -1,17 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { ApiClient, ReceivedRequest, WebhookReceiver, createTestPartner } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
-import {
-  deliveryFixture,
-  expectedBody,
-  hmacBase64,
-  RegisteredEndpoint,
-  registerEndpoint,
-  requestsFor,
-  sleep,
-  waitForDelivery,
-  waitForRequests,
-} from './support';
+import type { RegisteredEndpoint } from './support';
+import { deliveryFixture, expectedBody, hmacBase64, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
 import { problemTypeOf } from '../support/problems';
 
 // The tools partners use on their endpoints (secret rotation, redelivery, test events), tried

@@ -3,17 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { ApiClient, ReceivedRequest, Responder, WebhookReceiver, createTestPartner } from '@rental/testkit';
 import type { StatusChangedEvent } from '@rental/proto';
 import { apiAs, sharedStack } from '../support/shared-stack';
-import {
-  EventPublisher,
-  RegisteredEndpoint,
-  expectedBody,
-  hmacBase64,
-  registerEndpoint,
-  requestsFor,
-  sleep,
-  waitForDelivery,
-  waitForRequests,
-} from './support';
+import type { RegisteredEndpoint } from './support';
+import { EventPublisher, expectedBody, hmacBase64, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
 
 interface Scenario {
   api: ApiClient;

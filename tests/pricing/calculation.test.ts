@@ -6,6 +6,8 @@ const beta = apiAs(fixturePartnerKey('beta'));
 const gamma = apiAs(fixturePartnerKey('gamma'));
 
 const leasing36 = { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000, productSector: 'IT_AND_OFFICE_EQUIPMENT' };
+/** leasing36 with a category (laptops) instead of a sector. */
+const laptopsOnly = { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000, categorySlug: 'laptops' };
 
 function expectViolation(response: { status: number; contentType: string; json: any }, propertyPath: string, code: string) {
   expect(response.status).toBe(422);
@@ -71,12 +73,47 @@ describe('POST /api/calculate/estimate', () => {
     expect(response.json.offers).toEqual([expect.objectContaining({ commission: 3, rentalFactor: '3.280', rate: 35.3 })]);
   });
 
-  it('when the named tier does not exist, then 422 at commission', async () => {
-    expectViolation(
-      await acme.post('/api/calculate/estimate', { ...leasing36, commission: 7 }),
-      'commission',
-      'calculation.validation.commission_not_available',
-    );
+  it.each([
+    ['the named tier does not exist', 'at commission', { ...leasing36, commission: 7 }, 'commission', 'calculation.validation.commission_not_available'],
+    [
+      'a duration is outside the sector range',
+      'duration_not_allowed',
+      { ...leasing36, durations: [36, 72] },
+      'durations',
+      'calculation.validation.duration_not_allowed',
+    ],
+    ['the sector is not a known value', 'choice violation', { ...leasing36, productSector: 'BANANAS' }, 'productSector', 'validation.choice'],
+    [
+      'the category belongs to another sector than the one given',
+      'at categorySlug',
+      { ...leasing36, categorySlug: 'ultrasound-devices' },
+      'categorySlug',
+      'calculation.validation.category_sector_mismatch',
+    ],
+    [
+      'the category is unknown',
+      'at categorySlug',
+      { ...leasing36, categorySlug: 'no-such-category' },
+      'categorySlug',
+      'calculation.validation.unknown_category',
+    ],
+    [
+      'neither sector nor category is given',
+      'sector not resolvable',
+      { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000 },
+      'productSector',
+      'calculation.validation.sector_not_resolvable',
+    ],
+    ['an amount has more than two decimals', 'at that field', { ...leasing36, acquisitionCost: 10.001 }, 'acquisitionCost', 'validation.format'],
+    [
+      "a persisted rental factor is on none of the partner's quotes or lists",
+      'at persistedRentalFactor',
+      { ...leasing36, persistedRentalFactor: '3.000' },
+      'persistedRentalFactor',
+      'calculation.validation.rental_factor_not_frozen',
+    ],
+  ])('when %s, then 422 %s', async (_when, _then, body, propertyPath, code) => {
+    expectViolation(await acme.post('/api/calculate/estimate', body), propertyPath, code);
   });
 
   it('when the residual value is maintained, then the offer carries it', async () => {
@@ -90,65 +127,19 @@ describe('POST /api/calculate/estimate', () => {
     expect(response.json.violations).toHaveLength(1);
   });
 
-  it('when a duration is outside the sector range, then 422 duration_not_allowed', async () => {
-    expectViolation(
-      await acme.post('/api/calculate/estimate', { ...leasing36, durations: [36, 72] }),
-      'durations',
-      'calculation.validation.duration_not_allowed',
-    );
-  });
-
   it('when the category narrows the range, then a duration outside it is 422', async () => {
-    const response = await acme.post('/api/calculate/estimate', {
-      durations: [60],
-      calculationTypes: ['leasing'],
-      acquisitionCost: 1000,
-      categorySlug: 'laptops',
-    });
+    const response = await acme.post('/api/calculate/estimate', { ...laptopsOnly, durations: [60] });
     expectViolation(response, 'durations', 'calculation.validation.duration_not_allowed');
   });
 
   it('when only a category is given, then its sector is used', async () => {
-    const response = await acme.post('/api/calculate/estimate', {
-      durations: [36],
-      calculationTypes: ['leasing'],
-      acquisitionCost: 1000,
-      categorySlug: 'laptops',
-    });
+    const response = await acme.post('/api/calculate/estimate', laptopsOnly);
     expect(response.status).toBe(201);
     expect(response.json.offers[0].rate).toBe(34.3);
   });
 
-  it('when the category belongs to another sector than the one given, then 422 at categorySlug', async () => {
-    expectViolation(
-      await acme.post('/api/calculate/estimate', { ...leasing36, categorySlug: 'ultrasound-devices' }),
-      'categorySlug',
-      'calculation.validation.category_sector_mismatch',
-    );
-  });
-
-  it('when the category is unknown, then 422 at categorySlug', async () => {
-    expectViolation(
-      await acme.post('/api/calculate/estimate', { ...leasing36, categorySlug: 'no-such-category' }),
-      'categorySlug',
-      'calculation.validation.unknown_category',
-    );
-  });
-
-  it('when neither sector nor category is given, then 422 sector not resolvable', async () => {
-    expectViolation(
-      await acme.post('/api/calculate/estimate', { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000 }),
-      'productSector',
-      'calculation.validation.sector_not_resolvable',
-    );
-  });
-
   it('when the sector is not allowed for the partner, then 422 at productSector', async () => {
     expectViolation(await gamma.post('/api/calculate/estimate', leasing36), 'productSector', 'calculation.validation.sector_not_allowed');
-  });
-
-  it('when the sector is not a known value, then 422 choice violation', async () => {
-    expectViolation(await acme.post('/api/calculate/estimate', { ...leasing36, productSector: 'BANANAS' }), 'productSector', 'validation.choice');
   });
 
   it('when fields have wrong types, then 422 names each field and never 500', async () => {
@@ -166,10 +157,6 @@ describe('POST /api/calculate/estimate', () => {
     const response = await acme.post('/api/calculate/estimate', {});
     expectViolation(response, 'durations', 'validation.required');
     expectViolation(response, 'calculationTypes', 'validation.required');
-  });
-
-  it('when an amount has more than two decimals, then 422 at that field', async () => {
-    expectViolation(await acme.post('/api/calculate/estimate', { ...leasing36, acquisitionCost: 10.001 }), 'acquisitionCost', 'validation.format');
   });
 
   it('when the optional properties of the specification are sent, then they are accepted', async () => {
@@ -203,14 +190,6 @@ describe('POST /api/calculate/estimate', () => {
     expect(response.json.offers[0]).toEqual(expect.objectContaining({ rentalFactor: '3.280', rate: 35.3 }));
     expectViolation(
       await acme.post('/api/calculate/estimate', { ...leasing36, persistedRentalFactor: '3.280' }),
-      'persistedRentalFactor',
-      'calculation.validation.rental_factor_not_frozen',
-    );
-  });
-
-  it("when a persisted rental factor is on none of the partner's quotes or lists, then 422 at persistedRentalFactor", async () => {
-    expectViolation(
-      await acme.post('/api/calculate/estimate', { ...leasing36, persistedRentalFactor: '3.000' }),
       'persistedRentalFactor',
       'calculation.validation.rental_factor_not_frozen',
     );

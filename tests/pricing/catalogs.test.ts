@@ -1,5 +1,6 @@
-import { createTestPartner, fixturePartnerKey } from '@rental/testkit';
-import { apiAs, sharedStack } from '../support/shared-stack';
+import { fixturePartnerKey } from '@rental/testkit';
+import { partnerWithHub } from '../support/partners';
+import { apiAs } from '../support/shared-stack';
 
 describe('catalogs', () => {
   it('when a partner lists categories, then every category comes with slug and Print-Plan capability', async () => {
@@ -29,21 +30,9 @@ describe('catalogs', () => {
   });
 
   it('when the hub does not answer in time, then the list is empty and comes quickly', async () => {
-    const partner = await createTestPartner(sharedStack(), {
-      overrides: { distributionHub: 'hub-slow' },
-      hubs: [
-        {
-          id: 'hub-slow',
-          name: 'Hub Slow',
-          connected: true,
-          contactEmail: null,
-          responseDelayMs: 10_000,
-          slaFiles: [{ fileId: 'sla-slow', name: 'Slow', deleted: false }],
-        },
-      ],
-    });
+    const { api } = await partnerWithHub('Slow', 10_000);
     const started = Date.now();
-    const response = await apiAs(partner.key).get('/api/sla-files');
+    const response = await api.get('/api/sla-files');
     expect(response.status).toBe(200);
     expect(response.json).toEqual([]);
     expect(Date.now() - started).toBeLessThan(5_000);

@@ -4,26 +4,13 @@
  * one of the partner's own quotes of the same calculation type and duration; the outside review
  * priced a 12-month leasing of 10,000 with a 60-month factor at 180 a month instead of 895.
  */
-import { ApiResponse } from '@rental/testkit';
+import { ApiResponse, sampleRequester as person } from '@rental/testkit';
 import { createCaseViaGrpc } from '../support/cases';
 import { Owner, newPartner, query } from '../case-workflow/support/kit';
 import { sharedStack } from '../support/shared-stack';
 
 const PROBLEM = 'application/problem+json; charset=utf-8';
 const leasing12 = { durations: [12], calculationTypes: ['leasing'], acquisitionCost: 10_000, productSector: 'IT_AND_OFFICE_EQUIPMENT' };
-const person = {
-  email: 'max@customer.example',
-  firstName: 'Max',
-  lastName: 'Muster',
-  customerType: 'company',
-  street: 'Ring 1',
-  postalCode: '50667',
-  city: 'Köln',
-  country: 'DE',
-  company: 'Muster AG',
-  phone: '+49221000',
-  acknowledgedPrivacy: true,
-};
 
 let owner: Owner;
 

@@ -34,6 +34,11 @@ async function millisecondsUntil(
   return Date.now() - since;
 }
 
+/** For each gateway, the milliseconds from `since` until its answer to the partner's GET /api/product-sectors is `done`. */
+function untilBoth(both: ApiClient[], since: number, done: (response: { status: number; json: any }) => boolean): Promise<number[]> {
+  return Promise.all(both.map((gateway) => millisecondsUntil(since, () => gateway.get('/api/product-sectors'), done)));
+}
+
 function gateways(key: string): ApiClient[] {
   return [new ApiClient(stack.gatewayUrl, key), new ApiClient(replicas.gatewayUrl, key)];
 }
@@ -47,15 +52,7 @@ describe('partner access on two gateway and two pricing replicas', () => {
 
     const started = Date.now();
     expect((await approver.post(`/ops/v1/partners/${partner.id}/api-keys/${key.id}/revoke`, { reason: 'leaked' })).status).toBe(200);
-    const times = await Promise.all(
-      both.map((gateway) =>
-        millisecondsUntil(
-          started,
-          () => gateway.get('/api/product-sectors'),
-          (r) => r.status === 401 && /api_key\.revoked$/.test(r.json.type),
-        ),
-      ),
-    );
+    const times = await untilBoth(both, started, (r) => r.status === 401 && /api_key\.revoked$/.test(r.json.type));
 
     console.log(`revoke → first 401: gateway 1 ${times[0]} ms, gateway 2 ${times[1]} ms`);
   });
@@ -67,28 +64,12 @@ describe('partner access on two gateway and two pricing replicas', () => {
 
     const started = Date.now();
     expect((await approver.post(`/ops/v1/partners/${partner.id}/suspend`, { reason: 'fraud check' })).status).toBe(200);
-    const times = await Promise.all(
-      both.map((gateway) =>
-        millisecondsUntil(
-          started,
-          () => gateway.get('/api/product-sectors'),
-          (r) => r.status === 401 && /partner\.suspended$/.test(r.json.type),
-        ),
-      ),
-    );
+    const times = await untilBoth(both, started, (r) => r.status === 401 && /partner\.suspended$/.test(r.json.type));
     console.log(`suspension → first 401: gateway 1 ${times[0]} ms, gateway 2 ${times[1]} ms`);
 
     const reactivated = Date.now();
     expect((await approver.post(`/ops/v1/partners/${partner.id}/reactivate`, { reason: 'cleared' })).status).toBe(200);
-    const back = await Promise.all(
-      both.map((gateway) =>
-        millisecondsUntil(
-          reactivated,
-          () => gateway.get('/api/product-sectors'),
-          (r) => r.status === 200,
-        ),
-      ),
-    );
+    const back = await untilBoth(both, reactivated, (r) => r.status === 200);
     console.log(`reactivation → first 200: gateway 1 ${back[0]} ms, gateway 2 ${back[1]} ms`);
   });
 

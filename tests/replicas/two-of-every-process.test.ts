@@ -17,7 +17,7 @@ import {
 } from '@rental/testkit';
 import type { StatusChangedEvent } from '@rental/proto';
 import { EventListener, Owner, eventsOf, newPartner, query } from '../case-workflow/support/kit';
-import { customerEmail, mailOf, tokenOf } from '../customer/support/customer-kit';
+import { customerEmail, customerWith, mailOf, tokenOf } from '../customer/support/customer-kit';
 import { OutsideParty, postRaw, signedEvent } from '../lender/support/outside-parties';
 import { Ops } from '../backoffice/support/kit';
 import { expectedBody, registerEndpoint } from '../notifications/support';
@@ -86,19 +86,6 @@ const callbackAnswers: number[] = [];
 let drivenMs = 0;
 
 const laptop = { productNumber: 'LAPTOP-1', productName: 'Laptop', quantity: 1, price: 1000, categorySlug: 'laptops' };
-const customerWith = (email: string) => ({
-  firstName: 'Mara',
-  lastName: 'Keller',
-  email,
-  street: 'Hauptstrasse',
-  houseNumber: '1',
-  zipCode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-  phone: '+49301',
-  company: 'Kunde GmbH',
-  vatId: 'DE1',
-});
 
 function expectStatus(response: ApiResponse, status: number, what: string): ApiResponse {
   if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status} ${response.text}`);

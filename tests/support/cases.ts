@@ -1,12 +1,16 @@
 import { grpcAddressOf } from '@rental/config';
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { caseWorkflow, loadCaseWorkflowPackage } from '@rental/proto';
+import { sampleCustomer } from '@rental/testkit';
 
 export interface StackPorts {
   portBase: number;
 }
 
 export type CaseOptions = Partial<Omit<caseWorkflow.CreateCaseFromCheckoutRequest, 'terms'>> & { terms?: Partial<caseWorkflow.QuoteTerms> };
+
+/** The customer createCaseViaGrpc files unless told otherwise: the sample customer with a phone, a VAT id and its type. */
+export const caseCustomer = { ...sampleCustomer, phone: '+4930123', vatId: 'DE123456789', customerType: 'company' };
 
 /**
  * Creates a financing case through case-workflow's gRPC call, the way checkout does, for tests
@@ -34,20 +38,7 @@ export async function createCaseViaGrpc(stack: StackPorts, partnerId: string, op
             productOptions: {},
           },
         ],
-        customer: options.customer ?? {
-          firstName: 'Erika',
-          lastName: 'Mustermann',
-          email: 'erika@customer.example',
-          street: 'Hauptstr.',
-          houseNumber: '1',
-          zipCode: '10115',
-          city: 'Berlin',
-          country: 'DE',
-          phone: '+4930123',
-          company: 'Mustermann GmbH',
-          vatId: 'DE123456789',
-          customerType: 'company',
-        },
+        customer: options.customer ?? caseCustomer,
         hasDeliveryAddress: options.hasDeliveryAddress ?? false,
         deliveryAddress: options.deliveryAddress,
         terms: {

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type ApiResponse, operatorDiscovery } from '@rental/testkit';
 import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { newCase, newPartner, Owner } from '../../case-workflow/support/kit';
+import type { Page } from 'playwright-core';
+import type { WatchedBrowser } from '../../support/browser';
 import { BearerClient, clientCredentialsToken } from '../../support/oidc';
 import { sharedStack } from '../../support/shared-stack';
 
@@ -21,6 +23,20 @@ export function operatorWith(role: Role) {
 
 interface StackAddress {
   gatewayUrl: string;
+}
+
+/** The console in a new context of `browser`, signed in through the login form as the operator of `role`, on its queue. */
+export async function consolePageAs(browser: WatchedBrowser, role: Role): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const operator = operatorWith(role);
+  await page.goto(`${sharedStack().gatewayUrl}/console`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('E-mail').fill(operator.email);
+  await page.getByLabel('Password').fill(operator.password);
+  await page.getByRole('button', { name: 'Sign in' }).press('Enter');
+  await page.getByRole('heading', { name: 'Queue' }).waitFor();
+  return page;
 }
 
 export async function discovery(

@@ -13,6 +13,21 @@ import type { StackAddress } from '../../support/shared-stack';
 /** A customer address of its own per test, so mail of other tests never counts. */
 export const customerEmail = () => `kunde-${randomBytes(4).toString('hex')}@customer.example`;
 
+/** The customer of the customer-facing tests (a company, Kunde GmbH) at that address, as checkout takes it. */
+export const customerWith = (email: string) => ({
+  firstName: 'Mara',
+  lastName: 'Keller',
+  email,
+  street: 'Hauptstrasse',
+  houseNumber: '1',
+  zipCode: '10115',
+  city: 'Berlin',
+  country: 'DE',
+  phone: '+49301',
+  company: 'Kunde GmbH',
+  vatId: 'DE1',
+});
+
 /** A case of the owner with its quote in_progress (a checkout without submitFinancing), for a customer of its own. */
 export async function quoteInProgress(
   owner: Owner,
@@ -22,20 +37,8 @@ export async function quoteInProgress(
   const email = options.email === undefined ? customerEmail() : options.email;
   const created = await createCaseViaGrpc(stack, owner.partner.id, {
     submitFinancing: false,
-    customer: {
-      firstName: 'Mara',
-      lastName: 'Keller',
-      email: email ?? '',
-      street: 'Hauptstrasse',
-      houseNumber: '1',
-      zipCode: '10115',
-      city: 'Berlin',
-      country: 'DE',
-      phone: '+49301',
-      company: 'Kunde GmbH',
-      vatId: 'DE1',
-      customerType: 'company',
-    },
+    customer: { ...customerWith(email ?? ''), customerType: 'company' },
+
     ...options,
   });
   return { caseId: created.financingCaseId, quoteId: created.quoteId, email };

@@ -65,6 +65,17 @@ export function upload(api: ApiClient, caseId: string, parts: UploadParts): Prom
   return api.request('POST', `/api/financing-cases/${caseId}/documents`, { rawBody: uploadForm(parts) });
 }
 
+/** The owner's upload of a file named `name` (a sample PDF unless other bytes are given) in `category`, as the answer to a requested document. */
+export function uploadAnswer(
+  owner: { api: ApiClient; caseId: string },
+  requestedDocumentId: string | number | undefined,
+  category: string,
+  name: string,
+  bytes: Buffer = sampleFile('pdf'),
+): Promise<ApiResponse> {
+  return upload(owner.api, owner.caseId, { file: { bytes, name }, category, requestedDocumentId });
+}
+
 /** Raw bytes of a download (the ApiClient reads bodies as text). */
 export async function download(stack: StackAddress, key: string, path: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
   const response = await fetch(stack.gatewayUrl + path, { headers: { 'X-Api-Key': key } });

@@ -124,31 +124,30 @@ async function startProductionParties(
     SIGNING_WEBHOOK_SECRET: env.SIGNING_WEBHOOK_SECRET ?? `whsec_${randomBytes(24).toString('base64')}`,
   };
   if (!simulation.PRODUCTION_SIMULATORS) return variables;
-  if (!env.LENDER_SIMULATOR_URL) {
-    const lender = await startLenderSimulator({
+  /** Starts the simulated party unless `variable` already points at a real one, and points `variable` at it. */
+  const simulateUnlessSet = async (variable: string, start: () => Promise<{ url: string; close(): Promise<unknown> }>) => {
+    if (env[variable]) return;
+    const party = await start();
+    closers.push(() => party.close());
+    variables[variable] = party.url;
+  };
+  await simulateUnlessSet('LENDER_SIMULATOR_URL', () =>
+    startLenderSimulator({
       secretOf: (id) => lenderSecret(helperDb, id),
       delayMs: simulation.LENDER_SIMULATOR_DELAY,
       port: options.portBase + SIMULATOR_OFFSETS.lender,
       report,
-    });
-    closers.push(() => lender.close());
-    variables.LENDER_SIMULATOR_URL = lender.url;
-  }
-  if (!env.SIGNING_PROVIDER_URL) {
-    const signing = await startSigningSimulator({
+    }),
+  );
+  await simulateUnlessSet('SIGNING_PROVIDER_URL', () =>
+    startSigningSimulator({
       secret: variables.SIGNING_WEBHOOK_SECRET as string,
       delayMs: simulation.SIGNING_SIMULATOR_DELAY,
       port: options.portBase + SIMULATOR_OFFSETS.signing,
       report,
-    });
-    closers.push(() => signing.close());
-    variables.SIGNING_PROVIDER_URL = signing.url;
-  }
-  if (!env.CREDIT_BUREAU_URL) {
-    const bureau = await startCreditBureauSimulator({ port: options.portBase + SIMULATOR_OFFSETS.creditBureau });
-    closers.push(() => bureau.close());
-    variables.CREDIT_BUREAU_URL = bureau.url;
-  }
+    }),
+  );
+  await simulateUnlessSet('CREDIT_BUREAU_URL', () => startCreditBureauSimulator({ port: options.portBase + SIMULATOR_OFFSETS.creditBureau }));
   return variables;
 }
 

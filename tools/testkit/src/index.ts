@@ -11,3 +11,4 @@ export * from './benchmark-report';
 export * from './log-lines';
 export * from './grow-cases';
 export * from './operators';
+export * from './samples';

@@ -4,6 +4,13 @@ import { connectDatabase } from '@rental/db';
 import { runUntilSignal } from '@rental/http';
 import { IDENTITY_SCHEMA, startIdentityProvider } from '../identity-provider';
 
+/** A comma-separated list of redirect URIs, blanks dropped. */
+const uriList = (value: string) =>
+  value
+    .split(',')
+    .map((uri) => uri.trim())
+    .filter(Boolean);
+
 /**
  * The dev identity provider as its own process (the stack starts it when OPERATOR_ISSUER_URL is
  * unset; docker-compose runs it too): operators and partner users loaded by `npm run seed` sign in here.
@@ -15,27 +22,11 @@ runUntilSignal('identity provider', async () => {
     HOST: z.string().default('127.0.0.1'),
     /** The issuer as clients reach it; default http://127.0.0.1:<port>. */
     IDENTITY_PROVIDER_ISSUER: urlVariable(['http', 'https']).optional(),
-    CONSOLE_REDIRECT_URIS: z
-      .string()
-      .min(1)
-      .transform((value) =>
-        value
-          .split(',')
-          .map((uri) => uri.trim())
-          .filter(Boolean),
-      ),
+    CONSOLE_REDIRECT_URIS: z.string().min(1).transform(uriList),
     OPERATOR_AUDIENCE: z.string().min(1).default('rental-ops'),
     OPERATOR_ROLES_CLAIM: z.string().min(1).default('roles'),
     /** Where the portal page may come back to after sign-in (the gateway's /portal/callback). */
-    PORTAL_REDIRECT_URIS: z
-      .string()
-      .default('')
-      .transform((value) =>
-        value
-          .split(',')
-          .map((uri) => uri.trim())
-          .filter(Boolean),
-      ),
+    PORTAL_REDIRECT_URIS: z.string().default('').transform(uriList),
     PORTAL_AUDIENCE: z.string().min(1).default('rental-portal'),
     PORTAL_PARTNER_CLAIM: z.string().min(1).default('partner_id'),
     PORTAL_ROLES_CLAIM: z.string().min(1).default('portal_roles'),

@@ -6,7 +6,7 @@ import { OIDC_SESSION_SCRIPT } from '@rental/bearer-token';
 import { ESCAPE_HTML_MODULE, escapeHtml } from '@rental/html';
 import { QUOTE_STATES } from '@rental/proto';
 import { OPERATOR_MOVES } from '../../domain/operations';
-import { OPERATOR_ROLES } from '../../domain/roles';
+import { OPERATOR_ROLES } from '../../domain/model';
 import { CONTRACT_TARGETS } from './contract';
 
 const CONSOLE_DIRECTORY = path.join(__dirname, 'console');
