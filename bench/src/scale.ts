@@ -45,6 +45,8 @@ function partners(): SeedFile {
         id,
         name: `Scale Partner ${index}`,
         apiKeys: [{ key: `scale_${id}_${randomBytes(12).toString('hex')}`, environment: 'sandbox' as const, roles: ['api_user'] }],
+        // A partner user's id and e-mail are unique across partners: the copies have none.
+        users: [],
       };
     }),
   };
