@@ -4,40 +4,17 @@
  * to a customer, and the check of one violation.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiClient, ApiResponse } from '@rental/testkit';
+import { ApiClient, ApiResponse, sampleCustomer, sampleRequester } from '@rental/testkit';
 import type { Owner } from '../case-workflow/support/kit';
 import { quoteInProgress, tokenOf } from '../customer/support/customer-kit';
 import { sharedStack } from './shared-stack';
 
 export const PROBLEM = 'application/problem+json; charset=utf-8';
 export const leasing36 = { durations: [36], calculationTypes: ['leasing'], acquisitionCost: 1000, productSector: 'IT_AND_OFFICE_EQUIPMENT' };
-export const customer = {
-  firstName: 'Erika',
-  lastName: 'Mustermann',
-  email: 'erika@customer.example',
-  street: 'Hauptstr.',
-  houseNumber: '1',
-  zipCode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-  phone: '+4930123',
-  company: 'Mustermann GmbH',
-  vatId: 'DE123456789',
-};
+/** The sample customer with the phone and VAT id a checkout may carry. */
+export const customer = { ...sampleCustomer, phone: '+4930123', vatId: 'DE123456789' };
 /** The person of a quote request. */
-export const person = {
-  email: 'max@customer.example',
-  firstName: 'Max',
-  lastName: 'Muster',
-  customerType: 'company',
-  street: 'Ring 1',
-  postalCode: '50667',
-  city: 'Köln',
-  country: 'DE',
-  company: 'Muster AG',
-  phone: '+49221000',
-  acknowledgedPrivacy: true,
-};
+export const person = sampleRequester;
 
 export function expectViolationAt(response: ApiResponse, status: number, propertyPath: string, code: string): void {
   expect([response.status, response.contentType]).toEqual([status, PROBLEM]);
