@@ -5,9 +5,17 @@ describe('the part of the search words the trigram indexes look up', () => {
     ['FC-2026-000123', '123'],
     ['FC-S-000004242', '4242'],
     ['Q-2026-004242', '4242'],
-    ['Company 1234 GmbH', '1234'],
     ['4242', '4242'],
+    ['Müller 4242ü', '4242'],
   ])('when the words are %s, then the longest digit run without leading zeros, %s', (query, part) => {
+    expect(distinctivePart(query)).toBe(part);
+  });
+
+  it.each([
+    ['Company 1234 GmbH', '1234 '],
+    ['FC-2026-123456-A', '123456-'],
+    ['Q-00042424-', '42424-'],
+  ])('when the digit run of %s ends its word before the words go on, then the run and that end, %s', (query, part) => {
     expect(distinctivePart(query)).toBe(part);
   });
 
