@@ -1,7 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import { ApiClient, Stack, bootStack, fixturePartnerKey, percentile, runDate, shutdownStack } from '@rental/testkit';
+import { ApiClient, Stack, bootStack, fixturePartnerKey, loopbackUrl, percentile, runDate, shutdownStack, startLoopbackServer } from '@rental/testkit';
 import { BENCH_RATE_LIMITS, Recorder, stackProcesses } from './harness';
 import { report } from './report';
 import { CART, CHECKOUT, idempotencyKey } from './requests';
@@ -37,14 +36,10 @@ class BenchLender {
   private constructor(readonly server: http.Server) {}
 
   static async start(): Promise<BenchLender> {
-    const server = http.createServer();
-    const lender = new BenchLender(server);
-    server.on('request', (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
+    const lender: BenchLender = new BenchLender(
+      await startLoopbackServer((_req, body, res) => {
         const at = Date.now();
-        const { data } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { applicationId: string; financingCaseId: string } };
+        const { data } = JSON.parse(body.toString('utf8')) as { data: { applicationId: string; financingCaseId: string } };
         if (!lender.open) {
           res.writeHead(503).end();
           return;
@@ -54,14 +49,13 @@ class BenchLender {
           lender.taken.set(data.applicationId, (lender.taken.get(data.applicationId) ?? 0) + 1);
           res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ reference: `BENCH-${data.applicationId}` }));
         }, LENDER_ANSWER_MS);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      }),
+    );
     return lender;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return loopbackUrl(this.server);
   }
 
   close(): Promise<void> {

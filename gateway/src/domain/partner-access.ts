@@ -204,27 +204,25 @@ export class PartnerAccess {
   async suspend(partnerId: string, reason: string, actor: Actor): Promise<PartnerRecord> {
     const partner = await this.partner(partnerId);
     if (partner.status === 'suspended') throw ruleViolation('partner.already_suspended', `Partner ${partnerId} is suspended already.`);
-    await this.deps.store.setPartnerStatus(partnerId, 'suspended', reason, this.deps.now(), {
-      partnerId,
-      actor,
-      action: 'partner.suspended',
-      target: { type: 'partner', id: partner.id, name: partner.name },
-      reason,
-    });
-    return this.partner(partnerId);
+    return this.changeStatus(partner, 'suspended', reason, actor);
   }
 
   async reactivate(partnerId: string, reason: string, actor: Actor): Promise<PartnerRecord> {
     const partner = await this.partner(partnerId);
     if (partner.status !== 'suspended') throw ruleViolation('partner.not_suspended', `Partner ${partnerId} is not suspended.`);
-    await this.deps.store.setPartnerStatus(partnerId, 'active', null, this.deps.now(), {
-      partnerId,
+    return this.changeStatus(partner, 'active', reason, actor);
+  }
+
+  /** The new status with its audit entry; only a suspension keeps the reason on the partner. */
+  private async changeStatus(partner: PartnerRecord, status: 'suspended' | 'active', reason: string, actor: Actor): Promise<PartnerRecord> {
+    await this.deps.store.setPartnerStatus(partner.id, status, status === 'suspended' ? reason : null, this.deps.now(), {
+      partnerId: partner.id,
       actor,
-      action: 'partner.reactivated',
+      action: status === 'suspended' ? 'partner.suspended' : 'partner.reactivated',
       target: { type: 'partner', id: partner.id, name: partner.name },
       reason,
     });
-    return this.partner(partnerId);
+    return this.partner(partner.id);
   }
 
   async listKeys(partnerId: string, environment: string, statuses: KeyStatus[], limit: number, offset: number): Promise<ApiKeyRecord[]> {

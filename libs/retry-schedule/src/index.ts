@@ -21,3 +21,8 @@ export function nextRetryDelayMs(schedule: RetrySchedule, failedAttempts: number
   if (failedAttempts < 1 || givesUp(schedule, failedAttempts)) return undefined;
   return backoffDelayMs(schedule, failedAttempts);
 }
+
+/** When the attempt after `failedAttempts` failures falls due, counted from the failure at `failedAt`; null when the work is given up. */
+export function nextAttemptAt(schedule: RetrySchedule, failedAttempts: number, failedAt: Date): Date | null {
+  return givesUp(schedule, failedAttempts) ? null : new Date(failedAt.getTime() + backoffDelayMs(schedule, failedAttempts));
+}

@@ -1,4 +1,4 @@
-import { backoffDelayMs, givesUp, nextRetryDelayMs } from './index';
+import { backoffDelayMs, givesUp, nextAttemptAt, nextRetryDelayMs } from './index';
 
 const schedule = { firstDelayMs: 2000, maxDelayMs: 30_000, maxAttempts: 4 };
 
@@ -18,5 +18,15 @@ describe('retry schedule', () => {
 
   it('when no attempt has failed, then there is no retry to schedule', () => {
     expect(nextRetryDelayMs(schedule, 0)).toBeUndefined();
+  });
+
+  it('when an attempt failed, then the next one falls due a wait after the failure, and none once the work is given up', () => {
+    const failedAt = new Date('2026-01-01T00:00:00.000Z');
+    expect([1, 2, 3, 4].map((failed) => nextAttemptAt(schedule, failed, failedAt)?.toISOString() ?? null)).toEqual([
+      '2026-01-01T00:00:02.000Z',
+      '2026-01-01T00:00:04.000Z',
+      '2026-01-01T00:00:08.000Z',
+      null,
+    ]);
   });
 });

@@ -4,6 +4,7 @@ export * from './partners';
 export * from './ports';
 export * from './wait';
 export * from './webhook-receiver';
+export * from './loopback-server';
 export type { Stack, ProcessName, ReceivedMail, Replicas } from '@rental/stack';
 export * from './private-nats';
 export * from './private-postgres';

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { loopbackUrl, startLoopbackServer } from './loopback-server';
 
 export interface ReceivedRequest {
   method: string;
@@ -22,19 +22,9 @@ export class WebhookReceiver {
   private constructor(private readonly server: http.Server) {}
 
   static async start(): Promise<WebhookReceiver> {
-    const server = http.createServer();
-    const receiver = new WebhookReceiver(server);
-    server.on('request', (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const request: ReceivedRequest = {
-          method: req.method ?? '',
-          path: req.url ?? '',
-          headers: req.headers,
-          rawBody: Buffer.concat(chunks),
-          receivedAt: Date.now(),
-        };
+    const receiver: WebhookReceiver = new WebhookReceiver(
+      await startLoopbackServer((req, rawBody, res) => {
+        const request: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody, receivedAt: Date.now() };
         receiver.requests.push(request);
         res.on('close', () => {
           if (!res.writableEnded) receiver.abandoned.push(request);
@@ -44,14 +34,13 @@ export class WebhookReceiver {
         setTimeout(() => {
           if (!res.destroyed) res.writeHead(answer.status, answer.headers).end();
         }, answer.delayMs ?? 0);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      }),
+    );
     return receiver;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return loopbackUrl(this.server);
   }
 
   respondWith(responder: Responder): void {

@@ -1,9 +1,7 @@
-import { BearerTokenVerifier, displayNameOf, listClaim } from '@rental/bearer-token';
+import { BearerTokenVerifier, type BearerTokenVerifierOptions, displayNameOf, listClaim } from '@rental/bearer-token';
 import { OPERATOR_ROLES, Operator, OperatorRole } from '../domain/model';
 
-export interface TokenVerifierOptions {
-  issuer: string;
-  audience: string;
+export interface TokenVerifierOptions extends Pick<BearerTokenVerifierOptions, 'issuer' | 'audience'> {
   rolesClaim: string;
 }
 
@@ -12,12 +10,7 @@ export class JwtVerifier {
   private readonly tokens: BearerTokenVerifier;
 
   constructor(private readonly options: TokenVerifierOptions) {
-    this.tokens = new BearerTokenVerifier({
-      issuer: options.issuer,
-      audience: options.audience,
-      issuerLabel: "The operators' identity provider",
-      audienceLabel: 'the back office',
-    });
+    this.tokens = new BearerTokenVerifier({ ...options, issuerLabel: "The operators' identity provider", audienceLabel: 'the back office' });
   }
 
   async verify(token: string): Promise<Operator> {

@@ -91,23 +91,17 @@ export async function transition(
   );
 }
 
+/** A move of its own operation, which always carries the operator's reason. */
+const reasonedMove =
+  (kind: 'override' | 'cancel') =>
+  async (deps: BackofficeDependencies, operator: Operator, input: { financingCaseId: string; reason: string }): Promise<Record<string, unknown>> =>
+    caseDetail(deps, await deps.cases.moveQuote(input.financingCaseId, { kind }, input.reason, actorOf(operator)));
+
 /** POST /ops/v1/cases/{id}/override: finance_rejected → finance_accepted, with the reason. */
-export async function override(
-  deps: BackofficeDependencies,
-  operator: Operator,
-  input: { financingCaseId: string; reason: string },
-): Promise<Record<string, unknown>> {
-  return caseDetail(deps, await deps.cases.moveQuote(input.financingCaseId, { kind: 'override' }, input.reason, actorOf(operator)));
-}
+export const override = reasonedMove('override');
 
 /** POST /ops/v1/cases/{id}/cancel: the approval team's cancel (documents closes open callback requests on its event). */
-export async function cancel(
-  deps: BackofficeDependencies,
-  operator: Operator,
-  input: { financingCaseId: string; reason: string },
-): Promise<Record<string, unknown>> {
-  return caseDetail(deps, await deps.cases.moveQuote(input.financingCaseId, { kind: 'cancel' }, input.reason, actorOf(operator)));
-}
+export const cancel = reasonedMove('cancel');
 
 /** POST /ops/v1/cases/{id}/requests: every item in one call, so a bad one leaves none behind. */
 export async function createRequests(

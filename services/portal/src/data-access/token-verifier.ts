@@ -1,9 +1,7 @@
-import { BearerTokenVerifier, displayNameOf, invalidToken, listClaim } from '@rental/bearer-token';
+import { BearerTokenVerifier, type BearerTokenVerifierOptions, displayNameOf, invalidToken, listClaim } from '@rental/bearer-token';
 import { PORTAL_ROLES, PartnerUser, PortalRole } from '../domain/roles';
 
-export interface PartnerTokenOptions {
-  issuer: string;
-  audience: string;
+export interface PartnerTokenOptions extends Pick<BearerTokenVerifierOptions, 'issuer' | 'audience'> {
   partnerClaim: string;
   rolesClaim: string;
 }
@@ -19,12 +17,7 @@ export class PartnerTokenVerifier {
     private readonly options: PartnerTokenOptions,
     private readonly partnerExists: (partnerId: string) => Promise<boolean>,
   ) {
-    this.tokens = new BearerTokenVerifier({
-      issuer: options.issuer,
-      audience: options.audience,
-      issuerLabel: "The partners' identity provider",
-      audienceLabel: 'the partner portal',
-    });
+    this.tokens = new BearerTokenVerifier({ ...options, issuerLabel: "The partners' identity provider", audienceLabel: 'the partner portal' });
   }
 
   async verify(token: string): Promise<PartnerUser> {

@@ -45,12 +45,15 @@ export class ReadThroughCache {
   }
 }
 
-export class CachedConditionsReader implements ConditionsReader {
+/** A reader answered through the cache from the reader that goes to the database. */
+abstract class CachedReader<Inner> {
   constructor(
-    private readonly inner: ConditionsReader,
-    private readonly cache: ReadThroughCache,
+    protected readonly inner: Inner,
+    protected readonly cache: ReadThroughCache,
   ) {}
+}
 
+export class CachedConditionsReader extends CachedReader<ConditionsReader> implements ConditionsReader {
   conditionsOf(partnerId: string): Promise<PartnerConditions | undefined> {
     return this.cache.read(`conditions/${partnerId}`, () => this.inner.conditionsOf(partnerId));
   }
@@ -60,12 +63,7 @@ export class CachedConditionsReader implements ConditionsReader {
   }
 }
 
-export class CachedPartnerProfileReader implements PartnerProfileReader {
-  constructor(
-    private readonly inner: PartnerProfileReader,
-    private readonly cache: ReadThroughCache,
-  ) {}
-
+export class CachedPartnerProfileReader extends CachedReader<PartnerProfileReader> implements PartnerProfileReader {
   findProfile(partnerId: string): Promise<PartnerProfile | undefined> {
     return this.cache.read(`profile/${partnerId}`, () => this.inner.findProfile(partnerId));
   }
@@ -75,12 +73,7 @@ export class CachedPartnerProfileReader implements PartnerProfileReader {
  * The categories are a small catalog: kept whole and searched in memory, so a request for an
  * unknown slug costs no query and adds no entry.
  */
-export class CachedCategoryReader implements CategoryReader {
-  constructor(
-    private readonly inner: { allCategories(): Promise<Category[]> },
-    private readonly cache: ReadThroughCache,
-  ) {}
-
+export class CachedCategoryReader extends CachedReader<{ allCategories(): Promise<Category[]> }> implements CategoryReader {
   private all(): Promise<Category[]> {
     return this.cache.read('categories', () => this.inner.allCategories());
   }

@@ -1,6 +1,6 @@
 import type { OperationRouter } from '@rental/http';
 import { type PartnerAccessPort, partners } from '../../domain/partners';
-import type { Operator } from '../../domain/model';
+import { created, ok, operatorOf } from './replies';
 import {
   conditionsOperation,
   createKeyOperation,
@@ -12,10 +12,6 @@ import {
   revokeKeyOperation,
   suspendOperation,
 } from './partner-contract';
-
-const operatorOf = (res: { locals: Record<string, unknown> }) => res.locals.operator as Operator;
-const ok = (body: unknown) => ({ status: 200, body });
-const created = (body: unknown) => ({ status: 201, body });
 
 /** Partners in the back office: each route calls one use case of domain/partners.ts. */
 export function partnerRoutes(router: OperationRouter, access: PartnerAccessPort): OperationRouter {

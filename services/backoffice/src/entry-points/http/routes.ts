@@ -4,7 +4,7 @@ import { authorizeOperator } from './authenticate';
 import { contentDisposition } from './content-disposition';
 import * as use from '../../domain/operations';
 import type { BackofficeDependencies } from '../../domain/ports';
-import type { Operator } from '../../domain/model';
+import { created, ok, operatorOf } from './replies';
 import type { PartnerAccessPort } from '../../domain/partners';
 import { partnerRoutes } from './partner-routes';
 import {
@@ -23,10 +23,6 @@ import {
   transitionOperation,
   transmitOperation,
 } from './contract';
-
-const operatorOf = (res: { locals: Record<string, unknown> }) => res.locals.operator as Operator;
-const ok = (body: unknown) => ({ status: 200, body });
-const created = (body: unknown) => ({ status: 201, body });
 
 /** The back office's API: each route takes the checked body, calls one use case, answers its result. */
 export function backofficeRoutes(deps: BackofficeDependencies, access: PartnerAccessPort): OperationRouter {

@@ -1,4 +1,4 @@
-import { RetrySchedule, backoffDelayMs, givesUp } from '@rental/retry-schedule';
+import { RetrySchedule, nextAttemptAt } from '@rental/retry-schedule';
 import type { LenderAdapter, LenderSubmission, LenderSubmissionQueue } from './ports';
 
 /** Retries of a lender submission: 2 s, doubling, at most 5 minutes; given up after `maxAttempts` (LENDER_MAX_ATTEMPTS; none: never). */
@@ -30,14 +30,8 @@ export function submitOne(deps: SubmissionDependencies, submission: LenderSubmis
       return 'submitted' as const;
     } catch (error) {
       const at = deps.now();
-      const schedule = deps.schedule ?? lenderRetrySchedule();
-      const exhausted = givesUp(schedule, submission.attempts);
-      await deps.queue.markFailed(
-        submission.id,
-        error instanceof Error ? error.message : String(error),
-        exhausted ? null : new Date(at.getTime() + backoffDelayMs(schedule, submission.attempts)),
-        at,
-      );
+      const retryAt = nextAttemptAt(deps.schedule ?? lenderRetrySchedule(), submission.attempts, at);
+      await deps.queue.markFailed(submission.id, error instanceof Error ? error.message : String(error), retryAt, at);
       return 'failed' as const;
     }
   });

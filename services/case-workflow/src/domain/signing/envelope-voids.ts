@@ -1,4 +1,4 @@
-import { RetrySchedule, backoffDelayMs, givesUp } from '@rental/retry-schedule';
+import { RetrySchedule, nextAttemptAt } from '@rental/retry-schedule';
 import { lenderRetrySchedule } from '../lender/lender-submission';
 import type { EnvelopeVoid, EnvelopeVoidQueue, SigningProvider } from './ports';
 
@@ -20,13 +20,8 @@ export async function voidAtProvider(deps: EnvelopeVoidDependencies, job: Envelo
     await deps.provider.voidEnvelope({ envelopeId: job.envelopeId, providerEnvelopeId: job.providerEnvelopeId, reason: job.reason });
   } catch (error) {
     const at = deps.now();
-    const exhausted = givesUp(ENVELOPE_VOID_RETRY_SCHEDULE, job.attempts);
-    await deps.queue.markVoidFailed(
-      job.envelopeId,
-      error instanceof Error ? error.message : String(error),
-      exhausted ? null : new Date(at.getTime() + backoffDelayMs(ENVELOPE_VOID_RETRY_SCHEDULE, job.attempts)),
-      at,
-    );
+    const message = error instanceof Error ? error.message : String(error);
+    await deps.queue.markVoidFailed(job.envelopeId, message, nextAttemptAt(ENVELOPE_VOID_RETRY_SCHEDULE, job.attempts, at), at);
     return 'failed';
   }
   await deps.queue.markVoided(job.envelopeId, deps.now());
