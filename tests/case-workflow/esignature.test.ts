@@ -1,3 +1,4 @@
+import { GENERIC_MAILBOXES } from '@rental/case-workflow';
 import { ISO, Owner, ULID, eventsOf, expectApplied, expectProblem, expectViolations, movesOf, newCase, newPartner, query, simulate } from './support/kit';
 
 let owner: Owner;
@@ -87,25 +88,8 @@ describe('POST /api/financing-cases/{financingCaseId}/start-esignature', () => {
 
   it("when a person gives a shared mailbox, then 422 at that person's email", async () => {
     const { caseId } = await acceptedCase();
-    for (const local of [
-      'info',
-      'office',
-      'kontakt',
-      'contact',
-      'mail',
-      'admin',
-      'support',
-      'sales',
-      'service',
-      'team',
-      'hello',
-      'buchhaltung',
-      'noreply',
-      'no-reply',
-      'post',
-      'verwaltung',
-      'Info',
-    ]) {
+    // Every listed mailbox, and one written in another case.
+    for (const local of [...GENERIC_MAILBOXES, 'Info']) {
       const response = await start(caseId, { authorizedPersons: [anna, { ...ben, email: `${local}@customer.example` }] });
       expectViolations(response, [['authorizedPersons[1].email', 'esignature.generic_mailbox']]);
     }

@@ -13,6 +13,8 @@ export { migrations as caseWorkflowMigrations } from './migrations';
 export function openCaseWorkflowDatabase(url: string, log: Logger): Promise<Knex> {
   return openDatabase({ url, schema: schemaOf('case-workflow'), migrations, log });
 }
+/** The shared mailboxes start-esignature refuses, for the test that sends each through the API. */
+export { GENERIC_MAILBOXES } from './domain/signing/esignature';
 // The reads whose plans tests/case-workflow/query-plans.test.ts checks on a grown database.
 export { CaseRepository } from './data-access/case-repository';
 export { ClockRepository } from './data-access/clock-repository';

@@ -5,7 +5,7 @@ import { partnerActor } from '../shared/model';
 import type { CaseRecord } from './ports';
 import type { ContractWork } from '../contract/ports';
 import type { QuoteWork } from '../quote/ports';
-import type { CaseStore } from './ports';
+import type { CaseLocks } from './ports';
 import type { QuoteStatus } from '../quote/quote-machine';
 
 /** Quote states a partner may not cancel from (canceled included: a case is canceled once). */
@@ -62,7 +62,7 @@ export async function applyApprovalTeamCancel(transaction: CancelWork): Promise<
 }
 
 /** POST /api/financing_cases/{id}/cancel */
-export async function cancelCase(store: CaseStore, id: string, partner: { id: string; roles: readonly string[] }): Promise<void> {
+export async function cancelCase(store: CaseLocks, id: string, partner: { id: string; roles: readonly string[] }): Promise<void> {
   requireApiUser(partner.roles);
   const outcome = await store.inCase(
     id,

@@ -2,8 +2,9 @@ import { applyApprovalTeamCancel } from './cancel';
 import { CustomerChannelSettings, remindCustomer } from '../customer/customer';
 import { Quote, SYSTEM_ACTOR } from '../shared/model';
 import type { DocumentsPort, OverdueItem, OverdueStage, PartnerNames } from '../shared/ports';
-import type { CaseTransaction } from '../case/ports';
-import type { CaseStore, ClockQueries, ReminderBatches, ReminderCase } from './ports';
+import type { CaseClockWork, CaseLocks, CaseRecord, ClockQueries, ReminderBatches, ReminderCase } from './ports';
+import type { ContractWork } from '../contract/ports';
+import type { QuoteWork } from '../quote/ports';
 
 /** The clock's rules, from configuration (milliseconds). */
 export interface ClockSettings {
@@ -14,7 +15,7 @@ export interface ClockSettings {
 }
 
 export interface ClockDependencies {
-  store: CaseStore;
+  store: CaseLocks;
   queries: ClockQueries;
   reminders: ReminderBatches;
   documents: DocumentsPort;
@@ -48,14 +49,14 @@ export function reminderDueAt(quote: Quote, clock: ClockSettings): number | null
   return Date.parse(quote.reviewMailedAt) + clock.reminderAfterMs;
 }
 
-const isDue = (dueAt: number | null, transaction: Pick<CaseTransaction, 'now'>): dueAt is number => dueAt !== null && dueAt <= transaction.now().getTime();
+const isDue = (dueAt: number | null, transaction: Pick<CaseRecord, 'now'>): dueAt is number => dueAt !== null && dueAt <= transaction.now().getTime();
 
 /**
  * Expiry: a quote in review for REVIEW_EXPIRY_AFTER moves with `expire` (its links stop working
  * with the move) and its partner is mailed. Re-checked in the locked case, so a second replica or
  * a customer's answer in between makes this a no-op.
  */
-export async function expireReviewIfDue(transaction: CaseTransaction, clock: ClockSettings): Promise<boolean> {
+export async function expireReviewIfDue(transaction: CaseRecord & QuoteWork, clock: ClockSettings): Promise<boolean> {
   if (!isDue(expiryDueAt(transaction.quote, clock), transaction)) return false;
   const { quote } = transaction;
   transaction.setAuditReason('review_expired');
@@ -89,10 +90,10 @@ export async function remindCustomerIfDue(
   return true;
 }
 
-const closed = (transaction: CaseTransaction) => ['canceled', 'completed'].includes(transaction.quote.status);
+const closed = (transaction: CaseRecord) => ['canceled', 'completed'].includes(transaction.quote.status);
 
 /** Overdue items' notice: the partner is mailed once about the items this case has not been noticed of. */
-export async function noticeOverdueItems(transaction: CaseTransaction, items: OverdueItem[], clock: ClockSettings): Promise<boolean> {
+export async function noticeOverdueItems(transaction: CaseRecord & CaseClockWork, items: OverdueItem[], clock: ClockSettings): Promise<boolean> {
   if (closed(transaction)) return false;
   const fresh: OverdueItem[] = [];
   for (const item of items) if (await transaction.claimOverdueNotice(item)) fresh.push(item);
@@ -108,7 +109,7 @@ export async function noticeOverdueItems(transaction: CaseTransaction, items: Ov
 }
 
 /** Still overdue after DOCUMENT_OVERDUE_GRACE: the system cancels the case with every effect of the approval team's cancel. */
-export async function cancelForOverdueItems(transaction: CaseTransaction): Promise<boolean> {
+export async function cancelForOverdueItems(transaction: CaseRecord & QuoteWork & ContractWork): Promise<boolean> {
   if (closed(transaction)) return false;
   transaction.setAuditReason('overdue_documents');
   await applyApprovalTeamCancel(transaction);
@@ -122,6 +123,9 @@ const MAX_BATCHES_PER_TICK = 25;
 
 const systemAudit = { actor: { ...SYSTEM_ACTOR } };
 
+/** What the scheduler's expiries and overdue items do to the locked case (reminders go through their batches). */
+type ClockWork = CaseRecord & CaseClockWork & QuoteWork & ContractWork;
+
 async function inBatches(read: () => Promise<string[]>, apply: (id: string) => Promise<boolean>): Promise<number> {
   let applied = 0;
   for (let batch = 0; batch < MAX_BATCHES_PER_TICK; batch += 1) {
@@ -133,7 +137,7 @@ async function inBatches(read: () => Promise<string[]>, apply: (id: string) => P
   return applied;
 }
 
-async function inCaseOfClock(deps: ClockDependencies, id: string, work: (transaction: CaseTransaction) => Promise<boolean>): Promise<boolean> {
+async function inCaseOfClock(deps: ClockDependencies, id: string, work: (transaction: ClockWork) => Promise<boolean>): Promise<boolean> {
   return (await deps.store.inCase(id, work, systemAudit))?.result ?? false;
 }
 

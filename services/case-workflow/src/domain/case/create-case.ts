@@ -3,7 +3,7 @@ import { FINANCING_TYPES, PAYMENT_INTERVALS } from '@rental/proto';
 import { Address, Customer, QuoteItem, QuoteTermsInput, partnerActor } from '../shared/model';
 import type { PartnerNames } from '../shared/ports';
 import type { CaseTransaction } from '../case/ports';
-import type { CaseSource, CaseStore, NewCase } from './ports';
+import type { CaseCreation, CaseSource, NewCase } from './ports';
 import { CustomerChannelSettings, issueLinkAndMail } from '../customer/customer';
 
 const QUOTE_NUMBER = /^[A-Za-z0-9._/-]{1,64}$/;
@@ -66,7 +66,7 @@ function checkCommon(partnerId: string, terms: QuoteTermsInput): void {
   }
 }
 
-async function createOnce(store: CaseStore, newCase: NewCase, work: (transaction: CaseTransaction) => Promise<void>): Promise<CreatedCase> {
+async function createOnce(store: CaseCreation, newCase: NewCase, work: (transaction: CaseTransaction) => Promise<void>): Promise<CreatedCase> {
   const existing = await store.findCaseBySource(newCase.partnerId, newCase.source);
   const result = existing ? { ...existing, created: false } : await store.createCase(newCase, work, { actor: partnerActor(newCase.partnerId) });
   return {
@@ -92,7 +92,7 @@ export interface CheckoutCustomerChannel {
  * e-mail was given) gets a view-only link; without, it stays in_progress with no financing
  * request. A repeat for the same cart returns the first case.
  */
-export async function createCaseFromCheckout(store: CaseStore, input: CheckoutCaseInput, channel?: CheckoutCustomerChannel): Promise<CreatedCase> {
+export async function createCaseFromCheckout(store: CaseCreation, input: CheckoutCaseInput, channel?: CheckoutCustomerChannel): Promise<CreatedCase> {
   checkCommon(input.partnerId, input.terms);
   if (!input.cartId) throw invalidInput('case.cart_missing', 'cart_id is required.');
   if (input.quoteNumber !== null && !QUOTE_NUMBER.test(input.quoteNumber))
@@ -126,7 +126,7 @@ export async function createCaseFromCheckout(store: CaseStore, input: CheckoutCa
 }
 
 /** The case of a quote request: the quote in_progress, no financing request yet. */
-export function createCaseFromQuoteRequest(store: CaseStore, input: QuoteRequestCaseInput): Promise<CreatedCase> {
+export function createCaseFromQuoteRequest(store: CaseCreation, input: QuoteRequestCaseInput): Promise<CreatedCase> {
   checkCommon(input.partnerId, input.terms);
   if (!input.quoteRequestId) throw invalidInput('case.quote_request_missing', 'quote_request_id is required.');
   return createOnce(

@@ -13,12 +13,12 @@ import type {
   QuoteTermsInput,
   SignatureEnvelope,
 } from '../shared/model';
-import type { MailRequest } from '../shared/ports';
+import type { AppliedCallbacks, MailRequest } from '../shared/ports';
 import type { ContractWork } from '../contract/ports';
-import type { CustomerLink, CustomerLinkWork } from '../customer/ports';
+import type { CustomerLinkReads, CustomerLinkWork } from '../customer/ports';
 import type { LenderWork } from '../lender/ports';
-import type { QuoteWork } from '../quote/ports';
-import type { SigningStatement, SigningWork } from '../signing/ports';
+import type { QuoteReads, QuoteWork } from '../quote/ports';
+import type { SigningReads, SigningWork } from '../signing/ports';
 
 /** Where a case came from; a repeated creation from the same source returns the first case. */
 export type CaseSource = { cartId: string } | { quoteRequestId: string };
@@ -44,7 +44,8 @@ export interface CreatedCaseResult {
   created: boolean;
 }
 
-export interface CaseStore {
+/** The partner-facing reads of cases, quotes, contracts and history. */
+export interface CaseReads {
   findCase(id: string): Promise<FinancingCase | undefined>;
   /** Newest first. */
   listCases(partnerId: string, limit: number, offset: number): Promise<FinancingCase[]>;
@@ -52,31 +53,32 @@ export interface CaseStore {
   /** The quote and its items only (what a lender application carries), two reads instead of findQuoteDetails' six. */
   findQuoteWithItems(quoteId: string): Promise<Pick<QuoteDetails, 'quote' | 'items'> | undefined>;
   findContract(contractId: string): Promise<ContractDetails | undefined>;
+  /** The case's history, oldest first. */
+  listHistory(financingCaseId: string): Promise<HistoryEntry[]>;
+}
+
+/** A case's creation from its source, once per source. */
+export interface CaseCreation {
   findCaseBySource(partnerId: string, source: CaseSource): Promise<{ financingCase: FinancingCase; quoteNumber: string } | undefined>;
-  /** Whether one of the partner's quotes of this calculation type and duration froze this rental factor (a decimal with 3 places). */
-  hasQuoteWithRentalFactor(partnerId: string, rentalFactor: string, term: { calculationType: string; duration: number }): Promise<boolean>;
   /**
    * Creates the case and its quote (event: create) and runs `work` in the same transaction.
    * A case that exists for the source already is returned with created false; a quote number
    * taken by another quote of the partner is a conflict.
    */
   createCase(newCase: NewCase, work: (transaction: CaseTransaction) => Promise<void>, audit: AuditContext): Promise<CreatedCaseResult>;
+}
+
+/** The locked case: every change to an existing case goes through it. */
+export interface CaseLocks {
   /**
    * Runs `work` in one transaction with the case locked; undefined when there is no such case.
    * Every change it makes is recorded in the case's history as made by `audit.actor`.
    */
   inCase<T>(financingCaseId: string, work: (transaction: CaseTransaction) => Promise<T>, audit: AuditContext): Promise<{ result: T } | undefined>;
-  /** The case's history, oldest first. */
-  listHistory(financingCaseId: string): Promise<HistoryEntry[]>;
-  /** The case and contract of an envelope requested at the signing provider. */
-  findProviderEnvelope(envelopeId: string): Promise<{ financingCaseId: string; contractId: string } | undefined>;
-  /** Whether a callback of this sender and webhook-id was applied (its change committed). */
-  isCallbackApplied(sender: string, webhookId: string): Promise<boolean>;
-  /** Records a callback as applied on its own, after work done outside the case's transaction; false when it was recorded before. */
-  markCallbackApplied(sender: string, webhookId: string): Promise<boolean>;
-  findSigningStatement(financingCaseId: string): Promise<SigningStatement | null>;
-  findCustomerLink(tokenHash: string): Promise<CustomerLink | undefined>;
 }
+
+/** The data-access side of cases: the union of the store's roles, which the repository implements in one class. */
+export interface CaseStore extends CaseReads, CaseCreation, CaseLocks, AppliedCallbacks, QuoteReads, SigningReads, CustomerLinkReads {}
 
 /** The reads that find what is due; the changes themselves go through the locked case. */
 export interface ClockQueries {

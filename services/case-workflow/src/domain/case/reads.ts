@@ -2,7 +2,7 @@ import { notFound } from '@rental/problem';
 import { readableCase } from '../shared/access';
 import type { ContractDetails, FinancingCase, QuoteDetails, RequestedItem } from '../shared/model';
 import type { CallContext, DocumentsPort } from '../shared/ports';
-import type { CaseStore } from './ports';
+import type { CaseReads } from './ports';
 
 export interface CaseView {
   financingCase: FinancingCase;
@@ -10,7 +10,7 @@ export interface CaseView {
 }
 
 export interface ReadDependencies {
-  store: CaseStore;
+  store: CaseReads;
   documents: DocumentsPort;
 }
 
@@ -41,7 +41,7 @@ export async function listCases(deps: ReadDependencies, page: { limit: number; o
 }
 
 /** GET /api/quotes/{id}: another partner's quote is 404. */
-export async function readQuote(store: CaseStore, id: string, partnerId: string): Promise<QuoteDetails> {
+export async function readQuote(store: CaseReads, id: string, partnerId: string): Promise<QuoteDetails> {
   const details = await store.findQuoteDetails(id);
   if (!details || details.quote.partnerId !== partnerId) throw notFound('quote.not_found', `No quote ${id}.`);
   return details;
@@ -50,7 +50,7 @@ export async function readQuote(store: CaseStore, id: string, partnerId: string)
 export const contractNotFound = (id: string) => notFound('contract.not_found', `No contract ${id}.`);
 
 /** GET /api/contracts/{id}: another partner's contract is 404. */
-export async function readContract(store: CaseStore, id: string, partnerId: string): Promise<ContractDetails> {
+export async function readContract(store: CaseReads, id: string, partnerId: string): Promise<ContractDetails> {
   const details = await store.findContract(id);
   if (!details || details.contract.partnerId !== partnerId) throw contractNotFound(id);
   return details;
@@ -64,7 +64,7 @@ export interface CaseAccess {
 }
 
 /** For other services' scope checks: whether the case exists and whose it is. */
-export async function caseAccess(store: CaseStore, id: string): Promise<CaseAccess> {
+export async function caseAccess(store: CaseReads, id: string): Promise<CaseAccess> {
   const financingCase = await store.findCase(id);
   if (!financingCase) return { exists: false, partnerId: '', status: '', quoteId: '' };
   return { exists: true, partnerId: financingCase.partnerId, status: financingCase.status, quoteId: financingCase.quoteId };

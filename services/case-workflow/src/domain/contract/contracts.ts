@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NOT_BLANK_MESSAGE, forbidden, ruleViolation, tooLongMessage } from '@rental/problem';
 import type { ContractMove, ContractPlace } from './contract-machine';
 import { Contract, partnerActor } from '../shared/model';
-import type { CaseRecord, CaseStore } from '../case/ports';
+import type { CaseLocks, CaseReads, CaseRecord } from '../case/ports';
 import type { ContractWork } from './ports';
 import type { QuoteWork } from '../quote/ports';
 import { contractNotFound } from '../case/reads';
@@ -24,7 +24,7 @@ export const contractNumberBody = z
  * PATCH /api/contracts/{id}/edit-contract-number, first step: the scope (unknown 404, another
  * partner's 403) comes before the body.
  */
-export async function editableContract(store: CaseStore, contractId: string, partnerId: string): Promise<Contract> {
+export async function editableContract(store: CaseReads, contractId: string, partnerId: string): Promise<Contract> {
   const details = await store.findContract(contractId);
   if (!details) throw contractNotFound(contractId);
   if (details.contract.partnerId !== partnerId) throw forbidden('contract.forbidden', 'The contract belongs to another partner.');
@@ -32,7 +32,7 @@ export async function editableContract(store: CaseStore, contractId: string, par
 }
 
 /** Then the number, unique among the partner's contracts (422 at contractNumber). */
-export async function editContractNumber(store: CaseStore, contract: Contract, contractNumber: string): Promise<Contract> {
+export async function editContractNumber(store: CaseLocks, contract: Contract, contractNumber: string): Promise<Contract> {
   const { id: contractId, partnerId } = contract;
   const outcome = await store.inCase(
     contract.financingCaseId,

@@ -4,8 +4,10 @@ import { caseNotFound, ownCase, requireApiUser } from '../shared/access';
 import { hashCustomerToken, looksLikeCustomerToken } from './customer-token';
 import { FinancingCase, Quote, QuoteDetails, RequestedItem, partnerActor } from '../shared/model';
 import type { DocumentsPort, MailRequest, PartnerNames } from '../shared/ports';
-import type { CaseTransaction, CaseStore, ReminderCase } from '../case/ports';
-import type { CustomerLink } from './ports';
+import type { CaseLocks, CaseReads, CaseRecord, ReminderCase } from '../case/ports';
+import type { CustomerLink, CustomerLinkReads, CustomerLinkWork } from './ports';
+import type { LenderWork } from '../lender/ports';
+import type { QuoteWork } from '../quote/ports';
 import type { QuoteMove, QuoteStatus } from '../quote/quote-machine';
 
 /** What the customer's side needs to know of the deployment. */
@@ -18,7 +20,7 @@ export interface CustomerChannelSettings {
 }
 
 export interface CustomerDependencies {
-  store: CaseStore;
+  store: CaseReads & CaseLocks & CustomerLinkReads;
   documents: DocumentsPort;
   partners: PartnerNames;
   customer: CustomerChannelSettings;
@@ -127,7 +129,7 @@ export async function sendToCustomer(
 /** A new link (replacing the earlier ones) and its mail, in the case's transaction. */
 export async function issueLinkAndMail(
   settings: CustomerChannelSettings,
-  transaction: CaseTransaction,
+  transaction: CaseRecord & CustomerLinkWork,
   input: { email: string; viewOnly: boolean; partnerName: string | null },
 ): Promise<{ customerUrl: string; expiresAt: string }> {
   const link = await transaction.issueCustomerLink({
@@ -218,11 +220,14 @@ export async function readCustomerView(deps: CustomerDependencies, token: string
   return viewOf(deps, await openLink(deps, token));
 }
 
+/** What the customer's answer does to the locked case: the quote's moves, and the lender submission an acceptance queues. */
+type CustomerAnswerWork = CaseRecord & QuoteWork & LenderWork;
+
 /** A change the customer makes: only with a link that allows actions, only while the quote is in review. */
 async function customerChange(
   deps: CustomerDependencies,
   token: string,
-  change: (transaction: CaseTransaction) => Promise<void>,
+  change: (transaction: CustomerAnswerWork) => Promise<void>,
   reason: string | null = null,
 ): Promise<CustomerView> {
   const opened = await openLink(deps, token);

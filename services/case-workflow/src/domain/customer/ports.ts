@@ -15,6 +15,11 @@ export interface CustomerLinkWork {
   currentCustomerLink(): Promise<{ email: string | null; expiresAt: string } | null>;
 }
 
+/** The customer's links as the customer's page opens them. */
+export interface CustomerLinkReads {
+  findCustomerLink(tokenHash: string): Promise<CustomerLink | undefined>;
+}
+
 export interface NewCustomerLink {
   email: string | null;
   viewOnly: boolean;

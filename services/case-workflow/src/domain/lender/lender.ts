@@ -4,9 +4,11 @@ import { badGateway, boundedText, choiceMessage, conflict, emailAddress, notFoun
 import { FINANCING_STAGE_CATEGORIES } from '@rental/proto';
 import type { Actor, FinancingCase } from '../shared/model';
 import type { NewRequestItem, PartnerNames } from '../shared/ports';
-import type { CaseTransaction, CaseStore } from '../case/ports';
+import type { CaseLocks, CaseReads } from '../case/ports';
 import type { ApplicationSource, CreditBureau, LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission } from './ports';
 import { QuoteStatus, UNDER_FINANCE_REVIEW, statesAllowing } from '../quote/quote-machine';
+import type { QuoteWork } from '../quote/ports';
+import type { SigningWork } from '../signing/ports';
 import { SignedCallbackDependencies, signedEvent } from '../shared/signed-callback';
 
 /** Where a lender's questions move the quote to finance_questions (in finance_questions it stays). */
@@ -15,7 +17,7 @@ const ASKABLE = statesAllowing('finance_needs_help');
 export const lenderActor = (lender: { id: string; name: string }): Actor => ({ type: 'lender', id: lender.id, name: lender.name });
 
 export interface ApplicationDependencies {
-  store: CaseStore;
+  store: CaseReads;
   applications: ApplicationSource;
   creditBureau: CreditBureau;
   partners: PartnerNames;
@@ -180,7 +182,7 @@ export async function receiveLenderEvent(
   if (!outcome) throw unknownCase();
 }
 
-async function applyDecision(transaction: CaseTransaction, event: LenderEvent, status: QuoteStatus): Promise<void> {
+async function applyDecision(transaction: QuoteWork & SigningWork, event: LenderEvent, status: QuoteStatus): Promise<void> {
   switch (event.type) {
     case 'application.accepted':
       if (status === 'finance_rejected') {
@@ -243,7 +245,7 @@ async function createQuestions(
 }
 
 export interface LenderOperationsDependencies {
-  store: CaseStore;
+  store: CaseReads & CaseLocks;
   applications: ApplicationSource;
   lender: LenderAdapter;
 }
@@ -284,7 +286,7 @@ export async function sendLenderAttachments(
  * lender (its status still reads failed from the attempt before): the lender would get the case
  * twice. The latest submission is locked, so the worker cannot claim its retry meanwhile.
  */
-export async function resubmitToLender(deps: { store: CaseStore }, financingCaseId: string, actor: Actor): Promise<void> {
+export async function resubmitToLender(deps: { store: CaseReads & CaseLocks }, financingCaseId: string, actor: Actor): Promise<void> {
   if (!(await deps.store.findCase(financingCaseId))) throw notFound('financing_case.not_found', `No case ${financingCaseId}.`);
   const outcome = await deps.store.inCase(
     financingCaseId,

@@ -6,14 +6,14 @@ import { CONTRACT_PLACES, ContractPlace, contractPath, isContractPlace } from '.
 import { moveContractTo } from '../contract/contracts';
 import type { Actor, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../shared/model';
 import type { MailRequest, PartnerNames } from '../shared/ports';
-import type { CaseRecord, CaseStore } from '../case/ports';
+import type { CaseLocks, CaseReads, CaseRecord } from '../case/ports';
 import type { LenderWork } from '../lender/ports';
 import type { OpsReads, OpsQueueEntry, LenderSubmissionView } from './ports';
 import { QUOTE_MOVES, QuoteMove, isQuoteStatus } from '../quote/quote-machine';
 import type { QuoteWork } from '../quote/ports';
 
 export interface OperatorDependencies {
-  store: CaseStore;
+  store: CaseReads & CaseLocks;
   reads: OpsReads;
   partners: PartnerNames;
 }

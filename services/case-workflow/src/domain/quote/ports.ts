@@ -16,3 +16,9 @@ export interface QuoteWork {
   /** The case becomes a financing request (the customer accepted the offer). */
   markFinancingRequest(): Promise<void>;
 }
+
+/** What other services ask of the partner's quotes. */
+export interface QuoteReads {
+  /** Whether one of the partner's quotes of this calculation type and duration froze this rental factor (a decimal with 3 places). */
+  hasQuoteWithRentalFactor(partnerId: string, rentalFactor: string, term: { calculationType: string; duration: number }): Promise<boolean>;
+}

@@ -6,7 +6,7 @@ import { ClockSettings, cancelForOverdueItems, expireReviewIfDue, expiryDueAt, n
 import type { CustomerChannelSettings } from '../customer/customer';
 import { FinancingCase, SYSTEM_ACTOR, partnerActor } from '../shared/model';
 import type { DocumentsPort, OverdueItem, PartnerNames } from '../shared/ports';
-import type { CaseTransaction, CaseStore } from '../case/ports';
+import type { CaseLocks, CaseTransaction } from '../case/ports';
 import type { QuoteStatus } from '../quote/quote-machine';
 import type { SandboxCaller } from './sandbox';
 
@@ -33,7 +33,7 @@ export interface AdvancedClock {
 }
 
 export interface SandboxClockDependencies {
-  store: CaseStore;
+  store: CaseLocks;
   documents: DocumentsPort;
   partners: PartnerNames;
   customer: CustomerChannelSettings;

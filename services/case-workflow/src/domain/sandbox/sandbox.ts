@@ -18,7 +18,7 @@ import { CONTRACT_PLACES, ContractPlace, EnvelopeStatus, contractPath, envelopeS
 import { moveContractTo } from '../contract/contracts';
 import { Contract, FinancingCase, partnerActor } from '../shared/model';
 import type { CallContext, DocumentsPort } from '../shared/ports';
-import type { CaseTransaction, CaseStore, CaseRecord } from '../case/ports';
+import type { CaseLocks, CaseReads, CaseTransaction, CaseRecord } from '../case/ports';
 import { QuoteStatus, UNDER_FINANCE_REVIEW, quotePath } from '../quote/quote-machine';
 import { parseOrFail } from '../shared/validation';
 import type { ContractWork } from '../contract/ports';
@@ -46,7 +46,7 @@ export const financeDecisionBody = z
   .meta({ id: 'SandboxFinanceDecision' });
 
 export interface SandboxDependencies {
-  store: CaseStore;
+  store: CaseReads & CaseLocks;
   documents: DocumentsPort;
   /** API_ENVIRONMENT is sandbox. */
   sandbox: boolean;

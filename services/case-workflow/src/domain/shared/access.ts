@@ -1,6 +1,6 @@
 import { forbidden, notFound } from '@rental/problem';
 import type { FinancingCase } from './model';
-import type { CaseStore } from '../case/ports';
+import type { CaseReads } from '../case/ports';
 
 const API_USER_ROLE = 'api_user';
 
@@ -19,7 +19,7 @@ export function ownCase(financingCase: FinancingCase, partnerId: string): Financ
 }
 
 /** A change's first step, before its body is read: an unknown case is 404, another partner's case 403. */
-export async function changeableCase(store: Pick<CaseStore, 'findCase'>, id: string, partnerId: string): Promise<FinancingCase> {
+export async function changeableCase(store: Pick<CaseReads, 'findCase'>, id: string, partnerId: string): Promise<FinancingCase> {
   const found = await store.findCase(id);
   if (!found) throw caseNotFound(id);
   return ownCase(found, partnerId);

@@ -53,6 +53,14 @@ export interface DocumentsPort {
   markOverdueItems(itemIds: number[], stage: OverdueStage, at: Date): Promise<void>;
 }
 
+/** The callbacks of outside parties applied so far, by sender and webhook-id: each is applied at most once. */
+export interface AppliedCallbacks {
+  /** Whether a callback of this sender and webhook-id was applied (its change committed). */
+  isCallbackApplied(sender: string, webhookId: string): Promise<boolean>;
+  /** Records a callback as applied on its own, after work done outside the case's transaction; false when it was recorded before. */
+  markCallbackApplied(sender: string, webhookId: string): Promise<boolean>;
+}
+
 /** notice: the partner is mailed once; cancel: the grace is over and the case is canceled. */
 export type OverdueStage = 'notice' | 'cancel';
 

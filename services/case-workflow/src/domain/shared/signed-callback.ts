@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import { DomainError, UNSTORABLE_TEXT_MESSAGE, firstUnstorableText, validationFailed } from '@rental/problem';
-import type { DocumentsPort } from './ports';
-import type { CaseStore } from '../case/ports';
+import type { AppliedCallbacks, DocumentsPort } from './ports';
+import type { CaseLocks, CaseReads } from '../case/ports';
 import type { SignedMessages } from '../signing/ports';
 import { parseOrFail } from './validation';
 
 /** What every outside party's signed callback (a lender's decision, the signing provider's envelope) needs. */
 export interface SignedCallbackDependencies {
-  store: CaseStore;
+  store: CaseReads & CaseLocks & AppliedCallbacks;
   documents: DocumentsPort;
   signed: SignedMessages;
 }

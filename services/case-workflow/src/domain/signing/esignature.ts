@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { DomainError, type ProblemCode, Violation, boundedText, conflict, emailAddress, ruleViolation, unavailable, validationFailed } from '@rental/problem';
 import { caseNotFound } from '../shared/access';
 import { AuthorizedPerson, FinancingCase, Quote, partnerActor } from '../shared/model';
-import type { CaseTransaction, CaseStore } from '../case/ports';
-import type { NewAuthorizedPerson, SigningProvider, SigningStatement, SigningStatementSource } from './ports';
-import type { ContractRenderer } from '../contract/ports';
+import type { CaseLocks, CaseReads, CaseRecord } from '../case/ports';
+import type { NewAuthorizedPerson, SigningProvider, SigningStatement, SigningStatementSource, SigningWork } from './ports';
+import type { ContractRenderer, ContractWork } from '../contract/ports';
 
 /** Shared mailboxes reach a team, not a person who can sign; the invitation must go to a signer. */
-const GENERIC_MAILBOXES = [
+export const GENERIC_MAILBOXES = [
   'info',
   'office',
   'kontakt',
@@ -172,8 +172,11 @@ export interface StartedEsignature {
  */
 export const ENVELOPE_REQUEST_LEASE_MS = 30_000;
 
+/** What a start of the e-signature does to the locked case: its contract, envelope and authorized persons. */
+export type EsignatureWork = CaseRecord & ContractWork & SigningWork;
+
 export interface EsignatureDependencies {
-  store: CaseStore;
+  store: CaseReads & CaseLocks;
   signingStatements: SigningStatementSource;
   /** Production: the contract is rendered and sent to the signing provider before the partner's 200. */
   signing?: { provider: SigningProvider; renderer: ContractRenderer; now(): Date };
@@ -193,7 +196,7 @@ const envelopeReplaced = (envelopeId: string) =>
   );
 
 /** Rule 1 and the contract's state: why the case takes no envelope now, or null. */
-function startRefusal(transaction: CaseTransaction): DomainError | null {
+function startRefusal(transaction: CaseRecord): DomainError | null {
   if (transaction.financingCase.status !== 'finance_accepted') return notAccepted(transaction.financingCase);
   const contract = transaction.contract;
   if (contract && contract.status !== 'wait_for_signing')
@@ -220,19 +223,19 @@ const recipientsOf = (persons: NewAuthorizedPerson[]) =>
 const signersOf = (persons: NewAuthorizedPerson[]) => persons.map(({ firstName, lastName, email }) => ({ firstName, lastName, email }));
 const laterOf = (a: Date, b: Date | null) => (b && b > a ? b : a);
 
-function started(transaction: CaseTransaction, contractId: string, envelopeId: string, authorizedPersons: AuthorizedPerson[]): StartedEsignature {
+function started(transaction: CaseRecord, contractId: string, envelopeId: string, authorizedPersons: AuthorizedPerson[]): StartedEsignature {
   return { financingCaseId: transaction.financingCase.id, contractId, envelopeId, status: 'sent', authorizedPersons };
 }
 
 /** The contract's envelope when it is open (sent, neither signed nor declined) and was started for these persons. */
-async function openEnvelopeFor(transaction: CaseTransaction, persons: NewAuthorizedPerson[]): Promise<StartedEsignature | null> {
+async function openEnvelopeFor(transaction: CaseRecord & SigningWork, persons: NewAuthorizedPerson[]): Promise<StartedEsignature | null> {
   const { envelope, contract } = transaction;
   if (envelope?.status !== 'sent' || !contract) return null;
   const current = await transaction.authorizedPersons();
   return samePersons(current, persons) ? started(transaction, contract.id, envelope.id, current) : null;
 }
 
-async function inOwnCase<T>(store: CaseStore, financingCase: FinancingCase, work: (transaction: CaseTransaction) => Promise<T>): Promise<T> {
+async function inOwnCase<T>(store: CaseLocks, financingCase: FinancingCase, work: (transaction: EsignatureWork) => Promise<T>): Promise<T> {
   const outcome = await store.inCase(financingCase.id, work, { actor: partnerActor(financingCase.partnerId) });
   if (!outcome) throw caseNotFound(financingCase.id);
   return outcome.result;
@@ -275,7 +278,7 @@ export async function startEsignature(
  * never came leaves the reservation, which a retry asks again or the void worker voids.
  */
 async function startAtProvider(
-  store: CaseStore,
+  store: EsignatureDependencies['store'],
   signing: NonNullable<EsignatureDependencies['signing']>,
   financingCase: FinancingCase,
   persons: NewAuthorizedPerson[],
@@ -335,7 +338,7 @@ interface PlannedRequest {
  * their attempt can no longer be on its way); else a new envelope is reserved.
  */
 async function planEnvelopeRequest(
-  transaction: CaseTransaction,
+  transaction: CaseRecord & SigningWork,
   persons: NewAuthorizedPerson[],
   now: Date,
 ): Promise<{ started: StartedEsignature } | PlannedRequest> {
@@ -368,7 +371,7 @@ async function planEnvelopeRequest(
  * once the void is committed.
  */
 export async function acceptRequestedEnvelope(
-  transaction: CaseTransaction,
+  transaction: EsignatureWork,
   envelopeId: string,
   providerEnvelopeId: string | null,
   now: Date,

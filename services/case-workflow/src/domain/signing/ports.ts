@@ -28,6 +28,13 @@ export interface SigningWork {
   setProviderEnvelopeId(envelopeId: string, providerEnvelopeId: string): Promise<void>;
 }
 
+/** The signing's reads outside the locked case: a provider callback's envelope, the lender's statement a start checks. */
+export interface SigningReads {
+  /** The case and contract of an envelope requested at the signing provider. */
+  findProviderEnvelope(envelopeId: string): Promise<{ financingCaseId: string; contractId: string } | undefined>;
+  findSigningStatement(financingCaseId: string): Promise<SigningStatement | null>;
+}
+
 export interface NewAuthorizedPerson {
   firstName: string;
   lastName: string;

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { DomainError, boundedText, choiceMessage, conflict, NOT_BLANK_MESSAGE, notFound } from '@rental/problem';
 import { acceptRequestedEnvelope } from './esignature';
 import type { Actor, FinancingCase } from '../shared/model';
-import type { CaseRecord, CaseStore } from '../case/ports';
-import type { SigningStatement, SigningStatementSource, SigningWork } from './ports';
+import type { CaseRecord } from '../case/ports';
+import type { SigningReads, SigningStatement, SigningStatementSource, SigningWork } from './ports';
 import { SignedCallbackDependencies, signedEvent } from '../shared/signed-callback';
 import type { ContractWork } from '../contract/ports';
 
@@ -39,6 +39,7 @@ const signingEvent = z.discriminatedUnion(
 export type SigningEvent = z.infer<typeof signingEvent>;
 
 export interface SigningCallbackDependencies extends SignedCallbackDependencies {
+  store: SignedCallbackDependencies['store'] & SigningReads;
   /** SIGNING_WEBHOOK_SECRET; undefined outside production, where the provider never calls. */
   secret: string | undefined;
   now(): Date;
@@ -141,7 +142,7 @@ async function applyEnvelopeEvent(transaction: CaseRecord & ContractWork & Signi
 
 /** Production: the statement the lender sent with its acceptance, kept on the quote. */
 export class StoredSigningStatements implements SigningStatementSource {
-  constructor(private readonly store: CaseStore) {}
+  constructor(private readonly store: SigningReads) {}
 
   statementFor(financingCase: FinancingCase): Promise<SigningStatement | null> {
     return this.store.findSigningStatement(financingCase.id);
