@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { ApiClient, ReceivedRequest, WebhookReceiver, createTestPartner } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
 import type { RegisteredEndpoint } from './support';
-import { deliveryFixture, expectedBody, hmacBase64, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
+import { deliveryFixture, endpointView, expectedBody, hmacBase64, registerEndpoint, requestsFor, sleep, waitForDelivery, waitForRequests } from './support';
 import { problemTypeOf } from '../support/problems';
 
 // The tools partners use on their endpoints (secret rotation, redelivery, test events), tried
@@ -70,16 +70,15 @@ describe('POST /api/webhook_endpoints/{id}/rotate-secret', () => {
     const rotated = await api.post(`/api/webhook_endpoints/${endpoint.id}/rotate-secret`, { overlapSeconds: 3600 });
 
     expect([rotated.status, rotated.contentType]).toEqual([200, 'application/json; charset=utf-8']);
-    expect(rotated.json).toEqual({
-      '@id': `/api/webhook_endpoints/${endpoint.id}`,
-      '@type': 'WebhookEndpoint',
-      id: endpoint.id,
-      url: endpoint.url,
-      active: true,
-      createdAt: expect.stringMatching(ISO),
-      secret: expect.stringMatching(SECRET),
-      previousSecretExpiresAt: expect.stringMatching(ISO),
-    });
+    expect(rotated.json).toEqual(
+      endpointView(endpoint.id, {
+        url: endpoint.url,
+        active: true,
+        createdAt: expect.stringMatching(ISO),
+        secret: expect.stringMatching(SECRET),
+        previousSecretExpiresAt: expect.stringMatching(ISO),
+      }),
+    );
     expect(rotated.json.secret).not.toBe(endpoint.secret);
     const expiresAt = Date.parse(rotated.json.previousSecretExpiresAt);
     expect(expiresAt).toBeGreaterThanOrEqual(before + 3_600_000 - 1000);

@@ -91,6 +91,14 @@ export interface RegisteredEndpoint {
   url: string;
 }
 
+/**
+ * A webhook endpoint as the partner API and the portal show it: its `@id` and `@type` follow from
+ * its id; `fields` are the rest a test expects (and may replace `id` with a matcher).
+ */
+export function endpointView(id: string, fields: Record<string, unknown>): Record<string, unknown> {
+  return { '@id': `/api/webhook_endpoints/${id}`, '@type': 'WebhookEndpoint', id, ...fields };
+}
+
 export async function registerEndpoint(api: ApiClient, url: string, active = true): Promise<RegisteredEndpoint> {
   const response = await api.post('/api/webhook_endpoints', { url, active });
   if (response.status !== 201) throw new Error(`registering ${url} gave ${response.status}: ${response.text}`);
