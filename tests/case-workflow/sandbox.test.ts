@@ -17,6 +17,12 @@ const contractOf = async (caseId: string) => {
 };
 /** Events after the first `skip` ones. */
 const newMoves = async (caseId: string, skip: number) => (await movesOf(caseId)).slice(skip);
+/** Resets the case to `targetStatus`: the moves the reset made, and how many events the case had before it. */
+async function reset(caseId: string, targetStatus: string): Promise<{ moves: string[]; eventsBefore: number }> {
+  const eventsBefore = (await eventsOf(caseId)).length;
+  await expectApplied(simulate(owner, caseId, 'reset', { targetStatus }));
+  return { moves: await newMoves(caseId, eventsBefore), eventsBefore };
+}
 
 function uploadPdf(api: ApiClient, caseId: string, category: string, requestedDocumentId?: number) {
   const form = new FormData();
@@ -347,9 +353,7 @@ describe('simulate: reset', () => {
     await expectApplied(simulate(owner, caseId, 'finance_accepted'));
     await expectApplied(simulate(owner, caseId, 'signature_sent'));
     await expectApplied(simulate(owner, caseId, 'information_requested', { question: 'Still open?' }));
-    const before = (await eventsOf(caseId)).length;
-    await expectApplied(simulate(owner, caseId, 'reset', { targetStatus: 'finance_review' }));
-    expect(await newMoves(caseId, before)).toEqual([
+    expect((await reset(caseId, 'finance_review')).moves).toEqual([
       'contract:wait_for_signing>removed:reset:finance_accepted',
       'quote:finance_accepted>finance_review:reset:finance_review',
     ]);
@@ -362,9 +366,8 @@ describe('simulate: reset', () => {
   it('when reset to a contract place, then the quote is finance_accepted and the contract is set to the place directly', async () => {
     const { caseId } = await newCase(owner);
     await expectApplied(simulate(owner, caseId, 'finance_rejected', { rejectionReason: 'No' }));
-    const before = (await eventsOf(caseId)).length;
-    await expectApplied(simulate(owner, caseId, 'reset', { targetStatus: 'delivery_approved' }));
-    expect(await newMoves(caseId, before)).toEqual([
+    const toDeliveryApproved = await reset(caseId, 'delivery_approved');
+    expect(toDeliveryApproved.moves).toEqual([
       'quote:finance_rejected>finance_accepted:reset:finance_accepted',
       'contract:new>delivery_approved:reset:finance_accepted',
     ]);
@@ -374,7 +377,7 @@ describe('simulate: reset', () => {
     ]);
 
     await expectApplied(simulate(owner, caseId, 'reset', { targetStatus: 'wait_for_signing' }));
-    expect(await newMoves(caseId, before + 2)).toEqual(['contract:delivery_approved>wait_for_signing:reset:finance_accepted']);
+    expect(await newMoves(caseId, toDeliveryApproved.eventsBefore + 2)).toEqual(['contract:delivery_approved>wait_for_signing:reset:finance_accepted']);
     expect((await owner.api.get(`/api/financing-cases/${caseId}/documents`)).json).toEqual([]);
   });
 

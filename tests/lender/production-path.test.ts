@@ -2,22 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { grpcAddressOf } from '@rental/config';
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { loadCaseWorkflowPackage } from '@rental/proto';
-import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { Stack, WebhookReceiver, bootStack, sampleCustomer, shutdownStack, waitFor } from '@rental/testkit';
 import { registerEndpoint } from '../notifications/support';
 import { Owner, eventsOf, expectProblem, movesOf, newCase, newPartner, query } from '../case-workflow/support/kit';
 import { startReplica } from '../customer/support/customer-kit';
 import { OutsideParty, pdfLines, postRaw, signedEvent, signedRaw } from './support/outside-parties';
+import { newSigningSecret, seededLender, sendLenderApplicationsTo } from './support/seeded-lenders';
 
 /**
  * The production path against a stack of its own: lender-a's intake and the signing provider are
  * real HTTP servers of this test that verify every signature they get; the lender's and the
  * provider's callbacks go through the gateway like theirs would.
  */
-const seed = readSeedFile(DEMO_SEED_FILE);
-const lenderA = seed.lenders.find((lender) => lender.id === 'lender-a')!;
-const lenderB = seed.lenders.find((lender) => lender.id === 'lender-b')!;
-const SIGNING_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+const lenderA = seededLender('lender-a');
+const lenderB = seededLender('lender-b');
+const SIGNING_SECRET = newSigningSecret();
 
 let stack: Stack;
 let lender: OutsideParty;
@@ -47,8 +46,7 @@ beforeAll(async () => {
   });
   owner = await newPartner(stack);
   await registerEndpoint(owner.api, `${hook.url}/lender-decisions`);
-  // After every seed: the seed command loads the fixture's intakeUrl (null) again.
-  await query('UPDATE lenders SET intake_url = $1 WHERE id = $2', [`${lender.url}/lender-a`, 'lender-a'], stack);
+  await sendLenderApplicationsTo(lender, stack);
 }, 180_000);
 
 afterAll(async () => {

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { Stack, bootStack, shutdownStack, waitFor } from '@rental/testkit';
 import { Owner, expectProblem, newCase, newPartner, query } from '../case-workflow/support/kit';
 import { Answer, OutsideParty, SignedRequest, pdfLines, postRaw, signedEvent } from './support/outside-parties';
+import { newSigningSecret, seededLender, sendLenderApplicationsTo } from './support/seeded-lenders';
 
 /**
  * start-esignature on the production path (issue 27 items 3 and 4), on a stack of its own: the
@@ -10,9 +9,8 @@ import { Answer, OutsideParty, SignedRequest, pdfLines, postRaw, signedEvent } f
  * signature they get with the `standardwebhooks` package; the lender's decisions come through the
  * gateway like a lender's would.
  */
-const seed = readSeedFile(DEMO_SEED_FILE);
-const lenderA = seed.lenders.find((lender) => lender.id === 'lender-a')!;
-const SIGNING_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+const lenderA = seededLender('lender-a');
+const SIGNING_SECRET = newSigningSecret();
 
 let stack: Stack;
 let lender: OutsideParty;
@@ -44,8 +42,7 @@ beforeAll(async () => {
     env: { SIGNING_WEBHOOK_SECRET: SIGNING_SECRET, SIGNING_PROVIDER_URL: signing.url, PRODUCTION_SIMULATORS: 'true', LENDER_SUBMISSION_POLL_MS: '200' },
   });
   owner = await newPartner(stack);
-  // After every seed: the seed command loads the fixture's intakeUrl (null) again.
-  await query('UPDATE lenders SET intake_url = $1 WHERE id = $2', [`${lender.url}/lender-a`, 'lender-a'], stack);
+  await sendLenderApplicationsTo(lender, stack);
 }, 180_000);
 
 afterAll(async () => {

@@ -1,14 +1,14 @@
-import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
 import { Stack, bootStack, shutdownStack, waitFor } from '@rental/testkit';
 import { Owner, newCase, newPartner, query } from '../case-workflow/support/kit';
 import { OutsideParty } from './support/outside-parties';
+import { seededLender, sendLenderApplicationsTo } from './support/seeded-lenders';
 
 /**
  * Lender submissions as a queue: a lender that holds one application's answer holds up only
  * that submission, the cases checked out meanwhile reach the lender at once, and each case's
  * application is sent once.
  */
-const lenderA = readSeedFile(DEMO_SEED_FILE).lenders.find((lender) => lender.id === 'lender-a')!;
+const lenderA = seededLender('lender-a');
 const OTHERS = 6;
 
 let stack: Stack;
@@ -19,8 +19,7 @@ beforeAll(async () => {
   lender = await OutsideParty.start(lenderA.webhookSecret, () => ({ status: 500 }));
   stack = await bootStack({ environment: 'production' });
   owner = await newPartner(stack);
-  // After every seed: the seed command loads the fixture's intakeUrl (null) again.
-  await query('UPDATE lenders SET intake_url = $1 WHERE id = $2', [`${lender.url}/lender-a`, 'lender-a'], stack);
+  await sendLenderApplicationsTo(lender, stack);
 }, 180_000);
 
 afterAll(async () => {

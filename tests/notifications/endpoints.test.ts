@@ -7,9 +7,8 @@ import { LOG_FLUSH_INTERVAL_MS } from '@rental/logger';
 import { ApiClient, createTestPartner } from '@rental/testkit';
 import { apiAs, sharedStack } from '../support/shared-stack';
 import { problemTypeOf } from '../support/problems';
+import { createdEndpointView, endpointView } from './support';
 
-const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
-const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 const PROBLEM = 'application/problem+json; charset=utf-8';
 
 let partner: ApiClient;
@@ -34,15 +33,7 @@ describe('POST /api/webhook_endpoints', () => {
     const response = await partner.post('/api/webhook_endpoints', { url: 'https://93.184.216.34/hooks/rental' });
     expect(response.status).toBe(201);
     expect(response.contentType).toBe('application/json; charset=utf-8');
-    expect(response.json).toEqual({
-      '@id': `/api/webhook_endpoints/${response.json.id}`,
-      '@type': 'WebhookEndpoint',
-      id: expect.stringMatching(ULID),
-      url: 'https://93.184.216.34/hooks/rental',
-      active: true,
-      secret: expect.stringMatching(SECRET),
-      createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
-    });
+    expect(response.json).toEqual(createdEndpointView(response.json.id, 'https://93.184.216.34/hooks/rental'));
     expect(response.headers.get('location')).toBe(`/api/webhook_endpoints/${response.json.id}`);
   });
 
@@ -149,22 +140,8 @@ describe('reading, pausing and deleting', () => {
     const response = await api.get('/api/webhook_endpoints');
     expect(response.status).toBe(200);
     expect(response.json).toEqual([
-      {
-        '@id': `/api/webhook_endpoints/${ids[0]}`,
-        '@type': 'WebhookEndpoint',
-        id: ids[0],
-        url: 'https://93.184.216.34/one',
-        active: true,
-        createdAt: expect.any(String),
-      },
-      {
-        '@id': `/api/webhook_endpoints/${ids[2]}`,
-        '@type': 'WebhookEndpoint',
-        id: ids[2],
-        url: 'https://93.184.216.34/three',
-        active: true,
-        createdAt: expect.any(String),
-      },
+      endpointView(ids[0], { url: 'https://93.184.216.34/one', active: true, createdAt: expect.any(String) }),
+      endpointView(ids[2], { url: 'https://93.184.216.34/three', active: true, createdAt: expect.any(String) }),
     ]);
     expect((await api.get('/api/webhook_endpoints?page=2')).json).toEqual([]);
     expect((await api.get('/api/webhook_endpoints?page=0')).status).toBe(400);
@@ -182,14 +159,7 @@ describe('reading, pausing and deleting', () => {
     const created = (await partner.post('/api/webhook_endpoints', { url: 'https://93.184.216.34/pause' })).json;
     const paused = await partner.patch(`/api/webhook_endpoints/${created.id}`, { active: false });
     expect(paused.status).toBe(200);
-    expect(paused.json).toEqual({
-      '@id': created['@id'],
-      '@type': 'WebhookEndpoint',
-      id: created.id,
-      url: created.url,
-      active: false,
-      createdAt: created.createdAt,
-    });
+    expect(paused.json).toEqual(endpointView(created.id, { '@id': created['@id'], url: created.url, active: false, createdAt: created.createdAt }));
     const resumed = await partner.patch(`/api/webhook_endpoints/${created.id}`, { active: true });
     expect([resumed.status, resumed.json.active, 'secret' in resumed.json]).toEqual([200, true, false]);
   });

@@ -91,6 +91,31 @@ export interface RegisteredEndpoint {
   url: string;
 }
 
+/** A Standard Webhooks secret as an endpoint shows it: whsec_ and 32 bytes in base64. */
+export const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
+/** A time as the API writes it: ISO 8601 in UTC, with milliseconds. */
+export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * A webhook endpoint as the partner API and the portal show it: its `@id` and `@type` follow from
+ * its id; `fields` are the rest a test expects (and may replace `id` with a matcher).
+ */
+export function endpointView(id: string, fields: Record<string, unknown>): Record<string, unknown> {
+  return { '@id': `/api/webhook_endpoints/${id}`, '@type': 'WebhookEndpoint', id, ...fields };
+}
+
+/** A webhook endpoint as its creation answers it (the API's and the portal's): active, a ULID, its creation time and its secret, shown this once. */
+export function createdEndpointView(id: string, url: string): Record<string, unknown> {
+  return endpointView(id, {
+    id: expect.stringMatching(ULID),
+    url,
+    active: true,
+    secret: expect.stringMatching(WEBHOOK_SECRET),
+    createdAt: expect.stringMatching(ISO_TIME),
+  });
+}
+
 export async function registerEndpoint(api: ApiClient, url: string, active = true): Promise<RegisteredEndpoint> {
   const response = await api.post('/api/webhook_endpoints', { url, active });
   if (response.status !== 201) throw new Error(`registering ${url} gave ${response.status}: ${response.text}`);

@@ -4,9 +4,10 @@
  */
 import { fixturePartnerKey } from '@rental/testkit';
 import { createCaseViaGrpc } from '../support/cases';
-import { Owner, newPartner, query } from '../case-workflow/support/kit';
-import { expectViolationAt, leasing36, person } from '../support/partner-requests';
+import { Owner, newPartner } from '../case-workflow/support/kit';
+import { expectViolationAt, leasing36 } from '../support/partner-requests';
 import { apiAs, sharedStack } from '../support/shared-stack';
+import { expectFactorRefused, expectStoredFactorRefused } from './support/rental-factor';
 
 let owner: Owner;
 let stranger: Owner;
@@ -19,16 +20,7 @@ describe('a partner cannot set its own rental factor', () => {
   it.each(['0.001', '0.000', '9999999.999'])(
     "when persistedRentalFactor %s is on none of the partner's quotes or lists, then estimate and calculate answer 422 at persistedRentalFactor",
     async (factor) => {
-      for (const path of ['/api/calculate/estimate', '/api/calculate']) {
-        const response = await owner.api.post(path, { ...leasing36, persistedRentalFactor: factor });
-        expectViolationAt(response, 422, 'persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen');
-      }
-      const bulk = await owner.api.post('/api/calculate/estimate/bulk', { items: [leasing36, { ...leasing36, persistedRentalFactor: factor }] });
-      expect(bulk.status).toBe(200);
-      expect(bulk.json.results.map((result: { success: boolean }) => result.success)).toEqual([true, false]);
-      expect(bulk.json.results[1].error).toEqual([
-        expect.objectContaining({ propertyPath: 'persistedRentalFactor', code: 'calculation.validation.rental_factor_not_frozen' }),
-      ]);
+      await expectFactorRefused(owner.api, leasing36, factor);
     },
   );
 
@@ -52,15 +44,7 @@ describe('a partner cannot set its own rental factor', () => {
   });
 
   it("when a stored calculation was priced with a factor that is not the partner's own, then a quote request on it is 422 at calculation and nothing is filed", async () => {
-    const calculation = await owner.api.post('/api/calculate', leasing36);
-    await query(
-      `UPDATE pricing.calculations SET response = jsonb_set(jsonb_set(response, '{request,persistedRentalFactor}', '"0.001"'), '{offers,0,rentalFactor}', '"0.001"') WHERE id = $1`,
-      [calculation.json.id],
-    );
-    const filed = await owner.api.get('/api/quote_requests');
-    const response = await owner.api.post('/api/quote_requests', { ...person, calculation: calculation.json.uri });
-    expectViolationAt(response, 422, 'calculation', 'quote_request.rental_factor_not_frozen');
-    expect((await owner.api.get('/api/quote_requests')).json).toEqual(filed.json);
+    await expectStoredFactorRefused(owner.api, leasing36, '0.001');
   });
 
   it("when margin, partner, hub override and allowed sectors are sent, then prices, owner and hub stay the platform's and another partner sees nothing", async () => {

@@ -4,12 +4,13 @@
  * one of the partner's own quotes of the same calculation type and duration; the outside review
  * priced a 12-month leasing of 10,000 with a 60-month factor at 180 a month instead of 895.
  */
-import { ApiResponse, sampleRequester as person } from '@rental/testkit';
+import { sampleRequester as person } from '@rental/testkit';
 import { createCaseViaGrpc } from '../support/cases';
 import { Owner, newPartner, query } from '../case-workflow/support/kit';
+import { expectViolationAt } from '../support/partner-requests';
 import { sharedStack } from '../support/shared-stack';
+import { expectFactorRefused, expectStoredFactorRefused } from './support/rental-factor';
 
-const PROBLEM = 'application/problem+json; charset=utf-8';
 const leasing12 = { durations: [12], calculationTypes: ['leasing'], acquisitionCost: 10_000, productSector: 'IT_AND_OFFICE_EQUIPMENT' };
 
 let owner: Owner;
@@ -17,11 +18,6 @@ let owner: Owner;
 beforeAll(async () => {
   owner = await newPartner();
 });
-
-function expectRefusedFactor(response: ApiResponse, propertyPath = 'persistedRentalFactor', code = 'calculation.validation.rental_factor_not_frozen'): void {
-  expect([response.status, response.contentType]).toEqual([422, PROBLEM]);
-  expect(response.json.violations).toEqual([expect.objectContaining({ propertyPath, code })]);
-}
 
 /** The frozen quote a factor may come from: a checkout case of the partner with these terms. */
 async function quoteWithFactor(rentalFactor: string, calculationType: string, duration: number): Promise<void> {
@@ -33,21 +29,13 @@ describe('a persisted rental factor of another calculation type or duration', ()
     ['1.800', "the partner's 60-month partial-amortisation factor"],
     ['2.040', "the partner's 60-month leasing factor"],
   ])('when a 12-month leasing of 10,000 is estimated, calculated or bulk-estimated with %s (%s), then 422 at persistedRentalFactor', async (factor) => {
-    for (const path of ['/api/calculate/estimate', '/api/calculate']) {
-      expectRefusedFactor(await owner.api.post(path, { ...leasing12, persistedRentalFactor: factor }));
-    }
-    const bulk = await owner.api.post('/api/calculate/estimate/bulk', { items: [leasing12, { ...leasing12, persistedRentalFactor: factor }] });
-    expect(bulk.status).toBe(200);
-    expect(bulk.json.results.map((result: { success: boolean }) => result.success)).toEqual([true, false]);
-    expect(bulk.json.results[1].error).toEqual([
-      expect.objectContaining({ propertyPath: 'persistedRentalFactor', code: 'calculation.validation.rental_factor_not_frozen' }),
-    ]);
+    await expectFactorRefused(owner.api, leasing12, factor);
   });
 
   it("when the factor is frozen on one of the partner's quotes of another duration, then a 12-month leasing priced with it is 422", async () => {
     await quoteWithFactor('1.777', 'leasing', 60);
     const response = await owner.api.post('/api/calculate/estimate', { ...leasing12, persistedRentalFactor: '1.777' });
-    expectRefusedFactor(response);
+    expectViolationAt(response, 422, 'persistedRentalFactor', 'calculation.validation.rental_factor_not_frozen');
     expect(response.json.violations[0].message).toBe(
       'Rental factor 1.777 is neither the live factor nor frozen on one of your quotes for leasing over 12 months; send the factor of a quote of the same calculation type and duration, or none.',
     );
@@ -55,7 +43,12 @@ describe('a persisted rental factor of another calculation type or duration', ()
 
   it("when the factor is frozen on one of the partner's quotes of another calculation type, then a leasing of the same duration priced with it is 422", async () => {
     await quoteWithFactor('8.777', 'rent', 12);
-    expectRefusedFactor(await owner.api.post('/api/calculate/estimate', { ...leasing12, persistedRentalFactor: '8.777' }));
+    expectViolationAt(
+      await owner.api.post('/api/calculate/estimate', { ...leasing12, persistedRentalFactor: '8.777' }),
+      422,
+      'persistedRentalFactor',
+      'calculation.validation.rental_factor_not_frozen',
+    );
   });
 });
 
@@ -90,14 +83,6 @@ describe('a persisted rental factor of the same term', () => {
 
 describe('a stored calculation priced with a factor of another term', () => {
   it('when a calculation stored before the rule froze 1.800 into a 12-month leasing, then a quote request on it is 422 at calculation and nothing is filed', async () => {
-    const calculation = await owner.api.post('/api/calculate', leasing12);
-    await query(
-      `UPDATE pricing.calculations SET response = jsonb_set(jsonb_set(response, '{request,persistedRentalFactor}', '"1.800"'), '{offers,0,rentalFactor}', '"1.800"') WHERE id = $1`,
-      [calculation.json.id],
-    );
-    const before = await owner.api.get('/api/quote_requests');
-    const response = await owner.api.post('/api/quote_requests', { ...person, calculation: calculation.json.uri });
-    expectRefusedFactor(response, 'calculation', 'quote_request.rental_factor_not_frozen');
-    expect((await owner.api.get('/api/quote_requests')).json).toEqual(before.json);
+    await expectStoredFactorRefused(owner.api, leasing12, '1.800');
   });
 });

@@ -1,19 +1,13 @@
 /**
  * The sample data the partner journeys send in tests and benchmarks, written once: the customer a
  * cart is checked out for, the person who files a quote request, and a delivery address other
- * than the customer's.
+ * than the customer's. The customer is the runnable examples' own (examples/sample-order.ts): the
+ * examples depend on the typed client only, so the test kit takes it from them, and tests send
+ * what a partner reads there.
  */
-export const sampleCustomer = {
-  firstName: 'Erika',
-  lastName: 'Mustermann',
-  email: 'erika@customer.example',
-  street: 'Hauptstr.',
-  houseNumber: '1',
-  zipCode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-  company: 'Mustermann GmbH',
-};
+import { customer } from '@rental/examples/sample-order';
+
+export const sampleCustomer = customer;
 
 /** The sample customer's own address as a quote's shipping address (what a quote shows without a delivery address). */
 export const sampleCustomerAddress = {

@@ -1,52 +1,5 @@
-import { FinancingDocument, RequestItem, acceptsUpload, isVisibleItem, isVisibleToPartner, itemState } from './model';
-
-const document = (overrides: Partial<FinancingDocument> = {}): FinancingDocument => ({
-  id: 1,
-  financingCaseId: 'C',
-  partnerId: 'acme',
-  originalName: 'a.pdf',
-  mimeType: 'application/pdf',
-  fileSize: 1,
-  category: 'other',
-  description: null,
-  uploadedAt: '2026-01-01T00:00:00.000Z',
-  uploadedBy: 'partner',
-  reviewStatus: 'PENDING_REVIEW',
-  objectKey: 'k',
-  requestedItemId: null,
-  supersededBy: null,
-  rejectionReason: null,
-  simulated: false,
-  signed: false,
-  internalOnly: false,
-  ...overrides,
-});
-
-const item = (overrides: Partial<RequestItem> = {}): RequestItem => ({
-  id: 1,
-  itemType: 'document',
-  financingCaseId: 'C',
-  partnerId: 'acme',
-  label: 'L',
-  category: 'business_registration',
-  status: 'pending',
-  recipientType: 'service',
-  targetAudience: 'partner',
-  optional: false,
-  internalOnly: false,
-  customName: null,
-  question: null,
-  response: null,
-  template: null,
-  callbackRequestId: null,
-  callbackStatus: null,
-  requestedAt: '2026-01-01T00:00:00.000Z',
-  dueAt: null,
-  providedAt: null,
-  transmittedToLenderAt: null,
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  ...overrides,
-});
+import { sampleDocument as document, sampleRequestItem as item } from '../../test/samples';
+import { acceptsUpload, isVisibleItem, isVisibleToPartner, itemState } from './model';
 
 describe('the visibility rule', () => {
   it.each([

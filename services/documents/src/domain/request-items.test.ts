@@ -1,58 +1,24 @@
 import { DomainError } from '@rental/problem';
+import { sampleDocument, sampleRequestItem } from '../../test/samples';
 import type { FinancingDocument, RequestItem } from './model';
 import type { DocumentStore, ItemStore } from './ports';
 import { MAX_CASES_PER_LIST, listRequestItemsOfCases } from './request-items';
 
-function item(id: number, financingCaseId: string, overrides: Partial<RequestItem> = {}): RequestItem {
-  return {
-    id,
-    itemType: 'document',
-    financingCaseId,
-    partnerId: 'acme',
-    label: `Item ${id}`,
-    category: 'business_registration',
-    status: 'pending',
-    recipientType: 'service',
-    targetAudience: 'partner',
-    optional: false,
-    internalOnly: false,
-    customName: null,
-    question: null,
-    response: null,
-    template: null,
-    callbackRequestId: null,
-    callbackStatus: null,
-    requestedAt: '2026-01-01T00:00:00.000Z',
-    dueAt: null,
-    providedAt: null,
-    transmittedToLenderAt: null,
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  };
-}
+const item = (id: number, financingCaseId: string, overrides: Partial<RequestItem> = {}): RequestItem =>
+  sampleRequestItem({ id, financingCaseId, label: `Item ${id}`, ...overrides });
 
-function answer(id: number, requestedItemId: number): FinancingDocument {
-  return {
+/** A partner's upload that answers the requested item. */
+const answer = (id: number, requestedItemId: number): FinancingDocument =>
+  sampleDocument({
     id,
     financingCaseId: 'C1',
-    partnerId: 'acme',
     originalName: 'offer.pdf',
-    mimeType: 'application/pdf',
     fileSize: 10,
     category: 'business_registration',
-    description: null,
     uploadedAt: '2026-01-02T00:00:00.000Z',
-    uploadedBy: 'partner',
-    reviewStatus: 'PENDING_REVIEW',
     objectKey: `documents/${id}`,
     requestedItemId,
-    supersededBy: null,
-    rejectionReason: null,
-    simulated: false,
-    signed: false,
-    internalOnly: false,
-  };
-}
+  });
 
 /** Stores that answer like the repositories: items filtered by case and partner in the query, and how often each was read. */
 function stores(items: RequestItem[], documents: FinancingDocument[]) {

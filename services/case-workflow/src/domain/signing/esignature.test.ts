@@ -2,6 +2,15 @@ import { isGenericMailbox, signerViolations } from './esignature';
 
 const person = (email: string, soloSigneePermitted = false, firstName = 'Anna', lastName = 'Berg') => ({ firstName, lastName, email, soloSigneePermitted });
 
+/** The signatories a lender's statement names in these tests, and a statement of some of them. */
+const anna = { firstName: 'Anna', lastName: 'Berg', email: 'anna@c.example' };
+const ben = { firstName: 'Ben', lastName: 'Kurz', email: 'ben@c.example' };
+const cleo = { firstName: 'Cleo', lastName: 'Lang', email: 'cleo@c.example' };
+const statementOf = (minimumSigners: number, ...signatories: { firstName: string; lastName: string; email: string | null }[]) => ({
+  signatories,
+  minimumSigners,
+});
+
 describe('e-signature signer rules', () => {
   it('when an address is a shared mailbox, then it is recognised whatever its case or tag', () => {
     expect(isGenericMailbox('info@customer.example')).toBe(true);
@@ -47,13 +56,7 @@ describe('e-signature signer rules', () => {
   });
 
   it('when the lender issued a statement, then every person must be on it by first name, last name and e-mail, and the set must meet its signing rule', () => {
-    const statement = {
-      signatories: [
-        { firstName: 'Anna', lastName: 'Berg', email: 'anna@c.example' },
-        { firstName: 'Ben', lastName: 'Kurz', email: 'Ben.Kurz@C.example' },
-      ],
-      minimumSigners: 2,
-    };
+    const statement = statementOf(2, anna, { ...ben, email: 'Ben.Kurz@C.example' });
     expect(signerViolations([person('anna@c.example'), person('ben.kurz@c.example', false, ' ben ', 'KURZ')], statement)).toEqual([]);
     expect(signerViolations([person('anna@c.example'), person('carl@c.example', false, 'Carl', 'Ohne')], statement)).toEqual([
       {
@@ -69,13 +72,7 @@ describe('e-signature signer rules', () => {
   });
 
   it('when a listed name comes with another mailbox, or a listed mailbox with another name, then that person is not on the statement', () => {
-    const statement = {
-      signatories: [
-        { firstName: 'Anna', lastName: 'Berg', email: 'anna@c.example' },
-        { firstName: 'Ben', lastName: 'Kurz', email: 'ben@c.example' },
-      ],
-      minimumSigners: 2,
-    };
+    const statement = statementOf(2, anna, ben);
     expect(signerViolations([person('anna@c.example'), person('someone.else@elsewhere.example', false, 'Ben', 'Kurz')], statement)).toEqual([
       {
         propertyPath: 'authorizedPersons[1]',
@@ -89,7 +86,7 @@ describe('e-signature signer rules', () => {
   });
 
   it('when the statement lists a signatory without an e-mail, then nobody is matched to it', () => {
-    const statement = { signatories: [{ firstName: 'Anna', lastName: 'Berg', email: null }], minimumSigners: 1 };
+    const statement = statementOf(1, { ...anna, email: null });
     expect(signerViolations([person('anna@c.example', true)], statement)).toEqual([
       {
         propertyPath: 'authorizedPersons[0]',
@@ -101,14 +98,7 @@ describe('e-signature signer rules', () => {
   });
 
   it('when one listed person may sign alone but the statement asks for two signers, then the signing rule is not met', () => {
-    const statement = {
-      signatories: [
-        { firstName: 'Anna', lastName: 'Berg', email: 'anna@c.example' },
-        { firstName: 'Ben', lastName: 'Kurz', email: 'ben@c.example' },
-        { firstName: 'Cleo', lastName: 'Lang', email: 'cleo@c.example' },
-      ],
-      minimumSigners: 2,
-    };
+    const statement = statementOf(2, anna, ben, cleo);
     expect(signerViolations([person('anna@c.example', true)], statement)).toEqual([
       {
         propertyPath: 'authorizedPersons',
