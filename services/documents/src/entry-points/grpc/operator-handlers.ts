@@ -12,6 +12,7 @@ import {
   openItemCounts,
   reviewDocument,
 } from '../../domain/operator';
+import type { TransmittedItem } from '../../domain/operator';
 import type { CallbackRequestView } from '../../domain/model';
 import type { RequestItemView } from '../../domain/request-items';
 import { documentFile } from '../http/presenters';
@@ -67,6 +68,17 @@ const callbackMessage = (view: CallbackRequestView): documents.CallbackRequest =
   items: view.items,
 });
 
+/** An item of the lender transmission; one still to send has no transmittedToLenderAt yet (''). */
+const transmittedItemMessage = ({ item, answer, documents: files }: TransmittedItem): documents.TransmittedItem => ({
+  id: item.id,
+  type: item.itemType,
+  label: item.label,
+  category: item.category,
+  answer: answer ?? '',
+  documents: files,
+  transmittedToLenderAt: item.transmittedToLenderAt ?? '',
+});
+
 /** The calls of the back office; each adapts one use case of ../../domain/operator. */
 export function operatorUseCases(
   deps: OperatorDependencies,
@@ -110,31 +122,11 @@ export function operatorUseCases(
     CloseCallbackRequest: async (request) => callbackMessage(await closeCallbackRequest(deps, request.callbackRequestId)),
     CollectTransmission: async (request) => {
       const items = await collectTransmission(deps, { financingCaseId: request.financingCaseId, items: request.items });
-      return {
-        items: items.map(({ item, answer, documents: files }) => ({
-          id: item.id,
-          type: item.itemType,
-          label: item.label,
-          category: item.category,
-          answer: answer ?? '',
-          documents: files,
-          transmittedToLenderAt: '',
-        })),
-      };
+      return { items: items.map(transmittedItemMessage) };
     },
     MarkTransmitted: async (request) => {
       const items = await markTransmitted(deps, { financingCaseId: request.financingCaseId, items: request.items });
-      return {
-        items: items.map((item) => ({
-          id: item.id,
-          type: item.itemType,
-          label: item.label,
-          category: item.category,
-          answer: item.response ?? '',
-          documents: [],
-          transmittedToLenderAt: item.transmittedToLenderAt ?? '',
-        })),
-      };
+      return { items: items.map((item) => transmittedItemMessage({ item, answer: item.response, documents: [] })) };
     },
   };
 }
