@@ -1,6 +1,6 @@
 import type { UnaryUseCases } from '@rental/grpc';
 import { invalidInput } from '@rental/problem';
-import type { OpsQueueFilters, caseWorkflow } from '@rental/proto';
+import type { OpsQueueFilters, caseWorkflow, common } from '@rental/proto';
 import type { Actor, ActorType } from '../../domain/shared/model';
 import {
   OperatorDependencies,
@@ -30,7 +30,7 @@ function opsQueueFiltersOf(request: caseWorkflow.ListOpsQueueRequest__Output): O
   };
 }
 
-function toActor(actor: caseWorkflow.Actor__Output | null): Actor {
+function toActor(actor: common.Actor__Output | null): Actor {
   if (!actor || !(ACTOR_TYPES as readonly string[]).includes(actor.type)) throw invalidInput('history.actor_required', 'actor with a known type is required.');
   return { type: actor.type as ActorType, id: text(actor.id), name: text(actor.name) };
 }
