@@ -1,5 +1,5 @@
-/** Every document category of the specification; an upload or a requested document names one of them. */
-export const DOCUMENT_CATEGORIES = [
+/** The specification lists the financing-review categories first (FINANCING_STAGE_CATEGORIES). */
+const FINANCING_STAGE = [
   'business_registration',
   'annual_financial_statement',
   'business_assessment',
@@ -10,6 +10,11 @@ export const DOCUMENT_CATEGORIES = [
   'land_register_extract',
   'property_owner_consent',
   'partnership_agreement',
+] as const;
+
+/** Every document category of the specification; an upload or a requested document names one of them. */
+export const DOCUMENT_CATEGORIES = [
+  ...FINANCING_STAGE,
   'birth_date',
   'private_address',
   'founding_date',
@@ -47,18 +52,7 @@ export const DOCUMENT_CATEGORIES = [
 export type DocumentCategory = (typeof DOCUMENT_CATEGORIES)[number];
 
 /** Categories a requested document may have while the case is in financing review (also what a lender may ask for). */
-export const FINANCING_STAGE_CATEGORIES: readonly DocumentCategory[] = [
-  'business_registration',
-  'annual_financial_statement',
-  'business_assessment',
-  'self_disclosure',
-  'medical_license',
-  'purchase_offer',
-  'notarized_transfer_contract',
-  'land_register_extract',
-  'property_owner_consent',
-  'partnership_agreement',
-];
+export const FINANCING_STAGE_CATEGORIES: readonly DocumentCategory[] = FINANCING_STAGE;
 
 /** Categories of the forms a customer fills in and returns. */
 export const FILL_AND_RETURN_CATEGORIES: readonly DocumentCategory[] = ['self_disclosure_template', 'default_guarantee'];

@@ -46,6 +46,8 @@ export function loadPartnerAccessPackage(): PartnerAccessPackage['rental']['part
   return load<PartnerAccessPackage>('rental/partner_access/v1/partner_access.proto').rental.partner_access.v1;
 }
 
+/** Messages more than one contract carries (rental/common/v1). */
+export type * as common from './generated/rental/common/v1';
 export type * as pricing from './generated/rental/pricing/v1';
 export type * as caseWorkflow from './generated/rental/case_workflow/v1';
 export type * as documents from './generated/rental/documents/v1';

@@ -7,7 +7,7 @@ import { CALLER_HEADER, IDENTITY_HEADER, IdentityKeys } from '@rental/identity';
 import { createLogger } from '@rental/logger';
 import { callUnary, createGrpcClient } from './client';
 import { useInternalIdentity } from './identity';
-import { RunningGrpcServer, startGrpcServer, unaryHandler } from './server';
+import { RunningGrpcServer, startGrpcServer, unaryHandlers } from './server';
 import { useGrpcTls } from './tls';
 
 const json = { serialize: (value: unknown) => Buffer.from(JSON.stringify(value)), deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) };
@@ -31,7 +31,9 @@ async function serve(): Promise<RunningGrpcServer> {
   return startGrpcServer('127.0.0.1', 0, [
     {
       definition: WHO_AM_I,
-      implementation: { WhoAmI: unaryHandler('WhoAmI', log, [], async (_request, context) => ({ caller: context.caller, partnerId: context.partnerId })) },
+      implementation: unaryHandlers<{ WhoAmI: grpc.handleUnaryCall<unknown, { caller: string; partnerId: string }> }>(log, [], {
+        WhoAmI: async (_request, context) => ({ caller: context.caller, partnerId: context.partnerId }),
+      }),
     },
   ]);
 }

@@ -108,6 +108,22 @@ export function unaryHandler<Request, Response>(
   };
 }
 
+/** The use case behind each unary rpc of a generated handlers interface (its index signature left out). */
+export type UnaryUseCases<Handlers> = {
+  [Name in keyof Handlers as string extends Name ? never : Name]: Handlers[Name] extends grpc.handleUnaryCall<infer Request, infer Response>
+    ? (request: Request, context: CallContext) => Promise<Response>
+    : never;
+};
+
+/**
+ * A unaryHandler for each rpc, named after its key, so a service lists only its use cases; Handlers
+ * is the generated handlers interface (or a Pick of it for a part of the service).
+ */
+export function unaryHandlers<Handlers>(log: Logger, mappers: ErrorMapper[], useCases: UnaryUseCases<Handlers>): Handlers {
+  const entries = Object.entries(useCases as Record<string, (request: unknown, context: CallContext) => Promise<unknown>>);
+  return Object.fromEntries(entries.map(([method, useCase]) => [method, unaryHandler(method, log, mappers, useCase)])) as Handlers;
+}
+
 export interface RunningGrpcServer {
   port: number;
   stop(graceMs: number): Promise<void>;

@@ -5,7 +5,7 @@ import { mapDatabaseError } from '@rental/db';
 import { PAGE_SIZE } from '@rental/http';
 import { DomainError, invalidInput } from '@rental/problem';
 import { loadPartnerAccessPackage } from '@rental/proto';
-import type { partnerAccess } from '@rental/proto';
+import type { common, partnerAccess } from '@rental/proto';
 import {
   type Actor,
   type ApiKeyRecord,
@@ -25,7 +25,7 @@ const iso = (date: Date | null | undefined) => (date ? date.toISOString() : '');
 
 const ACTOR_TYPES = ['operator', 'partner_user', 'system'];
 
-function actorOf(actor: partnerAccess.Actor__Output | null): Actor {
+function actorOf(actor: common.Actor__Output | null): Actor {
   if (!actor || !ACTOR_TYPES.includes(actor.type) || !actor.id || !actor.name)
     throw invalidInput('partner_access.actor_required', 'Every change names its actor (type operator, partner_user or system, id and name).');
   return { type: actor.type as Actor['type'], id: actor.id, name: actor.name };

@@ -98,14 +98,8 @@ export class GrpcCaseWorkflow implements CaseWorkflowPort, LenderChannel {
       'SendLenderAttachments',
       {
         financingCaseId,
-        items: items.map((item) => ({
-          id: item.id,
-          type: item.type,
-          label: item.label,
-          category: item.category,
-          answer: item.answer ?? '',
-          documents: item.documents,
-        })),
+        // A lender attachment item is the transmission item; proto3 has no null answer.
+        items: items.map((item) => ({ ...item, answer: item.answer ?? '' })),
         operatorId: actor.id,
         operatorName: actor.name,
       },

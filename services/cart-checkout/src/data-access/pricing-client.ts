@@ -5,7 +5,7 @@ import type { pricing } from '@rental/proto';
 import { isDomainError } from '@rental/problem';
 import type { CartItem } from '../domain/model/cart-item';
 import type { CallContext, CheckoutTermsInput, FrozenTerms, PricingPort, StoredCalculation } from '../domain/ports';
-import type { CartPricing, FinancingOption } from '../domain/model/cart';
+import type { CartPricing } from '../domain/model/cart';
 
 const decimal = (value: number | undefined, places: number) => (value === undefined ? '' : decimalOfNumber(value, places));
 const amount = (value: number) => decimalOfCents(centsOfAmount(value));
@@ -33,14 +33,6 @@ function toCartItems(items: CartItem[]): pricing.CartItem[] {
   }));
 }
 
-const toOption = (option: pricing.FinancingOption__Output): FinancingOption => ({
-  financingType: option.financingType,
-  duration: option.duration,
-  commission: option.commission,
-  monthlyRateAllIn: option.monthlyRateAllIn,
-  rentalFactor: option.rentalFactor,
-});
-
 /** Pricing's gRPC calls behind the domain's port. */
 export class PricingClient implements PricingPort {
   private readonly client: TypedClient<InstanceType<ReturnType<typeof loadPricingPackage>['PricingService']>>;
@@ -51,12 +43,8 @@ export class PricingClient implements PricingPort {
 
   async priceCart(items: CartItem[], context: CallContext): Promise<CartPricing> {
     const response = await this.client.call('PriceCart', { items: toCartItems(items) }, context);
-    return {
-      purchasePrice: response.purchasePrice,
-      financingOptions: response.financingOptions.map(toOption),
-      items: response.items.map((item) => ({ position: item.position, total: item.total, financingOptions: item.financingOptions.map(toOption) })),
-      recurringServiceFee: response.recurringServiceFee || null,
-    };
+    // The CartPricing message has the domain's CartPricing fields; proto3 has no null fee.
+    return { ...response, recurringServiceFee: response.recurringServiceFee || null };
   }
 
   async freezeCheckoutTerms(items: CartItem[], terms: CheckoutTermsInput, context: CallContext): Promise<FrozenTerms> {

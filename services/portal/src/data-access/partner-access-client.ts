@@ -2,7 +2,7 @@ import { ExpiringMap, loadThrough } from '@rental/expiring-map';
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { DomainError } from '@rental/problem';
 import { loadPartnerAccessPackage } from '@rental/proto';
-import type { partnerAccess } from '@rental/proto';
+import type { common, partnerAccess } from '@rental/proto';
 import type { Actor, ApiKeyView, AuditEntryView, CreatedApiKey, PartnerAccess } from '../domain/ports';
 
 type PartnerAccessClient = InstanceType<ReturnType<typeof loadPartnerAccessPackage>['PartnerAccessService']>;
@@ -12,7 +12,7 @@ const KNOWN_PARTNER_MS = 60_000;
 
 const text = (value: string | undefined) => (value ? value : null);
 
-function actorOf(actor: partnerAccess.Actor__Output | null): Actor {
+function actorOf(actor: common.Actor__Output | null): Actor {
   return { type: actor?.type ?? '', id: text(actor?.id), name: text(actor?.name) };
 }
 

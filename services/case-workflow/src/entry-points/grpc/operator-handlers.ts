@@ -1,8 +1,6 @@
-import { unaryHandler } from '@rental/grpc';
-import type { Logger } from '@rental/logger';
+import type { UnaryUseCases } from '@rental/grpc';
 import { invalidInput } from '@rental/problem';
-import type { OpsQueueFilters, caseWorkflow } from '@rental/proto';
-import { mapDatabaseError } from '@rental/service-host';
+import type { OpsQueueFilters, caseWorkflow, common } from '@rental/proto';
 import type { Actor, ActorType } from '../../domain/shared/model';
 import {
   OperatorDependencies,
@@ -32,7 +30,7 @@ function opsQueueFiltersOf(request: caseWorkflow.ListOpsQueueRequest__Output): O
   };
 }
 
-function toActor(actor: caseWorkflow.Actor__Output | null): Actor {
+function toActor(actor: common.Actor__Output | null): Actor {
   if (!actor || !(ACTOR_TYPES as readonly string[]).includes(actor.type)) throw invalidInput('history.actor_required', 'actor with a known type is required.');
   return { type: actor.type as ActorType, id: text(actor.id), name: text(actor.name) };
 }
@@ -97,13 +95,14 @@ function toMove(request: caseWorkflow.ApplyOperatorMoveRequest__Output): Operato
 }
 
 /** The calls of the back office; each adapts one use case of ../../domain/operator. */
-export function operatorHandlers(
+export function operatorUseCases(
   deps: OperatorDependencies,
-  log: Logger,
-): Pick<caseWorkflow.CaseWorkflowServiceHandlers, 'ListOpsQueue' | 'GetOpsCase' | 'ApplyOperatorMove' | 'MoveContractForward' | 'RecordHistory'> {
-  const mappers = [mapDatabaseError];
+): Pick<
+  UnaryUseCases<caseWorkflow.CaseWorkflowServiceHandlers>,
+  'ListOpsQueue' | 'GetOpsCase' | 'ApplyOperatorMove' | 'MoveContractForward' | 'RecordHistory'
+> {
   return {
-    ListOpsQueue: unaryHandler<caseWorkflow.ListOpsQueueRequest__Output, caseWorkflow.OpsQueue>('ListOpsQueue', log, mappers, async (request) => {
+    ListOpsQueue: async (request) => {
       const entries = await opsQueue(deps, opsQueueFiltersOf(request));
       return {
         entries: entries.map((entry) => ({
@@ -115,11 +114,9 @@ export function operatorHandlers(
           customerCompany: entry.customerCompany ?? '',
         })),
       };
-    }),
-    GetOpsCase: unaryHandler<caseWorkflow.GetOpsCaseRequest__Output, caseWorkflow.OpsCase>('GetOpsCase', log, mappers, async (request) =>
-      opsCaseMessage(await opsCase(deps, request.financingCaseId)),
-    ),
-    ApplyOperatorMove: unaryHandler<caseWorkflow.ApplyOperatorMoveRequest__Output, caseWorkflow.OpsCase>('ApplyOperatorMove', log, mappers, async (request) =>
+    },
+    GetOpsCase: async (request) => opsCaseMessage(await opsCase(deps, request.financingCaseId)),
+    ApplyOperatorMove: async (request) =>
       opsCaseMessage(
         await applyOperatorMove(deps, {
           financingCaseId: request.financingCaseId,
@@ -128,46 +125,35 @@ export function operatorHandlers(
           actor: toActor(request.actor),
         }),
       ),
-    ),
-    MoveContractForward: unaryHandler<caseWorkflow.MoveContractForwardRequest__Output, caseWorkflow.OpsCase>(
-      'MoveContractForward',
-      log,
-      mappers,
-      async (request) =>
-        opsCaseMessage(
-          await moveContractForward(deps, {
-            contractId: request.contractId,
-            to: request.to,
-            reason: text(request.reason),
-            actor: toActor(request.actor),
-          }),
-        ),
-    ),
-    RecordHistory: unaryHandler<caseWorkflow.RecordHistoryRequest__Output, caseWorkflow.RecordHistoryResponse>(
-      'RecordHistory',
-      log,
-      mappers,
-      async (request) => {
-        let details: Record<string, unknown> | null = null;
-        if (request.detailsJson) {
-          try {
-            details = JSON.parse(request.detailsJson) as Record<string, unknown>;
-          } catch {
-            throw invalidInput('history.invalid_details', 'details_json is not JSON.');
-          }
-        }
-        const mail = request.partnerMail;
-        const partnerMail = mail && mail.subject ? { kind: mail.kind || request.action, subject: mail.subject, text: mail.text } : null;
-        await recordOperatorHistory(deps, {
-          financingCaseId: request.financingCaseId,
-          action: request.action,
+    MoveContractForward: async (request) =>
+      opsCaseMessage(
+        await moveContractForward(deps, {
+          contractId: request.contractId,
+          to: request.to,
           reason: text(request.reason),
-          details,
           actor: toActor(request.actor),
-          partnerMail,
-        });
-        return {};
-      },
-    ),
+        }),
+      ),
+    RecordHistory: async (request) => {
+      let details: Record<string, unknown> | null = null;
+      if (request.detailsJson) {
+        try {
+          details = JSON.parse(request.detailsJson) as Record<string, unknown>;
+        } catch {
+          throw invalidInput('history.invalid_details', 'details_json is not JSON.');
+        }
+      }
+      const mail = request.partnerMail;
+      const partnerMail = mail && mail.subject ? { kind: mail.kind || request.action, subject: mail.subject, text: mail.text } : null;
+      await recordOperatorHistory(deps, {
+        financingCaseId: request.financingCaseId,
+        action: request.action,
+        reason: text(request.reason),
+        details,
+        actor: toActor(request.actor),
+        partnerMail,
+      });
+      return {};
+    },
   };
 }

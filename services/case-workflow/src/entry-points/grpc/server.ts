@@ -1,5 +1,5 @@
 import type { ServiceBinding } from '@rental/grpc';
-import { unaryHandler } from '@rental/grpc';
+import { unaryHandlers } from '@rental/grpc';
 import type { Logger } from '@rental/logger';
 import { centsOfDecimal, milliOfPercentage, percentageOfMilli } from '@rental/money';
 import { invalidInput, parsedAmount } from '@rental/problem';
@@ -14,7 +14,7 @@ import type { CaseStore } from '../../domain/case/ports';
 import type { OpsReads } from '../../domain/operator/ports';
 import type { ApplicationSource, LenderAdapter } from '../../domain/lender/ports';
 import { caseAccess } from '../../domain/case/reads';
-import { operatorHandlers } from './operator-handlers';
+import { operatorUseCases } from './operator-handlers';
 
 const parsed = <T>(read: () => T, field: string): T => parsedAmount('case.invalid_amount', field, read);
 
@@ -111,112 +111,80 @@ export function caseWorkflowGrpcService(
   channel: CheckoutCustomerChannel,
 ): ServiceBinding {
   const mappers = [mapDatabaseError];
-  const implementation: caseWorkflow.CaseWorkflowServiceHandlers = {
-    CreateCaseFromCheckout: unaryHandler<caseWorkflow.CreateCaseFromCheckoutRequest__Output, caseWorkflow.CreatedCase>(
-      'CreateCaseFromCheckout',
-      log,
-      mappers,
-      async (request, { partnerId }) => {
-        const created = await createCaseFromCheckout(
-          store,
-          {
-            partnerId,
-            cartId: request.cartId,
-            items: toItems(request.items),
-            customer: toCustomer(request.customer),
-            deliveryAddress: request.hasDeliveryAddress && request.deliveryAddress ? toAddress(request.deliveryAddress) : null,
-            terms: toTerms(request.terms),
-            printPlanTerms: request.hasPrintPlanTerms && request.printPlanTerms ? { ...request.printPlanTerms } : null,
-            submitFinancing: request.submitFinancing,
-            quoteNumber: text(request.quoteNumber.trim()),
-          },
-          channel,
-        );
-        return createdMessage(created);
-      },
-    ),
-    CreateCaseFromQuoteRequest: unaryHandler<caseWorkflow.CreateCaseFromQuoteRequestRequest__Output, caseWorkflow.CreatedCase>(
-      'CreateCaseFromQuoteRequest',
-      log,
-      mappers,
-      async (request, { partnerId }) => {
-        const created = await createCaseFromQuoteRequest(store, {
+  const implementation = unaryHandlers<caseWorkflow.CaseWorkflowServiceHandlers>(log, mappers, {
+    CreateCaseFromCheckout: async (request, { partnerId }) => {
+      const created = await createCaseFromCheckout(
+        store,
+        {
           partnerId,
-          quoteRequestId: request.quoteRequestId,
-          calculationId: request.calculationId,
+          cartId: request.cartId,
+          items: toItems(request.items),
           customer: toCustomer(request.customer),
+          deliveryAddress: request.hasDeliveryAddress && request.deliveryAddress ? toAddress(request.deliveryAddress) : null,
           terms: toTerms(request.terms),
-          contactPhone: text(request.contactPhone),
-          contactEmail: text(request.contactEmail),
-        });
-        return createdMessage(created);
-      },
-    ),
-    GetCaseAccess: unaryHandler<caseWorkflow.GetCaseAccessRequest__Output, caseWorkflow.CaseAccess>('GetCaseAccess', log, mappers, async (request) =>
-      caseAccess(store, request.financingCaseId),
-    ),
-    HasQuoteWithRentalFactor: unaryHandler<caseWorkflow.HasQuoteWithRentalFactorRequest__Output, caseWorkflow.QuoteWithRentalFactor>(
-      'HasQuoteWithRentalFactor',
-      log,
-      mappers,
-      async (request, { partnerId }) => {
-        // A factor no quote can hold (empty, or beyond a quote's six integer digits) is on no quote;
-        // a caller naming no term (type and duration) asks about no quote either.
-        const rentalFactor = storableFactor(request.rentalFactor);
-        if (rentalFactor === null || !request.calculationType || request.duration < 1) return { exists: false };
-        return {
-          exists: await store.hasQuoteWithRentalFactor(partnerId, rentalFactor, { calculationType: request.calculationType, duration: request.duration }),
-        };
-      },
-    ),
-    SendLenderAttachments: unaryHandler<caseWorkflow.SendLenderAttachmentsRequest__Output, caseWorkflow.SendLenderAttachmentsResponse>(
-      'SendLenderAttachments',
-      log,
-      mappers,
-      async (request) => {
-        const items = request.items.map((item) => ({
-          id: item.id,
-          type: item.type,
-          label: item.label,
-          category: item.category,
-          ...(item.type === 'information'
-            ? { answer: item.answer }
-            : {
-                documents: item.documents.map((document) => ({
-                  fileName: document.fileName,
-                  mimeType: document.mimeType,
-                  contentBase64: document.contentBase64,
-                })),
-              }),
-        }));
-        return sendLenderAttachments({ store, ...lenderSide }, request.financingCaseId, items, operatorOr(request.operatorId, request.operatorName));
-      },
-    ),
-    ResubmitToLender: unaryHandler<caseWorkflow.ResubmitToLenderRequest__Output, caseWorkflow.ResubmitToLenderResponse>(
-      'ResubmitToLender',
-      log,
-      mappers,
-      async (request) => {
-        await resubmitToLender({ store }, request.financingCaseId, operatorOr(request.operatorId, request.operatorName));
-        return {};
-      },
-    ),
-    ...operatorHandlers({ store, reads: opsReads, partners: channel.partners }, log),
-    ResolveCustomerLink: unaryHandler<caseWorkflow.ResolveCustomerLinkRequest__Output, caseWorkflow.CustomerLinkAccess>(
-      'ResolveCustomerLink',
-      log,
-      mappers,
-      async (request) => {
-        const { state, opened } = await resolveLink({ store, customer: channel.settings }, request.token);
-        return {
-          state,
-          financingCaseId: opened?.financingCase.id ?? '',
-          partnerId: opened?.financingCase.partnerId ?? '',
-          viewOnly: opened?.link.viewOnly ?? false,
-          status: opened?.financingCase.status ?? '',
-        };
-      },
-    ),
-  };
+          printPlanTerms: request.hasPrintPlanTerms && request.printPlanTerms ? { ...request.printPlanTerms } : null,
+          submitFinancing: request.submitFinancing,
+          quoteNumber: text(request.quoteNumber.trim()),
+        },
+        channel,
+      );
+      return createdMessage(created);
+    },
+    CreateCaseFromQuoteRequest: async (request, { partnerId }) => {
+      const created = await createCaseFromQuoteRequest(store, {
+        partnerId,
+        quoteRequestId: request.quoteRequestId,
+        calculationId: request.calculationId,
+        customer: toCustomer(request.customer),
+        terms: toTerms(request.terms),
+        contactPhone: text(request.contactPhone),
+        contactEmail: text(request.contactEmail),
+      });
+      return createdMessage(created);
+    },
+    GetCaseAccess: async (request) => caseAccess(store, request.financingCaseId),
+    HasQuoteWithRentalFactor: async (request, { partnerId }) => {
+      // A factor no quote can hold (empty, or beyond a quote's six integer digits) is on no quote;
+      // a caller naming no term (type and duration) asks about no quote either.
+      const rentalFactor = storableFactor(request.rentalFactor);
+      if (rentalFactor === null || !request.calculationType || request.duration < 1) return { exists: false };
+      return {
+        exists: await store.hasQuoteWithRentalFactor(partnerId, rentalFactor, { calculationType: request.calculationType, duration: request.duration }),
+      };
+    },
+    SendLenderAttachments: async (request) => {
+      const items = request.items.map((item) => ({
+        id: item.id,
+        type: item.type,
+        label: item.label,
+        category: item.category,
+        ...(item.type === 'information'
+          ? { answer: item.answer }
+          : {
+              documents: item.documents.map((document) => ({
+                fileName: document.fileName,
+                mimeType: document.mimeType,
+                contentBase64: document.contentBase64,
+              })),
+            }),
+      }));
+      return sendLenderAttachments({ store, ...lenderSide }, request.financingCaseId, items, operatorOr(request.operatorId, request.operatorName));
+    },
+    ResubmitToLender: async (request) => {
+      await resubmitToLender({ store }, request.financingCaseId, operatorOr(request.operatorId, request.operatorName));
+      return {};
+    },
+    ...operatorUseCases({ store, reads: opsReads, partners: channel.partners }),
+    ResolveCustomerLink: async (request) => {
+      const { state, opened } = await resolveLink({ store, customer: channel.settings }, request.token);
+      return {
+        state,
+        financingCaseId: opened?.financingCase.id ?? '',
+        partnerId: opened?.financingCase.partnerId ?? '',
+        viewOnly: opened?.link.viewOnly ?? false,
+        status: opened?.financingCase.status ?? '',
+      };
+    },
+  });
   return { definition: loadCaseWorkflowPackage().CaseWorkflowService.service, implementation };
 }

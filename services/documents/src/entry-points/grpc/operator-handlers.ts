@@ -1,7 +1,5 @@
-import { unaryHandler } from '@rental/grpc';
-import type { Logger } from '@rental/logger';
+import type { UnaryUseCases } from '@rental/grpc';
 import type { documents } from '@rental/proto';
-import { mapDatabaseError } from '@rental/service-host';
 import { FinancingDocument, itemState } from '../../domain/model';
 import {
   OperatorDependencies,
@@ -14,6 +12,7 @@ import {
   openItemCounts,
   reviewDocument,
 } from '../../domain/operator';
+import type { TransmittedItem } from '../../domain/operator';
 import type { CallbackRequestView } from '../../domain/model';
 import type { RequestItemView } from '../../domain/request-items';
 import { documentFile } from '../http/presenters';
@@ -69,12 +68,22 @@ const callbackMessage = (view: CallbackRequestView): documents.CallbackRequest =
   items: view.items,
 });
 
+/** An item of the lender transmission; one still to send has no transmittedToLenderAt yet (''). */
+const transmittedItemMessage = ({ item, answer, documents: files }: TransmittedItem): documents.TransmittedItem => ({
+  id: item.id,
+  type: item.itemType,
+  label: item.label,
+  category: item.category,
+  answer: answer ?? '',
+  documents: files,
+  transmittedToLenderAt: item.transmittedToLenderAt ?? '',
+});
+
 /** The calls of the back office; each adapts one use case of ../../domain/operator. */
-export function operatorHandlers(
+export function operatorUseCases(
   deps: OperatorDependencies,
-  log: Logger,
 ): Pick<
-  documents.DocumentsServiceHandlers,
+  UnaryUseCases<documents.DocumentsServiceHandlers>,
   | 'GetCaseFiles'
   | 'CountOpenItems'
   | 'ReviewDocument'
@@ -84,17 +93,16 @@ export function operatorHandlers(
   | 'CollectTransmission'
   | 'MarkTransmitted'
 > {
-  const mappers = [mapDatabaseError];
   return {
-    GetCaseFiles: unaryHandler<documents.GetCaseFilesRequest__Output, documents.CaseFiles>('GetCaseFiles', log, mappers, async (request) => {
+    GetCaseFiles: async (request) => {
       const files = await caseFiles(deps, request.financingCaseId);
       return { itemsJson: JSON.stringify(files.items.map(presentOpsItem)), documentsJson: JSON.stringify(files.documents.map(presentOpsDocument)) };
-    }),
-    CountOpenItems: unaryHandler<documents.CountOpenItemsRequest__Output, documents.OpenItemCounts>('CountOpenItems', log, mappers, async (request) => {
+    },
+    CountOpenItems: async (request) => {
       const { counts, overdueCaseIds } = await openItemCounts(deps, { financingCaseIds: request.financingCaseIds, listOverdueCases: request.listOverdueCases });
       return { cases: counts, overdueCaseIds };
-    }),
-    ReviewDocument: unaryHandler<documents.ReviewDocumentRequest__Output, documents.ReviewDocumentResponse>('ReviewDocument', log, mappers, async (request) => {
+    },
+    ReviewDocument: async (request) => {
       const { document, item } = await reviewDocument(deps, { documentId: request.documentId, status: request.status, reason: request.reason || null });
       return {
         documentId: document.id,
@@ -104,51 +112,21 @@ export function operatorHandlers(
         itemLabel: item?.label ?? '',
         originalName: document.originalName,
       };
-    }),
-    OpenDocument: unaryHandler<documents.OpenDocumentRequest__Output, documents.DocumentContent>('OpenDocument', log, mappers, async (request) => {
+    },
+    OpenDocument: async (request) => {
       const { document, content } = await openAnyDocument(deps, request.documentId);
       return { documentId: document.id, financingCaseId: document.financingCaseId, originalName: document.originalName, mimeType: document.mimeType, content };
-    }),
-    CreateCallbackRequest: unaryHandler<documents.CreateCallbackRequestRequest__Output, documents.CallbackRequest>(
-      'CreateCallbackRequest',
-      log,
-      mappers,
-      async (request) =>
-        callbackMessage(await createCallbackRequest(deps, { financingCaseId: request.financingCaseId, items: request.items, note: request.note || null })),
-    ),
-    CloseCallbackRequest: unaryHandler<documents.CloseCallbackRequestRequest__Output, documents.CallbackRequest>(
-      'CloseCallbackRequest',
-      log,
-      mappers,
-      async (request) => callbackMessage(await closeCallbackRequest(deps, request.callbackRequestId)),
-    ),
-    CollectTransmission: unaryHandler<documents.TransmissionRequest__Output, documents.Transmission>('CollectTransmission', log, mappers, async (request) => {
+    },
+    CreateCallbackRequest: async (request) =>
+      callbackMessage(await createCallbackRequest(deps, { financingCaseId: request.financingCaseId, items: request.items, note: request.note || null })),
+    CloseCallbackRequest: async (request) => callbackMessage(await closeCallbackRequest(deps, request.callbackRequestId)),
+    CollectTransmission: async (request) => {
       const items = await collectTransmission(deps, { financingCaseId: request.financingCaseId, items: request.items });
-      return {
-        items: items.map(({ item, answer, documents: files }) => ({
-          id: item.id,
-          type: item.itemType,
-          label: item.label,
-          category: item.category,
-          answer: answer ?? '',
-          documents: files,
-          transmittedToLenderAt: '',
-        })),
-      };
-    }),
-    MarkTransmitted: unaryHandler<documents.TransmissionRequest__Output, documents.Transmission>('MarkTransmitted', log, mappers, async (request) => {
+      return { items: items.map(transmittedItemMessage) };
+    },
+    MarkTransmitted: async (request) => {
       const items = await markTransmitted(deps, { financingCaseId: request.financingCaseId, items: request.items });
-      return {
-        items: items.map((item) => ({
-          id: item.id,
-          type: item.itemType,
-          label: item.label,
-          category: item.category,
-          answer: item.response ?? '',
-          documents: [],
-          transmittedToLenderAt: item.transmittedToLenderAt ?? '',
-        })),
-      };
-    }),
+      return { items: items.map((item) => transmittedItemMessage({ item, answer: item.response, documents: [] })) };
+    },
   };
 }

@@ -1,5 +1,5 @@
 import type { ServiceBinding } from '@rental/grpc';
-import { unaryHandler } from '@rental/grpc';
+import { unaryHandlers } from '@rental/grpc';
 import type { Logger } from '@rental/logger';
 import { loadDocumentsPackage, requestItemMessageOf } from '@rental/proto';
 import type { documents } from '@rental/proto';
@@ -11,7 +11,7 @@ import { RequestItemView, createRequestItems, listRequestItemsOfCase, listReques
 import { attachSignedContract, describeUploadRejection, rejectDocument, resetCase, storeSignedContract } from '../../domain/sandbox';
 import { answerCustomerInformation, listCustomerItems } from '../../domain/customer';
 import { presentItem } from '../http/presenters';
-import { operatorHandlers } from './operator-handlers';
+import { operatorUseCases } from './operator-handlers';
 
 /** The list-item shape as a message (the partner's list leaves callbackRequestId out where there is none). */
 function itemMessage(view: RequestItemView): documents.RequestItem {
@@ -27,149 +27,94 @@ function overdueStage(stage: string): OverdueStage {
 /** The calls case-workflow and the back office make; each adapts one use case. */
 export function documentsGrpcService(deps: DocumentsDependencies & { cleanup: CaseCleanup; operator: OperatorFiles }, log: Logger): ServiceBinding {
   const mappers = [mapDatabaseError];
-  const implementation: documents.DocumentsServiceHandlers = {
-    CreateRequestItems: unaryHandler<documents.CreateRequestItemsRequest__Output, documents.RequestItems>(
-      'CreateRequestItems',
-      log,
-      mappers,
-      async (request, context) => {
-        const items = request.items.map(({ templateContent, templateFileName, ...item }) => ({
-          ...item,
-          ...(templateContent.length > 0 ? { template: { content: templateContent, fileName: templateFileName } } : {}),
-        }));
-        const views = await createRequestItems(deps, {
+  const implementation = unaryHandlers<documents.DocumentsServiceHandlers>(log, mappers, {
+    CreateRequestItems: async (request, context) => {
+      const items = request.items.map(({ templateContent, templateFileName, ...item }) => ({
+        ...item,
+        ...(templateContent.length > 0 ? { template: { content: templateContent, fileName: templateFileName } } : {}),
+      }));
+      const views = await createRequestItems(deps, {
+        financingCaseId: request.financingCaseId,
+        itemType: request.itemType,
+        items,
+        creationKey: request.creationKey,
+        context,
+      });
+      return { items: views.map(itemMessage) };
+    },
+    ListRequestItems: async (request, context) => {
+      const views = await listRequestItemsOfCase(deps, { financingCaseId: request.financingCaseId, context });
+      return { items: views.map(itemMessage) };
+    },
+    ListRequestItemsOfCases: async (request, context) => {
+      const byCase = await listRequestItemsOfCases(deps, { financingCaseIds: request.financingCaseIds, context });
+      return { cases: [...byCase].map(([financingCaseId, views]) => ({ financingCaseId, items: views.map(itemMessage) })) };
+    },
+    RejectDocument: async (request, context) => {
+      const { document, reopenedItemId } = await rejectDocument(deps, {
+        financingCaseId: request.financingCaseId,
+        documentId: request.documentId,
+        reason: request.reason,
+        context,
+      });
+      return { documentId: document.id, reopenedItemId: reopenedItemId ?? 0 };
+    },
+    DescribeUploadRejection: async (request, context) => {
+      return {
+        problemJson: await describeUploadRejection(deps, {
           financingCaseId: request.financingCaseId,
-          itemType: request.itemType,
-          items,
-          creationKey: request.creationKey,
-          context,
-        });
-        return { items: views.map(itemMessage) };
-      },
-    ),
-    ListRequestItems: unaryHandler<documents.ListRequestItemsRequest__Output, documents.RequestItems>(
-      'ListRequestItems',
-      log,
-      mappers,
-      async (request, context) => {
-        const views = await listRequestItemsOfCase(deps, { financingCaseId: request.financingCaseId, context });
-        return { items: views.map(itemMessage) };
-      },
-    ),
-    ListRequestItemsOfCases: unaryHandler<documents.ListRequestItemsOfCasesRequest__Output, documents.CasesRequestItems>(
-      'ListRequestItemsOfCases',
-      log,
-      mappers,
-      async (request, context) => {
-        const byCase = await listRequestItemsOfCases(deps, { financingCaseIds: request.financingCaseIds, context });
-        return { cases: [...byCase].map(([financingCaseId, views]) => ({ financingCaseId, items: views.map(itemMessage) })) };
-      },
-    ),
-    RejectDocument: unaryHandler<documents.RejectDocumentRequest__Output, documents.RejectDocumentResponse>(
-      'RejectDocument',
-      log,
-      mappers,
-      async (request, context) => {
-        const { document, reopenedItemId } = await rejectDocument(deps, {
-          financingCaseId: request.financingCaseId,
-          documentId: request.documentId,
+          itemId: request.itemId,
           reason: request.reason,
           context,
-        });
-        return { documentId: document.id, reopenedItemId: reopenedItemId ?? 0 };
-      },
-    ),
-    DescribeUploadRejection: unaryHandler<documents.DescribeUploadRejectionRequest__Output, documents.UploadRejection>(
-      'DescribeUploadRejection',
-      log,
-      mappers,
-      async (request, context) => {
-        return {
-          problemJson: await describeUploadRejection(deps, {
-            financingCaseId: request.financingCaseId,
-            itemId: request.itemId,
-            reason: request.reason,
-            context,
-          }),
-        };
-      },
-    ),
-    AttachSignedContract: unaryHandler<documents.AttachSignedContractRequest__Output, documents.AttachSignedContractResponse>(
-      'AttachSignedContract',
-      log,
-      mappers,
-      async (request, context) => {
-        const { document, created } = await attachSignedContract(deps, { financingCaseId: request.financingCaseId, contractId: request.contractId, context });
-        return { documentId: document.id, created };
-      },
-    ),
-    StoreSignedContract: unaryHandler<documents.StoreSignedContractRequest__Output, documents.AttachSignedContractResponse>(
-      'StoreSignedContract',
-      log,
-      mappers,
-      async (request, context) => {
-        const { document, created } = await storeSignedContract(deps, {
-          financingCaseId: request.financingCaseId,
-          contractId: request.contractId,
-          fileName: request.fileName,
-          content: Buffer.from(request.content),
-          context,
-        });
-        return { documentId: document.id, created };
-      },
-    ),
-    ResetCase: unaryHandler<documents.ResetCaseRequest__Output, documents.ResetCaseResponse>('ResetCase', log, mappers, async (request, context) => {
+        }),
+      };
+    },
+    AttachSignedContract: async (request, context) => {
+      const { document, created } = await attachSignedContract(deps, { financingCaseId: request.financingCaseId, contractId: request.contractId, context });
+      return { documentId: document.id, created };
+    },
+    StoreSignedContract: async (request, context) => {
+      const { document, created } = await storeSignedContract(deps, {
+        financingCaseId: request.financingCaseId,
+        contractId: request.contractId,
+        fileName: request.fileName,
+        content: Buffer.from(request.content),
+        context,
+      });
+      return { documentId: document.id, created };
+    },
+    ResetCase: async (request, context) => {
       return resetCase(deps, { financingCaseId: request.financingCaseId, context });
-    }),
-    ...operatorHandlers(deps, log),
-    ListCustomerRequestItems: unaryHandler<documents.ListRequestItemsRequest__Output, documents.RequestItems>(
-      'ListCustomerRequestItems',
-      log,
-      mappers,
-      async (request) => {
-        const items = await listCustomerItems(deps, request.financingCaseId);
-        return { items: items.map((item) => itemMessage({ item, responses: [] })) };
-      },
-    ),
-    ListOverdueItems: unaryHandler<documents.ListOverdueItemsRequest__Output, documents.OverdueItems>(
-      'ListOverdueItems',
-      log,
-      mappers,
-      async (request, context) => {
-        const stage = overdueStage(request.stage);
-        // Named cases are the calling partner's only; the scheduler names none and calls as the system.
-        const only = request.financingCaseIds.length > 0 ? { partnerId: context.partnerId, financingCaseIds: request.financingCaseIds } : undefined;
-        const items = await deps.items.listOverdue(request.dueBefore, stage, Math.min(Math.max(request.limit, 1), 1000), only);
-        return {
-          items: items.map((item) => ({
-            id: item.id,
-            type: item.itemType,
-            financingCaseId: item.financingCaseId,
-            partnerId: item.partnerId,
-            label: item.label,
-            dueAt: item.dueAt ?? '',
-            targetAudience: item.targetAudience,
-          })),
-        };
-      },
-    ),
-    MarkOverdueItems: unaryHandler<documents.MarkOverdueItemsRequest__Output, documents.MarkOverdueItemsResponse>(
-      'MarkOverdueItems',
-      log,
-      mappers,
-      async (request) => {
-        return { marked: await deps.items.markOverdue(request.itemIds, overdueStage(request.stage), request.at) };
-      },
-    ),
-    AnswerCustomerInformation: unaryHandler<documents.AnswerCustomerInformationRequest__Output, documents.RequestItem>(
-      'AnswerCustomerInformation',
-      log,
-      mappers,
-      async (request) => {
-        const item = await answerCustomerInformation(deps, request.financingCaseId, request.informationId, request.response);
-        return itemMessage({ item, responses: [] });
-      },
-    ),
-  };
+    },
+    ...operatorUseCases(deps),
+    ListCustomerRequestItems: async (request) => {
+      const items = await listCustomerItems(deps, request.financingCaseId);
+      return { items: items.map((item) => itemMessage({ item, responses: [] })) };
+    },
+    ListOverdueItems: async (request, context) => {
+      const stage = overdueStage(request.stage);
+      // Named cases are the calling partner's only; the scheduler names none and calls as the system.
+      const only = request.financingCaseIds.length > 0 ? { partnerId: context.partnerId, financingCaseIds: request.financingCaseIds } : undefined;
+      const items = await deps.items.listOverdue(request.dueBefore, stage, Math.min(Math.max(request.limit, 1), 1000), only);
+      return {
+        items: items.map((item) => ({
+          id: item.id,
+          type: item.itemType,
+          financingCaseId: item.financingCaseId,
+          partnerId: item.partnerId,
+          label: item.label,
+          dueAt: item.dueAt ?? '',
+          targetAudience: item.targetAudience,
+        })),
+      };
+    },
+    MarkOverdueItems: async (request) => {
+      return { marked: await deps.items.markOverdue(request.itemIds, overdueStage(request.stage), request.at) };
+    },
+    AnswerCustomerInformation: async (request) => {
+      const item = await answerCustomerInformation(deps, request.financingCaseId, request.informationId, request.response);
+      return itemMessage({ item, responses: [] });
+    },
+  });
   return { definition: loadDocumentsPackage().DocumentsService.service, implementation };
 }

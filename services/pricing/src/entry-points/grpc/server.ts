@@ -1,5 +1,5 @@
 import type { ServiceBinding } from '@rental/grpc';
-import { unaryHandler } from '@rental/grpc';
+import { unaryHandlers } from '@rental/grpc';
 import type { Logger } from '@rental/logger';
 import { Cents, centsOfAmount, centsOfDecimal, decimalOfCents, percentageOfMilli, scaledOfDecimal } from '@rental/money';
 import { loadPricingPackage } from '@rental/proto';
@@ -78,38 +78,33 @@ const optionalAmount = (amount: number | null | undefined) => optionalDecimal(am
 /** The internal pricing calls; each adapts a message to a use case and back. */
 export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): ServiceBinding {
   const mappers = [mapDatabaseError];
-  const implementation: pricing.PricingServiceHandlers = {
-    ResolveCategories: unaryHandler<pricing.ResolveCategoriesRequest__Output, pricing.ResolveCategoriesResponse>(
-      'ResolveCategories',
-      log,
-      mappers,
-      async (request) => {
-        const resolutions = await resolveCategories(
-          deps.categories,
-          request.items.map((item) => ({
-            categoryId: item.categoryId || undefined,
-            categorySlug: item.categorySlug || undefined,
-          })),
-        );
-        return {
-          items: resolutions.map((resolution) =>
-            resolution.found
-              ? {
-                  found: true,
-                  conflicting: false,
-                  categoryId: resolution.category.id,
-                  slug: resolution.category.slug,
-                  name: resolution.category.name,
-                  productSector: resolution.category.sector,
-                  articleType: resolution.articleType,
-                  hasPrintPlanCapability: resolution.category.hasPrintPlanCapability,
-                }
-              : { found: false, conflicting: resolution.conflicting },
-          ),
-        };
-      },
-    ),
-    PriceCart: unaryHandler<pricing.PriceCartRequest__Output, pricing.CartPricing>('PriceCart', log, mappers, async (request, { partnerId }) => {
+  const implementation = unaryHandlers<pricing.PricingServiceHandlers>(log, mappers, {
+    ResolveCategories: async (request) => {
+      const resolutions = await resolveCategories(
+        deps.categories,
+        request.items.map((item) => ({
+          categoryId: item.categoryId || undefined,
+          categorySlug: item.categorySlug || undefined,
+        })),
+      );
+      return {
+        items: resolutions.map((resolution) =>
+          resolution.found
+            ? {
+                found: true,
+                conflicting: false,
+                categoryId: resolution.category.id,
+                slug: resolution.category.slug,
+                name: resolution.category.name,
+                productSector: resolution.category.sector,
+                articleType: resolution.articleType,
+                hasPrintPlanCapability: resolution.category.hasPrintPlanCapability,
+              }
+            : { found: false, conflicting: resolution.conflicting },
+        ),
+      };
+    },
+    PriceCart: async (request, { partnerId }) => {
       const priced = await priceCart(toItems(request.items), partnerId, deps.cartPricing);
       return {
         purchasePrice: decimalOfCents(priced.purchasePriceCents),
@@ -121,80 +116,70 @@ export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): S
         })),
         recurringServiceFee: optionalDecimal(priced.recurringServiceFeeCents),
       };
-    }),
-    FreezeCheckoutTerms: unaryHandler<pricing.FreezeCheckoutTermsRequest__Output, pricing.FrozenTerms>(
-      'FreezeCheckoutTerms',
-      log,
-      mappers,
-      async (request, { partnerId }) => {
-        const terms = await freezeCheckoutTerms(
-          {
-            items: toItems(request.items),
-            financingType: request.financingType,
-            duration: request.duration,
-            paymentInterval: request.paymentInterval || 'monthly',
-            commission: request.hasCommission ? request.commission : undefined,
-            serviceCostCents: parsed(() => centsOfDecimal(request.serviceCost), 'serviceCost'),
-            customSlaFileName: request.customSlaFileName || undefined,
-          },
-          partnerId,
-          deps.checkoutTerms,
-        );
-        return {
-          financingType: terms.financingType,
-          duration: terms.duration,
-          commission: terms.commission,
-          paymentInterval: terms.paymentInterval,
-          rentalFactor: percentageOfMilli(terms.rentalFactorMilli),
-          residualValue: terms.residualValueMilli === null ? '' : percentageOfMilli(terms.residualValueMilli),
-          purchasePrice: decimalOfCents(terms.purchasePriceCents),
-          baseRate: decimalOfCents(terms.baseRateCents),
-          monthlyRateAllIn: decimalOfCents(terms.monthlyRateAllInCents),
-          serviceCost: optionalDecimal(terms.serviceCostCents),
-          surcharge: decimalOfCents(terms.surchargeCents),
-          recurringServiceFee: optionalDecimal(terms.recurringServiceFeeCents),
-          productSector: terms.productSector,
-          financingPartnerId: terms.financingPartnerId,
-          distributionHubId: terms.distributionHubId ?? '',
-          customSlaFileName: terms.customSlaFileName ?? '',
-        };
-      },
-    ),
-    GetCalculation: unaryHandler<pricing.GetCalculationRequest__Output, pricing.StoredCalculation>(
-      'GetCalculation',
-      log,
-      mappers,
-      async (request, { partnerId }) => {
-        const calculation = await findQuotableCalculation(
-          { store: deps.calculations, conditions: deps.cartPricing.conditions, frozenFactors: deps.frozenFactors },
-          partnerId,
-          request.calculationId,
-        );
-        const calculationRequest = calculation.response.request;
-        return {
-          id: calculation.id,
-          partnerId: calculation.partnerId,
-          createdAt: calculation.createdAt,
-          productSector: calculation.productSector,
-          categorySlug: calculation.category?.slug ?? '',
-          paymentInterval: calculationRequest.paymentInterval,
-          acquisitionCost: optionalAmount(calculationRequest.acquisitionCost),
-          installationCost: optionalAmount(calculationRequest.installationCost),
-          serviceCost: optionalAmount(calculationRequest.serviceCost),
-          financedAmount: decimalOfCents(financedAmountOf(calculationRequest)),
-          offers: quotableOffers(calculation).map((offer) => ({
-            duration: offer.duration,
-            calculationType: offer.calculationType,
-            monthlyRateAllIn: decimalOfCents(offer.monthlyRateAllInCents),
-            rentalFactor: offer.rentalFactor,
-            commission: offer.commission,
-            residualValue: offer.residualValue ?? '',
-            baseRate: decimalOfCents(offer.baseRateCents),
-          })),
-        };
-      },
-    ),
-    GetPartnerProfile: unaryHandler<pricing.GetPartnerProfileRequest__Output, pricing.PartnerProfile>('GetPartnerProfile', log, mappers, async (request) => {
+    },
+    FreezeCheckoutTerms: async (request, { partnerId }) => {
+      const terms = await freezeCheckoutTerms(
+        {
+          items: toItems(request.items),
+          financingType: request.financingType,
+          duration: request.duration,
+          paymentInterval: request.paymentInterval || 'monthly',
+          commission: request.hasCommission ? request.commission : undefined,
+          serviceCostCents: parsed(() => centsOfDecimal(request.serviceCost), 'serviceCost'),
+          customSlaFileName: request.customSlaFileName || undefined,
+        },
+        partnerId,
+        deps.checkoutTerms,
+      );
+      return {
+        financingType: terms.financingType,
+        duration: terms.duration,
+        commission: terms.commission,
+        paymentInterval: terms.paymentInterval,
+        rentalFactor: percentageOfMilli(terms.rentalFactorMilli),
+        residualValue: terms.residualValueMilli === null ? '' : percentageOfMilli(terms.residualValueMilli),
+        purchasePrice: decimalOfCents(terms.purchasePriceCents),
+        baseRate: decimalOfCents(terms.baseRateCents),
+        monthlyRateAllIn: decimalOfCents(terms.monthlyRateAllInCents),
+        serviceCost: optionalDecimal(terms.serviceCostCents),
+        surcharge: decimalOfCents(terms.surchargeCents),
+        recurringServiceFee: optionalDecimal(terms.recurringServiceFeeCents),
+        productSector: terms.productSector,
+        financingPartnerId: terms.financingPartnerId,
+        distributionHubId: terms.distributionHubId ?? '',
+        customSlaFileName: terms.customSlaFileName ?? '',
+      };
+    },
+    GetCalculation: async (request, { partnerId }) => {
+      const calculation = await findQuotableCalculation(
+        { store: deps.calculations, conditions: deps.cartPricing.conditions, frozenFactors: deps.frozenFactors },
+        partnerId,
+        request.calculationId,
+      );
+      const calculationRequest = calculation.response.request;
+      return {
+        id: calculation.id,
+        partnerId: calculation.partnerId,
+        createdAt: calculation.createdAt,
+        productSector: calculation.productSector,
+        categorySlug: calculation.category?.slug ?? '',
+        paymentInterval: calculationRequest.paymentInterval,
+        acquisitionCost: optionalAmount(calculationRequest.acquisitionCost),
+        installationCost: optionalAmount(calculationRequest.installationCost),
+        serviceCost: optionalAmount(calculationRequest.serviceCost),
+        financedAmount: decimalOfCents(financedAmountOf(calculationRequest)),
+        offers: quotableOffers(calculation).map((offer) => ({
+          duration: offer.duration,
+          calculationType: offer.calculationType,
+          monthlyRateAllIn: decimalOfCents(offer.monthlyRateAllInCents),
+          rentalFactor: offer.rentalFactor,
+          commission: offer.commission,
+          residualValue: offer.residualValue ?? '',
+          baseRate: decimalOfCents(offer.baseRateCents),
+        })),
+      };
+    },
+    GetPartnerProfile: async (request) => {
       const profile = await deps.partners.findProfile(request.partnerId);
       if (!profile) throw notFound('partner.not_found', `No partner ${request.partnerId}.`);
       return {
@@ -210,24 +195,14 @@ export function pricingGrpcService(deps: PricingRpcDependencies, log: Logger): S
         distributionHubConnected: profile.distributionHub?.connected ?? false,
         paymentIntervals: profile.paymentIntervals,
       };
+    },
+    GetPartnerConditions: async (request) => ({
+      conditionsJson: JSON.stringify(await partnerConditionsOf(deps.conditionsAdmin, request.partnerId)),
     }),
-    GetPartnerConditions: unaryHandler<pricing.GetPartnerProfileRequest__Output, pricing.PartnerConditionsDocument>(
-      'GetPartnerConditions',
-      log,
-      mappers,
-      async (request) => ({
-        conditionsJson: JSON.stringify(await partnerConditionsOf(deps.conditionsAdmin, request.partnerId)),
-      }),
-    ),
-    PutPartnerConditions: unaryHandler<pricing.PutPartnerConditionsRequest__Output, pricing.PartnerConditionsDocument>(
-      'PutPartnerConditions',
-      log,
-      mappers,
-      async (request) => {
-        const partner = { id: request.partnerId, name: request.name, contactEmail: request.contactEmail || null };
-        return { conditionsJson: JSON.stringify(await replacePartnerConditions(deps.conditionsAdmin, partner, parsedConditions(request.conditionsJson))) };
-      },
-    ),
-  };
+    PutPartnerConditions: async (request) => {
+      const partner = { id: request.partnerId, name: request.name, contactEmail: request.contactEmail || null };
+      return { conditionsJson: JSON.stringify(await replacePartnerConditions(deps.conditionsAdmin, partner, parsedConditions(request.conditionsJson))) };
+    },
+  });
   return { definition: loadPricingPackage().PricingService.service, implementation };
 }
