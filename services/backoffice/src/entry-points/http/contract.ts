@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedText, nonBlankText } from '@rental/problem';
-import { MAX_INTEGER_ID, fileHeaders, integerId, pageQuery, ulid } from '@rental/http';
+import { MAX_INTEGER_ID, fileHeaders, integerId, pageOf, pageQuery, ulid } from '@rental/http';
 import { STORED_FILE_TYPES } from '@rental/proto';
 import { OpsOperationSpec, opsOperation, reasonedMoves } from './ops-operation';
 import { partnerOperations } from './partner-contract';
@@ -231,7 +231,7 @@ export const queueOperation = opsOperation({
   description:
     'Longest waiting = oldest status change first. `status` takes a comma list; `overdue=true` keeps cases with a required partner or customer item pending after its dueAt.',
   query: queueQuery,
-  returns: { 200: { description: 'A page of the queue', schema: z.array(queueEntrySchema) } },
+  returns: pageOf('the queue', queueEntrySchema),
 });
 
 export const caseOperation = opsOperation({

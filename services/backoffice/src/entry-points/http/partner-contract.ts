@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedText } from '@rental/problem';
-import { pageQuery } from '@rental/http';
+import { pageOf, pageQuery } from '@rental/http';
 import { API_KEY_ROLES, API_KEY_STATUSES, apiKeyIdentityFields, newPartnerSchema, partnerConditionsFields } from '@rental/proto';
 import { opsOperation, reasonedMoves } from './ops-operation';
 
@@ -93,7 +93,7 @@ export const listPartnersOperation = opsOperation({
   summary: 'Partners with their status, live keys and last use',
   description: 'Ordered by id; `q` matches part of the id or name.',
   query: partnersQuery,
-  returns: { 200: { description: 'A page of partners', schema: z.array(partnerSummarySchema) } },
+  returns: pageOf('partners', partnerSummarySchema),
 });
 
 export const partnerOperation = opsOperation({
@@ -183,7 +183,7 @@ export const partnerAuditOperation = opsOperation({
   description: "The same entries the partner's portal audit shows, with actor and reason.",
   params: partnerPath,
   query: pageQuery,
-  returns: { 200: { description: 'A page of the audit', schema: z.array(auditSchema) } },
+  returns: pageOf('the audit', auditSchema),
 });
 
 export const partnerOperations = [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type OperationSpec, type ResponseSpec, defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
+import { type OperationSpec, type ResponseSpec, defineOperation, pageOf, pageQuery, problemResponses, ulid } from '@rental/http';
 import { API_KEY_LIMITS, API_KEY_ROLES, API_KEY_STATUSES, apiKeyIdentityFields } from '@rental/proto';
 import { type PortalRole, keyRoleOf } from '../../domain/roles';
 
@@ -115,7 +115,7 @@ export const listKeysOperation = portalOperation({
   path: '/portal/v1/api-keys',
   summary: "The partner's keys of this environment, newest first; never a key or its hash",
   query: keysQuery,
-  returns: { 200: { description: 'A page of keys', schema: z.array(apiKeySchema) } },
+  returns: pageOf('keys', apiKeySchema),
 });
 
 export const createKeyOperation = portalOperation({
@@ -155,7 +155,7 @@ export const auditOperation = portalOperation({
   path: '/portal/v1/audit',
   summary: "Every change of keys, webhook endpoints and the partner's status, newest first, with who made it",
   query: pageQuery,
-  returns: { 200: { description: 'A page of the audit', schema: z.array(auditEntrySchema) } },
+  returns: pageOf('the audit', auditEntrySchema),
 });
 
 const webhookAnswer = (status: number, description: string) => ({
