@@ -15,6 +15,7 @@ export * from './ops-queue';
 export * from './requested-items';
 export * from './partner-file';
 export * from './api-key-limits';
+export * from './api-key-fields';
 export * from './quote-states';
 
 /** The folder that holds rental/<service>/v1/*.proto, next to src/ and dist/. */

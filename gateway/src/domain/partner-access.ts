@@ -1,4 +1,4 @@
-import { API_KEY_LIMITS } from '@rental/proto';
+import { API_KEY_LIMITS, API_KEY_ROLES, API_KEY_STATUSES } from '@rental/proto';
 import { conflict, notFound, ruleViolation, violation } from '@rental/problem';
 import { hashApiKey } from './api-key';
 import { KEY_PREFIX_LENGTH, generateApiKey } from './key-format';
@@ -25,9 +25,9 @@ export interface ApiKeyRecord {
   revokeReason: string | null;
 }
 
-export type KeyStatus = 'active' | 'expiring' | 'expired' | 'revoked';
-export const KEY_STATUSES: readonly KeyStatus[] = ['active', 'expiring', 'expired', 'revoked'];
-export type KeyRole = 'api_user' | 'readonly';
+export type KeyStatus = (typeof API_KEY_STATUSES)[number];
+export const KEY_STATUSES: readonly KeyStatus[] = API_KEY_STATUSES;
+export type KeyRole = (typeof API_KEY_ROLES)[number];
 
 export interface PartnerRecord {
   id: string;

@@ -16,3 +16,4 @@ export * from './identifiers';
 export * from './partner-operation';
 export * from './operation-family';
 export * from './express-app';
+export * from './file-headers';

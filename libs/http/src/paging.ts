@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ResponseSpec } from './operation';
 
 /** Fixed page size of every collection, stated in the API description. */
 export const PAGE_SIZE = 30;
@@ -16,4 +17,9 @@ export const pageQuery = z.object({
 
 export function pageWindow(page: number): { limit: number; offset: number } {
   return { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE };
+}
+
+/** The answer to a GET of one page of a collection (`page`, PAGE_SIZE items): 200 with an array of `items`, "A page of <what>". */
+export function pageOf(what: string, items: z.ZodType): Record<number, ResponseSpec> {
+  return { 200: { description: `A page of ${what}`, schema: z.array(items) } };
 }

@@ -17,10 +17,19 @@ interface Family {
   params?: z.ZodObject;
   /** Problems of the resource's scope, for instance 403 where another partner's resource is refused rather than hidden. */
   problems?: number[];
+  /**
+   * The resource as the descriptions name it ("cart", "quote request"): a read answers "The
+   * <noun>" unless it names another answer, a create's Location is "Path of the <noun>", and
+   * where the family does not refuse another partner's resource (403) a read says it is hidden.
+   */
+  noun?: string;
 }
 
 type CommandSpec = Omit<PartnerSpec, 'method'>;
 type ReadSpec = Omit<PartnerSpec, 'method' | 'returns'> & { params: z.ZodObject; returns: ResponseSpec };
+/** A read of a family with a noun may leave the description of its answer to the noun. */
+type NamedReadSpec = Omit<ReadSpec, 'returns'> & { returns: Omit<ResponseSpec, 'description'> & { description?: string } };
+type CreateSpec = Omit<PartnerSpec, 'method' | 'returns'> & { returns: { description: string; schema: z.ZodType } };
 type ListSpec = Omit<PartnerSpec, 'method' | 'returns' | 'query'> & { items: { description: string; schema: z.ZodType } };
 
 /** A spec of the family: what the family states may be left out, and a spec's own value wins. */
@@ -54,6 +63,12 @@ function joined(family: Family, spec: { problems?: number[] }) {
   return { ...family, ...spec, problems: [...(family.problems ?? []), ...(spec.problems ?? [])] };
 }
 
+/** A read's description, closed where the family hides another partner's resource by saying so. */
+function readDescription(family: Family, description: string | undefined): string | undefined {
+  if (!family.noun || family.problems?.includes(403)) return description;
+  return [description, `Another partner's ${family.noun} answers 404.`].filter(Boolean).join(' ');
+}
+
 function command<const F extends Family, const M extends HttpMethod>(family: F, method: M) {
   return <const S extends OfFamily<CommandSpec, F>>(spec: S) =>
     build({ ...joined(family, spec), method } as PartnerSpec) as unknown as Built<F, S, { method: M }>;
@@ -65,10 +80,22 @@ function command<const F extends Family, const M extends HttpMethod>(family: F, 
  */
 export function operationsOn<const F extends Family>(family: F) {
   return {
-    /** GET of one resource named by its path: 200 with `returns`. */
-    read: <const S extends OfFamily<ReadSpec, F>>(spec: S) => {
-      const { returns, ...operation } = joined(family, spec) as ReadSpec;
-      return build({ ...operation, method: 'get', returns: { 200: returns } }) as unknown as Built<F, S, { method: 'get' }>;
+    /** GET of one resource named by its path: 200 with `returns` ("The <noun>" where the family has a noun and `returns` names no description). */
+    read: <const S extends OfFamily<F extends { noun: string } ? NamedReadSpec : ReadSpec, F>>(spec: S) => {
+      const { returns, description, ...operation } = joined(family, spec) as NamedReadSpec;
+      return build({
+        ...operation,
+        method: 'get',
+        description: readDescription(family, description),
+        returns: { 200: { description: `The ${family.noun}`, ...returns } },
+      }) as unknown as Built<F, S, { method: 'get' }>;
+    },
+    /** POST to the collection that makes a resource of a family with a noun, which the path does not name yet: 201 with `returns` and its Location. */
+    create: <const S extends Omit<OfFamily<CreateSpec, F>, 'params'>>(spec: S) => {
+      const { params: _resourceParams, ...collection } = family;
+      const { returns, ...operation } = joined(collection, spec) as CreateSpec;
+      const headers = { Location: { description: `Path of the ${family.noun}`, schema: z.string() } };
+      return build({ ...operation, method: 'post', returns: { 201: { ...returns, headers } } }) as unknown as Built<Omit<F, 'params'>, S, { method: 'post' }>;
     },
     /** GET of one page of a collection (`page`, PAGE_SIZE items): 200 with an array of `items`. */
     list: <const S extends OfFamily<ListSpec, F>>(spec: S) => {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { boundedText, nonBlankText } from '@rental/problem';
-import { MAX_INTEGER_ID, integerId, pageQuery, ulid } from '@rental/http';
+import { MAX_INTEGER_ID, fileHeaders, integerId, pageOf, pageQuery, ulid } from '@rental/http';
 import { STORED_FILE_TYPES } from '@rental/proto';
-import { OpsOperationSpec, opsOperation } from './ops-operation';
+import { OpsOperationSpec, opsOperation, reasonedMoves } from './ops-operation';
 import { partnerOperations } from './partner-contract';
 
 const casePath = z.object({ id: ulid().describe('Financing case id') });
@@ -13,14 +13,7 @@ const ITEM_TYPES = ['document', 'fill_and_return', 'information'] as const;
 const AUDIENCES = ['partner', 'customer', 'operator'] as const;
 const reasonText = boundedText(1000);
 
-const fileHeaders = {
-  'Content-Length': { description: 'Size of the file in bytes', schema: z.string(), required: true },
-  'Content-Disposition': {
-    description: 'inline (the console opens the file), with an ASCII filename and the exact name as filename* (RFC 6266)',
-    schema: z.string(),
-    required: true,
-  },
-};
+const documentHeaders = fileHeaders('inline (the console opens the file), with an ASCII filename and the exact name as filename* (RFC 6266)');
 
 export const actorSchema = z
   .object({
@@ -226,6 +219,8 @@ const callbackSchema = z
 const noteSchema = z.object({ financingCaseId: z.string(), text: z.string(), createdAt: z.string(), author: actorSchema }).meta({ id: 'OpsNote' });
 
 const caseAnswer = { 200: { description: 'The changed case', schema: caseDetailSchema } };
+/** The approver's decisions on a case that the history keeps with their reason. */
+const reasonedDecision = reasonedMoves({ params: casePath, reason: reasonBody, answer: caseAnswer });
 
 export const queueOperation = opsOperation({
   role: 'viewer',
@@ -236,7 +231,7 @@ export const queueOperation = opsOperation({
   description:
     'Longest waiting = oldest status change first. `status` takes a comma list; `overdue=true` keeps cases with a required partner or customer item pending after its dueAt.',
   query: queueQuery,
-  returns: { 200: { description: 'A page of the queue', schema: z.array(queueEntrySchema) } },
+  returns: pageOf('the queue', queueEntrySchema),
 });
 
 export const caseOperation = opsOperation({
@@ -265,29 +260,19 @@ export const transitionOperation = opsOperation({
   returns: caseAnswer,
 });
 
-export const overrideOperation = opsOperation({
-  role: 'approver',
+export const overrideOperation = reasonedDecision({
   operationId: 'ops_override_case',
-  method: 'post',
   path: '/ops/v1/cases/{id}/override',
   summary: 'finance_rejected → finance_accepted (financeRejectedOverride), with the reason',
   description: 'Only from finance_rejected (else 422); the reason is kept in the history.',
-  params: casePath,
-  body: { schema: reasonBody },
-  returns: caseAnswer,
 });
 
-export const cancelOperation = opsOperation({
-  role: 'approver',
+export const cancelOperation = reasonedDecision({
   operationId: 'ops_cancel_case',
-  method: 'post',
   path: '/ops/v1/cases/{id}/cancel',
   summary: "The approval team's cancel from any other status, with every effect of the partner cancel",
   description:
     "From any status but canceled (422), without the partner's restrictions; a contract waiting for signing is canceled with it, a signed or later one stays active; open callback requests close.",
-  params: casePath,
-  body: { schema: reasonBody },
-  returns: caseAnswer,
 });
 
 export const requestsOperation = opsOperation({
@@ -322,7 +307,7 @@ export const downloadOperation = opsOperation({
   summary: 'Any document of any case, bytes as stored',
   description: "The bytes as stored, with their own content type (application/pdf, image/png or image/jpeg, as the document's mimeType says).",
   params: integerPath('Document id'),
-  returns: { 200: { description: 'The file', contentType: STORED_FILE_TYPES, headers: fileHeaders } },
+  returns: { 200: { description: 'The file', contentType: STORED_FILE_TYPES, headers: documentHeaders } },
 });
 
 export const transmitOperation = opsOperation({

@@ -47,3 +47,25 @@ export function opsOperation<
     responses: { ...returns, ...authFailures, ...problemResponses(...new Set([...inputs, ...problems])) },
   });
 }
+
+/** What a reasoned move states of its own: its id, path and words. */
+type MoveSpec = Pick<OpsOperationSpec, 'operationId' | 'path' | 'summary'> & { description: string };
+type Resource = { params: z.ZodObject; reason: z.ZodType; answer: Record<number, ResponseSpec> };
+/** A reasoned move as the routes read it: the resource's path parameters and the reason as its body. */
+type ReasonedMove<R extends Resource, S> = OpsOperationSpec & S & { method: 'post'; params: R['params']; body: { schema: R['reason'] } };
+
+/**
+ * The approver's moves on one kind of resource that need a reason (kept in its audit or history):
+ * POSTs on the resource's path with `reason` as the body, each answered with `answer`.
+ */
+export function reasonedMoves<const R extends Resource>(resource: R) {
+  return <const S extends MoveSpec>(spec: S) =>
+    opsOperation({
+      ...spec,
+      role: 'approver',
+      method: 'post',
+      params: resource.params,
+      body: { schema: resource.reason },
+      returns: resource.answer,
+    }) as ReasonedMove<R, S>;
+}

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { boundedText } from '@rental/problem';
-import { pageQuery } from '@rental/http';
-import { newPartnerSchema, partnerConditionsFields } from '@rental/proto';
-import { opsOperation } from './ops-operation';
+import { pageOf, pageQuery } from '@rental/http';
+import { API_KEY_ROLES, API_KEY_STATUSES, apiKeyIdentityFields, newPartnerSchema, partnerConditionsFields } from '@rental/proto';
+import { opsOperation, reasonedMoves } from './ops-operation';
 
 // Partners in the back office (issue 29, PARTNER-PORTAL.md section 5).
 
@@ -41,18 +41,13 @@ export const partnerSummarySchema = z
 
 export const apiKeySchema = z
   .object({
-    id: z.string(),
-    name: z.string(),
-    environment: z.enum(['sandbox', 'production']),
-    role: z.enum(['api_user', 'readonly']),
-    prefix: z.string().describe("The key's first 12 characters"),
-    createdAt: z.string(),
+    ...apiKeyIdentityFields,
     createdBy: z.object({ type: z.enum(['partner_user', 'operator', 'seed']), id: z.string().nullable(), name: z.string().nullable() }),
     lastUsedAt: z.string().nullable(),
     expiresAt: z.string().nullable(),
     revokedAt: z.string().nullable(),
     revokeReason: z.string().nullable(),
-    status: z.enum(['active', 'expiring', 'expired', 'revoked']),
+    status: z.enum(API_KEY_STATUSES),
   })
   .meta({ id: 'OpsApiKey' });
 
@@ -73,7 +68,7 @@ export const conditionsBody = z
 export const newKeyBody = z
   .object({
     name: z.string().trim().min(1).max(100),
-    role: z.enum(['api_user', 'readonly']),
+    role: z.enum(API_KEY_ROLES),
     expiresAt: z.iso.datetime({ offset: true }).optional().describe('In the future, at most 366 days ahead; absent: never'),
   })
   .strict()
@@ -98,7 +93,7 @@ export const listPartnersOperation = opsOperation({
   summary: 'Partners with their status, live keys and last use',
   description: 'Ordered by id; `q` matches part of the id or name.',
   query: partnersQuery,
-  returns: { 200: { description: 'A page of partners', schema: z.array(partnerSummarySchema) } },
+  returns: pageOf('partners', partnerSummarySchema),
 });
 
 export const partnerOperation = opsOperation({
@@ -138,28 +133,21 @@ export const conditionsOperation = opsOperation({
   problems: [503],
 });
 
-export const suspendOperation = opsOperation({
-  role: 'approver',
+/** The moves of the partner's status, answered with the partner as it now stands. */
+const statusMove = reasonedMoves({ params: partnerPath, reason: reasonBody, answer: { 200: { description: 'The partner', schema: partnerSummarySchema } } });
+
+export const suspendOperation = statusMove({
   operationId: 'ops_suspend_partner',
-  method: 'post',
   path: '/ops/v1/partners/{id}/suspend',
   summary: 'Stops every key of the partner at the gateway (401 partner.suspended within 2 s)',
   description: 'Its portal users still sign in and read; webhooks and mails continue. A suspended partner is 422.',
-  params: partnerPath,
-  body: { schema: reasonBody },
-  returns: { 200: { description: 'The partner', schema: partnerSummarySchema } },
 });
 
-export const reactivateOperation = opsOperation({
-  role: 'approver',
+export const reactivateOperation = statusMove({
   operationId: 'ops_reactivate_partner',
-  method: 'post',
   path: '/ops/v1/partners/{id}/reactivate',
   summary: "The partner's keys work again",
   description: 'An active partner is 422.',
-  params: partnerPath,
-  body: { schema: reasonBody },
-  returns: { 200: { description: 'The partner', schema: partnerSummarySchema } },
 });
 
 export const createKeyOperation = opsOperation({
@@ -195,7 +183,7 @@ export const partnerAuditOperation = opsOperation({
   description: "The same entries the partner's portal audit shows, with actor and reason.",
   params: partnerPath,
   query: pageQuery,
-  returns: { 200: { description: 'A page of the audit', schema: z.array(auditSchema) } },
+  returns: pageOf('the audit', auditSchema),
 });
 
 export const partnerOperations = [

@@ -39,25 +39,23 @@ export const cartResponse = z
   })
   .meta({ id: 'CartFinancingResponse' });
 
-const carts = operationsOn({ tags: ['Carts'] });
-const cart = operationsOn({ tags: ['Carts'], params: cartParams });
-const quoteRequests = operationsOn({ tags: ['Quotes'] });
+const cart = operationsOn({ tags: ['Carts'], params: cartParams, noun: 'cart' });
+const quoteRequests = operationsOn({ tags: ['Quotes'], noun: 'quote request' });
 
-export const createCart = carts.post({
+export const createCart = cart.create({
   operationId: 'createCart',
   path: '/api/carts',
   summary: 'Create a cart and price it',
   description: 'A cart holds items of one article type only; mixed types give 422 with one MIXED_ARTICLE_TYPES violation per item, and nothing is stored.',
   body: { schema: cartBody },
-  returns: { 201: { description: 'The priced cart', schema: cartResponse, headers: { Location: { description: 'Path of the cart', schema: z.string() } } } },
+  returns: { description: 'The priced cart', schema: cartResponse },
 });
 
 export const getCart = cart.read({
   operationId: 'getCart',
   path: '/api/carts/{id}',
   summary: 'A cart with its status',
-  description: "Another partner's cart answers 404.",
-  returns: { description: 'The cart', schema: cartResponse },
+  returns: { schema: cartResponse },
 });
 
 export const replaceCart = cart.put({
@@ -182,25 +180,18 @@ export const getQuoteRequest = quoteRequests.read({
   operationId: 'getQuoteRequest',
   path: '/api/quote_requests/{id}',
   summary: 'A quote request',
-  description: "Another partner's quote request answers 404.",
   params: z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) }),
-  returns: { description: 'The quote request', schema: quoteRequestReadShape },
+  returns: { schema: quoteRequestReadShape },
 });
 
-export const createQuoteRequest = quoteRequests.post({
+export const createQuoteRequest = quoteRequests.create({
   operationId: 'createQuoteRequest',
   path: '/api/quote_requests',
   summary: 'File a quote request from a stored calculation',
   description:
     'Creates the quote request and its quote. duration and calculationType pick one offer of the calculation; with exactly one offer both may be omitted.',
   body: { schema: quoteRequestBody },
-  returns: {
-    201: {
-      description: 'The quote request',
-      schema: quoteRequestCreated,
-      headers: { Location: { description: 'Path of the quote request', schema: z.string() } },
-    },
-  },
+  returns: { description: 'The quote request', schema: quoteRequestCreated },
 });
 
 export const operations = [createCart, getCart, replaceCart, checkoutCart, listQuoteRequests, getQuoteRequest, createQuoteRequest];

@@ -243,9 +243,9 @@ const deprecationHeaders = {
 };
 
 const financingCases = operationsOn({ tags: ['Financing cases'] });
-const financingCase = operationsOn({ tags: ['Financing cases'], params: idParams });
-const quote = operationsOn({ tags: ['Quotes'], params: idParams });
-const contract = operationsOn({ tags: ['Contracts'], params: idParams });
+const financingCase = operationsOn({ tags: ['Financing cases'], params: idParams, noun: 'case' });
+const quote = operationsOn({ tags: ['Quotes'], params: idParams, noun: 'quote' });
+const contract = operationsOn({ tags: ['Contracts'], params: idParams, noun: 'contract' });
 const esignature = operationsOn({ tags: ['E-signature'], params: caseIdParams });
 const sandboxCase = operationsOn({ tags: ['Sandbox'], params: idParams, problems: [403] });
 const sandboxClock = operationsOn({ tags: ['Sandbox'], params: caseIdParams, problems: [403] });
@@ -262,7 +262,6 @@ export const getFinancingCase = financingCase.read({
   operationId: 'getFinancingCase',
   path: '/api/financing_cases/{id}',
   summary: 'A financing case with its requested items',
-  description: "Another partner's case answers 404.",
   returns: { description: 'The financing case', schema: financingCaseSchema },
 });
 
@@ -280,17 +279,16 @@ export const getQuote = quote.read({
   operationId: 'getQuote',
   path: '/api/quotes/{id}',
   summary: 'A quote (deprecated: use the financing case)',
-  description: "Superseded by /api/financing_cases/{id}; sunset 2027-02-01. Another partner's quote answers 404.",
+  description: 'Superseded by /api/financing_cases/{id}; sunset 2027-02-01.',
   deprecated: true,
-  returns: { description: 'The quote', schema: quoteSchema, headers: deprecationHeaders },
+  returns: { schema: quoteSchema, headers: deprecationHeaders },
 });
 
 export const getContract = contract.read({
   operationId: 'getContract',
   path: '/api/contracts/{id}',
   summary: 'A contract',
-  description: "Another partner's contract answers 404.",
-  returns: { description: 'The contract', schema: contractSchema },
+  returns: { schema: contractSchema },
 });
 
 export const editContractNumber = contract.patch({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, integerId, operationsOn, problemResponses, ulid } from '@rental/http';
+import { defineOperation, fileHeaders, integerId, operationsOn, problemResponses, ulid } from '@rental/http';
 import { malformedBody, zodViolations } from '@rental/problem';
 import { DOCUMENT_CATEGORIES, STORED_FILE_TYPES } from '@rental/proto';
 import { MAX_UPLOAD_BYTES } from '../../domain/file-type';
@@ -87,18 +87,11 @@ const uploadForm = z
   })
   .meta({ id: 'DocumentUpload' });
 
-const downloadHeaders = {
-  'Content-Length': { description: 'Size of the file in bytes', schema: z.string(), required: true },
-  'Content-Disposition': {
-    description: 'attachment with the original name: an ASCII filename and the exact name as filename* (RFC 5987)',
-    schema: z.string(),
-    required: true,
-  },
-};
+const downloadHeaders = fileHeaders('attachment with the original name: an ASCII filename and the exact name as filename* (RFC 5987)');
 
 // Another partner's case or document is refused (403), not hidden.
 const caseDocuments = operationsOn({ tags: ['Documents'], params: casePath, problems: [403] });
-const document = operationsOn({ tags: ['Documents'], params: documentPath, problems: [403] });
+const document = operationsOn({ tags: ['Documents'], params: documentPath, problems: [403], noun: 'document' });
 const caseRequests = operationsOn({ tags: ['Document requests'], params: casePath, problems: [403] });
 
 export const uploadDocument = caseDocuments.post({
@@ -136,7 +129,7 @@ export const getDocument = document.read({
   summary: 'Metadata of a document',
   description:
     'A document of another partner is 403; a document the visibility rule hides (customer-provided, operator-internal, superseded) is 404 like an unknown one.',
-  returns: { description: 'The document', schema: documentSchema },
+  returns: { schema: documentSchema },
 });
 
 export const downloadDocument = document.read({

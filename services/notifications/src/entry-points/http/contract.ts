@@ -40,8 +40,8 @@ export const updateEndpointBody = z.strictObject({
 
 // The specification lists 403 for every webhook endpoint operation: another partner's endpoint is
 // refused (403), not hidden.
-const endpointCollection = operationsOn({ tags: TAGS, problems: [403] });
-const endpoint = operationsOn({ tags: TAGS, params: endpointParams, problems: [403] });
+const endpointCollection = operationsOn({ tags: TAGS, problems: [403], noun: 'endpoint' });
+const endpoint = operationsOn({ tags: TAGS, params: endpointParams, problems: [403], noun: 'endpoint' });
 // What queues a delivery to the endpoint is refused while it is paused (409 webhook_endpoint.paused).
 const deliveriesTo = operationsOn({ tags: TAGS, params: endpointParams, problems: [403, 409] });
 
@@ -53,7 +53,7 @@ export const listWebhookEndpoints = endpointCollection.list({
   items: { description: 'The endpoints', schema: webhookEndpointSchema },
 });
 
-export const createWebhookEndpoint = endpointCollection.post({
+export const createWebhookEndpoint = endpointCollection.create({
   operationId: 'createWebhookEndpoint',
   path: '/api/webhook_endpoints',
   summary: 'Register a webhook endpoint',
@@ -62,13 +62,7 @@ export const createWebhookEndpoint = endpointCollection.post({
     'A URL the partner already registered (compared with lower-case scheme and host, without default port, trailing slash or fragment) is 409 `webhook.url_already_registered`; a 21st endpoint is 409 `webhook.endpoint_limit_reached`.',
   ].join(' '),
   body: { schema: createEndpointBody },
-  returns: {
-    201: {
-      description: 'The endpoint with its secret',
-      schema: createdWebhookEndpointSchema,
-      headers: { Location: { description: 'Path of the endpoint', schema: z.string() } },
-    },
-  },
+  returns: { description: 'The endpoint with its secret', schema: createdWebhookEndpointSchema },
   problems: [409],
 });
 
@@ -77,7 +71,7 @@ export const getWebhookEndpoint = endpoint.read({
   path: '/api/webhook_endpoints/{id}',
   summary: 'A webhook endpoint',
   description: "Another partner's endpoint is 403; a deleted or an unknown endpoint is 404. The secret is never shown again.",
-  returns: { description: 'The endpoint', schema: webhookEndpointSchema },
+  returns: { schema: webhookEndpointSchema },
 });
 
 export const updateWebhookEndpoint = endpoint.patch({

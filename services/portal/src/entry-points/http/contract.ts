@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { type OperationSpec, type ResponseSpec, defineOperation, pageQuery, problemResponses, ulid } from '@rental/http';
-import { API_KEY_LIMITS } from '@rental/proto';
+import { type OperationSpec, type ResponseSpec, defineOperation, pageOf, pageQuery, problemResponses, ulid } from '@rental/http';
+import { API_KEY_LIMITS, API_KEY_ROLES, API_KEY_STATUSES, apiKeyIdentityFields } from '@rental/proto';
 import { type PortalRole, keyRoleOf } from '../../domain/roles';
 
 const TAG = 'Partner portal';
-const KEY_STATUSES = ['active', 'expiring', 'expired', 'revoked'] as const;
 const { maxLifetimeDays: MAX_KEY_LIFETIME_DAYS, maxRollOverlapSeconds: MAX_ROLL_OVERLAP_SECONDS, defaultRollOverlapSeconds } = API_KEY_LIMITS;
 
 const actorSchema = z
@@ -17,17 +16,12 @@ const actorSchema = z
 
 export const apiKeySchema = z
   .object({
-    id: z.string(),
-    name: z.string(),
-    environment: z.enum(['sandbox', 'production']),
-    role: z.enum(['api_user', 'readonly']),
-    prefix: z.string().describe("The key's first 12 characters"),
-    createdAt: z.string(),
+    ...apiKeyIdentityFields,
     createdBy: actorSchema,
     lastUsedAt: z.string().nullable().describe('The last authenticated request, at most 60 s behind'),
     expiresAt: z.string().nullable().describe('null: never'),
     revokedAt: z.string().nullable(),
-    status: z.enum(KEY_STATUSES).describe('expiring: active with an expiresAt in the future'),
+    status: z.enum(API_KEY_STATUSES).describe('expiring: active with an expiresAt in the future'),
   })
   .meta({ id: 'PortalApiKey' });
 
@@ -68,16 +62,16 @@ export const keysQuery = pageQuery.extend({
     .max(100)
     .optional()
     .refine(
-      (value) => !value || value.split(',').every((status) => (KEY_STATUSES as readonly string[]).includes(status.trim())),
-      `status takes a comma list of ${KEY_STATUSES.join(', ')}`,
+      (value) => !value || value.split(',').every((status) => (API_KEY_STATUSES as readonly string[]).includes(status.trim())),
+      `status takes a comma list of ${API_KEY_STATUSES.join(', ')}`,
     )
-    .describe(`A comma list of ${KEY_STATUSES.join(', ')}`),
+    .describe(`A comma list of ${API_KEY_STATUSES.join(', ')}`),
 });
 
 export const newKeyBody = z
   .object({
     name: z.string().min(1).max(100),
-    role: z.enum(['api_user', 'readonly']),
+    role: z.enum(API_KEY_ROLES),
     expiresAt: z.iso.datetime({ offset: true }).nullable().optional().describe(`In the future, at most ${MAX_KEY_LIFETIME_DAYS} days ahead; absent: never`),
   })
   .meta({ id: 'PortalNewApiKey' });
@@ -121,7 +115,7 @@ export const listKeysOperation = portalOperation({
   path: '/portal/v1/api-keys',
   summary: "The partner's keys of this environment, newest first; never a key or its hash",
   query: keysQuery,
-  returns: { 200: { description: 'A page of keys', schema: z.array(apiKeySchema) } },
+  returns: pageOf('keys', apiKeySchema),
 });
 
 export const createKeyOperation = portalOperation({
@@ -161,7 +155,7 @@ export const auditOperation = portalOperation({
   path: '/portal/v1/audit',
   summary: "Every change of keys, webhook endpoints and the partner's status, newest first, with who made it",
   query: pageQuery,
-  returns: { 200: { description: 'A page of the audit', schema: z.array(auditEntrySchema) } },
+  returns: pageOf('the audit', auditEntrySchema),
 });
 
 const webhookAnswer = (status: number, description: string) => ({
