@@ -92,6 +92,8 @@ export function operationsOn<const F extends Family>(family: F) {
     },
     /** POST to the collection that makes a resource of a family with a noun, which the path does not name yet: 201 with `returns` and its Location. */
     create: <const S extends Omit<OfFamily<CreateSpec, F>, 'params'>>(spec: S) => {
+      // Its Location is described by the noun: a family without one has no words for it.
+      if (!family.noun) throw new Error(`${spec.operationId}: create needs a family that names its resource (noun)`);
       const { params: _resourceParams, ...collection } = family;
       const { returns, ...operation } = joined(collection, spec) as CreateSpec;
       const headers = { Location: { description: `Path of the ${family.noun}`, schema: z.string() } };
