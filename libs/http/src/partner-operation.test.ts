@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { OperationSpec } from './operation';
 import { operationsOn } from './partner-operation';
 
 const params = z.object({ id: z.string() });
@@ -16,7 +17,7 @@ describe('a family of partner operations that names its resource', () => {
   it('when the family refuses another partner with 403, then a read does not say 404', () => {
     const contracts = operationsOn({ tags: ['Contracts'], params, noun: 'contract', problems: [403] });
     const read = contracts.read({ operationId: 'getContract', path: '/api/contracts/{id}', summary: 'A contract', returns: { schema } });
-    expect(read.description).toBeUndefined();
+    expect((read as OperationSpec).description).toBeUndefined();
     expect(Object.keys(read.responses).map(Number).sort()).toEqual([200, 401, 403, 404, 503]);
   });
 
@@ -32,7 +33,7 @@ describe('a family of partner operations that names its resource', () => {
       schema,
       headers: { Location: { description: 'Path of the cart', schema: expect.any(z.ZodString) } },
     });
-    expect(create.params).toBeUndefined();
+    expect((create as OperationSpec).params).toBeUndefined();
   });
 
   it('when a family without a noun creates, then defining the operation fails and names it', () => {
