@@ -344,8 +344,10 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
       createdAt: row.created_at.toISOString(),
       completedAt: row.completed_at ? row.completed_at.toISOString() : null,
       occurredAt: row.occurred_at.toISOString(),
+      // Only the attempts the delivery row counts: a worker may record one between the two reads,
+      // and an answer that says "pending, 0 attempts" must not list it.
       attempts: attempts
-        .filter((attempt) => String(attempt.delivery_id) === String(row.id))
+        .filter((attempt) => String(attempt.delivery_id) === String(row.id) && attempt.attempt <= row.attempts)
         .map((attempt) => ({
           attempt: attempt.attempt,
           attemptedAt: attempt.started_at.toISOString(),
