@@ -24,5 +24,6 @@ export function nextRetryDelayMs(schedule: RetrySchedule, failedAttempts: number
 
 /** When the attempt after `failedAttempts` failures falls due, counted from the failure at `failedAt`; null when the work is given up. */
 export function nextAttemptAt(schedule: RetrySchedule, failedAttempts: number, failedAt: Date): Date | null {
-  return givesUp(schedule, failedAttempts) ? null : new Date(failedAt.getTime() + backoffDelayMs(schedule, failedAttempts));
+  const delayMs = nextRetryDelayMs(schedule, failedAttempts);
+  return delayMs === undefined ? null : new Date(failedAt.getTime() + delayMs);
 }

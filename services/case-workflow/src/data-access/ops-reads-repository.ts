@@ -43,13 +43,17 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
  * about 100 per field. Any text containing the words contains the part, so it finds every match.
  */
 export function distinctivePart(query: string): string {
-  const runs = [...query.matchAll(/\d+/g)];
-  const longest = runs.reduce<RegExpMatchArray | undefined>((best, run) => (run[0].length > (best?.[0].length ?? 0) ? run : best), undefined);
-  const digits = longest?.[0].replace(/^0+/, '') ?? '';
+  const longest = [...query.matchAll(/\d+/g)].reduce<RegExpMatchArray | undefined>(
+    (best, run) => (run[0].length > (best?.[0].length ?? 0) ? run : best),
+    undefined,
+  );
+  if (!longest) return query;
+  const run = longest[0];
+  const digits = run.replace(/^0+/, '');
   if (digits.length < 3) return query;
-  const zero = digits.length < longest![0].length ? '0' : '';
-  const after = query.charAt(longest!.index! + longest![0].length);
-  return zero + digits + (after !== '' && !/[\p{L}\p{N}]/u.test(after) ? after : '');
+  const after = query.charAt((longest.index ?? 0) + run.length);
+  const wordEnd = /^[^\p{L}\p{N}]$/u.test(after) ? after : '';
+  return (digits.length < run.length ? '0' : '') + digits + wordEnd;
 }
 
 /** Case numbers are `FC-<year>-<number>`: words with a blank cannot be part of one. */
