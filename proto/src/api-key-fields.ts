@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ApiKey__Output } from './generated/rental/partner_access/v1/ApiKey';
 
 /** The roles a partner's API key can carry. */
 export const API_KEY_ROLES = ['api_user', 'readonly'] as const;
@@ -19,3 +20,11 @@ export const apiKeyIdentityFields = {
   prefix: z.string().describe("The key's first 12 characters"),
   createdAt: z.string(),
 };
+
+/** The identity fields as partner-access's ApiKey message carries them, the part both views of a key share. */
+export type ApiKeyIdentity = Pick<ApiKey__Output, keyof typeof apiKeyIdentityFields>;
+
+export function apiKeyIdentityOf(key: ApiKeyIdentity): ApiKeyIdentity {
+  const { id, name, environment, role, prefix, createdAt } = key;
+  return { id, name, environment, role, prefix, createdAt };
+}

@@ -1,6 +1,6 @@
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { PAGE_SIZE } from '@rental/http';
-import { loadPartnerAccessPackage } from '@rental/proto';
+import { apiKeyIdentityOf, loadPartnerAccessPackage } from '@rental/proto';
 import type { partnerAccess } from '@rental/proto';
 import type { ApiKeyView, AuditView, ChangeActor, PartnerAccessPort, PartnerSummary, PartnerWithConditions } from '../domain/partners';
 
@@ -28,12 +28,7 @@ function withConditions(partner: partnerAccess.Partner__Output): PartnerWithCond
 
 function keyOf(key: partnerAccess.ApiKey__Output): ApiKeyView {
   return {
-    id: key.id,
-    name: key.name,
-    environment: key.environment,
-    role: key.role,
-    prefix: key.prefix,
-    createdAt: key.createdAt,
+    ...apiKeyIdentityOf(key),
     createdBy: { type: key.createdBy?.type ?? 'seed', id: orNull(key.createdBy?.id ?? ''), name: orNull(key.createdBy?.name ?? '') },
     lastUsedAt: orNull(key.lastUsedAt),
     expiresAt: orNull(key.expiresAt),

@@ -1,14 +1,9 @@
+import type { ApiKeyIdentity } from '@rental/proto';
 import type { Operator } from './model';
 import { actorOf } from './roles';
 
 /** A key as the back office shows it: its representation, never the key or its hash. */
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  environment: string;
-  role: string;
-  prefix: string;
-  createdAt: string;
+export interface ApiKeyView extends ApiKeyIdentity {
   createdBy: { type: string; id: string | null; name: string | null };
   lastUsedAt: string | null;
   expiresAt: string | null;

@@ -1,7 +1,7 @@
 import { ExpiringMap, loadThrough } from '@rental/expiring-map';
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { DomainError } from '@rental/problem';
-import { loadPartnerAccessPackage } from '@rental/proto';
+import { apiKeyIdentityOf, loadPartnerAccessPackage } from '@rental/proto';
 import type { common, partnerAccess } from '@rental/proto';
 import type { Actor, ApiKeyView, AuditEntryView, CreatedApiKey, PartnerAccess } from '../domain/ports';
 
@@ -18,12 +18,7 @@ function actorOf(actor: common.Actor__Output | null): Actor {
 
 function keyOf(message: partnerAccess.ApiKey__Output): ApiKeyView {
   return {
-    id: message.id,
-    name: message.name,
-    environment: message.environment,
-    role: message.role,
-    prefix: message.prefix,
-    createdAt: message.createdAt,
+    ...apiKeyIdentityOf(message),
     createdBy: actorOf(message.createdBy),
     lastUsedAt: text(message.lastUsedAt),
     expiresAt: text(message.expiresAt),

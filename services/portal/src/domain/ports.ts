@@ -1,3 +1,5 @@
+import type { ApiKeyIdentity } from '@rental/proto';
+
 /** Who made a change, as the audit and a key's `createdBy` name it. */
 export interface Actor {
   type: string;
@@ -6,13 +8,7 @@ export interface Actor {
 }
 
 /** A key as the portal shows it: never the key or its hash. */
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  environment: string;
-  role: string;
-  prefix: string;
-  createdAt: string;
+export interface ApiKeyView extends ApiKeyIdentity {
   createdBy: Actor;
   lastUsedAt: string | null;
   expiresAt: string | null;
