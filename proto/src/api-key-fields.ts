@@ -24,6 +24,7 @@ export const apiKeyIdentityFields = {
 /** The identity fields as partner-access's ApiKey message carries them, the part both views of a key share. */
 export type ApiKeyIdentity = Pick<ApiKey__Output, keyof typeof apiKeyIdentityFields>;
 
+/** Just the identity of a key message: each view adds the other fields in its own words. */
 export function apiKeyIdentityOf(key: ApiKeyIdentity): ApiKeyIdentity {
   const { id, name, environment, role, prefix, createdAt } = key;
   return { id, name, environment, role, prefix, createdAt };
