@@ -16,8 +16,7 @@ export interface ReadDependencies {
 
 /**
  * The cases (already read for the calling partner) with the items the documents service holds
- * for them: one call for the whole page. One call per case, each of which made documents ask
- * case-workflow back whose case it was, cost a page of 30 cases 90 gRPC calls and as many queries.
+ * for them, in one call that documents answers without asking case-workflow back whose case it is.
  */
 async function withItems(deps: ReadDependencies, cases: FinancingCase[], context: CallContext): Promise<CaseView[]> {
   const items = await deps.documents.listRequestItemsOfCases(
