@@ -1,5 +1,7 @@
 import { fixturePartnerKey, sampleCustomerAddress } from '@rental/testkit';
 import { caseCustomer, createCaseViaGrpc } from '../support/cases';
+import { rows } from '../support/database';
+import { requestItems } from '../customer/support/customer-kit';
 import { ISO, Owner, apiAs, expectApplied, expectProblem, newCase, newPartner, query, sharedStack, simulate } from './support/kit';
 
 let owner: Owner;
@@ -101,6 +103,93 @@ describe('GET /api/financing_cases', () => {
       expectProblem(response, 400);
       expect(response.json.detail).toContain('page');
     }
+  });
+});
+
+/** Rows of the documents schema. */
+const documentsQuery = <T>(sql: string, values: unknown[]) => rows<T>(sharedStack().databaseUrl, sql, values, 'documents');
+
+describe('GET /api/financing_cases, the page built as JSON by Postgres', () => {
+  it('when the cases have requested items of every kind, then each case on the page is the case read by id, key order included', async () => {
+    const lister = await newPartner();
+    const plain = await newCase(lister);
+    const busy = await newCase(lister);
+    const dated = await newCase(lister);
+    await expectApplied(simulate(lister, busy.caseId, 'requested_document', { label: 'Trade register', category: 'business_registration' }));
+    await expectApplied(
+      simulate(lister, busy.caseId, 'requested_fill_and_return', { label: 'Self disclosure', category: 'self_disclosure_template', optional: true }),
+    );
+    await expectApplied(simulate(lister, busy.caseId, 'information_requested', { question: 'How many employees?' }));
+    const [statement] = await requestItems(sharedStack(), lister.partner.id, dated.caseId, 'document', [
+      { label: 'Annual statement', category: 'annual_financial_statement', targetAudience: 'partner', dueAt: '2027-03-01T10:00:00.000Z' },
+      { label: 'Offer', category: 'purchase_offer', targetAudience: 'customer' },
+    ]);
+    await requestItems(sharedStack(), lister.partner.id, dated.caseId, 'information', [
+      { label: 'Founding year', category: 'other', question: 'Since when does the company exist?', optional: true, targetAudience: 'partner' },
+    ]);
+    const [callback] = await documentsQuery<{ id: number }>('INSERT INTO callback_requests (financing_case_id, partner_id) VALUES ($1, $2) RETURNING id', [
+      busy.caseId,
+      lister.partner.id,
+    ]);
+    await documentsQuery("UPDATE requested_items SET callback_request_id = $1 WHERE financing_case_id = $2 AND item_type = 'document'", [
+      callback!.id,
+      busy.caseId,
+    ]);
+    // Microseconds, which both builders drop: Postgres' to_char and the Date node-postgres reads.
+    await documentsQuery("UPDATE requested_items SET due_at = '2027-03-01T10:00:00.123987Z' WHERE id = $1", [statement!.id]);
+    await query("UPDATE financing_cases SET updated_at = '2026-11-02T08:09:10.999999Z' WHERE id = $1", [dated.caseId]);
+
+    const page = await lister.api.get('/api/financing_cases');
+
+    expect(page.status).toBe(200);
+    expect(page.contentType).toBe('application/json; charset=utf-8');
+    expect(page.json.map((listed: { id: string }) => listed.id)).toEqual([dated.caseId, busy.caseId, plain.caseId]);
+    for (const listed of page.json) {
+      const read = (await lister.api.get(`/api/financing_cases/${listed.id}`)).json;
+      expect(listed).toEqual(read);
+      expect(JSON.stringify(listed)).toBe(JSON.stringify(read));
+    }
+    // What the comparison covered: every type, with and without a callback request, template and due date.
+    const [datedCase, busyCase, plainCase] = page.json;
+    expect(plainCase.requestedItems).toEqual([]);
+    expect(busyCase.requestedItems.map((item: { type: string }) => item.type)).toEqual(['document', 'fill_and_return', 'information']);
+    expect(busyCase.requestedDocuments[0]).toMatchObject({ callbackRequestId: callback!.id, callbackStatus: 'open' });
+    expect(busyCase.requestedFillAndReturns[0]).not.toHaveProperty('callbackRequestId');
+    expect(busyCase.requestedFillAndReturns[0].templateDownloadUrl).toMatch(/\/fill-and-return-templates\/\d+\/download$/);
+    expect(datedCase.updatedAt).toBe('2026-11-02T08:09:10.999Z');
+    expect(datedCase.requestedDocuments).toEqual([
+      {
+        id: statement!.id,
+        type: 'document',
+        label: 'Annual statement',
+        status: 'pending',
+        category: 'annual_financial_statement',
+        templateDownloadUrl: null,
+        callbackStatus: 'none',
+        requestedAt: expect.stringMatching(ISO),
+        dueAt: '2027-03-01T10:00:00.123Z',
+        optional: false,
+      },
+    ]);
+    expect(datedCase.requestedInformation.map((item: { label: string; optional: boolean }) => [item.label, item.optional])).toEqual([['Founding year', true]]);
+  });
+
+  it("when a partner has no cases, then its page is []; page 2 holds the rest; another partner's cases never appear", async () => {
+    const lister = await newPartner();
+    const empty = await newPartner();
+    expect((await empty.api.get('/api/financing_cases')).json).toEqual([]);
+    const ids: string[] = [];
+    for (let index = 0; index < 32; index += 1) ids.push((await newCase(lister, { submitFinancing: false })).caseId);
+    const { caseId: strangers } = await newCase(empty);
+    await expectApplied(simulate(empty, strangers, 'requested_document', { label: 'Trade register', category: 'business_registration' }));
+
+    const second = await lister.api.get('/api/financing_cases?page=2');
+
+    expect(second.status).toBe(200);
+    expect(second.json).toEqual([(await lister.api.get(`/api/financing_cases/${ids[1]}`)).json, (await lister.api.get(`/api/financing_cases/${ids[0]}`)).json]);
+    expect((await lister.api.get('/api/financing_cases?page=3')).json).toEqual([]);
+    expect((await empty.api.get('/api/financing_cases')).json).toEqual([(await empty.api.get(`/api/financing_cases/${strangers}`)).json]);
+    expect((await lister.api.get('/api/financing_cases')).json.map((listed: { id: string }) => listed.id)).toEqual(ids.slice(2).reverse());
   });
 });
 

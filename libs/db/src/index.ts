@@ -3,3 +3,4 @@ export * from './unavailable';
 export * from './notifications';
 export * from './trace-columns';
 export * from './rate-limits';
+export * from './json-sql';

@@ -93,13 +93,20 @@ export interface JsonReply {
   contentType?: string;
 }
 
+/** A JSON body encoded already (built by the database, say), sent as it is. */
+export interface EncodedJsonReply {
+  status: number;
+  json: string;
+  headers?: Record<string, string>;
+}
+
 export interface StreamReply {
   status: number;
   stream: Readable;
   headers: Record<string, string>;
 }
 
-export type Reply = JsonReply | StreamReply;
+export type Reply = JsonReply | EncodedJsonReply | StreamReply;
 
 export type OperationHandler<S extends OperationSpec> = (context: RequestContext<S>) => Promise<Reply>;
 

@@ -1,8 +1,8 @@
 import { ulid } from 'ulid';
-import { Knex, isUniqueViolation } from '@rental/db';
+import { Knex, isUniqueViolation, isoTimestampSql } from '@rental/db';
 import { conflict } from '@rental/problem';
 import type { AuditContext, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../domain/shared/model';
-import type { CaseTransaction, CaseSource, CaseStore, CreatedCaseResult, NewCase } from '../domain/case/ports';
+import type { CaseJson, CaseTransaction, CaseSource, CaseStore, CreatedCaseResult, NewCase } from '../domain/case/ports';
 import type { CustomerLink } from '../domain/customer/ports';
 import type { SigningStatement } from '../domain/signing/ports';
 import { EventSettings, KnexCaseTransaction, recordAppliedCallback } from './case-transaction';
@@ -43,6 +43,22 @@ function numberFromSequence(trx: Knex.Transaction, prefix: string, year: number,
   );
 }
 
+/**
+ * A page of the partner's cases, each as the API prints it (presentCase in presenters.ts: the same
+ * fields in the same order, and the same paths) but for its requested-item lists, which the
+ * documents service fills in between `head` and `tail`.
+ */
+const LIST_CASES_JSON = `
+SELECT fc.id,
+  json_build_object('@id', '/api/financing_cases/' || fc.id, '@type', 'FinancingCase'::text, 'id', fc.id, 'caseNumber', fc.case_number,
+    'type', 'financing'::text, 'status', q.status, 'rejectionReason', fc.rejection_reason, 'financingRequest', fc.financing_request,
+    'partner', '/api/partners/' || fc.partner_id, 'quotes', json_build_array('/api/quotes/' || q.id))::text AS head,
+  json_build_object('createdAt', ${isoTimestampSql('fc.created_at')}, 'updatedAt', ${isoTimestampSql('fc.updated_at')})::text AS tail
+FROM (SELECT id, created_at FROM financing_cases WHERE partner_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) AS page
+JOIN financing_cases fc ON fc.id = page.id
+JOIN quotes q ON q.financing_case_id = fc.id
+ORDER BY page.created_at DESC, page.id DESC`;
+
 export class CaseRepository implements CaseStore {
   constructor(
     private readonly db: Knex,
@@ -71,23 +87,9 @@ export class CaseRepository implements CaseStore {
    * The page is chosen from the index (partner_id, created_at DESC, id DESC) alone, so a deep
    * `?page=` skips index entries, not joined rows; the quote is joined for the page's cases only.
    */
-  async listCases(partnerId: string, limit: number, offset: number): Promise<FinancingCase[]> {
-    const page = this.db('financing_cases')
-      .where('partner_id', partnerId)
-      .select('id', 'created_at')
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(limit)
-      .offset(offset);
-    const rows: CaseWithQuoteRow[] = await this.casesWithQuote()
-      .join(page.as('page'), 'page.id', 'fc.id')
-      .orderBy([
-        { column: 'page.created_at', order: 'desc' },
-        { column: 'page.id', order: 'desc' },
-      ]);
-    return rows.map(toCase);
+  async listCases(partnerId: string, limit: number, offset: number): Promise<CaseJson[]> {
+    const { rows }: { rows: CaseJson[] } = await this.db.raw(LIST_CASES_JSON, [partnerId, limit, offset]);
+    return rows;
   }
 
   async findCaseBySource(partnerId: string, source: CaseSource): Promise<{ financingCase: FinancingCase; quoteNumber: string } | undefined> {

@@ -38,6 +38,12 @@ export class DocumentsClient implements DocumentsPort {
     return byCase;
   }
 
+  async listRequestItemsJsonOfCases(financingCaseIds: string[], context: CallContext): Promise<Map<string, string>> {
+    if (financingCaseIds.length === 0) return new Map();
+    const response = await this.client.call('ListRequestItemsOfCasesJson', { financingCaseIds }, context);
+    return new Map(response.cases.map((entry) => [entry.financingCaseId, entry.listsJson]));
+  }
+
   async createRequestItems(
     financingCaseId: string,
     itemType: RequestedItem['type'],

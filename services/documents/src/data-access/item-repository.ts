@@ -1,7 +1,41 @@
-import type { Knex } from '@rental/db';
+import { Knex, isoTimestampSql } from '@rental/db';
 import type { RequestItem } from '../domain/model';
-import type { ItemStore, NewItem, OverdueStage } from '../domain/ports';
+import type { CaseItemsJson, ItemStore, NewItem, OverdueStage } from '../domain/ports';
 import { ItemRow, toItem } from './rows';
+
+const TEMPLATE_DOWNLOAD_URL = `CASE WHEN ri.item_type = 'fill_and_return' AND ri.template_object_key <> ''
+  THEN '/api/financing-cases/' || ri.financing_case_id || '/document-requests/fill-and-return-templates/' || ri.id || '/download' END`;
+
+/**
+ * An item in the list shape of case-workflow's case list (presentItem in its presenters.ts: the
+ * same members in the same order), with the values presentItem here and the RequestItem message
+ * give it. callbackRequestId is there only where the item is linked to a callback request: json
+ * (unlike jsonb, which reorders keys) cannot drop a member, so the object is built with or without it.
+ */
+const listItemJson = (callbackRequestIdMember: string) => `json_build_object('id', ri.id, 'type', ri.item_type, 'label', ri.label,
+  'status', ri.status, 'category', ri.category, 'templateDownloadUrl', ${TEMPLATE_DOWNLOAD_URL}, ${callbackRequestIdMember}
+  'callbackStatus', coalesce(cr.status, 'none'), 'requestedAt', ${isoTimestampSql('ri.requested_at')}, 'dueAt', ${isoTimestampSql('ri.due_at')},
+  'optional', ri.optional)`;
+
+const listOfType = (type: string) => `coalesce(json_agg(item ORDER BY id) FILTER (WHERE item_type = '${type}'), '[]')`;
+
+/**
+ * The lists of each case as its case list prints them, built in one statement, so the items pass
+ * through documents and case-workflow as text. Visible to the partner as isVisibleItem says: not
+ * internal, for the partner.
+ */
+const LIST_JSON_BY_CASES_OF_PARTNER = `
+SELECT financing_case_id,
+  json_build_object('requestedDocuments', ${listOfType('document')}, 'requestedFillAndReturns', ${listOfType('fill_and_return')},
+    'requestedInformation', ${listOfType('information')}, 'requestedItems', json_agg(item ORDER BY id))::text AS lists_json
+FROM (
+  SELECT ri.id, ri.financing_case_id, ri.item_type,
+    CASE WHEN ri.callback_request_id IS NULL THEN ${listItemJson('')} ELSE ${listItemJson("'callbackRequestId', ri.callback_request_id,")} END AS item
+  FROM requested_items ri
+  LEFT JOIN callback_requests cr ON cr.id = ri.callback_request_id
+  WHERE ri.financing_case_id = ANY(?) AND ri.partner_id = ? AND NOT ri.internal_only AND ri.target_audience = 'partner'
+) AS visible
+GROUP BY financing_case_id`;
 
 export class ItemRepository implements ItemStore {
   constructor(private readonly db: Knex) {}
@@ -66,6 +100,15 @@ export class ItemRepository implements ItemStore {
       .where('requested_items.partner_id', partnerId)
       .orderBy('requested_items.id');
     return rows.map(toItem);
+  }
+
+  async listJsonByCasesOfPartner(financingCaseIds: string[], partnerId: string): Promise<CaseItemsJson[]> {
+    if (financingCaseIds.length === 0) return [];
+    const { rows }: { rows: { financing_case_id: string; lists_json: string }[] } = await this.db.raw(LIST_JSON_BY_CASES_OF_PARTNER, [
+      financingCaseIds,
+      partnerId,
+    ]);
+    return rows.map((row) => ({ financingCaseId: row.financing_case_id, listsJson: row.lists_json }));
   }
 
   async respond(id: number, response: string | null, now: string): Promise<RequestItem | undefined> {

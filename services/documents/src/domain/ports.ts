@@ -105,6 +105,12 @@ export interface NewItem {
   dueAt: string | null;
 }
 
+/** The requested-item lists of one case, oldest first, as the object of its four lists the case list prints. */
+export interface CaseItemsJson {
+  financingCaseId: string;
+  listsJson: string;
+}
+
 export interface ItemStore {
   /**
    * Inserts the items in one transaction and settles their template keys. With a creation key,
@@ -114,6 +120,8 @@ export interface ItemStore {
   find(id: number): Promise<RequestItem | undefined>;
   /** The items of the partner on any of the cases, in one read, oldest first. */
   listByCasesOfPartner(financingCaseIds: string[], partnerId: string): Promise<RequestItem[]>;
+  /** The partner-visible items of the partner's cases as the case list prints them; cases without any are left out. */
+  listJsonByCasesOfPartner(financingCaseIds: string[], partnerId: string): Promise<CaseItemsJson[]>;
   /** Stores the answer of a pending information item; undefined when it was no longer pending. */
   respond(id: number, response: string | null, now: string): Promise<RequestItem | undefined>;
   /** pending → not_available; undefined when it was no longer pending. */

@@ -2,7 +2,7 @@ import { DomainError } from '@rental/problem';
 import { sampleDocument, sampleRequestItem } from '../../test/samples';
 import type { FinancingDocument, RequestItem } from './model';
 import type { DocumentStore, ItemStore } from './ports';
-import { MAX_CASES_PER_LIST, listRequestItemsOfCases } from './request-items';
+import { MAX_CASES_PER_LIST, listRequestItemsJsonOfCases, listRequestItemsOfCases } from './request-items';
 
 const item = (id: number, financingCaseId: string, overrides: Partial<RequestItem> = {}): RequestItem =>
   sampleRequestItem({ id, financingCaseId, label: `Item ${id}`, ...overrides });
@@ -78,5 +78,43 @@ describe('listRequestItemsOfCases', () => {
       kind: 'invalid_input',
       code: 'document_request.too_many_cases',
     });
+  });
+});
+
+describe('listRequestItemsJsonOfCases', () => {
+  /** A store that records what it was asked; the scope itself is its query's (see the case list's integration test). */
+  function jsonStore() {
+    const asked: [string[], string][] = [];
+    const items = {
+      listJsonByCasesOfPartner: async (ids: string[], partnerId: string) => {
+        asked.push([ids, partnerId]);
+        return [{ financingCaseId: 'C1', listsJson: '{"requestedItems":[]}' }];
+      },
+    } as unknown as ItemStore;
+    return { asked, deps: { items } };
+  }
+
+  it("when cases are asked, then the calling partner's lists of the distinct cases are read once and answered as read", async () => {
+    const { asked, deps } = jsonStore();
+
+    const lists = await listRequestItemsJsonOfCases(deps, { financingCaseIds: ['C1', 'C2', 'C1'], context: { partnerId: 'acme' } });
+
+    expect(lists).toEqual([{ financingCaseId: 'C1', listsJson: '{"requestedItems":[]}' }]);
+    expect(asked).toEqual([[['C1', 'C2'], 'acme']]);
+  });
+
+  it(`when the call names no partner or more than ${MAX_CASES_PER_LIST} cases, then invalid_input as for the lists of items, and nothing is read`, async () => {
+    const { asked, deps } = jsonStore();
+    const ids = Array.from({ length: MAX_CASES_PER_LIST + 1 }, (_, index) => `C${index}`);
+
+    await expect(listRequestItemsJsonOfCases(deps, { financingCaseIds: ['C1'], context: {} })).rejects.toMatchObject({
+      kind: 'invalid_input',
+      code: 'document_request.partner_required',
+    });
+    await expect(listRequestItemsJsonOfCases(deps, { financingCaseIds: ids, context: { partnerId: 'acme' } })).rejects.toMatchObject({
+      kind: 'invalid_input',
+      code: 'document_request.too_many_cases',
+    });
+    expect(asked).toEqual([]);
   });
 });

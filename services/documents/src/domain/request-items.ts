@@ -8,7 +8,7 @@ import { FinancingDocument, ITEM_TYPES, ItemType, RequestItem, TARGET_AUDIENCES,
 import { MAX_UPLOAD_BYTES, StoredMimeType, detectFileType } from './file-type';
 import { sanitizeOriginalName } from './filename';
 import { renderTextPdf } from './pdf';
-import type { CallerContext, NewItem } from './ports';
+import type { CallerContext, CaseItemsJson, NewItem } from './ports';
 import { ObjectToStore, storeThenRecord } from './storage-consistency';
 
 const MAX_LABEL_LENGTH = 255;
@@ -205,6 +205,15 @@ export async function listRequestItemsOfCase(
 
 export const MAX_CASES_PER_LIST = 100;
 
+/** The partner a call about several cases is scoped to: it must be given, and the cases be few. */
+function casesCaller(input: { financingCaseIds: string[]; context: CallerContext }): string {
+  const { partnerId } = input.context;
+  if (!partnerId) throw invalidInput('document_request.partner_required', 'The partner the cases belong to must be given with the call.');
+  if (input.financingCaseIds.length > MAX_CASES_PER_LIST)
+    throw invalidInput('document_request.too_many_cases', `At most ${MAX_CASES_PER_LIST} cases per call.`);
+  return partnerId;
+}
+
 /**
  * The same lists for several cases of the calling partner (a page of case-workflow's case list)
  * in two reads, instead of one call per case that asks case-workflow back about the case: only
@@ -214,14 +223,18 @@ export async function listRequestItemsOfCases(
   deps: Pick<DocumentsDependencies, 'documents' | 'items'>,
   input: { financingCaseIds: string[]; context: CallerContext },
 ): Promise<Map<string, RequestItemView[]>> {
-  const { partnerId } = input.context;
-  if (!partnerId) throw invalidInput('document_request.partner_required', 'The partner the cases belong to must be given with the call.');
-  if (input.financingCaseIds.length > MAX_CASES_PER_LIST)
-    throw invalidInput('document_request.too_many_cases', `At most ${MAX_CASES_PER_LIST} cases per call.`);
-  const views = await visibleItems(deps, [...new Set(input.financingCaseIds)], partnerId);
+  const views = await visibleItems(deps, [...new Set(input.financingCaseIds)], casesCaller(input));
   const byCase = new Map<string, RequestItemView[]>(input.financingCaseIds.map((id) => [id, []]));
   for (const view of views) byCase.get(view.item.financingCaseId)?.push(view);
   return byCase;
+}
+
+/** The same lists, under the same scope, as JSON the case list splices into its page; a case without items is left out. */
+export async function listRequestItemsJsonOfCases(
+  deps: Pick<DocumentsDependencies, 'items'>,
+  input: { financingCaseIds: string[]; context: CallerContext },
+): Promise<CaseItemsJson[]> {
+  return deps.items.listJsonByCasesOfPartner([...new Set(input.financingCaseIds)], casesCaller(input));
 }
 
 async function visibleItemOfCase(

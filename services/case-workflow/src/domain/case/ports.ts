@@ -45,10 +45,20 @@ export interface CreatedCaseResult {
 }
 
 /** The partner-facing reads of cases, quotes, contracts and history. */
+/**
+ * A case of the list page as the API prints it, in JSON that Postgres built: the fields before
+ * its requested-item lists (`head`) and those after them (`tail`), each as one JSON object.
+ */
+export interface CaseJson {
+  id: string;
+  head: string;
+  tail: string;
+}
+
 export interface CaseReads {
   findCase(id: string): Promise<FinancingCase | undefined>;
   /** Newest first. */
-  listCases(partnerId: string, limit: number, offset: number): Promise<FinancingCase[]>;
+  listCases(partnerId: string, limit: number, offset: number): Promise<CaseJson[]>;
   findQuoteDetails(quoteId: string): Promise<QuoteDetails | undefined>;
   /** The quote and its items only (what a lender application carries), two reads instead of findQuoteDetails' six. */
   findQuoteWithItems(quoteId: string): Promise<Pick<QuoteDetails, 'quote' | 'items'> | undefined>;

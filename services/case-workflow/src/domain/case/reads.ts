@@ -2,7 +2,7 @@ import { notFound } from '@rental/problem';
 import { readableCase } from '../shared/access';
 import type { ContractDetails, FinancingCase, QuoteDetails, RequestedItem } from '../shared/model';
 import type { CallContext, DocumentsPort } from '../shared/ports';
-import type { CaseReads } from './ports';
+import type { CaseJson, CaseReads } from './ports';
 
 export interface CaseView {
   financingCase: FinancingCase;
@@ -16,8 +16,7 @@ export interface ReadDependencies {
 
 /**
  * The cases (already read for the calling partner) with the items the documents service holds
- * for them: one call for the whole page. One call per case, each of which made documents ask
- * case-workflow back whose case it was, cost a page of 30 cases 90 gRPC calls and as many queries.
+ * for them, in one call that documents answers without asking case-workflow back whose case it is.
  */
 async function withItems(deps: ReadDependencies, cases: FinancingCase[], context: CallContext): Promise<CaseView[]> {
   const items = await deps.documents.listRequestItemsOfCases(
@@ -34,10 +33,23 @@ export async function readCase(deps: ReadDependencies, id: string, context: Call
   return view as CaseView;
 }
 
-/** GET /api/financing_cases: a page of the partner's cases, newest first. */
-export async function listCases(deps: ReadDependencies, page: { limit: number; offset: number }, context: CallContext): Promise<CaseView[]> {
+export interface CaseJsonView {
+  financingCase: CaseJson;
+  /** The case's four item lists as one JSON object (documents' answer); undefined: the case has no items. */
+  requestedItems: string | undefined;
+}
+
+/**
+ * GET /api/financing_cases: a page of the partner's cases, newest first, as JSON the two
+ * databases built (the busiest read: no object per case or item is built, nor encoded).
+ */
+export async function listCases(deps: ReadDependencies, page: { limit: number; offset: number }, context: CallContext): Promise<CaseJsonView[]> {
   const cases = await deps.store.listCases(context.partnerId, page.limit, page.offset);
-  return withItems(deps, cases, context);
+  const items = await deps.documents.listRequestItemsJsonOfCases(
+    cases.map((financingCase) => financingCase.id),
+    context,
+  );
+  return cases.map((financingCase) => ({ financingCase, requestedItems: items.get(financingCase.id) }));
 }
 
 /** GET /api/quotes/{id}: another partner's quote is 404. */

@@ -27,6 +27,12 @@ export interface NewRequestItem {
 export interface DocumentsPort {
   /** The partner-visible requested items of each of the partner's cases, in one call; a case without items maps to []. */
   listRequestItemsOfCases(financingCaseIds: string[], context: CallContext): Promise<Map<string, RequestedItem[]>>;
+  /**
+   * The same as JSON the documents service's database built: per case one object of the case's
+   * four item lists as the case list prints them (requestedDocuments … requestedItems); a case
+   * without items is not in the map.
+   */
+  listRequestItemsJsonOfCases(financingCaseIds: string[], context: CallContext): Promise<Map<string, string>>;
   /** With `creationKey`, a repeat for the case creates nothing and answers the items the first call created. */
   createRequestItems(
     financingCaseId: string,

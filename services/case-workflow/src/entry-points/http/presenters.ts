@@ -1,6 +1,6 @@
 import { amountOfCents, decimalOfCents } from '@rental/money';
 import type { Address, Contract, Customer, ContractDetails, QuoteDetails, RequestedItem } from '../../domain/shared/model';
-import type { CaseView } from '../../domain/case/reads';
+import type { CaseJsonView, CaseView } from '../../domain/case/reads';
 
 export const casePath = (id: string) => `/api/financing_cases/${id}`;
 export const quotePath = (id: string) => `/api/quotes/${id}`;
@@ -43,6 +43,22 @@ export function presentCase({ financingCase, requestedItems }: CaseView) {
     createdAt: financingCase.createdAt,
     updatedAt: financingCase.updatedAt,
   };
+}
+
+/** The item lists of a case without requested items: documents answers only cases that have some. */
+const NO_REQUESTED_ITEMS = JSON.stringify({ requestedDocuments: [], requestedFillAndReturns: [], requestedInformation: [], requestedItems: [] });
+
+/**
+ * The case list's body from the JSON the two databases built for it: the members of each case's
+ * object of item lists spliced between its head and tail, where presentCase puts them. The
+ * fragments are joined as text (each one JSON object, so its braces are dropped); nothing is parsed.
+ */
+export function presentCaseListJson(views: CaseJsonView[]): string {
+  const members = (object: string) => object.slice(1, -1);
+  const cases = views.map(
+    ({ financingCase: { head, tail }, requestedItems }) => `{${members(head)},${members(requestedItems ?? NO_REQUESTED_ITEMS)},${members(tail)}}`,
+  );
+  return `[${cases.join(',')}]`;
 }
 
 const presentCustomer = (customer: Customer) => ({

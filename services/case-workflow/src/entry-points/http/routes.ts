@@ -28,7 +28,7 @@ import {
   startEsignature,
 } from './contract';
 import { customerRoutes } from './customer-routes';
-import { casePath, presentCase, presentContract, presentContractNumber, presentQuote } from './presenters';
+import { casePath, presentCase, presentCaseListJson, presentContract, presentContractNumber, presentQuote } from './presenters';
 
 export interface CaseWorkflowRouteDependencies {
   store: CaseStore;
@@ -48,7 +48,7 @@ export function caseWorkflowRoutes(deps: CaseWorkflowRouteDependencies): Operati
   const router = new OperationRouter()
     .handle(listFinancingCases, async ({ query, partner, requestId }) => {
       const views = await listCases(deps, pageWindow(query.page), { partnerId: partner.id, requestId });
-      return { status: 200, body: views.map(presentCase) };
+      return { status: 200, json: presentCaseListJson(views) };
     })
     .handle(getFinancingCase, async ({ params, partner, requestId }) => ({
       status: 200,

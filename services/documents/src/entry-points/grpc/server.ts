@@ -7,7 +7,7 @@ import { mapDatabaseError } from '@rental/service-host';
 import type { DocumentsDependencies } from '../../domain/documents';
 import { invalidInput } from '@rental/problem';
 import type { CaseCleanup, OperatorFiles, OverdueStage } from '../../domain/ports';
-import { RequestItemView, createRequestItems, listRequestItemsOfCase, listRequestItemsOfCases } from '../../domain/request-items';
+import { RequestItemView, createRequestItems, listRequestItemsJsonOfCases, listRequestItemsOfCase, listRequestItemsOfCases } from '../../domain/request-items';
 import { attachSignedContract, describeUploadRejection, rejectDocument, resetCase, storeSignedContract } from '../../domain/sandbox';
 import { answerCustomerInformation, listCustomerItems } from '../../domain/customer';
 import { presentItem } from '../http/presenters';
@@ -50,6 +50,9 @@ export function documentsGrpcService(deps: DocumentsDependencies & { cleanup: Ca
       const byCase = await listRequestItemsOfCases(deps, { financingCaseIds: request.financingCaseIds, context });
       return { cases: [...byCase].map(([financingCaseId, views]) => ({ financingCaseId, items: views.map(itemMessage) })) };
     },
+    ListRequestItemsOfCasesJson: async (request, context) => ({
+      cases: await listRequestItemsJsonOfCases(deps, { financingCaseIds: request.financingCaseIds, context }),
+    }),
     RejectDocument: async (request, context) => {
       const { document, reopenedItemId } = await rejectDocument(deps, {
         financingCaseId: request.financingCaseId,
