@@ -44,7 +44,6 @@ export interface CreatedCaseResult {
   created: boolean;
 }
 
-/** The partner-facing reads of cases, quotes, contracts and history. */
 /**
  * A case of the list page as the API prints it, in JSON that Postgres built: the fields before
  * its requested-item lists (`head`) and those after them (`tail`), each as one JSON object.
@@ -55,6 +54,7 @@ export interface CaseJson {
   tail: string;
 }
 
+/** The partner-facing reads of cases, quotes, contracts and history. */
 export interface CaseReads {
   findCase(id: string): Promise<FinancingCase | undefined>;
   /** Newest first. */
