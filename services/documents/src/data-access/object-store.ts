@@ -33,6 +33,16 @@ function unavailable(cause: unknown): DomainError {
 const codeOf = (error: unknown) => (error as { code?: string } | null)?.code;
 
 /**
+ * The reset of a request sent on a kept-alive connection before any answer: the server closed
+ * the idle connection as the request was sent (Node's http documentation, `request.reusedSocket`).
+ */
+class StaleConnection extends Error {
+  constructor(cause: unknown) {
+    super('the storage closed a kept-alive connection as the request was sent', { cause });
+  }
+}
+
+/**
  * Object storage over the S3 API (MinIO; the local stack's embedded server). Bytes are written
  * with one streamed PUT of known length to a presigned URL: the client library's putObject reads
  * any object smaller than its part size (at least 5 MiB) into one buffer first, which is what an
@@ -84,7 +94,12 @@ export class MinioObjectStore implements ObjectStore {
     try {
       await this.ensureBucket();
       const url = await this.client.presignedPutObject(this.options.bucket, key, PRESIGNED_PUT_SECONDS);
-      await this.streamPut(new URL(url), source);
+      await this.streamPut(new URL(url), source).catch((error: unknown) => {
+        // A kept-alive connection the storage closed just as the PUT went out on it: nothing was
+        // stored, and the PUT (of a key no one else writes) is sent once more on a new connection.
+        if (!(error instanceof StaleConnection)) throw error;
+        return this.streamPut(new URL(url), source);
+      });
     } catch (error) {
       throw unavailable(error);
     }
@@ -118,7 +133,7 @@ export class MinioObjectStore implements ObjectStore {
       request.on('timeout', () => request.destroy(new Error('storage did not answer in time')));
       request.on('error', (error) => {
         body.destroy();
-        reject(error);
+        reject(request.reusedSocket && codeOf(error) === 'ECONNRESET' ? new StaleConnection(error) : error);
       });
       body.on('error', (error) => request.destroy(error));
       body.pipe(request);
