@@ -13,6 +13,7 @@ import { lenderSubmissionsBench } from './lender-submissions';
 import { processTree } from './processes';
 import { COLUMNS_LEGEND, MEMORY_COLUMNS, summaryTable } from './report';
 import { pricingBench } from './pricing';
+import { schedulerBench } from './scheduler';
 import { targetsTable } from './targets';
 
 /** On one stack, in this order: later runs read the cases earlier ones created. */
@@ -96,12 +97,14 @@ async function main(): Promise<void> {
   await attempt('bench:webhooks', () => webhooksBench(recorder));
   process.stdout.write('\n=== bench:lender-submissions\n');
   await attempt('bench:lender-submissions', () => lenderSubmissionsBench(recorder));
+  process.stdout.write('\n=== bench:scheduler\n');
+  await attempt('bench:scheduler', () => schedulerBench(recorder));
 
   // Every run must answer 2xx only: an error or a refusal (a 429 from a rate limit, a 503) is a fault of the setup or of the code.
   const unclean = recorder.rows.filter((row) => row.errors > 0 || row.non2xx > 0).map((row) => `${row.benchmark}: ${row.label}`);
   if (unclean.length > 0) failures.push(`runs with errors or non-2xx answers (${unclean.join('; ')})`);
   const body = [
-    `Command: \`npm run bench\` (${runDate()}${failures.length ? `; FAILED: ${failures.join(', ')}` : ''}). Every benchmark of the project, one after the other: gateway overhead, pricing, cart + checkout, case reads, documents and the partner journey on one stack booted by the test kit (in that order, so the case reads see the cases the checkouts made), then the webhook benchmark (jest) and the lender submissions (a production stack), each on a stack of its own. Every stack runs with the gateway's rate limits on, as shipped, with a per-key budget the runs never reach (\`BENCH_RATE_LIMITS\` in bench/src/harness.ts). Each benchmark's section below has its own command and details.`,
+    `Command: \`npm run bench\` (${runDate()}${failures.length ? `; FAILED: ${failures.join(', ')}` : ''}). Every benchmark of the project, one after the other: gateway overhead, pricing, cart + checkout, case reads, documents and the partner journey on one stack booted by the test kit (in that order, so the case reads see the cases the checkouts made), then the webhook benchmark (jest), the lender submissions (a production stack) and the clock's tick among 100,000 quotes in review, each on a stack of its own. Every stack runs with the gateway's rate limits on, as shipped, with a per-key budget the runs never reach (\`BENCH_RATE_LIMITS\` in bench/src/harness.ts). Each benchmark's section below has its own command and details.`,
     '',
     "**The load generator and the stack share the machine's 2 cores**: autocannon (in the benchmark process, together with the stack's embedded S3 server, hub stub and SMTP sink), the six stack processes, Postgres and NATS all run on the same two cores, and other work on the machine may run at the same time; saturated rows measure that contention as much as the code, and figures vary between runs.",
     '',

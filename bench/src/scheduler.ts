@@ -1,7 +1,9 @@
 import { connectDatabase } from '@rental/db';
 import { Stack, bootStack, runDate, shutdownStack } from '@rental/testkit';
 import { measureTick } from './clock-tick';
+import { Recorder } from './harness';
 import { report } from './report';
+import { FACTS } from './targets';
 
 // The clock's tick with 100,000 quotes in review of which 1,000 are due a reminder: the rows are
 // written straight into case-workflow's schema (checkouts would take hours), then case-workflow is
@@ -45,17 +47,20 @@ function row(label: string, tick: { seconds: number; reminders: number; load: Re
   return `| ${label} | ${tick.reminders} | ${(tick.seconds * 1000).toFixed(0)} | ${load.xact_commit} | ${load.tup_returned} | ${load.tup_fetched} | ${load.tup_inserted} | ${load.tup_updated} | ${load.blks_hit} | ${load.blks_read} |`;
 }
 
-void (async () => {
+/** The clock's tick, on a stack of its own; its time and reminders go to the targets table as facts. */
+export async function schedulerBench(recorder: Recorder): Promise<void> {
   // The clock's first tick comes one SCHEDULER_TICK after a start: the quotes are written while
   // case-workflow is stopped, and the first tick after its restart is measured.
   const stack = await bootStack({ env: { SCHEDULER_TICK: '10s', REVIEW_REMINDER_AFTER: '3d', REVIEW_EXPIRY_AFTER: '14d', LOG_LEVEL: 'warn' } });
   try {
     const due = await measureTick(stack, () => seedQuotes(stack));
     const idle = await measureTick(stack);
+    recorder.facts[FACTS.clockTickMs] = Math.round(due.seconds * 1000);
+    recorder.facts[FACTS.clockTickReminders] = due.reminders;
     report(
       BENCHMARK,
       [
-        `Command: \`npm run bench:scheduler\` (${runDate()}). ${IN_REVIEW.toLocaleString('en')} quotes in in_review, ${DUE.toLocaleString('en')} of them due a reminder, none due expiry, no overdue items; one tick of case-workflow's scheduler, then the next tick with nothing left due. Time: the tick's own histogram (background_job_duration_seconds{job="clock"}), including the customer link and the outbox mail of each reminder and the documents service's overdue reads over gRPC. Database load: the deltas of pg_stat_database for the stack's database from the stop of case-workflow to one second after the tick (so the process's start and migrations check are in them). The stack, Postgres and NATS share the machine's 2 cores with other work.`,
+        `Command: \`npm run bench:scheduler\` (${runDate()}; part of \`npm run bench\`). ${IN_REVIEW.toLocaleString('en')} quotes in in_review, ${DUE.toLocaleString('en')} of them due a reminder, none due expiry, no overdue items; one tick of case-workflow's scheduler, then the next tick with nothing left due. Time: the tick's own histogram (background_job_duration_seconds{job="clock"}), including the customer link and the outbox mail of each reminder and the documents service's overdue reads over gRPC. Database load: the deltas of pg_stat_database for the stack's database from the stop of case-workflow to one second after the tick (so the process's start and migrations check are in them). The stack, Postgres and NATS share the machine's 2 cores with other work.`,
         '',
         '| tick | reminders | ms | commits | rows returned | rows fetched | rows inserted | rows updated | blocks hit | blocks read |',
         '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -66,7 +71,11 @@ void (async () => {
   } finally {
     await shutdownStack(stack);
   }
-})().catch((error: unknown) => {
-  process.stderr.write(`bench:scheduler failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+}
+
+if (require.main === module) {
+  schedulerBench(new Recorder(() => ({}))).catch((error: unknown) => {
+    process.stderr.write(`bench:scheduler failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });
+}
