@@ -29,7 +29,7 @@ import { GrpcConditionsOwner } from './data-access/pricing-conditions-client';
 import { partnerAccessGrpcService } from './entry-points/grpc/partner-access-server';
 import { sharedRateLimiter } from './data-access/shared-rate-limiter';
 import { routeTemplateMatcher } from './domain/route-templates';
-import { apiDescription, buildTag } from './entry-points/http/api-description';
+import { apiDescription, buildTag, describedPaths } from './entry-points/http/api-description';
 import { gatewayRequestListener } from './entry-points/http/app';
 import { clientAddressResolver } from './entry-points/http/client-address';
 import { serviceProxy, upstreamEngine } from './entry-points/http/proxy';
@@ -105,19 +105,21 @@ export async function startGateway(config: GatewayConfig, env: NodeJS.ProcessEnv
   const proxies = Object.fromEntries(
     SERVICE_NAMES.map((name) => [name, serviceProxy(httpUrlOf(name, config.SERVICE_PORT_BASE, env), engine, config.UPSTREAM_TIMEOUT_MS, log, identity)]),
   ) as Record<ServiceName, ReturnType<typeof serviceProxy>>;
-  const description = apiDescription(buildTag(config.API_BUILD_TAG));
+  // Built on its first request, not at start: it costs more CPU than the rest of the start. The
+  // operations are still checked against the route table here, so a misrouted one stops the start.
+  let description: Record<string, unknown> | undefined;
   const listener = gatewayRequestListener({
     log,
     authenticator,
     proxies,
-    apiDescription: () => description,
+    apiDescription: () => (description ??= apiDescription(buildTag(config.API_BUILD_TAG))),
     maxBodyBytes: config.MAX_BODY_BYTES,
     sessionConfig: {
       issuer: (config.OPERATOR_ISSUER_URL ?? `http://127.0.0.1:${config.SERVICE_PORT_BASE + LOCAL_HELPER_OFFSETS.identityProvider}`).replace(/\/$/, ''),
       audience: config.OPERATOR_AUDIENCE,
       consoleClientId: config.OPERATOR_CONSOLE_CLIENT_ID,
     },
-    routeOf: routeTemplateMatcher(Object.keys(description.paths as Record<string, unknown>)),
+    routeOf: routeTemplateMatcher(describedPaths()),
     problems: PROBLEM_CATALOGUE,
     clientAddress: clientAddressResolver(config.TRUSTED_PROXIES),
     limits: {

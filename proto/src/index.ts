@@ -21,8 +21,15 @@ export * from './quote-states';
 /** The folder that holds rental/<service>/v1/*.proto, next to src/ and dist/. */
 export const PROTO_ROOT = path.resolve(__dirname, '..');
 
+const loaded = new Map<string, unknown>();
+
+/**
+ * Parses a contract once per process: a service builds several clients and servers of the same
+ * contract, and parsing the .proto files is a good part of its start.
+ */
 function load<T>(relativeFile: string): T {
-  return loadProtoPackage<T>(relativeFile, [PROTO_ROOT]);
+  if (!loaded.has(relativeFile)) loaded.set(relativeFile, loadProtoPackage<T>(relativeFile, [PROTO_ROOT]));
+  return loaded.get(relativeFile) as T;
 }
 
 export function loadPricingPackage(): PricingPackage['rental']['pricing']['v1'] {

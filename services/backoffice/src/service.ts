@@ -31,7 +31,8 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
       const partners = new GrpcPartnerDirectory(grpcAddressOf('pricing', config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const access = new GrpcPartnerAccess(gatewayGrpcAddressOf(config.SERVICE_PORT_BASE), config.GRPC_DEADLINE_MS);
       const verifier = new JwtVerifier({ issuer: operatorIssuerOf(config), audience: config.OPERATOR_AUDIENCE, rolesClaim: config.OPERATOR_ROLES_CLAIM });
-      const description = backofficeApiDescription('1.0.0');
+      // Built on its first request, not at start: it costs more CPU than the rest of the start.
+      let description: Record<string, unknown> | undefined;
       return {
         router: backofficeRoutes(
           {
@@ -54,7 +55,11 @@ export function startBackoffice(config: BackofficeConfig): Promise<RunningServic
             localsKey: 'operator',
           }),
           beforeApi: (app) =>
-            mountConsole(app, { description: () => description, rolesClaim: config.OPERATOR_ROLES_CLAIM, issuerUrl: config.OPERATOR_ISSUER_URL }),
+            mountConsole(app, {
+              description: () => (description ??= backofficeApiDescription('1.0.0')),
+              rolesClaim: config.OPERATOR_ROLES_CLAIM,
+              issuerUrl: config.OPERATOR_ISSUER_URL,
+            }),
         },
         // Templates given by operators arrive base64 in JSON: 10 MB of file is about 14 MB of text.
         jsonLimit: '15mb',

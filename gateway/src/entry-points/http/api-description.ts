@@ -95,6 +95,14 @@ function describedOperations(): OperationSpec[] {
   );
 }
 
+/**
+ * The path templates of every described operation, in the description's order: what the gateway
+ * matches requests against, without building the description (its start would pay for it).
+ */
+export function describedPaths(): string[] {
+  return [...new Set(describedOperations().map((operation) => operation.path))].sort((a, b) => a.localeCompare(b));
+}
+
 /** The machine-readable description, generated from the operations every service declares. */
 export function apiDescription(version: string): Record<string, unknown> {
   return buildOpenApiDocument({
