@@ -242,12 +242,17 @@ function declaredTags(options: ApiDocumentOptions): { name: string; description?
   }));
 }
 
-/** The OpenAPI 3.1 description of a set of operations and webhooks. */
 const API_KEY_SECURITY = {
   name: 'apiKey',
   scheme: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'API key of the partner, per environment (sandbox or production).' },
 };
 
+/** The path templates of a set of operations, once each, in the order a description lists them. */
+export function pathTemplatesOf(operations: readonly Pick<OperationSpec, 'path'>[]): string[] {
+  return [...new Set(operations.map((operation) => operation.path))].sort((a, b) => a.localeCompare(b));
+}
+
+/** The OpenAPI 3.1 description of a set of operations and webhooks. */
 export function buildOpenApiDocument(options: ApiDocumentOptions): Record<string, unknown> {
   const schemas = new SchemaCollector();
   const security = options.securityScheme ?? API_KEY_SECURITY;
@@ -286,7 +291,7 @@ export function buildOpenApiDocument(options: ApiDocumentOptions): Record<string
     servers: [{ url: '/' }],
     security: [{ [security.name]: [] }],
     tags: declaredTags(options),
-    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    paths: Object.fromEntries(pathTemplatesOf(options.operations).map((path) => [path, paths[path]])),
     webhooks,
     components: {
       securitySchemes: { [security.name]: security.scheme },

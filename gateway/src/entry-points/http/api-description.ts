@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { operations as cartCheckoutOperations } from '@rental/cart-checkout/contract';
 import { operations as caseWorkflowOperations } from '@rental/case-workflow/contract';
 import { operations as documentsOperations } from '@rental/documents/contract';
-import { type OperationSpec, PAGE_SIZE, buildOpenApiDocument, problemResponses, rateLimitedResponse } from '@rental/http';
+import { type OperationSpec, PAGE_SIZE, buildOpenApiDocument, pathTemplatesOf, problemResponses, rateLimitedResponse } from '@rental/http';
 import { WEBHOOK_TEST_EVENT, operations as notificationsOperations, webhookTestEventSchema } from '@rental/notifications/contract';
 import { operations as pricingOperations } from '@rental/pricing/contract';
 import { STATUS_CHANGED_EVENT, statusChangedWebhookBody } from '@rental/proto';
@@ -100,7 +100,7 @@ function describedOperations(): OperationSpec[] {
  * matches requests against, without building the description (its start would pay for it).
  */
 export function describedPaths(): string[] {
-  return [...new Set(describedOperations().map((operation) => operation.path))].sort((a, b) => a.localeCompare(b));
+  return pathTemplatesOf(describedOperations());
 }
 
 /** The machine-readable description, generated from the operations every service declares. */
