@@ -15,6 +15,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(async () => {
+  if (!stack) return;
   const stopped = Object.values(stack.processes).filter((process) => !process.isRunning());
   stopped.forEach((process) => process.start());
   await Promise.all(stopped.map((process) => process.waitReady()));

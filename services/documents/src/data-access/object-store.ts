@@ -43,6 +43,20 @@ class StaleConnection extends Error {
 }
 
 /**
+ * A GET or DELETE (both idempotent) sent once more when the storage reset the connection: most
+ * often a kept-alive one it closed as the request went out. The client library hides whether the
+ * socket was reused, so any reset counts; a storage that is really down fails the second try too.
+ */
+async function onceMoreAfterReset<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (codeOf(error) !== 'ECONNRESET') throw error;
+    return call();
+  }
+}
+
+/**
  * Object storage over the S3 API (MinIO; the local stack's embedded server). Bytes are written
  * with one streamed PUT of known length to a presigned URL: the client library's putObject reads
  * any object smaller than its part size (at least 5 MiB) into one buffer first, which is what an
@@ -142,7 +156,7 @@ export class MinioObjectStore implements ObjectStore {
 
   async get(key: string): Promise<Readable> {
     try {
-      return await this.client.getObject(this.options.bucket, key);
+      return await onceMoreAfterReset(() => this.client.getObject(this.options.bucket, key));
     } catch (error) {
       if (codeOf(error) === 'NoSuchKey') {
         this.options.log.error({ key }, 'a document row refers to an object that is missing');
@@ -154,7 +168,7 @@ export class MinioObjectStore implements ObjectStore {
 
   async remove(key: string): Promise<void> {
     try {
-      await this.client.removeObject(this.options.bucket, key);
+      await onceMoreAfterReset(() => this.client.removeObject(this.options.bucket, key));
     } catch (error) {
       if (codeOf(error) === 'NoSuchKey') return;
       throw unavailable(error);
