@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { createLogger } from '@rental/logger';
 import { MinioObjectStore } from './object-store';
 
@@ -26,48 +27,39 @@ function storageClosingReusedConnections() {
   return { server, requests };
 }
 
-/** A store on `storage`, listening on a free port. */
-async function storeOn(storage: ReturnType<typeof storageClosingReusedConnections>): Promise<MinioObjectStore> {
-  await new Promise<void>((resolve) => storage.server.listen(0, '127.0.0.1', resolve));
-  const { port } = storage.server.address() as AddressInfo;
-  return new MinioObjectStore({
-    endpoint: `http://127.0.0.1:${port}`,
-    accessKey: 'test-access',
-    secretKey: 'test-secret',
-    region: 'us-east-1',
-    bucket: 'documents',
-    pathStyle: true,
-    timeoutMs: 5000,
-    log: createLogger('documents', 'silent'),
-  });
-}
-
-async function stop(storage: ReturnType<typeof storageClosingReusedConnections>, store: MinioObjectStore): Promise<void> {
-  store.close();
-  storage.server.closeAllConnections();
-  await new Promise((resolve) => storage.server.close(resolve));
-}
-
-const sent = (storage: ReturnType<typeof storageClosingReusedConnections>) =>
-  storage.requests.map(({ method, url, body, reused }) => ({ method, path: url.split('?')[0], body, reused }));
-
 describe('MinioObjectStore on a storage that closes kept-alive connections under the next request', () => {
   let storage: ReturnType<typeof storageClosingReusedConnections>;
   let store: MinioObjectStore;
+  const sent = () => storage.requests.map(({ method, url, body, reused }) => ({ method, path: url.split('?')[0], body, reused }));
 
   beforeEach(async () => {
     storage = storageClosingReusedConnections();
-    store = await storeOn(storage);
+    await new Promise<void>((resolve) => storage.server.listen(0, '127.0.0.1', resolve));
+    const { port } = storage.server.address() as AddressInfo;
+    store = new MinioObjectStore({
+      endpoint: `http://127.0.0.1:${port}`,
+      accessKey: 'test-access',
+      secretKey: 'test-secret',
+      region: 'us-east-1',
+      bucket: 'documents',
+      pathStyle: true,
+      timeoutMs: 5000,
+      log: createLogger('documents', 'silent'),
+    });
   });
 
-  afterEach(() => stop(storage, store));
+  afterEach(async () => {
+    store.close();
+    storage.server.closeAllConnections();
+    await new Promise((resolve) => storage.server.close(resolve));
+  });
 
   it('sends the PUT once more on a new connection when the kept-alive one is closed under it', async () => {
     const content = 'a signed contract';
     await store.put('case-1/contract.pdf', { size: content.length, mimeType: 'application/pdf', open: () => Readable.from([Buffer.from(content)]) });
 
     // The bucket check opens the connection, the first PUT reuses it and is dropped, the second goes out on a new one.
-    expect(sent(storage)).toEqual([
+    expect(sent()).toEqual([
       { method: 'HEAD', path: '/documents', body: '', reused: false },
       { method: 'PUT', path: '/documents/case-1/contract.pdf', body: content, reused: true },
       { method: 'PUT', path: '/documents/case-1/contract.pdf', body: content, reused: false },
@@ -75,17 +67,13 @@ describe('MinioObjectStore on a storage that closes kept-alive connections under
   });
 
   it('sends a GET and a DELETE once more on a new connection when the kept-alive one is closed under them', async () => {
-    const read = async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of await store.get('case-1/contract.pdf')) chunks.push(chunk);
-      return Buffer.concat(chunks).toString('utf8');
-    };
+    const read = async () => text(await store.get('case-1/contract.pdf'));
     expect([await read(), await read()]).toEqual(['', '']);
     await store.remove('case-1/contract.pdf');
 
     // Each request after the first reuses the connection the one before opened, is dropped, and goes out again on a new one.
     const path = '/documents/case-1/contract.pdf';
-    expect(sent(storage)).toEqual([
+    expect(sent()).toEqual([
       { method: 'GET', path, body: '', reused: false },
       { method: 'GET', path, body: '', reused: true },
       { method: 'GET', path, body: '', reused: false },

@@ -43,18 +43,22 @@ class StaleConnection extends Error {
 }
 
 /**
- * A GET or DELETE (both idempotent) sent once more when the storage reset the connection: most
- * often a kept-alive one it closed as the request went out. The client library hides whether the
- * socket was reused, so any reset counts; a storage that is really down fails the second try too.
+ * A request sent once more when its first try failed on a connection the storage reset, most
+ * often a kept-alive one it closed as the request went out. Only for requests that may be sent
+ * twice: a PUT of a key no one else writes, a GET, a DELETE. A storage that is really down fails
+ * the second try too.
  */
-async function onceMoreAfterReset<T>(call: () => Promise<T>): Promise<T> {
+async function onceMoreIf<T>(reset: (error: unknown) => boolean, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (codeOf(error) !== 'ECONNRESET') throw error;
+    if (!reset(error)) throw error;
     return call();
   }
 }
+
+/** The client library hides whether its socket was reused, so any reset of its requests counts. */
+const isReset = (error: unknown) => codeOf(error) === 'ECONNRESET';
 
 /**
  * Object storage over the S3 API (MinIO; the local stack's embedded server). Bytes are written
@@ -108,12 +112,11 @@ export class MinioObjectStore implements ObjectStore {
     try {
       await this.ensureBucket();
       const url = await this.client.presignedPutObject(this.options.bucket, key, PRESIGNED_PUT_SECONDS);
-      await this.streamPut(new URL(url), source).catch((error: unknown) => {
-        // A kept-alive connection the storage closed just as the PUT went out on it: nothing was
-        // stored, and the PUT (of a key no one else writes) is sent once more on a new connection.
-        if (!(error instanceof StaleConnection)) throw error;
-        return this.streamPut(new URL(url), source);
-      });
+      // Nothing was stored when the kept-alive connection was closed under the PUT.
+      await onceMoreIf(
+        (error) => error instanceof StaleConnection,
+        () => this.streamPut(new URL(url), source),
+      );
     } catch (error) {
       throw unavailable(error);
     }
@@ -156,7 +159,7 @@ export class MinioObjectStore implements ObjectStore {
 
   async get(key: string): Promise<Readable> {
     try {
-      return await onceMoreAfterReset(() => this.client.getObject(this.options.bucket, key));
+      return await onceMoreIf(isReset, () => this.client.getObject(this.options.bucket, key));
     } catch (error) {
       if (codeOf(error) === 'NoSuchKey') {
         this.options.log.error({ key }, 'a document row refers to an object that is missing');
@@ -168,7 +171,7 @@ export class MinioObjectStore implements ObjectStore {
 
   async remove(key: string): Promise<void> {
     try {
-      await onceMoreAfterReset(() => this.client.removeObject(this.options.bucket, key));
+      await onceMoreIf(isReset, () => this.client.removeObject(this.options.bucket, key));
     } catch (error) {
       if (codeOf(error) === 'NoSuchKey') return;
       throw unavailable(error);
