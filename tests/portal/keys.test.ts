@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { ApiClient } from '@rental/testkit';
+import { ApiClient, waitFor } from '@rental/testkit';
 import { expectProblem, expectViolations, portalPartner, sharedStack, within } from './support/kit';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -63,6 +63,12 @@ describe('portal: API keys', () => {
     const created = (await developer.post('/portal/v1/api-keys', { name: 'leaked', role: 'api_user' })).json;
     const api = new ApiClient(sharedStack().gatewayUrl, created.key);
     expect((await api.get('/api/product-sectors')).status).toBe(200);
+    // The gateway records a key's last use in batches (every 2 s here). Once that use is recorded,
+    // the revocation's answer and the second one describe the same key.
+    await waitFor(
+      async () => ((await developer.get('/portal/v1/api-keys')).json.find((key: { id: string }) => key.id === created.id)?.lastUsedAt ? true : undefined),
+      { what: "the key's last use to be recorded" },
+    );
 
     const revoked = await developer.post(`/portal/v1/api-keys/${created.id}/revoke`);
     expect([revoked.status, revoked.json.status, typeof revoked.json.revokedAt]).toEqual([200, 'revoked', 'string']);
