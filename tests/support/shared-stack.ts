@@ -14,7 +14,7 @@ export interface SharedStackAddress {
 }
 
 /** What a test helper needs to reach a stack: the shared one, or one a test boots itself (a Stack has these too). */
-export type StackAddress = Pick<SharedStackAddress, 'gatewayUrl' | 'databaseUrl' | 'environment' | 'portBase'>;
+export type StackAddress = Pick<SharedStackAddress, 'gatewayUrl' | 'databaseUrl' | 'environment' | 'portBase' | 'controlUrl'>;
 
 /** The stack every integration test shares (booted by globalSetup). */
 export function sharedStack(): SharedStackAddress {

@@ -1,7 +1,7 @@
 import { openCaseWorkflowDatabase, seedLenders } from '@rental/case-workflow';
-import { ConfigurationError } from '@rental/config';
+import { ConfigurationError, schemaOf } from '@rental/config';
 import { connectDatabase } from '@rental/db';
-import { countPartners, openGatewayDatabase, seedPartnerIdentities } from '@rental/gateway';
+import { GATEWAY_SCHEMA, countPartners, openGatewayDatabase, seedPartnerIdentities } from '@rental/gateway';
 import type { Logger } from '@rental/logger';
 import { openPricingDatabase, seedPricing } from '@rental/pricing';
 import type { SeedFile } from './fixture';
@@ -61,6 +61,27 @@ export async function seedDeployment(
     return { partners: loaded.partners, apiKeys: loaded.keys, skippedApiKeys: allKeys - loaded.keys, operators, partnerUsers };
   } finally {
     await Promise.all([gatewayDb.destroy(), pricingDb.destroy(), hubDb.destroy(), caseWorkflowDb.destroy(), identityDb.destroy()]);
+  }
+}
+
+/**
+ * Adds a seed file's partners and distribution hubs to a deployment the stack has migrated and
+ * seeded: their pricing profile and conditions, hubs, people and API keys; the catalog, lenders
+ * and operators already there are left alone. Tests make partners of their own this way many times
+ * a run, so it neither migrates nor re-checks the operators' password hashes.
+ */
+export async function seedPartners(databaseUrl: string, environment: string, seed: Pick<SeedFile, 'partners' | 'distributionHubs'>): Promise<void> {
+  const gatewayDb = connectDatabase({ url: databaseUrl, schema: GATEWAY_SCHEMA });
+  const pricingDb = connectDatabase({ url: databaseUrl, schema: schemaOf('pricing') });
+  const hubDb = connectDatabase({ url: databaseUrl, schema: HUB_STUB_SCHEMA });
+  const identityDb = connectDatabase({ url: databaseUrl, schema: IDENTITY_SCHEMA });
+  try {
+    await seedPricing(pricingDb, { sectors: [], categories: [], lenders: [], distributionHubs: seed.distributionHubs, partners: seed.partners });
+    await seedHubStub(hubDb, seed.distributionHubs);
+    await seedPartnerUsers(identityDb, seed.partners);
+    await seedPartnerIdentities(gatewayDb, seed.partners, environment);
+  } finally {
+    await Promise.all([gatewayDb.destroy(), pricingDb.destroy(), hubDb.destroy(), identityDb.destroy()]);
   }
 }
 

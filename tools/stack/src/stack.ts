@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { text } from 'node:stream/consumers';
+import { z } from 'zod';
 import {
   LOCAL_HELPER_OFFSETS,
   SERVICE_NAMES,
@@ -15,11 +17,11 @@ import {
 } from '@rental/config';
 import { connectDatabase, ensureDatabaseExists } from '@rental/db';
 import type { Logger } from '@rental/logger';
-import type { SeedFile } from './fixture';
+import { SeedFile, seedFileSchema } from './fixture';
 import { HUB_STUB_SCHEMA, startHubStub } from './hub-stub';
 import { ManagedProcess } from './managed-process';
 import { EMBEDDED_S3_CREDENTIALS, startEmbeddedObjectStorage } from './object-storage';
-import { SeedSummary, seedDeployment } from './seed';
+import { SeedSummary, seedDeployment, seedPartners } from './seed';
 import { startCreditBureauSimulator, startLenderSimulator, startSigningSimulator } from './simulators';
 import { ReceivedMail, startSmtpSink } from './smtp-sink';
 
@@ -37,6 +39,12 @@ export interface StackOptions {
   /** Extra variables for every process (they win over the launcher's own environment). */
   env?: NodeJS.ProcessEnv;
   restartOnCrash: boolean;
+  /**
+   * Serves POST /partners on the control port: a seed file whose partners (and the hubs only they
+   * use) are added to the running stack. Tests make partners of their own that way without loading
+   * every service's code into each test process; a stack people use has no such door.
+   */
+  acceptsTestPartners?: boolean;
   onCrash?: (name: string, code: number | null, signal: NodeJS.Signals | null) => void;
   log: Logger;
 }
@@ -75,14 +83,35 @@ function entryOf(name: ProcessName): string {
   return path.join(path.dirname(require.resolve(`@rental/${name}/package.json`)), 'dist', 'start.js');
 }
 
-/** Serves what tests read from the stack's helpers: the mail the sink received. */
-function startControlServer(port: number, mail: ReceivedMail[]): Promise<http.Server> {
+/** The body as JSON, or undefined (which the seed schema refuses) when it is none. */
+function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Serves what tests read from the stack's helpers (the mail the sink received) and, when given `addPartners`, takes their partners. */
+function startControlServer(port: number, mail: ReceivedMail[], addPartners?: (seed: SeedFile) => Promise<void>): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     if (req.url === '/mail' && req.method === 'GET') {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(mail));
     } else if (req.url === '/mail' && req.method === 'DELETE') {
       mail.splice(0, mail.length);
       res.writeHead(204).end();
+    } else if (req.url === '/partners' && req.method === 'POST' && addPartners) {
+      void text(req)
+        .then(async (body) => {
+          const seed = seedFileSchema.safeParse(parseJson(body));
+          if (!seed.success) {
+            res.writeHead(400, { 'Content-Type': 'text/plain' }).end(z.prettifyError(seed.error));
+            return;
+          }
+          await addPartners(seed.data);
+          res.writeHead(204).end();
+        })
+        .catch((error: unknown) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(error)));
     } else {
       res.writeHead(404).end();
     }
@@ -218,7 +247,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   }
   const simulation = parseConfig(simulatorVariables, env);
   const production = await startProductionParties(options, env, simulation, helperDb, closers);
-  const control = await startControlServer(options.portBase + LOCAL_HELPER_OFFSETS.stackControl, mail);
+  const control = await startControlServer(
+    options.portBase + LOCAL_HELPER_OFFSETS.stackControl,
+    mail,
+    options.acceptsTestPartners ? (seed) => seedPartners(options.databaseUrl, options.environment, seed) : undefined,
+  );
   closers.push(() => new Promise((resolve) => control.close(resolve)));
 
   let operatorIssuerUrl = env.OPERATOR_ISSUER_URL;

@@ -49,6 +49,7 @@ export async function bootStack(options: BootOptions = {}): Promise<Stack> {
       ...options.env,
     },
     restartOnCrash: false,
+    acceptsTestPartners: true,
     log: createLogger('testkit', 'warn'),
   });
   if (options.seed !== false) await stack.seed(readSeedFile(DEMO_SEED_FILE));

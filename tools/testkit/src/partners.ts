@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger } from '@rental/logger';
-import { DEMO_SEED_FILE, SeedFile, readSeedFile, seedDeployment } from '@rental/stack';
+import { DEMO_SEED_FILE, SeedFile, readSeedFile } from '@rental/stack/fixture';
 
 export interface TestPartner {
   id: string;
@@ -15,8 +14,9 @@ export interface TestPartner {
 }
 
 export interface StackAddress {
-  databaseUrl: string;
   environment: string;
+  /** The stack's control port, which takes test partners (a testkit stack's does). */
+  controlUrl: string;
 }
 
 type PartnerSeed = SeedFile['partners'][number];
@@ -56,8 +56,9 @@ export async function createTestPartner(
     ],
   };
   const seed: SeedFile = { ...fixture, distributionHubs: [...fixture.distributionHubs, ...(options.hubs ?? [])], partners: [partner] };
-  // A test's production stack serves the fixture's lenders (no intakeUrl) with its lender simulator.
-  await seedDeployment(stack.databaseUrl, stack.environment, seed, createLogger('testkit', 'warn'), { productionSimulators: true });
+  // The stack's own process seeds it: a test process need not load every service's code for that.
+  const response = await fetch(`${stack.controlUrl}/partners`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(seed) });
+  if (response.status !== 204) throw new Error(`the stack refused test partner ${id}: ${response.status} ${await response.text()}`);
   return { id, name: partner.name, key, readOnlyKey, users };
 }
 

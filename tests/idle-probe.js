@@ -1,0 +1,21 @@
+const fs = require('fs');
+const { bootStack, shutdownStack } = require('@rental/testkit');
+const ticks = (pid) => { const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
+const kids = () => fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => { try { return fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ')[1] == process.pid; } catch { return false; } });
+const sysTicks = () => { const l = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number); return { busy: l[0] + l[1] + l[2] + l[5] + l[6], all: l.reduce((a, b) => a + b, 0) }; };
+(async () => {
+  const stack = await bootStack({});
+  await new Promise((r) => setTimeout(r, 5000));
+  const pids = kids();
+  const before = Object.fromEntries(pids.map((p) => [p, ticks(p)]));
+  for (const p of pids) process.kill(Number(p), 'SIGUSR2');
+  const s0 = sysTicks();
+  await new Promise((r) => setTimeout(r, 30000));
+  const s1 = sysTicks();
+  for (const p of pids) process.kill(Number(p), 'SIGUSR2'); await new Promise((r) => setTimeout(r, 1500));
+  let total = 0;
+  for (const p of pids) total += (ticks(p) - before[p]) / 100;
+  console.log('stack node procs core', (total / 30).toFixed(4), 'machine busy cores', (((s1.busy - s0.busy) / (s1.all - s0.all)) * 2).toFixed(3));
+  await shutdownStack(stack);
+  process.exit(0);
+})();
