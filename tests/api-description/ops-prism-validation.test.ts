@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
+import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack/fixture';
 import { ApiClient } from '@rental/testkit';
 import { sampleFile, upload } from '../documents/support/kit';
 import { Role, operatorToken, partnerCase, sharedStack } from '../backoffice/support/kit';

@@ -1,4 +1,4 @@
-import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
+import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack/fixture';
 import { ReceivedMail, Stack, bootStack, shutdownStack, waitFor } from '@rental/testkit';
 import { sampleFile, upload } from '../documents/support/kit';
 import { OutsideParty, SignedRequest } from '../lender/support/outside-parties';

@@ -1,4 +1,4 @@
-import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
+import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack/fixture';
 import { waitFor } from '@rental/testkit';
 import { ownPartner } from '../support/partners';
 import { Ops, expectProblem, operatorWith } from './support/kit';

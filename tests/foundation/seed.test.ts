@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { dropDatabase } from '@rental/testkit';
-import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
+import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack/fixture';
 
 const repositoryRoot = path.resolve(__dirname, '..', '..');
 const databaseUrl = `postgres://postgres@127.0.0.1:5432/rental_seed_${randomBytes(4).toString('hex')}`;

@@ -1,4 +1,4 @@
-import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
+import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack/fixture';
 import { expectProblem } from '../case-workflow/support/kit';
 import { sharedStack } from '../support/shared-stack';
 import { postRaw, signedEvent } from './support/outside-parties';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
+import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack/fixture';
 import { ApiClient, Stack, bootStack, fixturePartnerKey, shutdownStack, waitFor } from '@rental/testkit';
 
 // Pricing keeps conditions in memory; a TTL of 10 minutes here means only the seed's

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
+import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack/fixture';
 import { defaultAdminPort } from '@rental/config';
 import {
   ApiClient,

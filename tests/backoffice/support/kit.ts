@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type ApiResponse, operatorDiscovery } from '@rental/testkit';
-import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
+import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack/fixture';
 import { newCase, newPartner, Owner } from '../../case-workflow/support/kit';
 import type { Page } from 'playwright-core';
 import type { WatchedBrowser } from '../../support/browser';

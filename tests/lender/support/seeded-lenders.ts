@@ -3,7 +3,7 @@
  * provider's secret, and lender-a's intake pointed at the test's outside party.
  */
 import { randomBytes } from 'node:crypto';
-import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
+import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack/fixture';
 import type { Stack } from '@rental/testkit';
 import { query } from '../../case-workflow/support/kit';
 import type { OutsideParty } from './outside-parties';

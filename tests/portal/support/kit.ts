@@ -1,5 +1,5 @@
 import { ApiClient, TestPartner, createTestPartner } from '@rental/testkit';
-import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack';
+import { DEMO_SEED_FILE, readSeedFile } from '@rental/stack/fixture';
 import { BearerClient, clientCredentialsToken } from '../../support/oidc';
 import { StackAddress, sharedStack } from '../../support/shared-stack';
 
