@@ -40,8 +40,8 @@ export interface StackOptions {
   env?: NodeJS.ProcessEnv;
   restartOnCrash: boolean;
   /**
-   * Serves POST /partners on the control port: a seed file whose partners (and the hubs only they
-   * use) are added to the running stack. Tests make partners of their own that way without loading
+   * Serves POST /partners on the control port: a seed file whose partners and hubs are added to
+   * the running stack (`seedPartners`). Tests make partners of their own that way without loading
    * every service's code into each test process; a stack people use has no such door.
    */
   acceptsTestPartners?: boolean;
