@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { type ProblemCode, choiceViolation, invalidInput, notFound, ruleViolation, validationFailed, Violation } from '@rental/problem';
 import { requireCase } from './case-scope';
 import type { DocumentsDependencies } from './documents';
@@ -94,17 +94,11 @@ export async function reviewDocument(deps: OperatorDependencies, input: { docume
   return { document: reviewed, item };
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks);
-}
-
 /** GET /ops/v1/documents/{id}/download: any document of any case, bytes as stored. */
 export async function openAnyDocument(deps: OperatorDependencies, documentId: number): Promise<{ document: FinancingDocument; content: Buffer }> {
   const document = await deps.documents.find(documentId);
   if (!document) throw notFound('document.not_found', `No document ${documentId}.`);
-  return { document, content: await readAll(await deps.storage.get(document.objectKey)) };
+  return { document, content: await buffer(await deps.storage.get(document.objectKey)) };
 }
 
 /** The items of the case the references name; an unknown one is a 422 naming its place in the list. */
@@ -197,7 +191,7 @@ export async function collectTransmission(deps: OperatorDependencies, input: { f
         verified.map(async (document) => ({
           fileName: document.originalName,
           mimeType: document.mimeType,
-          content: await readAll(await deps.storage.get(document.objectKey)),
+          content: await buffer(await deps.storage.get(document.objectKey)),
         })),
       ),
     })),
