@@ -1,10 +1,10 @@
 import { Knex, isoTimestampSql } from '@rental/db';
-import type { RequestItem } from '../domain/model';
+import { type RequestItem, TEMPLATE_DOWNLOAD_PATH, VISIBLE_ITEM } from '../domain/model';
 import type { CaseItemsJson, ItemStore, NewItem, OverdueStage } from '../domain/ports';
 import { ItemRow, toItem } from './rows';
 
 const TEMPLATE_DOWNLOAD_URL = `CASE WHEN ri.item_type = 'fill_and_return' AND ri.template_object_key <> ''
-  THEN '/api/financing-cases/' || ri.financing_case_id || '/document-requests/fill-and-return-templates/' || ri.id || '/download' END`;
+  THEN replace(replace('${TEMPLATE_DOWNLOAD_PATH}', '{financingCaseId}', ri.financing_case_id), '{templateId}', ri.id::text) END`;
 
 /**
  * An item in the list shape of case-workflow's case list (presentItem in its presenters.ts: the
@@ -21,8 +21,8 @@ const listOfType = (type: string) => `coalesce(json_agg(item ORDER BY id) FILTER
 
 /**
  * The lists of each case as its case list prints them, built in one statement, so the items pass
- * through documents and case-workflow as text. Visible to the partner as isVisibleItem says: not
- * internal, for the partner.
+ * through documents and case-workflow as text. Visible to the partner as isVisibleItem says
+ * (VISIBLE_ITEM's values are bound after the cases and the partner).
  */
 const LIST_JSON_BY_CASES_OF_PARTNER = `
 SELECT financing_case_id,
@@ -33,7 +33,7 @@ FROM (
     CASE WHEN ri.callback_request_id IS NULL THEN ${listItemJson('')} ELSE ${listItemJson("'callbackRequestId', ri.callback_request_id,")} END AS item
   FROM requested_items ri
   LEFT JOIN callback_requests cr ON cr.id = ri.callback_request_id
-  WHERE ri.financing_case_id = ANY(?) AND ri.partner_id = ? AND NOT ri.internal_only AND ri.target_audience = 'partner'
+  WHERE ri.financing_case_id = ANY(?) AND ri.partner_id = ? AND ri.internal_only = ? AND ri.target_audience = ?
 ) AS visible
 GROUP BY financing_case_id`;
 
@@ -107,6 +107,8 @@ export class ItemRepository implements ItemStore {
     const { rows }: { rows: { financing_case_id: string; lists_json: string }[] } = await this.db.raw(LIST_JSON_BY_CASES_OF_PARTNER, [
       financingCaseIds,
       partnerId,
+      VISIBLE_ITEM.internalOnly,
+      VISIBLE_ITEM.targetAudience,
     ]);
     return rows.map((row) => ({ financingCaseId: row.financing_case_id, listsJson: row.lists_json }));
   }

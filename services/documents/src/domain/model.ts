@@ -97,10 +97,23 @@ export function isVisibleToPartner(document: FinancingDocument, partnerId: strin
 
 /**
  * The partner sees the items asked of it: customer items are for the customer's page, items an
- * operator keeps for itself for nobody outside the approval team.
+ * operator keeps for itself for nobody outside the approval team. Stated as the values of a
+ * visible item, so that the case list's SQL filters by the same rule.
  */
+export const VISIBLE_ITEM = { internalOnly: false, targetAudience: 'partner' } as const satisfies Pick<RequestItem, 'internalOnly' | 'targetAudience'>;
+
 export function isVisibleItem(item: RequestItem): boolean {
-  return !item.internalOnly && item.targetAudience === 'partner';
+  return item.internalOnly === VISIBLE_ITEM.internalOnly && item.targetAudience === VISIBLE_ITEM.targetAudience;
+}
+
+/**
+ * Where the form of a fill-and-return item is downloaded: the partner API's route, and the item's
+ * templateDownloadUrl with the case and the item filled in.
+ */
+export const TEMPLATE_DOWNLOAD_PATH = '/api/financing-cases/{financingCaseId}/document-requests/fill-and-return-templates/{templateId}/download';
+
+export function templateDownloadPath(financingCaseId: string, itemId: number): string {
+  return TEMPLATE_DOWNLOAD_PATH.replace('{financingCaseId}', financingCaseId).replace('{templateId}', String(itemId));
 }
 
 /**

@@ -3,7 +3,7 @@ import { defineOperation, fileHeaders, integerId, operationsOn, problemResponses
 import { malformedBody, zodViolations } from '@rental/problem';
 import { DOCUMENT_CATEGORIES, STORED_FILE_TYPES } from '@rental/proto';
 import { MAX_UPLOAD_BYTES } from '../../domain/file-type';
-import { ITEM_STATUSES, ITEM_TYPES, REVIEW_STATUSES, TARGET_AUDIENCES } from '../../domain/model';
+import { ITEM_STATUSES, ITEM_TYPES, REVIEW_STATUSES, TARGET_AUDIENCES, TEMPLATE_DOWNLOAD_PATH } from '../../domain/model';
 
 const caseId = ulid().describe('financeCaseId of the checkout');
 
@@ -171,7 +171,7 @@ export const listDocumentRequests = caseRequests.list({
 
 export const downloadTemplate = caseRequests.read({
   operationId: 'downloadFillAndReturnTemplate',
-  path: '/api/financing-cases/{financingCaseId}/document-requests/fill-and-return-templates/{templateId}/download',
+  path: TEMPLATE_DOWNLOAD_PATH,
   summary: 'The form of a fill-and-return request',
   description: '`templateId` is the id of the fill-and-return request (its templateDownloadUrl).',
   params: z.object({ financingCaseId: caseId, templateId: integerId('Id of the fill-and-return request') }),

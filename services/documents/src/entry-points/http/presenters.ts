@@ -1,9 +1,7 @@
-import { FinancingDocument, isActiveResponse, isTransmittableResponse, isVisibleToPartner, itemState } from '../../domain/model';
+import { FinancingDocument, isActiveResponse, isTransmittableResponse, isVisibleToPartner, itemState, templateDownloadPath } from '../../domain/model';
 import type { RequestItemView } from '../../domain/request-items';
 
 export const documentPath = (id: number) => `/api/documents/${id}`;
-const templatePath = (financingCaseId: string, itemId: number) =>
-  `/api/financing-cases/${financingCaseId}/document-requests/fill-and-return-templates/${itemId}/download`;
 
 /** What every reader of a document sees first, the partner and the approval team alike. */
 export function documentFile(document: FinancingDocument) {
@@ -42,7 +40,7 @@ export function presentItem({ item, responses }: RequestItemView) {
     label: item.label,
     status: item.status,
     category: item.category,
-    templateDownloadUrl: item.itemType === 'fill_and_return' && item.template ? templatePath(item.financingCaseId, item.id) : null,
+    templateDownloadUrl: item.itemType === 'fill_and_return' && item.template ? templateDownloadPath(item.financingCaseId, item.id) : null,
     ...(item.callbackRequestId !== null ? { callbackRequestId: item.callbackRequestId } : {}),
     callbackStatus: item.callbackStatus ?? 'none',
     requestedAt: item.requestedAt,
