@@ -15,22 +15,13 @@ export interface ReadDependencies {
 }
 
 /**
- * The cases (already read for the calling partner) with the items the documents service holds
- * for them, in one call that documents answers without asking case-workflow back whose case it is.
+ * GET /api/financing_cases/{id}: the partner's case with the items the documents service holds
+ * for it, which documents answers without asking case-workflow back whose case it is.
  */
-async function withItems(deps: ReadDependencies, cases: FinancingCase[], context: CallContext): Promise<CaseView[]> {
-  const items = await deps.documents.listRequestItemsOfCases(
-    cases.map((financingCase) => financingCase.id),
-    context,
-  );
-  return cases.map((financingCase) => ({ financingCase, requestedItems: items.get(financingCase.id) ?? [] }));
-}
-
-/** GET /api/financing_cases/{id}: the partner's case with the items the documents service holds for it. */
 export async function readCase(deps: ReadDependencies, id: string, context: CallContext): Promise<CaseView> {
   const financingCase = readableCase(await deps.store.findCase(id), id, context.partnerId);
-  const [view] = await withItems(deps, [financingCase], context);
-  return view as CaseView;
+  const items = await deps.documents.listRequestItemsOfCases([financingCase.id], context);
+  return { financingCase, requestedItems: items.get(financingCase.id) ?? [] };
 }
 
 export interface CaseJsonView {
