@@ -1,4 +1,5 @@
 import type { Knex } from '@rental/db';
+import { mailQueueColumns } from './mail-queue-columns';
 
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('webhook_endpoints', (table) => {
@@ -74,14 +75,7 @@ export async function up(db: Knex): Promise<void> {
     // resolved when sending; null until then or when no contact address exists
     table.string('to_address', 320);
     table.text('subject');
-    // pending, sent, logged (no SMTP configured), skipped (no contact address), failed (gave up)
-    table.string('status', 20).notNullable();
-    table.integer('attempts').notNullable().defaultTo(0);
-    table.timestamp('next_attempt_at', { useTz: true });
-    table.timestamp('lease_expires_at', { useTz: true });
-    table.text('last_error');
-    table.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-    table.timestamp('completed_at', { useTz: true });
+    mailQueueColumns(db, table);
     table.unique(['event_id', 'recipient_role']);
   });
   await db.raw("CREATE INDEX mail_log_due ON mail_log (next_attempt_at) WHERE status = 'pending'");

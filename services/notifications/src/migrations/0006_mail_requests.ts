@@ -1,4 +1,5 @@
 import type { Knex } from '@rental/db';
+import { mailQueueColumns } from './mail-queue-columns';
 
 /** The name it was applied under before it was named for what it holds; a database migrated then upgrades without running it again. */
 export const formerName = '0006_customer17_mail_requests';
@@ -14,14 +15,7 @@ export async function up(db: Knex): Promise<void> {
     table.text('subject').notNullable();
     table.text('body').notNullable();
     table.string('financing_case_id', 26);
-    // pending, sent, logged (no SMTP configured), skipped (no address), failed (gave up)
-    table.string('status', 20).notNullable();
-    table.integer('attempts').notNullable().defaultTo(0);
-    table.timestamp('next_attempt_at', { useTz: true });
-    table.timestamp('lease_expires_at', { useTz: true });
-    table.text('last_error');
-    table.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-    table.timestamp('completed_at', { useTz: true });
+    mailQueueColumns(db, table);
   });
   await db.raw("CREATE INDEX mail_requests_due ON mail_requests (next_attempt_at) WHERE status = 'pending'");
 }
