@@ -1,7 +1,7 @@
 import { TypedClient, createGrpcClient } from '@rental/grpc';
 import { loadCaseWorkflowPackage } from '@rental/proto';
 import type { OpsQueueFilters, caseWorkflow } from '@rental/proto';
-import type { Actor, CaseRecord, CaseWorkflowPort, LenderChannel, PartnerMail, QueueEntry, QuoteMoveRequest, TransmissionItem } from '../domain/ports';
+import type { Actor, CaseRecord, CaseWorkflowPort, HistoryEntry, LenderChannel, QueueEntry, QuoteMoveRequest, TransmissionItem } from '../domain/ports';
 
 type CaseWorkflowClient = InstanceType<ReturnType<typeof loadCaseWorkflowPackage>['CaseWorkflowService']>;
 
@@ -78,14 +78,7 @@ export class GrpcCaseWorkflow implements CaseWorkflowPort, LenderChannel {
     return toRecord(await this.client.call('MoveContractForward', { contractId, to, reason: reason ?? '', actor }, {}));
   }
 
-  async recordHistory(
-    financingCaseId: string,
-    action: string,
-    reason: string | null,
-    details: Record<string, unknown> | null,
-    actor: Actor,
-    partnerMail?: PartnerMail,
-  ): Promise<void> {
+  async recordHistory(...[financingCaseId, action, reason, details, actor, partnerMail]: HistoryEntry): Promise<void> {
     await this.client.call(
       'RecordHistory',
       { financingCaseId, action, reason: reason ?? '', detailsJson: details ? JSON.stringify(details) : '', actor, partnerMail },

@@ -41,15 +41,18 @@ export interface CaseWorkflowPort {
   moveQuote(financingCaseId: string, move: QuoteMoveRequest, reason: string | null, actor: Actor): Promise<CaseRecord>;
   moveContract(contractId: string, to: string, reason: string | null, actor: Actor): Promise<CaseRecord>;
   /** The entry, and the mail to the case's partner when one is given, in one transaction of the case's owner. */
-  recordHistory(
-    financingCaseId: string,
-    action: string,
-    reason: string | null,
-    details: Record<string, unknown> | null,
-    actor: Actor,
-    partnerMail?: PartnerMail,
-  ): Promise<void>;
+  recordHistory(...entry: HistoryEntry): Promise<void>;
 }
+
+/** A change of a case that is not a status move (review, request, note, callback request), as its history keeps it. */
+export type HistoryEntry = [
+  financingCaseId: string,
+  action: string,
+  reason: string | null,
+  details: Record<string, unknown> | null,
+  actor: Actor,
+  partnerMail?: PartnerMail,
+];
 
 export interface ItemReference {
   type: 'document' | 'fill_and_return' | 'information';
