@@ -59,6 +59,14 @@ const REQUEST_ID_HEADER = 'X-Request-Id';
 const DUPLICATE_WINDOW_MS = 15 * 60 * 1000;
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const REDELIVERY_DELAY_MS = 2000;
+/**
+ * How long one pull waits for messages. nats.js ends a fetch on its own timer, 5 % after the
+ * server's expiry; a message the server sends after that timer (a process whose event loop lags
+ * by more than the 5 %) reaches no one and is redelivered only after ack_wait, 30 s later. At 2 s
+ * the margin was 100 ms and a loaded CI met it (an event 30 s late); at 5 s it is 250 ms, with
+ * fewer pulls of an idle consumer. A NATS restart is noticed within one pull (heartbeats at half of it).
+ */
+const FETCH_EXPIRES_MS = 5000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -203,7 +211,7 @@ export class Bus {
         }
         const consumer = await this.jetstream.consumers.get(this.stream, durable);
         while (!this.closing) {
-          const batch = await consumer.fetch({ max_messages: options.batch ?? 100, expires: 2000 });
+          const batch = await consumer.fetch({ max_messages: options.batch ?? 100, expires: FETCH_EXPIRES_MS });
           for await (const message of batch) {
             await this.handle(message, options.handler, log);
             if (this.closing) break;
