@@ -4,12 +4,11 @@ import { submissionQueueSuite } from '../lender/submission-queue.suite';
 import { keyMailSuite } from '../partner-access/key-mail.suite';
 import { portalProductionSuite, portalIssuer } from '../portal/production.suite';
 
-/**
- * One production stack for the suites that need a production deployment and leave it as they
- * found it for the others: each works with partners, keys and issuers of its own. A stack costs
- * about 15 CPU-seconds to boot, more than most of these suites take, so they share one (the
- * suites stay in the folders of what they test, as `*.suite.ts`).
- */
+// One production stack for the suites that need a production deployment and leave it as they
+// found it for the others: each works with partners, keys and issuers of its own. A stack costs
+// about 15 CPU-seconds to boot, more than most of these suites take, so they share one (the
+// suites stay in the folders of what they test, as `*.suite.ts`).
+
 /** The suites read the stack when their tests run, after beforeAll has booted it. */
 const production = {} as { stack: Stack };
 
