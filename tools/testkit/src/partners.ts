@@ -21,6 +21,13 @@ export interface StackAddress {
 
 type PartnerSeed = SeedFile['partners'][number];
 
+let demoFixture: SeedFile | undefined;
+/** The project's fixture, read and checked once per process: tests ask for partners and keys of it many times. */
+function fixture(): SeedFile {
+  demoFixture ??= readSeedFile(DEMO_SEED_FILE);
+  return demoFixture;
+}
+
 /**
  * A fresh partner with the conditions of a fixture partner (acme by default) and new keys, so a
  * test owns its data and cannot be disturbed by another test on the same stack.
@@ -29,8 +36,7 @@ export async function createTestPartner(
   stack: StackAddress,
   options: { like?: string; overrides?: Partial<PartnerSeed>; hubs?: SeedFile['distributionHubs'] } = {},
 ): Promise<TestPartner> {
-  const fixture = readSeedFile(DEMO_SEED_FILE);
-  const template = fixture.partners.find((partner) => partner.id === (options.like ?? 'acme'));
+  const template = fixture().partners.find((partner) => partner.id === (options.like ?? 'acme'));
   if (!template) throw new Error(`no fixture partner ${options.like}`);
   const suffix = randomBytes(5).toString('hex');
   const id = `${template.id}-${suffix}`;
@@ -55,7 +61,7 @@ export async function createTestPartner(
       { key: readOnlyKey, environment: stack.environment as 'sandbox', roles: [] },
     ],
   };
-  const seed: SeedFile = { ...fixture, distributionHubs: [...fixture.distributionHubs, ...(options.hubs ?? [])], partners: [partner] };
+  const seed: SeedFile = { ...fixture(), distributionHubs: [...fixture().distributionHubs, ...(options.hubs ?? [])], partners: [partner] };
   // The stack's own process seeds it: a test process need not load every service's code for that.
   const response = await fetch(`${stack.controlUrl}/partners`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(seed) });
   if (response.status !== 204) throw new Error(`the stack refused test partner ${id}: ${response.status} ${await response.text()}`);
@@ -63,7 +69,7 @@ export async function createTestPartner(
 }
 
 export function fixturePartnerKey(partnerId: string, environment = 'sandbox', role: 'api_user' | 'none' = 'api_user'): string {
-  const partner = readSeedFile(DEMO_SEED_FILE).partners.find((p) => p.id === partnerId);
+  const partner = fixture().partners.find((p) => p.id === partnerId);
   const key = partner?.apiKeys.find((k) => k.environment === environment && (role === 'api_user' ? k.roles.includes('api_user') : k.roles.length === 0));
   if (!key) throw new Error(`fixture has no ${environment} ${role} key for ${partnerId}`);
   return key.key;
