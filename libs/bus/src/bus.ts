@@ -60,13 +60,10 @@ const DUPLICATE_WINDOW_MS = 15 * 60 * 1000;
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const REDELIVERY_DELAY_MS = 2000;
 /**
- * How long one pull waits for messages. nats.js ends a fetch on its own timer, 5 % after the
- * server's expiry; a message the server sends after that timer (a process whose event loop lags
- * by more than the 5 %) reaches no one and is redelivered only after ack_wait, 30 s later. At 2 s
- * the margin was 100 ms and a loaded CI met it (an event 30 s late); at 5 s it is 250 ms, with
- * fewer pulls of an idle consumer. A NATS restart is noticed within one pull (heartbeats at half of it).
+ * How long one pull request of a consumer stays open at the server before the client sends the
+ * next. Heartbeats come at half of it, so a NATS restart or a lost consumer is noticed within one.
  */
-const FETCH_EXPIRES_MS = 5000;
+const PULL_EXPIRES_MS = 5000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -210,13 +207,17 @@ export class Bus {
           return;
         }
         const consumer = await this.jetstream.consumers.get(this.stream, durable);
-        while (!this.closing) {
-          const batch = await consumer.fetch({ max_messages: options.batch ?? 100, expires: FETCH_EXPIRES_MS });
-          for await (const message of batch) {
-            await this.handle(message, options.handler, log);
-            if (this.closing) break;
-          }
+        // consume(), not a loop of fetch(): a fetch ends on a client timer 5 % after the server's
+        // expiry, and a message the server sent just before that expiry but read after the timer
+        // (an event loop late by more than the 5 %) reached no subscription and came again only
+        // after ack_wait, 30 s late. consume() keeps one subscription across its pulls. A missing
+        // consumer or stream ends it with an error, so the loop here creates them again.
+        const messages = await consumer.consume({ max_messages: options.batch ?? 100, expires: PULL_EXPIRES_MS, abort_on_missing_resource: true });
+        for await (const message of messages) {
+          await this.handle(message, options.handler, log);
+          if (this.closing) break;
         }
+        if (!this.closing) await sleep(1000);
       } catch (error) {
         if (this.closing) break;
         log.warn({ err: error }, 'consumer interrupted; retrying');
