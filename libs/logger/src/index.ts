@@ -1,30 +1,8 @@
 import pino, { Logger } from 'pino';
+import { REDACTED_PATHS, CENSORED, censorNestedSecrets } from './censor';
 import { currentTrace } from './trace-context';
 
 export type { Logger } from 'pino';
-
-/**
- * Secrets never reach a log line: API keys, webhook secrets and credentials are censored
- * wherever they appear in a logged object.
- */
-const REDACTED_PATHS = [
-  'apiKey',
-  '*.apiKey',
-  'key',
-  '*.key',
-  'secret',
-  '*.secret',
-  'password',
-  '*.password',
-  'headers["x-api-key"]',
-  '*.headers["x-api-key"]',
-  'headers.authorization',
-  '*.headers.authorization',
-  'secretKey',
-  '*.secretKey',
-  'accessKey',
-  '*.accessKey',
-];
 
 interface DatabaseErrorFields {
   code: string;
@@ -96,10 +74,12 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
       name: service,
       level,
       base: { service },
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      // Secrets never reach a log line: API keys, webhook secrets, passwords and credentials are
+      // censored at the top of a logged object and one level down (censor.ts).
+      redact: { paths: REDACTED_PATHS, censor: CENSORED },
       serializers: { err: serializeError },
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
+      formatters: { level: (label) => ({ level: label }), log: censorNestedSecrets },
       // Every line written while a request, call, message or job is handled carries its trace id
       // and request id, so one id finds the work it caused in every process; what a logger has
       // bound already is not added twice.

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomFillSync } from 'node:crypto';
+import { randomHex } from '@rental/ids';
 
 /** The W3C Trace Context header (https://www.w3.org/TR/trace-context/): `00-<trace id>-<parent id>-<flags>`. */
 export const TRACEPARENT_HEADER = 'traceparent';
@@ -39,22 +39,6 @@ export function parseTraceparent(value: unknown): { traceId: string; parentId: s
   if (version === 'ff' || (version === '00' && rest !== undefined)) return undefined;
   if (ALL_ZEROS.test(traceId) || ALL_ZEROS.test(parentId)) return undefined;
   return { traceId, parentId, flags };
-}
-
-/**
- * Random ids are cut from a pool filled 4 KiB at a time: a randomBytes call per span cost about
- * as much as signing a webhook, and every delivery, message and request starts one.
- */
-const randomPool = Buffer.alloc(4096);
-let randomOffset = randomPool.length;
-
-function randomHex(bytes: number): string {
-  if (randomOffset + bytes > randomPool.length) {
-    randomFillSync(randomPool);
-    randomOffset = 0;
-  }
-  randomOffset += bytes;
-  return randomPool.toString('hex', randomOffset - bytes, randomOffset);
 }
 
 /** A new span: in the trace `origin.traceparent` (as received: any value) names when it is valid, else in a new trace. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ulid } from 'ulid';
+import { ulid } from '@rental/ids';
 import { grpcAddressOf } from '@rental/config';
 import type { Logger } from '@rental/logger';
 import { RunningService, startServiceHost } from '@rental/service-host';

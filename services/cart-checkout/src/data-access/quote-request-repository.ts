@@ -1,4 +1,4 @@
-import { ulid, ulidToUUID } from 'ulid';
+import { ulid, ulidToUUID } from '@rental/ids';
 import { enqueueOutbox } from '@rental/bus';
 import type { Knex } from '@rental/db';
 import { statusChangeSubject } from '@rental/proto';

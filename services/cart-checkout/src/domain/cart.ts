@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { ulid } from '@rental/ids';
 import { notFound, ruleViolation } from '@rental/problem';
 import type { CartItem } from './model/cart-item';
 import type { CallContext, CartStore, PricingPort } from './ports';

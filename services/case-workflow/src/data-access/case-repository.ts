@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { ulid } from '@rental/ids';
 import { Knex, isUniqueViolation, isoTimestampSql } from '@rental/db';
 import { conflict } from '@rental/problem';
 import type { AuditContext, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../domain/shared/model';

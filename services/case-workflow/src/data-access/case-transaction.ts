@@ -1,4 +1,4 @@
-import { ulid, ulidToUUID } from 'ulid';
+import { ulid, ulidToUUID } from '@rental/ids';
 import { OutboxMessage, enqueueOutbox, outboxInsert } from '@rental/bus';
 import { statusChangeSubject, statusChangedEventOf } from '@rental/proto';
 import { Knex, isUniqueViolation } from '@rental/db';

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { ulid } from '@rental/ids';
 import type { Logger } from '@rental/logger';
 import type { LenderAdapter, LenderAttachments, LenderDirectory, LenderSubmission } from '../domain/lender/ports';
 import type { SignedMessages } from '../domain/signing/ports';

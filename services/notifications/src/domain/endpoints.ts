@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ulid } from 'ulid';
+import { ulid } from '@rental/ids';
 import { conflict, forbidden, notFound, validationFailed, violation } from '@rental/problem';
 import type { AddressPolicy } from './address-policy';
 import { checkTarget } from './target-check';

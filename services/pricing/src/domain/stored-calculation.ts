@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { ulid } from '@rental/ids';
 import { Cents, centsOfAmount, milliOfPercentage } from '@rental/money';
 import { notFound, validationFailed } from '@rental/problem';
 import { CalculationDependencies, financedAmountOf, priceCalculation, requireConditions, termsRefusingFactor, termsText } from './calculation';

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { ulid } from '@rental/ids';
 import { z } from 'zod';
 import { DomainError, type ProblemCode, Violation, boundedText, conflict, emailAddress, ruleViolation, unavailable, validationFailed } from '@rental/problem';
 import { caseNotFound } from '../shared/access';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { ulid } from 'ulid';
+import { ulid } from '@rental/ids';
 import { DomainError, Violation, firstUnstorableText, invalidInput, unstorableTextError } from '@rental/problem';
 import type { UploadForm } from '../../domain/documents';
 import { MAGIC_BYTES_NEEDED, StoredMimeType, detectFileType } from '../../domain/file-type';
