@@ -14,13 +14,13 @@ function benchProcess(name: string, entry: string, port: number, env: NodeJS.Pro
   return new ManagedProcess({
     name,
     entry,
-    // BENCH_NODE_OPTIONS (a profiler, say) reaches these as it reaches the stack's processes.
+    // BENCH_NODE_OPTIONS (a profiler, say) reaches these as it reaches the stack's processes. The
+    // gateways log as shipped (LOG_LEVEL info: an access line per request), the default the targets name.
     env: {
       ...process.env,
       ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
       ...env,
       PORT: String(port),
-      LOG_LEVEL: 'warn',
     },
     logFile: path.join(os.tmpdir(), `${name}.log`),
     readyUrl: `http://127.0.0.1:${readyPort}/readyz`,

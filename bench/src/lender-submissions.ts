@@ -90,7 +90,7 @@ async function until(done: () => boolean, ms: number): Promise<void> {
 
 export async function lenderSubmissionsBench(recorder: Recorder): Promise<void> {
   const lender = await BenchLender.start();
-  const stack = await bootStack({ environment: 'production', env: { ...BENCH_RATE_LIMITS, LOG_LEVEL: 'warn' } });
+  const stack = await bootStack({ environment: 'production', env: BENCH_RATE_LIMITS });
   const watched = new Recorder(stackProcesses(stack), recorder.rows, recorder.facts);
   try {
     await sql(stack, 'UPDATE case_workflow.lenders SET intake_url = $1 WHERE id = $2', [lender.url, 'lender-a']);
