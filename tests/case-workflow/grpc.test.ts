@@ -182,6 +182,21 @@ describe('CreateCaseFromCheckout', () => {
     expect((await createCaseViaGrpc(sharedStack(), other.partner.id, { quoteNumber })).quoteNumber).toBe(quoteNumber);
   });
 
+  it('when the next generated quote numbers are ones the partner chose for quotes of its own, then the new quote gets a number after them', async () => {
+    const partner = await newPartner();
+    const [{ next }] = await query('SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END AS next FROM quote_number_seq');
+    const year = new Date().getUTCFullYear();
+    const chosen = Array.from({ length: 5 }, (_, i) => `Q-${year}-${String(Number(next) + i).padStart(6, '0')}`);
+    for (const quoteNumber of chosen) await createCaseViaGrpc(sharedStack(), partner.partner.id, { quoteNumber });
+
+    const generated = await createCaseViaGrpc(sharedStack(), partner.partner.id, {});
+
+    expect(generated.created).toBe(true);
+    expect(generated.quoteNumber).toMatch(/^Q-\d{4}-\d{6}$/);
+    expect(Number(generated.quoteNumber.slice(7))).toBeGreaterThan(Number(next) + chosen.length - 1);
+    expect((await partner.api.get(`/api/quotes/${generated.quoteId}`)).json.quoteNumber).toBe(generated.quoteNumber);
+  });
+
   it('when the quote is frozen, then it carries the items, terms, cart and the delivery address as shipping address; no authorized persons yet', async () => {
     const deliveryAddress = { ...sampleDeliveryAddress, company: '' };
     const items = [

@@ -192,4 +192,30 @@ describe('periodicJob', () => {
 
     expect(await runs('test-periodic-failing')).toEqual({ failed: 1, succeeded: 1 });
   });
+
+  it('when wakes follow a round closely, then the next round waits until the gap after the last one began and takes them all; a wake after a quiet spell runs at once', async () => {
+    const starts: number[] = [];
+    const { job, counted } = countedJob(
+      'test-periodic-gap',
+      () => {
+        starts.push(Date.now());
+      },
+      { minWokenGapMs: 1000 },
+    );
+
+    job.start();
+    await until(() => counted.rounds === 1);
+    job.wake();
+    job.wake();
+    await until(() => counted.rounds === 2);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const quietWake = Date.now();
+    job.wake();
+    await until(() => counted.rounds === 3);
+    await job.stop();
+
+    expect(counted.rounds).toBe(3);
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(995);
+    expect(starts[2]! - quietWake).toBeLessThan(500);
+  });
 });

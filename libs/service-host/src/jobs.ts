@@ -77,21 +77,21 @@ abstract class JobLoop implements BackgroundWorker {
 
   protected async drain(): Promise<void> {}
 
-  /** Sleeps up to `ms`; a wake() that came while the loop was busy ends the sleep at once. */
-  protected idle(ms: number): Promise<void> {
+  /** Sleeps up to `ms`; a wake() that came while the loop was busy ends the sleep at once. True when a wake() ended it. */
+  protected idle(ms: number): Promise<boolean> {
     if (this.woken) {
       this.woken = false;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (woken: boolean) => {
         clearTimeout(timer);
         this.wakeUp = undefined;
         this.woken = false;
-        resolve();
+        resolve(woken);
       };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
+      const timer = setTimeout(() => done(false), ms);
+      this.wakeUp = () => done(true);
     });
   }
 }
@@ -245,6 +245,12 @@ export interface PeriodicJobOptions {
    * the partner calls that follow would fail fast with 503 until it retries.
    */
   firstRoundAfterInterval?: boolean;
+  /**
+   * A round that a wake() starts waits until this long after the previous round began, so work
+   * committed in quick succession goes in one round instead of a round each (rounds cost the
+   * same whether they carry one row or many); a wake after a quieter spell starts a round at once.
+   */
+  minWokenGapMs?: number;
   log: Logger;
 }
 
@@ -260,6 +266,7 @@ export class PeriodicJob extends JobLoop {
   protected async run(): Promise<void> {
     if (this.options.firstRoundAfterInterval) await this.idle(this.options.everyMs);
     while (this.running) {
+      const startedAt = Date.now();
       let more = false;
       try {
         more = await this.round();
@@ -267,8 +274,16 @@ export class PeriodicJob extends JobLoop {
         this.options.log.warn({ err: error, job: this.name }, 'background job failed; it runs again at its next turn');
       }
       if (!this.running) break;
-      if (!more) await this.idle(this.options.everyMs);
+      if (!more) await this.idleUntilWokenOrDue(startedAt);
     }
+  }
+
+  /** The pause after a round without more work: until a wake or the interval, and a woken round no sooner than minWokenGapMs after this one began. */
+  private async idleUntilWokenOrDue(roundStartedAt: number): Promise<void> {
+    const { everyMs, minWokenGapMs } = this.options;
+    const woken = await this.idle(everyMs);
+    const wait = minWokenGapMs === undefined ? 0 : roundStartedAt + minWokenGapMs - Date.now();
+    if (woken && wait > 0 && this.running) await new Promise((resolve) => setTimeout(resolve, wait));
   }
 
   private async round(): Promise<boolean> {

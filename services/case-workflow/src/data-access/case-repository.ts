@@ -2,9 +2,10 @@ import { ulid } from '@rental/ids';
 import { Knex, isUniqueViolation, isoTimestampSql } from '@rental/db';
 import { conflict } from '@rental/problem';
 import type { AuditContext, ContractDetails, FinancingCase, HistoryEntry, QuoteDetails } from '../domain/shared/model';
-import type { CaseJson, CaseTransaction, CaseSource, CaseStore, CreatedCaseResult, NewCase } from '../domain/case/ports';
+import type { CaseCreationWork, CaseJson, CaseTransaction, CaseSource, CaseStore, CreatedCaseResult, NewCase } from '../domain/case/ports';
 import type { CustomerLink } from '../domain/customer/ports';
 import type { SigningStatement } from '../domain/signing/ports';
+import { CaseCreation } from './case-creation';
 import { EventSettings, KnexCaseTransaction, recordAppliedCallback } from './case-transaction';
 import {
   CaseRow,
@@ -135,124 +136,120 @@ export class CaseRepository implements CaseStore {
     return { contract: toContract(contract), envelope: envelope ? toEnvelope(envelope) : null };
   }
 
-  async createCase(newCase: NewCase, work: (transaction: CaseTransaction) => Promise<void>, audit: AuditContext): Promise<CreatedCaseResult> {
-    try {
-      return await this.db.transaction(async (trx) => {
-        const now = this.settings.now();
-        const year = now.getUTCFullYear();
-        const caseId = ulid();
-        const quoteId = ulid();
-        const caseValues = {
-          id: caseId,
-          partner_id: newCase.partnerId,
-          type: 'financing',
-          financing_request: newCase.financingRequest,
-          rejection_reason: null,
-          cart_id: 'cartId' in newCase.source ? newCase.source.cartId : null,
-          quote_request_id: 'quoteRequestId' in newCase.source ? newCase.source.quoteRequestId : null,
-          created_at: now,
-          updated_at: now,
-          last_event_at: null,
-          clock_offset_ms: 0,
-        };
-        const terms = newCase.terms;
-        const quoteNumber = newCase.quoteNumber ?? (await this.generatedQuoteNumber(trx, newCase.partnerId, year));
-        // Case, quote and items in one statement (one round trip): the case and the items as
-        // data-modifying WITHs of the quote's insert, whose foreign keys are checked at its end.
-        let statement = trx.queryBuilder().with(
-          'new_case',
-          trx('financing_cases')
-            .insert({ ...caseValues, case_number: numberFromSequence(trx, 'FC', year, 'case_number_seq') })
-            .returning('case_number'),
-        );
-        if (newCase.items.length > 0) {
-          statement = statement.with(
-            'new_items',
-            trx('quote_items').insert(
-              newCase.items.map((item) => ({
-                quote_id: quoteId,
-                position: item.position,
-                product_number: item.productNumber,
-                product_name: item.productName,
-                product_sku: item.productSku,
-                quantity: item.quantity,
-                price_per_item_cents: item.pricePerItemCents.toString(),
-                total_cents: item.totalCents.toString(),
-                category_id: item.categoryId,
-                category_slug: item.categorySlug,
-                product_options: JSON.stringify(item.productOptions),
-              })),
-            ),
-          );
+  /**
+   * The case, its quote and items in one statement, and what `work` does to the new case in one
+   * more (CaseCreation). A repeat for the same source fails on the source's unique index and
+   * returns the first case; a generated quote number that a partner chose for a quote of its own
+   * fails on the quote number's and the creation runs again with the next number.
+   */
+  async createCase(newCase: NewCase, work: (creation: CaseCreationWork) => Promise<void>, audit: AuditContext): Promise<CreatedCaseResult> {
+    for (;;) {
+      try {
+        return await this.insertCase(newCase, work, audit);
+      } catch (error) {
+        if (SOURCE_CONSTRAINTS.some((constraint) => isUniqueViolation(error, constraint))) {
+          // Two creations from one source raced, or the source was checked out before; the first one won.
+          const existing = await this.findCaseBySource(newCase.partnerId, newCase.source);
+          if (existing) return { ...existing, created: false };
         }
-        const [{ new_case_number: caseNumber, ...quoteRow }] = (await statement
-          .insert({
-            id: quoteId,
-            financing_case_id: caseId,
-            partner_id: newCase.partnerId,
-            quote_number: quoteNumber,
-            status: 'in_progress',
-            status_updated_at: now,
-            calculation_type: terms.calculationType,
-            duration: terms.duration,
-            customer: JSON.stringify(newCase.customer),
-            shipping_address: JSON.stringify(newCase.shippingAddress),
-            distribution_hub: terms.distributionHub,
-            calculation_id: newCase.calculationId,
-            cart_id: 'cartId' in newCase.source ? newCase.source.cartId : null,
-            quote_request_id: 'quoteRequestId' in newCase.source ? newCase.source.quoteRequestId : null,
-            rental_factor: terms.rentalFactor,
-            residual_value: terms.residualValue,
-            payment_interval: terms.paymentInterval,
-            commission_percentage: terms.commissionPercentage,
-            total_value_cents: cents(terms.totalValueCents),
-            monthly_costs_cents: cents(terms.monthlyCostsCents),
-            monthly_rate_all_in_cents: cents(terms.monthlyRateAllInCents),
-            service_cost_cents: cents(terms.serviceCostCents),
-            recurring_service_fee_cents: cents(terms.recurringServiceFeeCents),
-            product_sector: terms.productSector,
-            financing_partner_id: terms.financingPartnerId,
-            custom_sla_file_name: terms.customSlaFileName,
-            contact_phone: newCase.contactPhone,
-            contact_email: newCase.contactEmail,
-            print_plan_terms: newCase.printPlanTerms === null ? null : JSON.stringify(newCase.printPlanTerms),
-            created_at: now,
-            updated_at: now,
-          })
-          .into('quotes')
-          .returning(['*', trx.raw('(SELECT case_number FROM new_case) AS new_case_number')])) as (QuoteRow & { new_case_number: string })[];
-        const caseRow: CaseRow = { ...caseValues, case_number: caseNumber };
-        const transaction = new KnexCaseTransaction(trx, this.settings, caseRow, quoteRow, null, null, audit);
-        transaction.recordQuoteCreated();
-        await work(transaction);
-        await transaction.flush();
-        return { financingCase: transaction.financingCase, quoteNumber: transaction.quote.quoteNumber, created: true };
-      });
-    } catch (error) {
-      if (SOURCE_CONSTRAINTS.some((constraint) => isUniqueViolation(error, constraint))) {
-        // Two creations from one source raced; the other one won.
-        const existing = await this.findCaseBySource(newCase.partnerId, newCase.source);
-        if (existing) return { ...existing, created: false };
+        if (isUniqueViolation(error, QUOTE_NUMBER_CONSTRAINT)) {
+          if (newCase.quoteNumber === null) continue;
+          throw conflict('quote.number_taken', `The quote number ${newCase.quoteNumber} is already used by another quote of the partner.`);
+        }
+        throw error;
       }
-      if (isUniqueViolation(error, QUOTE_NUMBER_CONSTRAINT)) {
-        throw conflict('quote.number_taken', `The quote number ${newCase.quoteNumber ?? ''} is already used by another quote of the partner.`);
-      }
-      throw error;
     }
   }
 
-  /** Q-<year>-<counter>, skipping numbers a partner already chose for a quote of its own. */
-  private async generatedQuoteNumber(trx: Knex.Transaction, partnerId: string, year: number): Promise<string> {
-    for (;;) {
-      // The next number and whether the partner took it already, in one statement.
-      const {
-        rows: [candidate],
-      } = (await trx.raw(
-        'SELECT n AS number, EXISTS (SELECT 1 FROM quotes WHERE partner_id = ? AND quote_number = n) AS taken FROM (SELECT ? AS n) AS candidate',
-        [partnerId, numberFromSequence(trx, 'Q', year, 'quote_number_seq')],
-      )) as { rows: { number: string; taken: boolean }[] };
-      if (candidate && !candidate.taken) return candidate.number;
-    }
+  private insertCase(newCase: NewCase, work: (creation: CaseCreationWork) => Promise<void>, audit: AuditContext): Promise<CreatedCaseResult> {
+    return this.db.transaction(async (trx) => {
+      const now = this.settings.now();
+      const year = now.getUTCFullYear();
+      const caseId = ulid();
+      const quoteId = ulid();
+      const caseValues = {
+        id: caseId,
+        partner_id: newCase.partnerId,
+        type: 'financing',
+        financing_request: newCase.financingRequest,
+        rejection_reason: null,
+        cart_id: 'cartId' in newCase.source ? newCase.source.cartId : null,
+        quote_request_id: 'quoteRequestId' in newCase.source ? newCase.source.quoteRequestId : null,
+        created_at: now,
+        updated_at: now,
+        last_event_at: null,
+        clock_offset_ms: 0,
+      };
+      const terms = newCase.terms;
+      // Case, quote and items in one statement (one round trip): the case and the items as
+      // data-modifying WITHs of the quote's insert, whose foreign keys are checked at its end.
+      let statement = trx.queryBuilder().with(
+        'new_case',
+        trx('financing_cases')
+          .insert({ ...caseValues, case_number: numberFromSequence(trx, 'FC', year, 'case_number_seq') })
+          .returning('case_number'),
+      );
+      if (newCase.items.length > 0) {
+        statement = statement.with(
+          'new_items',
+          trx('quote_items').insert(
+            newCase.items.map((item) => ({
+              quote_id: quoteId,
+              position: item.position,
+              product_number: item.productNumber,
+              product_name: item.productName,
+              product_sku: item.productSku,
+              quantity: item.quantity,
+              price_per_item_cents: item.pricePerItemCents.toString(),
+              total_cents: item.totalCents.toString(),
+              category_id: item.categoryId,
+              category_slug: item.categorySlug,
+              product_options: JSON.stringify(item.productOptions),
+            })),
+          ),
+        );
+      }
+      const [{ new_case_number: caseNumber, ...quoteRow }] = (await statement
+        .insert({
+          id: quoteId,
+          financing_case_id: caseId,
+          partner_id: newCase.partnerId,
+          quote_number: newCase.quoteNumber ?? numberFromSequence(trx, 'Q', year, 'quote_number_seq'),
+          status: 'in_progress',
+          status_updated_at: now,
+          calculation_type: terms.calculationType,
+          duration: terms.duration,
+          customer: JSON.stringify(newCase.customer),
+          shipping_address: JSON.stringify(newCase.shippingAddress),
+          distribution_hub: terms.distributionHub,
+          calculation_id: newCase.calculationId,
+          cart_id: 'cartId' in newCase.source ? newCase.source.cartId : null,
+          quote_request_id: 'quoteRequestId' in newCase.source ? newCase.source.quoteRequestId : null,
+          rental_factor: terms.rentalFactor,
+          residual_value: terms.residualValue,
+          payment_interval: terms.paymentInterval,
+          commission_percentage: terms.commissionPercentage,
+          total_value_cents: cents(terms.totalValueCents),
+          monthly_costs_cents: cents(terms.monthlyCostsCents),
+          monthly_rate_all_in_cents: cents(terms.monthlyRateAllInCents),
+          service_cost_cents: cents(terms.serviceCostCents),
+          recurring_service_fee_cents: cents(terms.recurringServiceFeeCents),
+          product_sector: terms.productSector,
+          financing_partner_id: terms.financingPartnerId,
+          custom_sla_file_name: terms.customSlaFileName,
+          contact_phone: newCase.contactPhone,
+          contact_email: newCase.contactEmail,
+          print_plan_terms: newCase.printPlanTerms === null ? null : JSON.stringify(newCase.printPlanTerms),
+          created_at: now,
+          updated_at: now,
+        })
+        .into('quotes')
+        .returning(['*', trx.raw('(SELECT case_number FROM new_case) AS new_case_number')])) as (QuoteRow & { new_case_number: string })[];
+      const creation = new CaseCreation({ ...caseValues, case_number: caseNumber }, quoteRow, this.settings, audit);
+      await work(creation);
+      await creation.write(trx);
+      return { financingCase: creation.financingCase, quoteNumber: creation.quote.quoteNumber, created: true };
+    });
   }
 
   async inCase<T>(financingCaseId: string, work: (transaction: CaseTransaction) => Promise<T>, audit: AuditContext): Promise<{ result: T } | undefined> {

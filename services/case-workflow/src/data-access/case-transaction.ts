@@ -98,7 +98,7 @@ export interface HistoryEntry {
 }
 
 /** A status change as the outbox, the case's history and the partner's webhooks carry it. */
-interface StatusEvent {
+export interface StatusEvent {
   occurredAt: Date;
   resourceType: ResourceType;
   fromStatus: string;
@@ -108,14 +108,89 @@ interface StatusEvent {
   caseStatus: string;
 }
 
-type QuoteChanges = Record<string, unknown> & { status: string };
+export type QuoteChanges = Record<string, unknown> & { status: string };
 
 /** The quote's columns a move to `to` at `at` writes, with what the domain says entering `to` does to the review. */
-function quoteStatusChanges(to: QuoteStatus, at: Date): QuoteChanges {
+export function quoteStatusChanges(to: QuoteStatus, at: Date): QuoteChanges {
   const review = quoteStatusEntry(to).startsReview
     ? { in_review_since: at, reminder_count: 0, last_reminder_at: null, review_mailed_at: at }
     : { in_review_since: null };
   return { status: to, status_updated_at: at, ...review };
+}
+
+/** The quote's columns a queued lender submission writes. */
+export const LENDER_SUBMISSION_QUEUED = { lender_submission_status: 'pending' };
+
+/** A pending lender submission of the quote, due now; the worker submits it under the trace of the work that queued it. */
+export function lenderSubmissionRow(
+  settings: Pick<EventSettings, 'now'>,
+  caseRow: CaseRow,
+  quoteRow: QuoteRow,
+): Record<string, unknown> & { created_at: Date } {
+  // Work queues of the workers run on the wall clock, whatever the case's own clock says.
+  const now = settings.now();
+  const origin = currentOrigin();
+  return {
+    application_id: ulid(),
+    quote_id: quoteRow.id,
+    financing_case_id: caseRow.id,
+    partner_id: caseRow.partner_id,
+    lender_id: quoteRow.financing_partner_id,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    request_id: origin.requestId,
+    traceparent: origin.traceparent,
+  };
+}
+
+/** Calls `wake` once the transaction committed (a worker of this process then looks at once). */
+export function wakeOnCommit(trx: Knex.Transaction, wake: (() => void) | undefined): void {
+  if (wake) trx.executionPromise.then(wake, () => undefined);
+}
+
+/**
+ * The outbox rows (the events, then `mails`) and history lines of status events of a case, as
+ * one multi-row insert each, rows in the events' order; not yet run, to go in one statement with
+ * the case's other writes.
+ */
+export function statusEventWrites(
+  trx: Knex.Transaction,
+  settings: EventSettings,
+  caseRow: CaseRow,
+  quoteRow: QuoteRow,
+  events: StatusEvent[],
+  historyOf: (event: StatusEvent) => HistoryEntry & { actor: Actor },
+  mails: OutboxMessage[] = [],
+): { outbox: Knex.QueryBuilder; history: Knex.QueryBuilder } {
+  const messages = events.map((event) => {
+    const id = ulid(event.occurredAt.getTime());
+    const payload = statusChangedEventOf({
+      id,
+      occurredAt: event.occurredAt,
+      financingCaseId: caseRow.id,
+      quoteId: quoteRow.id,
+      partnerId: caseRow.partner_id,
+      environment: settings.environment,
+      resourceType: event.resourceType,
+      fromStatus: event.fromStatus,
+      toStatus: event.toStatus,
+      caseStatus: event.caseStatus,
+      transition: event.transition,
+    });
+    // The outbox keys messages by UUID; a ULID is 128 bits too, so the event id maps onto one.
+    return { messageId: ulidToUUID(id), subject: statusChangeSubject(settings.subject, payload.data), payload };
+  });
+  return {
+    outbox: outboxInsert(trx, [...messages, ...mails]),
+    history: trx('case_history').insert(
+      events.map((event) => {
+        const entry = historyOf(event);
+        return historyRow(caseRow.id, entry.actor, entry);
+      }),
+    ),
+  };
 }
 
 export interface EventSettings {
@@ -172,11 +247,6 @@ export class KnexCaseTransaction implements CaseTransaction {
     this.caseRow = row as CaseRow;
   }
 
-  /** Status events recorded but not yet written: they go first in the next statement that writes events. */
-  private unwritten: StatusEvent[] = [];
-  /** The case was created in this transaction: it has no earlier lender submission to supersede. */
-  private created = false;
-
   get financingCase(): FinancingCase {
     return toCase({ ...this.caseRow, quote_id: this.quoteRow.id, quote_status: this.quoteRow.status, quote_number: this.quoteRow.quote_number });
   }
@@ -191,30 +261,6 @@ export class KnexCaseTransaction implements CaseTransaction {
 
   get envelope(): SignatureEnvelope | null {
     return this.envelopeRow ? toEnvelope(this.envelopeRow) : null;
-  }
-
-  /**
-   * The quote was just created: its creation is the case's first event, at the quote's
-   * statusUpdatedAt (the case has no earlier event to follow).
-   */
-  recordQuoteCreated(): void {
-    const at = this.quoteRow.status_updated_at;
-    this.unwritten.push({
-      occurredAt: at,
-      resourceType: 'quote',
-      fromStatus: 'new',
-      toStatus: this.quoteRow.status,
-      transition: 'create',
-      caseStatus: this.quoteRow.status,
-    });
-    // Written with the next status change of the transaction or by flush(); later events follow it from now on.
-    this.caseRow = { ...this.caseRow, last_event_at: at };
-    this.created = true;
-  }
-
-  /** Writes the events still held back (recordQuoteCreated); the case's creation calls it before it commits. */
-  async flush(): Promise<void> {
-    if (this.unwritten.length > 0) await this.emitAll([]);
   }
 
   async moveQuote(move: QuoteMove, flags: MoveFlags = {}): Promise<void> {
@@ -470,30 +516,15 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   async queueLenderSubmission(): Promise<void> {
-    // Work queues of the workers run on the wall clock, whatever the case's own clock says.
-    const now = this.settings.now();
+    const submission = lenderSubmissionRow(this.settings, this.caseRow, this.quoteRow);
     // One case, one live submission: an earlier one still waiting for a retry would otherwise
     // send the lender a second application for the case.
-    if (!this.created)
-      await this.trx('lender_submissions').where({ financing_case_id: this.caseRow.id }).whereNull('superseded_at').update({ superseded_at: now });
-    // The worker submits it under the trace of the request that queued it.
-    const origin = currentOrigin();
-    const submission = this.trx('lender_submissions').insert({
-      application_id: ulid(),
-      quote_id: this.quoteRow.id,
-      financing_case_id: this.caseRow.id,
-      partner_id: this.caseRow.partner_id,
-      lender_id: this.quoteRow.financing_partner_id,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      created_at: now,
-      request_id: origin.requestId,
-      traceparent: origin.traceparent,
-    });
-    await this.updateQuote({ lender_submission_status: 'pending' }, this.trx.queryBuilder().with('submission', submission));
-    const wake = this.settings.onLenderSubmissionQueued;
-    if (wake) this.trx.executionPromise.then(wake, () => undefined);
+    await this.trx('lender_submissions')
+      .where({ financing_case_id: this.caseRow.id })
+      .whereNull('superseded_at')
+      .update({ superseded_at: submission.created_at });
+    await this.updateQuote(LENDER_SUBMISSION_QUEUED, this.trx.queryBuilder().with('submission', this.trx('lender_submissions').insert(submission)));
+    wakeOnCommit(this.trx, this.settings.onLenderSubmissionQueued);
   }
 
   async lockLatestLenderSubmission(): Promise<LockedLenderSubmission | undefined> {
@@ -545,7 +576,7 @@ export class KnexCaseTransaction implements CaseTransaction {
       created_at: this.settings.now(),
     });
     // The void worker sleeps until the next void falls due; an abandoned request becomes one.
-    this.wakeVoidWorkerOnCommit();
+    wakeOnCommit(this.trx, this.settings.onEnvelopeVoidQueued);
   }
 
   async retryProviderEnvelope(envelopeId: string, requestedUntil: Date): Promise<void> {
@@ -571,12 +602,7 @@ export class KnexCaseTransaction implements CaseTransaction {
       .where({ envelope_id: envelopeId })
       .whereIn('state', ['requested', 'accepted'])
       .update({ state: 'voiding', void_reason: reason, void_next_attempt_at: dueAt, request_id: origin.requestId, traceparent: origin.traceparent });
-    this.wakeVoidWorkerOnCommit();
-  }
-
-  private wakeVoidWorkerOnCommit(): void {
-    const wake = this.settings.onEnvelopeVoidQueued;
-    if (wake) this.trx.executionPromise.then(wake, () => undefined);
+    wakeOnCommit(this.trx, this.settings.onEnvelopeVoidQueued);
   }
 
   async setProviderEnvelopeId(envelopeId: string, providerEnvelopeId: string): Promise<void> {
@@ -605,8 +631,6 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   async recordHistory(action: string, entry: { reason?: string | null; details?: Record<string, unknown> | null; actor?: Actor } = {}): Promise<void> {
-    // A line of the case's history never goes before the case's creation.
-    await this.flush();
     await this.insertHistory({ at: this.now(), action, reason: entry.reason ?? this.reason, details: entry.details ?? null, actor: entry.actor });
   }
 
@@ -656,50 +680,21 @@ export class KnexCaseTransaction implements CaseTransaction {
    * time and the quote's new status go in one statement (one round trip); the case row is brought
    * up to date here, with exactly the two values written.
    */
-  private async emitAll(newEvents: StatusEvent[], quoteChanges?: QuoteChanges): Promise<void> {
-    const events = [...this.unwritten, ...newEvents];
-    this.unwritten = [];
-    const { outbox, history } = this.eventWrites(events);
+  private async emitAll(events: StatusEvent[], quoteChanges?: QuoteChanges): Promise<void> {
+    const { outbox, history } = statusEventWrites(this.trx, this.settings, this.caseRow, this.quoteRow, events, (event) => ({
+      at: event.occurredAt,
+      action: event.transition,
+      resourceType: event.resourceType,
+      fromStatus: event.fromStatus,
+      toStatus: event.toStatus,
+      reason: this.reason,
+      actor: this.audit.actor,
+    }));
     const caseChanges = { last_event_at: (events.at(-1) as StatusEvent).occurredAt, updated_at: this.now() };
     const statement = this.trx.queryBuilder().with('event_outbox', outbox).with('event_history', history);
     if (quoteChanges)
       await this.updateQuote(quoteChanges, statement.with('event_case', this.trx('financing_cases').where({ id: this.caseRow.id }).update(caseChanges)));
     else await statement.from('financing_cases').where({ id: this.caseRow.id }).update(caseChanges);
     this.caseRow = { ...this.caseRow, ...caseChanges };
-  }
-
-  /** The outbox rows and history lines of status events, as one multi-row insert each (rows in the events' order). */
-  private eventWrites(events: StatusEvent[]): { outbox: Knex.QueryBuilder; history: Knex.QueryBuilder } {
-    const messages = events.map((event) => {
-      const id = ulid(event.occurredAt.getTime());
-      const payload = statusChangedEventOf({
-        id,
-        occurredAt: event.occurredAt,
-        financingCaseId: this.caseRow.id,
-        quoteId: this.quoteRow.id,
-        partnerId: this.caseRow.partner_id,
-        environment: this.settings.environment,
-        resourceType: event.resourceType,
-        fromStatus: event.fromStatus,
-        toStatus: event.toStatus,
-        caseStatus: event.caseStatus,
-        transition: event.transition,
-      });
-      // The outbox keys messages by UUID; a ULID is 128 bits too, so the event id maps onto one.
-      return { messageId: ulidToUUID(id), subject: statusChangeSubject(this.settings.subject, payload.data), payload };
-    });
-    return {
-      outbox: outboxInsert(this.trx, messages),
-      history: this.insertHistory(
-        events.map((event) => ({
-          at: event.occurredAt,
-          action: event.transition,
-          resourceType: event.resourceType,
-          fromStatus: event.fromStatus,
-          toStatus: event.toStatus,
-          reason: this.reason,
-        })),
-      ),
-    };
   }
 }

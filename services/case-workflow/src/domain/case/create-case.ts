@@ -2,8 +2,7 @@ import { invalidInput } from '@rental/problem';
 import { FINANCING_TYPES, PAYMENT_INTERVALS } from '@rental/proto';
 import { Address, Customer, QuoteItem, QuoteTermsInput, partnerActor } from '../shared/model';
 import type { PartnerNames } from '../shared/ports';
-import type { CaseTransaction } from '../case/ports';
-import type { CaseCreation, CaseSource, NewCase } from './ports';
+import type { CaseCreation, CaseCreationWork, CaseSource, NewCase } from './ports';
 import { CustomerChannelSettings, issueLinkAndMail } from '../customer/customer';
 
 const QUOTE_NUMBER = /^[A-Za-z0-9._/-]{1,64}$/;
@@ -66,9 +65,8 @@ function checkCommon(partnerId: string, terms: QuoteTermsInput): void {
   }
 }
 
-async function createOnce(store: CaseCreation, newCase: NewCase, work: (transaction: CaseTransaction) => Promise<void>): Promise<CreatedCase> {
-  const existing = await store.findCaseBySource(newCase.partnerId, newCase.source);
-  const result = existing ? { ...existing, created: false } : await store.createCase(newCase, work, { actor: partnerActor(newCase.partnerId) });
+async function createOnce(store: CaseCreation, newCase: NewCase, work: (creation: CaseCreationWork) => Promise<void>): Promise<CreatedCase> {
+  const result = await store.createCase(newCase, work, { actor: partnerActor(newCase.partnerId) });
   return {
     financingCaseId: result.financingCase.id,
     quoteId: result.financingCase.quoteId,

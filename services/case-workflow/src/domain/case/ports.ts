@@ -67,15 +67,24 @@ export interface CaseReads {
   listHistory(financingCaseId: string): Promise<HistoryEntry[]>;
 }
 
+/**
+ * What a case's creation may do to the new case besides creating it: its first moves, its
+ * lender submission, a customer link and mails. Nothing else has seen the case yet, so the store
+ * may hold these writes and send them together.
+ */
+export type CaseCreationWork = Pick<
+  CaseTransaction,
+  'financingCase' | 'quote' | 'now' | 'moveQuotes' | 'queueLenderSubmission' | 'issueCustomerLink' | 'markReviewMailed' | 'requestMail'
+>;
+
 /** A case's creation from its source, once per source. */
 export interface CaseCreation {
-  findCaseBySource(partnerId: string, source: CaseSource): Promise<{ financingCase: FinancingCase; quoteNumber: string } | undefined>;
   /**
    * Creates the case and its quote (event: create) and runs `work` in the same transaction.
-   * A case that exists for the source already is returned with created false; a quote number
-   * taken by another quote of the partner is a conflict.
+   * A case that exists for the source already is returned with created false (and `work` does
+   * not run); a quote number taken by another quote of the partner is a conflict.
    */
-  createCase(newCase: NewCase, work: (transaction: CaseTransaction) => Promise<void>, audit: AuditContext): Promise<CreatedCaseResult>;
+  createCase(newCase: NewCase, work: (creation: CaseCreationWork) => Promise<void>, audit: AuditContext): Promise<CreatedCaseResult>;
 }
 
 /** The locked case: every change to an existing case goes through it. */

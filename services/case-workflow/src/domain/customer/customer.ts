@@ -129,7 +129,7 @@ export async function sendToCustomer(
 /** A new link (replacing the earlier ones) and its mail, in the case's transaction. */
 export async function issueLinkAndMail(
   settings: CustomerChannelSettings,
-  transaction: CaseRecord & CustomerLinkWork,
+  transaction: Pick<CaseRecord, 'quote' | 'now' | 'requestMail'> & Pick<CustomerLinkWork, 'issueCustomerLink' | 'markReviewMailed'>,
   input: { email: string; viewOnly: boolean; partnerName: string | null },
 ): Promise<{ customerUrl: string; expiresAt: string }> {
   const link = await transaction.issueCustomerLink({
