@@ -139,6 +139,18 @@ describe('checkout: rejected before anything is created', () => {
     expect((await acme.get(`/api/carts/${cartId}`)).json.status).toBe('active');
   });
 
+  it("when a key comes with another partner's cart, then 403 and the key stays free for the partner's own cart", async () => {
+    const key = randomUUID();
+    const theirs = await cartOf(beta, [laptop]);
+    const mine = await cartOf(acme, [laptop]);
+
+    expectProblem(await acme.post(`/api/carts/${theirs}/checkout`, leasing, withKey(key)), 403);
+    const own = await acme.post(`/api/carts/${mine}/checkout`, leasing, withKey(key));
+
+    expect(own.status).toBe(201);
+    expect((await beta.get(`/api/carts/${theirs}`)).json.status).toBe('active');
+  });
+
   it.each([
     [
       'the sector is not enabled for the partner',

@@ -4,7 +4,7 @@ import type { CartItem } from '../domain/model/cart-item';
 import type { CheckoutCarts } from '../domain/ports';
 import type { CartPricing } from '../domain/model/cart';
 
-interface CartRow {
+export interface CartRow {
   id: string;
   partner_id: string;
   status: Cart['status'];
@@ -16,7 +16,7 @@ interface CartRow {
   updated_at: Date;
 }
 
-const toCart = (row: CartRow): Cart => ({
+export const toCart = (row: CartRow): Cart => ({
   id: row.id,
   partnerId: row.partner_id,
   status: row.status,

@@ -39,6 +39,7 @@ function fakeDependencies(createCase: () => Promise<CreatedCase>) {
       abandon: async (_partnerId, key) => void calls.abandoned.push(key),
     },
     ledger: {
+      start: async (_cartId, _partnerId, key) => ({ cart, key: key ? 'started' : 'none', claim: { ...cart, status: 'checking_out' } }),
       renew: async (cartId, key) => void calls.renewed.push({ cartId, key }),
       complete: async (cartId, outcome, key) => void calls.completed.push({ cartId, outcome, key }),
     },

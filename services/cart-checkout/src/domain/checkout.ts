@@ -174,10 +174,15 @@ export async function checkOut(
   deps: CheckoutDependencies,
   context: CallContext,
 ): Promise<CheckoutOutcome> {
-  const cart = await deps.carts.find(cartId);
-  if (!cart) throw notFound('cart.not_found', `No cart ${cartId}.`);
-  if (cart.partnerId !== context.partnerId) throw forbidden('cart.forbidden', 'This cart belongs to another partner.');
-  if (idempotencyKey !== undefined) {
+  const started = await deps.ledger.start(
+    cartId,
+    context.partnerId,
+    idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash },
+    CHECKOUT_LEASE_MS,
+  );
+  if (!started.cart) throw notFound('cart.not_found', `No cart ${cartId}.`);
+  if (started.cart.partnerId !== context.partnerId) throw forbidden('cart.forbidden', 'This cart belongs to another partner.');
+  if (idempotencyKey !== undefined && started.key === 'seen') {
     const start = await deps.idempotency.begin(context.partnerId, idempotencyKey, requestHash, CHECKOUT_LEASE_MS);
     if (start.outcome === 'replay') return start.checkout;
     if (start.outcome === 'mismatch') {
@@ -197,7 +202,7 @@ export async function checkOut(
     return await keepingLeases(
       () => deps.ledger.renew(claimed ? cartId : undefined, key),
       async () => {
-        const claimedCart = await deps.carts.claim(cartId, CHECKOUT_LEASE_MS);
+        const claimedCart = started.claim ?? (await deps.carts.claim(cartId, CHECKOUT_LEASE_MS));
         if (claimedCart === 'checked_out') throw conflict('cart.already_checked_out', 'This cart has already been checked out.');
         if (claimedCart === 'running') throw conflict('checkout.running', 'A checkout of this cart is still running.');
         claimed = true;

@@ -1,6 +1,6 @@
 import type { Cart } from './model/cart';
 import type { CartItem } from './model/cart-item';
-import type { CheckoutOutcome, IdempotencyKeyRef, IdempotencyStart, PrintPlanContractTerms } from './model/checkout';
+import type { CheckoutOutcome, CheckoutStart, IdempotencyKeyRef, IdempotencyStart, PrintPlanContractTerms } from './model/checkout';
 import type { CaseStatusChange, QuoteRequest } from './model/quote-request';
 import type { CartPricing } from './model/cart';
 
@@ -141,6 +141,12 @@ export interface CheckoutCarts extends CartStore {
 
 /** What a running checkout holds, and how it ends. */
 export interface CheckoutLedger {
+  /**
+   * Begins a checkout of the caller's cart in one round trip: reads the cart, records the key as
+   * running when it is new (only for the caller's own cart), and claims the cart when the key was
+   * new or none was given (with the lease of `claim`). A key seen before is left as it is.
+   */
+  start(cartId: string, partnerId: string, key: { key: string; requestHash: string } | undefined, leaseMs: number): Promise<CheckoutStart<Cart>>;
   /** Renews the lease on the claimed cart (when given) and on the running key (when given). */
   renew(cartId: string | undefined, key: IdempotencyKeyRef | undefined): Promise<void>;
   /**

@@ -8,6 +8,16 @@ export interface CheckoutOutcome {
 
 export type IdempotencyStart = { outcome: 'started' } | { outcome: 'replay'; checkout: CheckoutOutcome } | { outcome: 'mismatch' } | { outcome: 'running' };
 
+/** How a checkout began, read and written in one round trip (CheckoutLedger.start). */
+export interface CheckoutStart<CartValue> {
+  /** The cart as it stood, undefined when there is none. */
+  cart: CartValue | undefined;
+  /** started: the key was new and runs now; seen: it was used before (IdempotencyStore.begin tells how); none: no key was given. */
+  key: 'started' | 'seen' | 'none';
+  /** The claim of the cart, or why it failed; undefined when none was tried (no cart, another partner's, or a key seen before). */
+  claim: CartValue | 'checked_out' | 'running' | undefined;
+}
+
 /** The Idempotency-Key a checkout runs under. */
 export interface IdempotencyKeyRef {
   partnerId: string;
