@@ -13,17 +13,6 @@ function pdf(size: number): Buffer {
   return bytes;
 }
 
-function multipartBody(file: Buffer): { body: Buffer; contentType: string } {
-  const boundary = 'upload-test-boundary';
-  const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\nother\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="offer.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 describe('receiving an upload', () => {
   const spoolDirectory = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'multipart-test-')), 'spool');
   /** What the handler saw of each upload: the spool directory's files while it held the upload, the bytes it read back, and after discard. */
@@ -52,8 +41,10 @@ describe('receiving an upload', () => {
   });
 
   async function send(file: Buffer): Promise<void> {
-    const { body, contentType } = multipartBody(file);
-    const response = await fetch(url, { method: 'POST', body, headers: { 'Content-Type': contentType } });
+    const form = new FormData();
+    form.set('category', 'other');
+    form.set('file', new Blob([file], { type: 'application/pdf' }), 'offer.pdf');
+    const response = await fetch(url, { method: 'POST', body: form });
     expect([response.status, await response.text()]).toEqual([200, 'ok']);
   }
 
