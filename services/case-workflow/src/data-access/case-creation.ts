@@ -106,15 +106,7 @@ export class CaseCreation implements CaseCreationWork {
       this.caseRow,
       this.quoteRow,
       this.events,
-      (event) => ({
-        at: event.occurredAt,
-        action: event.transition,
-        resourceType: event.resourceType,
-        fromStatus: event.fromStatus,
-        toStatus: event.toStatus,
-        reason: this.audit.reason ?? null,
-        actor: this.audit.actor,
-      }),
+      { actor: this.audit.actor, reason: this.audit.reason ?? null },
       this.mails,
     );
     const updatedAt = this.now();

@@ -108,7 +108,7 @@ export interface StatusEvent {
   caseStatus: string;
 }
 
-export type QuoteChanges = Record<string, unknown> & { status: string };
+type QuoteChanges = Record<string, unknown> & { status: string };
 
 /** The quote's columns a move to `to` at `at` writes, with what the domain says entering `to` does to the review. */
 export function quoteStatusChanges(to: QuoteStatus, at: Date): QuoteChanges {
@@ -161,7 +161,7 @@ export function statusEventWrites(
   caseRow: CaseRow,
   quoteRow: QuoteRow,
   events: StatusEvent[],
-  historyOf: (event: StatusEvent) => HistoryEntry & { actor: Actor },
+  by: { actor: Actor; reason: string | null },
   mails: OutboxMessage[] = [],
 ): { outbox: Knex.QueryBuilder; history: Knex.QueryBuilder } {
   const messages = events.map((event) => {
@@ -185,10 +185,16 @@ export function statusEventWrites(
   return {
     outbox: outboxInsert(trx, [...messages, ...mails]),
     history: trx('case_history').insert(
-      events.map((event) => {
-        const entry = historyOf(event);
-        return historyRow(caseRow.id, entry.actor, entry);
-      }),
+      events.map((event) =>
+        historyRow(caseRow.id, by.actor, {
+          at: event.occurredAt,
+          action: event.transition,
+          resourceType: event.resourceType,
+          fromStatus: event.fromStatus,
+          toStatus: event.toStatus,
+          reason: by.reason,
+        }),
+      ),
     ),
   };
 }
@@ -681,15 +687,10 @@ export class KnexCaseTransaction implements CaseTransaction {
    * up to date here, with exactly the two values written.
    */
   private async emitAll(events: StatusEvent[], quoteChanges?: QuoteChanges): Promise<void> {
-    const { outbox, history } = statusEventWrites(this.trx, this.settings, this.caseRow, this.quoteRow, events, (event) => ({
-      at: event.occurredAt,
-      action: event.transition,
-      resourceType: event.resourceType,
-      fromStatus: event.fromStatus,
-      toStatus: event.toStatus,
-      reason: this.reason,
+    const { outbox, history } = statusEventWrites(this.trx, this.settings, this.caseRow, this.quoteRow, events, {
       actor: this.audit.actor,
-    }));
+      reason: this.reason,
+    });
     const caseChanges = { last_event_at: (events.at(-1) as StatusEvent).occurredAt, updated_at: this.now() };
     const statement = this.trx.queryBuilder().with('event_outbox', outbox).with('event_history', history);
     if (quoteChanges)
