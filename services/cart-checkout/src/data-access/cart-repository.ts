@@ -28,6 +28,12 @@ export const toCart = (row: CartRow): Cart => ({
   updatedAt: row.updated_at.toISOString(),
 });
 
+/** Why a cart could not be claimed: checked out already, or another checkout holds it. */
+export async function claimRefusal(db: Knex, id: string): Promise<'checked_out' | 'running'> {
+  const row = (await db('carts').select('status').where({ id }).first()) as { status: string } | undefined;
+  return row?.status === 'checked_out' ? 'checked_out' : 'running';
+}
+
 export class CartRepository implements CheckoutCarts {
   constructor(private readonly db: Knex) {}
 
@@ -65,9 +71,7 @@ export class CartRepository implements CheckoutCarts {
       )
       .update({ status: 'checking_out', claimed_at: new Date() })
       .returning('*');
-    if (claimed) return toCart(claimed);
-    const row = await this.db('carts').select('status').where({ id }).first();
-    return row?.status === 'checked_out' ? 'checked_out' : 'running';
+    return claimed ? toCart(claimed) : claimRefusal(this.db, id);
   }
 
   async release(id: string): Promise<void> {

@@ -2,7 +2,7 @@ import type { Knex } from '@rental/db';
 import type { Cart } from '../domain/model/cart';
 import type { CheckoutOutcome, CheckoutStart, IdempotencyKeyRef } from '../domain/model/checkout';
 import type { CheckoutLedger } from '../domain/ports';
-import { CartRow, toCart } from './cart-repository';
+import { CartRow, claimRefusal, toCart } from './cart-repository';
 import { keyExpiry } from './idempotency-repository';
 
 /**
@@ -59,11 +59,7 @@ export class CheckoutLedgerRepository implements CheckoutLedger {
     if (row?.claimed) return { cart, key: keyState, claim: cartOfJson(row.claimed) };
     if (!claimTried) return { cart, key: keyState, claim: undefined };
     // Not claimed: taken meanwhile by another checkout, which may have finished since the cart was read.
-    const status =
-      cart.status === 'active'
-        ? ((await this.db('carts').select('status').where({ id: cartId }).first()) as { status: string } | undefined)?.status
-        : cart.status;
-    return { cart, key: keyState, claim: status === 'checked_out' ? 'checked_out' : 'running' };
+    return { cart, key: keyState, claim: await claimRefusal(this.db, cartId) };
   }
 
   async renew(cartId: string | undefined, key: IdempotencyKeyRef | undefined): Promise<void> {

@@ -5,7 +5,7 @@ import type { AuditContext, ContractDetails, FinancingCase, HistoryEntry, QuoteD
 import type { CaseCreationWork, CaseJson, CaseTransaction, CaseSource, CaseStore, CreatedCaseResult, NewCase } from '../domain/case/ports';
 import type { CustomerLink } from '../domain/customer/ports';
 import type { SigningStatement } from '../domain/signing/ports';
-import { CaseCreation } from './case-creation';
+import { NewCaseWrites } from './new-case-writes';
 import { EventSettings, KnexCaseTransaction, recordAppliedCallback } from './case-transaction';
 import {
   CaseRow,
@@ -93,7 +93,7 @@ export class CaseRepository implements CaseStore {
     return rows;
   }
 
-  async findCaseBySource(partnerId: string, source: CaseSource): Promise<{ financingCase: FinancingCase; quoteNumber: string } | undefined> {
+  private async findCaseBySource(partnerId: string, source: CaseSource): Promise<{ financingCase: FinancingCase; quoteNumber: string } | undefined> {
     const query = this.casesWithQuote().where('fc.partner_id', partnerId);
     const row: CaseWithQuoteRow | undefined = await (
       'cartId' in source ? query.where('fc.cart_id', source.cartId) : query.where('fc.quote_request_id', source.quoteRequestId)
@@ -138,7 +138,7 @@ export class CaseRepository implements CaseStore {
 
   /**
    * The case, its quote and items in one statement, and what `work` does to the new case in one
-   * more (CaseCreation). A repeat for the same source fails on the source's unique index and
+   * more (NewCaseWrites). A repeat for the same source fails on the source's unique index and
    * returns the first case; a generated quote number that a partner chose for a quote of its own
    * fails on the quote number's and the creation runs again with the next number.
    */
@@ -245,7 +245,7 @@ export class CaseRepository implements CaseStore {
         })
         .into('quotes')
         .returning(['*', trx.raw('(SELECT case_number FROM new_case) AS new_case_number')])) as (QuoteRow & { new_case_number: string })[];
-      const creation = new CaseCreation({ ...caseValues, case_number: caseNumber }, quoteRow, this.settings, audit);
+      const creation = new NewCaseWrites({ ...caseValues, case_number: caseNumber }, quoteRow, this.settings, audit);
       await work(creation);
       await creation.write(trx);
       return { financingCase: creation.financingCase, quoteNumber: creation.quote.quoteNumber, created: true };

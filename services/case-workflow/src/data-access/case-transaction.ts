@@ -31,7 +31,7 @@ import {
   PersonRow,
   ProviderEnvelopeRow,
   QuoteRow,
-  toCase,
+  caseWithQuote,
   toContract,
   toEnvelope,
   toPerson,
@@ -254,7 +254,7 @@ export class KnexCaseTransaction implements CaseTransaction {
   }
 
   get financingCase(): FinancingCase {
-    return toCase({ ...this.caseRow, quote_id: this.quoteRow.id, quote_status: this.quoteRow.status, quote_number: this.quoteRow.quote_number });
+    return caseWithQuote(this.caseRow, this.quoteRow);
   }
 
   get quote(): Quote {

@@ -184,6 +184,11 @@ export function toCase(row: CaseWithQuoteRow): FinancingCase {
   };
 }
 
+/** The case as its quote stands now: what a case transaction and a creation answer. */
+export function caseWithQuote(caseRow: CaseRow, quoteRow: QuoteRow): FinancingCase {
+  return toCase({ ...caseRow, quote_id: quoteRow.id, quote_status: quoteRow.status, quote_number: quoteRow.quote_number });
+}
+
 export function toQuote(row: QuoteRow): Quote {
   return {
     id: row.id,

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { ulid } from '@rental/ids';
 import { DomainError, Violation, firstUnstorableText, invalidInput, unstorableTextError } from '@rental/problem';
 import type { UploadForm } from '../../domain/documents';
+import type { FileSource } from '../../domain/model';
 import { MAGIC_BYTES_NEEDED, StoredMimeType, detectFileType } from '../../domain/file-type';
 import { uploadRejected } from '../../domain/upload-rejection';
 
@@ -49,19 +50,13 @@ function drain(req: IncomingMessage, limitBytes: number): void {
  */
 export const IN_MEMORY_FILE_BYTES = 256 * 1024;
 
-interface Spooled {
-  size: number;
-  mimeType: StoredMimeType;
-  open(): Readable;
-}
-
 /**
  * Takes the file part as it arrives, counting and sniffing on the way: the type is decided by the
  * first bytes and refused at once, and the size is refused the moment it passes the limit. The
  * file is kept in memory up to IN_MEMORY_FILE_BYTES; from there on it goes to `target` (the chunks
  * held so far first), so memory never holds more than that of a file.
  */
-function spool(stream: Readable, target: string, options: MultipartOptions): Promise<Spooled> {
+function spool(stream: Readable, target: string, options: MultipartOptions): Promise<FileSource> {
   return new Promise((resolve, reject) => {
     const held: Buffer[] = [];
     let out: fs.WriteStream | undefined;

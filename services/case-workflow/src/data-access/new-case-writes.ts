@@ -19,7 +19,7 @@ import {
   statusEventWrites,
   wakeOnCommit,
 } from './case-transaction';
-import { CaseRow, QuoteRow, toCase, toQuote } from './rows';
+import { CaseRow, QuoteRow, caseWithQuote, toQuote } from './rows';
 
 /**
  * A case being created, after the insert of its case, quote and items: what its creation does
@@ -28,7 +28,7 @@ import { CaseRow, QuoteRow, toCase, toQuote } from './rows';
  * the case before it commits, and nothing in it is read back, so holding the writes changes no
  * outcome: a checkout's case is two statements of its transaction instead of seven.
  */
-export class CaseCreation implements CaseCreationWork {
+export class NewCaseWrites implements CaseCreationWork {
   /** The case's events in order, its creation first. */
   private readonly events: StatusEvent[];
   private quoteChanges: Record<string, unknown> = {};
@@ -49,7 +49,7 @@ export class CaseCreation implements CaseCreationWork {
   }
 
   get financingCase(): FinancingCase {
-    return toCase({ ...this.caseRow, quote_id: this.quoteRow.id, quote_status: this.quoteRow.status, quote_number: this.quoteRow.quote_number });
+    return caseWithQuote(this.caseRow, this.quoteRow);
   }
 
   get quote(): Quote {
