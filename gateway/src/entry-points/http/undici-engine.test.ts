@@ -38,12 +38,16 @@ describe('forwarding through the undici engine', () => {
   /** How each upstream answer ended: finished, or closed under it by the gateway. */
   const answers: string[] = [];
   let releaseSlowAnswer: () => void = () => undefined;
+  /** Settles once the service holds the slow request, so the client drops it only after it was forwarded. */
+  let slowRequestHeld: Promise<void> = Promise.resolve();
+  let slowRequestArrived: () => void = () => undefined;
 
   beforeAll(async () => {
     upstream = http.createServer((req, res) => {
       res.on('close', () => answers.push(res.writableFinished ? `${req.url} finished` : `${req.url} closed before its end`));
       if (req.url === '/slow') {
         releaseSlowAnswer = () => res.end('{"late":true}');
+        slowRequestArrived();
         return;
       }
       if (req.url === '/endless') {
@@ -70,10 +74,11 @@ describe('forwarding through the undici engine', () => {
 
   beforeEach(() => {
     answers.length = 0;
+    slowRequestHeld = new Promise((resolve) => (slowRequestArrived = resolve));
   });
 
   it('when a client goes away before the service answers, then the late answer is dropped and the next request is served', async () => {
-    await droppedRequest(`${gatewayUrl}/slow`, (request) => setTimeout(() => request.destroy(), 100));
+    await droppedRequest(`${gatewayUrl}/slow`, (request) => void slowRequestHeld.then(() => request.destroy()));
     releaseSlowAnswer();
     await waitFor(() => answers.length === 1);
 
