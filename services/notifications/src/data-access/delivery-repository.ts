@@ -247,19 +247,20 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
   }
 
   history(partnerId: string, endpointId: string, limit: number, offset: number): Promise<DeliveryHistory[]> {
-    return this.deliveries(partnerId, endpointId, (query) => query.limit(limit).offset(offset));
+    return this.deliveries(this.db, partnerId, endpointId, (query) => query.limit(limit).offset(offset));
   }
 
-  async delivery(partnerId: string, endpointId: string, eventId: string): Promise<DeliveryHistory | undefined> {
-    const [found] = await this.deliveries(partnerId, endpointId, (query) => query.where({ 'd.event_id': eventId }));
-    return found;
-  }
-
-  async redeliver(partnerId: string, endpointId: string, eventId: string): Promise<RedeliveryOutcome> {
-    const scope = { partner_id: partnerId, endpoint_id: endpointId, event_id: eventId };
-    const updated = await this.db('deliveries').where(scope).whereNot({ status: 'pending' }).update(this.requeued());
-    if (updated > 0) return 'queued';
-    return (await this.db('deliveries').where(scope).first('id')) ? 'still_pending' : 'unknown';
+  /**
+   * The delivery answered is read in the transaction that queued it: the worker's claim skips the
+   * locked row until the commit, so the answer is the delivery as queued, never already attempted.
+   */
+  redeliver(partnerId: string, endpointId: string, eventId: string): Promise<RedeliveryOutcome> {
+    return this.db.transaction(async (trx) => {
+      const scope = { partner_id: partnerId, endpoint_id: endpointId, event_id: eventId };
+      const updated = await trx('deliveries').where(scope).whereNot({ status: 'pending' }).update(this.requeued());
+      if (updated > 0) return { status: 'queued', delivery: await this.deliveryOf(trx, partnerId, endpointId, eventId) };
+      return { status: (await trx('deliveries').where(scope).first('id')) ? 'still_pending' : 'unknown' };
+    });
   }
 
   redeliverDroppedSince(partnerId: string, endpointId: string, since: Date): Promise<number> {
@@ -269,8 +270,9 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
       .update(this.requeued());
   }
 
-  async queueTestEvent(endpointId: string, event: TestEvent): Promise<void> {
-    await this.db.transaction(async (trx) => {
+  /** Read back in its transaction, like a redelivery, so the answer is the delivery before any attempt. */
+  queueTestEvent(endpointId: string, event: TestEvent): Promise<DeliveryHistory> {
+    return this.db.transaction(async (trx) => {
       const origin = currentOrigin();
       await trx('event_inbox').insert({
         id: event.id,
@@ -290,6 +292,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
         attempts: 0,
         next_attempt_at: trx.fn.now(),
       });
+      return this.deliveryOf(trx, event.partnerId, endpointId, event.id);
     });
   }
 
@@ -305,9 +308,20 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
     };
   }
 
-  private async deliveries(partnerId: string, endpointId: string, narrow: (query: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<DeliveryHistory[]> {
+  /** The delivery the caller's transaction just wrote. */
+  private async deliveryOf(trx: Knex.Transaction, partnerId: string, endpointId: string, eventId: string): Promise<DeliveryHistory> {
+    const [written] = await this.deliveries(trx, partnerId, endpointId, (query) => query.where({ 'd.event_id': eventId }));
+    return written!;
+  }
+
+  private async deliveries(
+    db: Knex | Knex.Transaction,
+    partnerId: string,
+    endpointId: string,
+    narrow: (query: Knex.QueryBuilder) => Knex.QueryBuilder,
+  ): Promise<DeliveryHistory[]> {
     const deliveries: HistoryRow[] = await narrow(
-      this.db('deliveries as d')
+      db('deliveries as d')
         .join('event_inbox as e', 'e.id', 'd.event_id')
         .select(
           'd.id',
@@ -328,7 +342,7 @@ export class DeliveryRepository implements EventInbox, DeliveryStore, DeliveryHi
         ]),
     );
     if (deliveries.length === 0) return [];
-    const attempts = await this.db('delivery_attempts')
+    const attempts = await db('delivery_attempts')
       .whereIn(
         'delivery_id',
         deliveries.map((row) => row.id),

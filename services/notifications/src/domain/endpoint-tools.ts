@@ -43,12 +43,6 @@ async function activeEndpoint(store: EndpointStore, partnerId: string, id: strin
   return endpoint;
 }
 
-async function deliveryOf(deps: EndpointToolsDependencies, partnerId: string, endpointId: string, eventId: string): Promise<DeliveryHistory> {
-  const delivery = await deps.redeliveries.delivery(partnerId, endpointId, eventId);
-  if (!delivery) throw notFound('webhook_delivery.not_found', `No delivery of event ${eventId} to this endpoint.`);
-  return delivery;
-}
-
 export async function rotateSecret(
   deps: Pick<EndpointToolsDependencies, 'store' | 'rotation'>,
   partnerId: string,
@@ -68,11 +62,11 @@ export async function redeliverEvent(deps: EndpointToolsDependencies, partnerId:
   await activeEndpoint(deps.store, partnerId, endpointId);
   await spend(deps.budgets.redeliveries, partnerId, 'redeliveries');
   const outcome = await deps.redeliveries.redeliver(partnerId, endpointId, eventId);
-  if (outcome === 'unknown') throw notFound('webhook_delivery.not_found', `No delivery of event ${eventId} to this endpoint.`);
-  if (outcome === 'still_pending')
+  if (outcome.status === 'unknown') throw notFound('webhook_delivery.not_found', `No delivery of event ${eventId} to this endpoint.`);
+  if (outcome.status === 'still_pending')
     throw conflict('webhook_delivery.pending', 'This delivery is still being attempted; it can be redelivered once it succeeded or was dropped.');
   deps.onQueued();
-  return deliveryOf(deps, partnerId, endpointId, eventId);
+  return outcome.delivery;
 }
 
 export async function redeliverDroppedSince(deps: EndpointToolsDependencies, partnerId: string, endpointId: string, since: Date): Promise<number> {
@@ -93,7 +87,7 @@ export async function sendTestEvent(deps: EndpointToolsDependencies, partnerId: 
   const id = randomUUID();
   const occurredAt = now.toISOString();
   const body = testEventBody(id, endpointId, occurredAt);
-  await deps.redeliveries.queueTestEvent(endpointId, {
+  const delivery = await deps.redeliveries.queueTestEvent(endpointId, {
     id,
     partnerId,
     environment: deps.environment,
@@ -102,5 +96,5 @@ export async function sendTestEvent(deps: EndpointToolsDependencies, partnerId: 
     event: JSON.stringify({ ...(JSON.parse(body) as object), partnerId, environment: deps.environment }),
   });
   deps.onQueued();
-  return deliveryOf(deps, partnerId, endpointId, id);
+  return delivery;
 }

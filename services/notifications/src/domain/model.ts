@@ -25,7 +25,7 @@ export interface DeliveryHistory {
   attempts: AttemptHistory[];
 }
 
-export type RedeliveryOutcome = 'queued' | 'still_pending' | 'unknown';
+export type RedeliveryOutcome = { status: 'queued'; delivery: DeliveryHistory } | { status: 'still_pending' } | { status: 'unknown' };
 
 export interface TestEvent {
   id: string;

@@ -69,13 +69,12 @@ export interface SecretRotationStore {
 }
 
 export interface RedeliveryStore extends DeliveryHistoryReader {
-  /** Delivers the event to the endpoint again like a new delivery (first attempt now, the same retries). */
+  /** Delivers the event to the endpoint again like a new delivery (first attempt now, the same retries); answers it as queued. */
   redeliver(partnerId: string, endpointId: string, eventId: string): Promise<RedeliveryOutcome>;
   /** Redelivers every dropped delivery of the endpoint created at or after `since`; how many. */
   redeliverDroppedSince(partnerId: string, endpointId: string, since: Date): Promise<number>;
-  /** Stores the event and one pending delivery of it to this endpoint only. */
-  queueTestEvent(endpointId: string, event: TestEvent): Promise<void>;
-  delivery(partnerId: string, endpointId: string, eventId: string): Promise<DeliveryHistory | undefined>;
+  /** Stores the event and one pending delivery of it to this endpoint only; answers that delivery. */
+  queueTestEvent(endpointId: string, event: TestEvent): Promise<DeliveryHistory>;
 }
 
 export interface HostResolver {
