@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ReceivedMail } from '@rental/testkit';
 import { createTestPartner, waitFor } from '@rental/testkit';
+import { rows } from '../support/database';
 import { sharedStack } from '../support/shared-stack';
 import { EventPublisher, sleep } from './support';
 
@@ -140,5 +141,44 @@ describe('financer and hub mail on cancel', () => {
     await sleep(300);
     const all = await mailbox();
     expect(all.filter((mail) => mail.subject.includes(quiet.data.financingCaseId) || mail.subject.includes(contract.data.financingCaseId))).toEqual([]);
+  });
+});
+
+describe('the mail log', () => {
+  it('when mails of many events finish at once, then each row records its own outcome, address and subject, and each mail is sent once', async () => {
+    const addressed = await partnerWithAddress();
+    const unaddressed = await createTestPartner(sharedStack(), { like: 'acme', overrides: { contactEmail: null } });
+    const decision = { transition: 'finance_accept', toStatus: 'finance_accepted', status: 'finance_accepted' };
+
+    const events = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => publisher.publish(publisher.event(index % 2 === 0 ? addressed.id : unaddressed.id, decision))),
+    );
+
+    const eventIds = events.map((event) => event.id);
+    const logged = await waitFor(
+      async () => {
+        const found = await rows<{ event_id: string; status: string; attempts: number; to_address: string | null; subject: string | null; lease_expires_at: Date | null }>(
+          sharedStack().databaseUrl,
+          'SELECT event_id, status, attempts, to_address, subject, lease_expires_at FROM mail_log WHERE event_id = ANY($1)',
+          [eventIds],
+          'notifications',
+        );
+        return found.length === 12 && found.every((row) => row.status !== 'pending') ? found : undefined;
+      },
+      { timeoutMs: 15_000, intervalMs: 100, what: 'the 12 mails finished' },
+    );
+    const expected = events.map((event, index) => ({
+      event_id: event.id,
+      status: index % 2 === 0 ? 'sent' : 'skipped',
+      attempts: 1,
+      to_address: index % 2 === 0 ? addressed.email : null,
+      subject: index % 2 === 0 ? `Financing case ${event.data.financingCaseId}: accepted` : null,
+      lease_expires_at: null,
+    }));
+    const byEvent = (a: { event_id: string }, b: { event_id: string }) => a.event_id.localeCompare(b.event_id);
+    expect([...logged].sort(byEvent)).toEqual(expected.sort(byEvent));
+    const caseIds = events.map((event) => event.data.financingCaseId);
+    const sent = (await mailbox()).filter((mail) => caseIds.some((caseId) => mail.subject.includes(caseId)));
+    expect(sent.map((mail) => mail.subject).sort()).toEqual(expected.flatMap((row) => (row.subject ? [row.subject] : [])).sort());
   });
 });
