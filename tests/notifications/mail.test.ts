@@ -157,7 +157,14 @@ describe('the mail log', () => {
     const eventIds = events.map((event) => event.id);
     const logged = await waitFor(
       async () => {
-        const found = await rows<{ event_id: string; status: string; attempts: number; to_address: string | null; subject: string | null; lease_expires_at: Date | null }>(
+        const found = await rows<{
+          event_id: string;
+          status: string;
+          attempts: number;
+          to_address: string | null;
+          subject: string | null;
+          lease_expires_at: Date | null;
+        }>(
           sharedStack().databaseUrl,
           'SELECT event_id, status, attempts, to_address, subject, lease_expires_at FROM mail_log WHERE event_id = ANY($1)',
           [eventIds],

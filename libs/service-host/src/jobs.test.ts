@@ -122,6 +122,62 @@ describe('queueWorker', () => {
 
     expect(done).toEqual(['late']);
   });
+
+  it('when jobs are handed over, then they run without a claim while a slot is free, the rest are stored unleased for the next claim, and stored-before jobs run nowhere', async () => {
+    const gates = new Map(['h1', 'h2', 'h3'].map((id) => [id, deferred()]));
+    const stored: { job: string; toThisWorker: boolean }[] = [];
+    const unleased: string[] = [];
+    const running: string[] = [];
+    const done: string[] = [];
+    let claims = 0;
+    const worker = queueWorker<string>({
+      name: 'test-handover-queue',
+      concurrency: 2,
+      pollMs: NEVER_MS,
+      log,
+      nextDueAt: async () => undefined,
+      claim: async (limit) => {
+        claims += 1;
+        return unleased.splice(0, limit);
+      },
+      process: async (job) => {
+        running.push(job);
+        await gates.get(job)!.promise;
+        running.splice(running.indexOf(job), 1);
+        done.push(job);
+      },
+    });
+    const store = (job: string) => async (toThisWorker: boolean) => {
+      stored.push({ job, toThisWorker });
+      if (!toThisWorker) unleased.push(job);
+      return job;
+    };
+
+    worker.start();
+    await until(() => claims === 1);
+    // Both slots are taken while the stores are still writing: the third goes to the claim.
+    const handed = await Promise.all([worker.handOver(store('h1')), worker.handOver(store('h2')), worker.handOver(store('h3'))]);
+    const duplicate = await worker.handOver(async () => undefined);
+    await until(() => running.length === 2);
+    const claimsWhileFull = claims;
+    gates.get('h1')!.resolve();
+    await until(() => running.includes('h3'));
+    gates.get('h2')!.resolve();
+    gates.get('h3')!.resolve();
+    await until(() => done.length === 3);
+    await worker.stop();
+
+    expect(handed).toEqual(['h1', 'h2', 'h3']);
+    expect(duplicate).toBeUndefined();
+    expect(stored).toEqual([
+      { job: 'h1', toThisWorker: true },
+      { job: 'h2', toThisWorker: true },
+      { job: 'h3', toThisWorker: false },
+    ]);
+    expect(claims).toBeGreaterThan(claimsWhileFull);
+    expect(done.sort()).toEqual(['h1', 'h2', 'h3']);
+    expect(await runs('test-handover-queue')).toEqual({ succeeded: 3 });
+  });
 });
 
 /** A periodic job that waits for wake() between rounds and counts them; `round` gets the round's number. */

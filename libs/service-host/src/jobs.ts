@@ -131,15 +131,37 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class QueueWorker<Job> extends JobLoop {
   private readonly tasks = new Set<Promise<void>>();
   private readonly inFlight = new Map<string, number>();
+  /** Slots held for jobs being handed over (handOver) while their producer stores them. */
+  private reserved = 0;
 
   constructor(private readonly options: QueueWorkerOptions<Job>) {
     super(options.name);
   }
 
+  /**
+   * A job its producer is storing right now, run here without a claim when a slot is free: saves
+   * the claim's statement per job. `store` writes the job, leased to this worker when
+   * `toThisWorker` (so no replica claims it), and answers it, or undefined when nothing new was
+   * stored. Without a free slot the job is stored unleased for the next claim, and the loop is woken.
+   */
+  async handOver(store: (toThisWorker: boolean) => Promise<Job | undefined>): Promise<Job | undefined> {
+    const slot = this.running && this.tasks.size + this.reserved < this.options.concurrency;
+    if (slot) this.reserved += 1;
+    try {
+      const job = await store(slot);
+      // Stopped meanwhile: the job's lease runs out and a claim (here after a restart, or another replica) takes it.
+      if (job && slot && this.running) this.launch(job);
+      else if (job) this.wake();
+      return job;
+    } finally {
+      if (slot) this.reserved -= 1;
+    }
+  }
+
   protected async run(): Promise<void> {
     const { concurrency, pollMs, log } = this.options;
     while (this.running) {
-      const free = concurrency - this.tasks.size;
+      const free = concurrency - this.tasks.size - this.reserved;
       let claimed = 0;
       try {
         if (free > 0) {

@@ -18,7 +18,7 @@ import { notificationsRoutes } from './entry-points/http/routes';
 import { deliveryWorker } from './entry-points/workers/delivery-worker';
 import { inboxCleanup } from './entry-points/workers/inbox-cleanup';
 import { mailWorker } from './entry-points/workers/mail-worker';
-import { requestedMailWorker } from './entry-points/workers/requested-mail-worker';
+import { handingOverTo, requestedMailWorker } from './entry-points/workers/requested-mail-worker';
 import type { ToolBudget } from './domain/ports';
 import { migrations } from './migrations';
 
@@ -50,7 +50,7 @@ export function startNotifications(config: NotificationsConfig): Promise<Running
       const mail = mailWorker({ store: new MailRepository(db), directory, mailer }, { log });
       const requestedMails = new RequestedMailRepository(db);
       const requestedMail = requestedMailWorker({ store: requestedMails, directory, mailer }, { log });
-      consumeMailRequests({ bus, store: requestedMails, environment: config.API_ENVIRONMENT, log, onStored: () => requestedMail.wake() });
+      consumeMailRequests({ bus, store: handingOverTo(requestedMail, requestedMails), environment: config.API_ENVIRONMENT, log });
       consumeStatusChanges({
         bus,
         inbox: deliveries,

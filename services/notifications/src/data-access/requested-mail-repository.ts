@@ -16,6 +16,21 @@ interface ClaimedRow {
   traceparent: string | null;
 }
 
+const JOB_COLUMNS = ['id', 'kind', 'partner_id', 'recipient_email', 'subject', 'body', 'attempts', 'request_id', 'traceparent'];
+
+function jobOf(row: ClaimedRow): RequestedMailJob {
+  return {
+    id: row.id,
+    kind: row.kind,
+    recipient: row.partner_id ? { partnerId: row.partner_id } : { email: row.recipient_email as string },
+    subject: row.subject,
+    text: row.body,
+    attempt: row.attempts + 1,
+    requestId: row.request_id,
+    traceparent: row.traceparent,
+  };
+}
+
 export class RequestedMailRepository implements RequestedMailStore {
   private readonly queue: MailQueueTable;
 
@@ -23,10 +38,10 @@ export class RequestedMailRepository implements RequestedMailStore {
     this.queue = new MailQueueTable(db, 'mail_requests');
   }
 
-  async add(request: Parameters<RequestedMailStore['add']>[0]): Promise<boolean> {
+  async add(request: Parameters<RequestedMailStore['add']>[0], leaseMs?: number): Promise<RequestedMailJob | undefined> {
     // Stored while the mail.requested message is handled: the mail goes out in its trace.
     const origin = currentOrigin();
-    const inserted = await this.db('mail_requests')
+    const [inserted] = await this.db('mail_requests')
       .insert({
         id: request.id,
         kind: request.kind,
@@ -37,31 +52,19 @@ export class RequestedMailRepository implements RequestedMailStore {
         financing_case_id: request.financingCaseId,
         status: 'pending',
         next_attempt_at: this.db.fn.now(),
+        lease_expires_at: leaseMs === undefined ? null : this.db.raw('now() + make_interval(secs => ?)', [leaseMs / 1000]),
         request_id: origin.requestId,
         traceparent: origin.traceparent,
       })
       .onConflict('id')
       .ignore()
-      .returning('id');
-    return inserted.length > 0;
+      .returning(JOB_COLUMNS);
+    return inserted ? jobOf(inserted as ClaimedRow) : undefined;
   }
 
   async claimDue(limit: number, leaseMs: number): Promise<RequestedMailJob[]> {
-    const rows = await this.queue.claimDue<ClaimedRow>(
-      limit,
-      leaseMs,
-      'm.id, m.kind, m.partner_id, m.recipient_email, m.subject, m.body, m.attempts, m.request_id, m.traceparent',
-    );
-    return rows.map((row) => ({
-      id: row.id,
-      kind: row.kind,
-      recipient: row.partner_id ? { partnerId: row.partner_id } : { email: row.recipient_email as string },
-      subject: row.subject,
-      text: row.body,
-      attempt: row.attempts + 1,
-      requestId: row.request_id,
-      traceparent: row.traceparent,
-    }));
+    const rows = await this.queue.claimDue<ClaimedRow>(limit, leaseMs, JOB_COLUMNS.map((column) => `m.${column}`).join(', '));
+    return rows.map(jobOf);
   }
 
   complete(job: RequestedMailJob, next: MailNext): Promise<void> {

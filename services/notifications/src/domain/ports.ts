@@ -18,15 +18,21 @@ import type {
 
 /** What notifications' domain needs from outside it: data-access implements each (tables, SMTP, DNS, case-workflow). */
 export interface RequestedMailStore {
-  /** Stores the request once; false when its id was stored before. */
-  add(request: {
-    id: string;
-    kind: string;
-    recipient: RequestedMailJob['recipient'];
-    subject: string;
-    text: string;
-    financingCaseId: string | null;
-  }): Promise<boolean>;
+  /**
+   * Stores the request once, leased for `leaseMs` when given (the worker storing it runs it
+   * at once); answers it as a job, undefined when its id was stored before.
+   */
+  add(
+    request: {
+      id: string;
+      kind: string;
+      recipient: RequestedMailJob['recipient'];
+      subject: string;
+      text: string;
+      financingCaseId: string | null;
+    },
+    leaseMs?: number,
+  ): Promise<RequestedMailJob | undefined>;
   claimDue(limit: number, leaseMs: number): Promise<RequestedMailJob[]>;
   complete(job: RequestedMailJob, next: MailNext): Promise<void>;
   nextDueAt(): Promise<Date | undefined>;

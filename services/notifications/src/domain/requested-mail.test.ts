@@ -5,10 +5,19 @@ import type { RequestedMailStore } from './ports';
 class MemoryStore implements RequestedMailStore {
   readonly ids = new Set<string>();
   readonly completed: MailNext[] = [];
-  async add(request: { id: string }): Promise<boolean> {
-    if (this.ids.has(request.id)) return false;
+  async add(request: Parameters<RequestedMailStore['add']>[0]): Promise<RequestedMailJob | undefined> {
+    if (this.ids.has(request.id)) return undefined;
     this.ids.add(request.id);
-    return true;
+    return {
+      id: request.id,
+      kind: request.kind,
+      recipient: request.recipient,
+      subject: request.subject,
+      text: request.text,
+      attempt: 1,
+      requestId: null,
+      traceparent: null,
+    };
   }
   async claimDue(): Promise<RequestedMailJob[]> {
     return [];

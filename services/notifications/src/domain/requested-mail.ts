@@ -7,7 +7,7 @@ export type ReceivedMailRequest =
   { kind: 'stored' | 'duplicate'; id: string } | { kind: 'invalid'; problems: string[] } | { kind: 'other_environment'; id: string; environment: string };
 
 /** A mail.requested message: validated, kept to this environment, stored once by its id. */
-export async function receiveMailRequest(data: unknown, deps: { store: RequestedMailStore; environment: string }): Promise<ReceivedMailRequest> {
+export async function receiveMailRequest(data: unknown, deps: { store: Pick<RequestedMailStore, 'add'>; environment: string }): Promise<ReceivedMailRequest> {
   const parsed = mailRequestedEvent.safeParse(data);
   if (!parsed.success) return { kind: 'invalid', problems: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.')}: ${issue.message}`) };
   const request = parsed.data;

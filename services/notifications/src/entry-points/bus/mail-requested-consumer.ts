@@ -9,7 +9,7 @@ import type { RequestedMailStore } from '../../domain/ports';
  * message is acked once the request is stored; a failure is redelivered, and a redelivery is
  * stored once (by its id).
  */
-export function consumeMailRequests(options: { bus: Bus; store: RequestedMailStore; environment: string; log: Logger; onStored(): void }): void {
+export function consumeMailRequests(options: { bus: Bus; store: Pick<RequestedMailStore, 'add'>; environment: string; log: Logger }): void {
   const log = options.log.child({ consumer: 'mail-requested' });
   options.bus.consume<unknown>({
     subject: MAIL_REQUESTED_SUBJECT,
@@ -20,7 +20,6 @@ export function consumeMailRequests(options: { bus: Bus; store: RequestedMailSto
         log.error({ seq: message.sequence, requestId: message.requestId, problems: outcome.problems }, 'ignoring a mail request that is not valid');
       else if (outcome.kind === 'other_environment')
         log.warn({ seq: message.sequence, mailId: outcome.id, environment: outcome.environment }, 'ignoring a mail request of another environment');
-      else if (outcome.kind === 'stored') options.onStored();
     },
   });
 }

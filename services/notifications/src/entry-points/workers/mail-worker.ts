@@ -4,7 +4,7 @@ import { MailDependencies, sendMail } from '../../domain/mail';
 import type { MailJob, MailNext } from '../../domain/model';
 import { mailsFinished } from './metrics';
 
-const MAIL_LEASE_MS = 120_000;
+export const MAIL_LEASE_MS = 120_000;
 
 /**
  * A worker over one mail queue: mail runs beside webhook delivery with its own few slots, so a

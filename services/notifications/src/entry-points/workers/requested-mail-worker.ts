@@ -3,7 +3,7 @@ import type { QueueWorker } from '@rental/service-host';
 import type { Mailer, PartnerDirectory, RequestedMailStore } from '../../domain/ports';
 import { sendRequestedMail } from '../../domain/requested-mail';
 import type { RequestedMailJob } from '../../domain/model';
-import { logMailOutcome, mailQueueWorker } from './mail-worker';
+import { MAIL_LEASE_MS, logMailOutcome, mailQueueWorker } from './mail-worker';
 
 /**
  * The mails other services ask for, beside the event mails with their own few slots. Recipient
@@ -19,4 +19,13 @@ export function requestedMailWorker(
     const recipient = 'partnerId' in job.recipient ? `partner ${job.recipient.partnerId}` : 'an address';
     logMailOutcome(log, { mailId: job.id, kind: job.kind, recipient, attempt: job.attempt }, next, { logText: false });
   });
+}
+
+/**
+ * The store as the mail.requested consumer adds to it: a new mail is handed to the worker as it is
+ * stored, leased to it, while a slot is free, so it is sent without a claim; otherwise the
+ * worker claims it (woken at once).
+ */
+export function handingOverTo(worker: QueueWorker<RequestedMailJob>, store: RequestedMailStore): Pick<RequestedMailStore, 'add'> {
+  return { add: (request) => worker.handOver((toThisWorker) => store.add(request, toThisWorker ? MAIL_LEASE_MS : undefined)) };
 }
