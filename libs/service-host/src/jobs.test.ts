@@ -23,6 +23,24 @@ async function runs(job: string): Promise<Record<string, number>> {
   return Object.fromEntries(metric.filter((value) => value.labels.job === job).map((value) => [String(value.labels.outcome), value.value]));
 }
 
+/** A queue worker that sleeps until woken, claims from `due` and counts its claims. */
+function wokenQueue(name: string, concurrency: number, due: string[], process: (job: string) => Promise<void>) {
+  const counted = { claims: 0 };
+  const worker = queueWorker<string>({
+    name,
+    concurrency,
+    pollMs: NEVER_MS,
+    log,
+    nextDueAt: async () => undefined,
+    claim: async (limit) => {
+      counted.claims += 1;
+      return due.splice(0, limit);
+    },
+    process,
+  });
+  return { worker, counted };
+}
+
 describe('queueWorker', () => {
   it('when more jobs are due than slots, then at most `concurrency` run at once, claims see the running jobs under each of their keys, and every job runs once', async () => {
     const due = ['a1', 'a2', 'a3', 'b1', 'b2'];
@@ -94,28 +112,16 @@ describe('queueWorker', () => {
     const due: string[] = [];
     const gate = deferred();
     const done: string[] = [];
-    let claims = 0;
-    const worker = queueWorker<string>({
-      name: 'test-woken-queue',
-      concurrency: 4,
-      pollMs: NEVER_MS,
-      log,
-      nextDueAt: async () => undefined,
-      claim: async (limit) => {
-        claims += 1;
-        return due.splice(0, limit);
-      },
-      process: async (job) => {
-        await gate.promise;
-        done.push(job);
-      },
+    const { worker, counted } = wokenQueue('test-woken-queue', 4, due, async (job) => {
+      await gate.promise;
+      done.push(job);
     });
 
     worker.start();
-    await until(() => claims === 1);
+    await until(() => counted.claims === 1);
     due.push('late');
     worker.wake();
-    await until(() => claims === 2);
+    await until(() => counted.claims === 2);
     const stopped = worker.stop();
     gate.resolve();
     await stopped;
@@ -129,23 +135,11 @@ describe('queueWorker', () => {
     const unleased: string[] = [];
     const running: string[] = [];
     const done: string[] = [];
-    let claims = 0;
-    const worker = queueWorker<string>({
-      name: 'test-handover-queue',
-      concurrency: 2,
-      pollMs: NEVER_MS,
-      log,
-      nextDueAt: async () => undefined,
-      claim: async (limit) => {
-        claims += 1;
-        return unleased.splice(0, limit);
-      },
-      process: async (job) => {
-        running.push(job);
-        await gates.get(job)!.promise;
-        running.splice(running.indexOf(job), 1);
-        done.push(job);
-      },
+    const { worker, counted } = wokenQueue('test-handover-queue', 2, unleased, async (job) => {
+      running.push(job);
+      await gates.get(job)!.promise;
+      running.splice(running.indexOf(job), 1);
+      done.push(job);
     });
     const store = (job: string) => async (toThisWorker: boolean) => {
       stored.push({ job, toThisWorker });
@@ -154,12 +148,12 @@ describe('queueWorker', () => {
     };
 
     worker.start();
-    await until(() => claims === 1);
+    await until(() => counted.claims === 1);
     // Both slots are taken while the stores are still writing: the third goes to the claim.
     const handed = await Promise.all([worker.handOver(store('h1')), worker.handOver(store('h2')), worker.handOver(store('h3'))]);
     const duplicate = await worker.handOver(async () => undefined);
     await until(() => running.length === 2);
-    const claimsWhileFull = claims;
+    const claimsWhileFull = counted.claims;
     gates.get('h1')!.resolve();
     await until(() => running.includes('h3'));
     gates.get('h2')!.resolve();
@@ -174,7 +168,7 @@ describe('queueWorker', () => {
       { job: 'h2', toThisWorker: true },
       { job: 'h3', toThisWorker: false },
     ]);
-    expect(claims).toBeGreaterThan(claimsWhileFull);
+    expect(counted.claims).toBeGreaterThan(claimsWhileFull);
     expect(done.sort()).toEqual(['h1', 'h2', 'h3']);
     expect(await runs('test-handover-queue')).toEqual({ succeeded: 3 });
   });
