@@ -28,10 +28,13 @@ export const toCart = (row: CartRow): Cart => ({
   updatedAt: row.updated_at.toISOString(),
 });
 
-/** Why a cart could not be claimed: checked out already, or another checkout holds it. */
+/** Why a cart in this status could not be claimed: checked out already, or another checkout holds it. */
+export const refusalOf = (status: string | undefined): 'checked_out' | 'running' => (status === 'checked_out' ? 'checked_out' : 'running');
+
+/** Why a cart could not be claimed, read as it stands now. */
 export async function claimRefusal(db: Knex, id: string): Promise<'checked_out' | 'running'> {
   const row = (await db('carts').select('status').where({ id }).first()) as { status: string } | undefined;
-  return row?.status === 'checked_out' ? 'checked_out' : 'running';
+  return refusalOf(row?.status);
 }
 
 export class CartRepository implements CheckoutCarts {

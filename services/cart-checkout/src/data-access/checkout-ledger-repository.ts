@@ -2,7 +2,7 @@ import type { Knex } from '@rental/db';
 import type { Cart } from '../domain/model/cart';
 import type { CheckoutOutcome, CheckoutStart, IdempotencyKeyRef } from '../domain/model/checkout';
 import type { CheckoutLedger } from '../domain/ports';
-import { CartRow, claimRefusal, toCart } from './cart-repository';
+import { CartRow, claimRefusal, refusalOf, toCart } from './cart-repository';
 import { keyExpiry } from './idempotency-repository';
 
 /**
@@ -58,8 +58,9 @@ export class CheckoutLedgerRepository implements CheckoutLedger {
     const claimTried = cart !== undefined && cart.partnerId === partnerId && keyState !== 'seen';
     if (row?.claimed) return { cart, key: keyState, claim: cartOfJson(row.claimed) };
     if (!claimTried) return { cart, key: keyState, claim: undefined };
-    // Not claimed: taken meanwhile by another checkout, which may have finished since the cart was read.
-    return { cart, key: keyState, claim: await claimRefusal(this.db, cartId) };
+    // Not claimed: a cart read as active was taken meanwhile by another checkout, which may have
+    // finished since; any other status read in the statement says why already.
+    return { cart, key: keyState, claim: cart.status === 'active' ? await claimRefusal(this.db, cartId) : refusalOf(cart.status) };
   }
 
   async renew(cartId: string | undefined, key: IdempotencyKeyRef | undefined): Promise<void> {

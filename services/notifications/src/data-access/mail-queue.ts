@@ -11,6 +11,8 @@ const QUEUE_TABLES = {
 
 type QueueTableName = keyof typeof QUEUE_TABLES;
 
+const LEASE_UNTIL = 'now() + make_interval(secs => :leaseSeconds)';
+
 /** What an attempt's outcome writes; `own` are the table's own columns (QUEUE_TABLES). */
 interface MailCompletion {
   id: string;
@@ -47,7 +49,7 @@ export class MailQueueTable {
     const result = await this.db.raw(
       `
 UPDATE ${this.table} m
-SET lease_expires_at = now() + make_interval(secs => :leaseSeconds)
+SET lease_expires_at = ${LEASE_UNTIL}
 FROM (
   SELECT id FROM ${this.table}
   WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
@@ -60,6 +62,11 @@ RETURNING ${returning}`,
       { limit, leaseSeconds: leaseMs / 1000 },
     );
     return result.rows as Row[];
+  }
+
+  /** The lease of a row written already leased (a mail handed to the worker as it is stored). */
+  leaseFor(leaseMs: number): Knex.Raw {
+    return this.db.raw(LEASE_UNTIL, { leaseSeconds: leaseMs / 1000 });
   }
 
   /** Records an attempt's outcome and gives up the lease; `own` fills the table's own columns. */

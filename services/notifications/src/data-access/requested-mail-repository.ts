@@ -4,7 +4,8 @@ import { MailQueueTable } from './mail-queue';
 import type { MailNext, RequestedMailJob } from '../domain/model';
 import type { RequestedMailStore } from '../domain/ports';
 
-interface ClaimedRow {
+/** A queued mail as the worker takes it, claimed or stored leased. */
+interface JobRow {
   id: string;
   kind: string;
   partner_id: string | null;
@@ -18,7 +19,7 @@ interface ClaimedRow {
 
 const JOB_COLUMNS = ['id', 'kind', 'partner_id', 'recipient_email', 'subject', 'body', 'attempts', 'request_id', 'traceparent'];
 
-function jobOf(row: ClaimedRow): RequestedMailJob {
+function jobOf(row: JobRow): RequestedMailJob {
   return {
     id: row.id,
     kind: row.kind,
@@ -52,18 +53,18 @@ export class RequestedMailRepository implements RequestedMailStore {
         financing_case_id: request.financingCaseId,
         status: 'pending',
         next_attempt_at: this.db.fn.now(),
-        lease_expires_at: leaseMs === undefined ? null : this.db.raw('now() + make_interval(secs => ?)', [leaseMs / 1000]),
+        lease_expires_at: leaseMs === undefined ? null : this.queue.leaseFor(leaseMs),
         request_id: origin.requestId,
         traceparent: origin.traceparent,
       })
       .onConflict('id')
       .ignore()
       .returning(JOB_COLUMNS);
-    return inserted ? jobOf(inserted as ClaimedRow) : undefined;
+    return inserted ? jobOf(inserted as JobRow) : undefined;
   }
 
   async claimDue(limit: number, leaseMs: number): Promise<RequestedMailJob[]> {
-    const rows = await this.queue.claimDue<ClaimedRow>(limit, leaseMs, JOB_COLUMNS.map((column) => `m.${column}`).join(', '));
+    const rows = await this.queue.claimDue<JobRow>(limit, leaseMs, JOB_COLUMNS.map((column) => `m.${column}`).join(', '));
     return rows.map(jobOf);
   }
 

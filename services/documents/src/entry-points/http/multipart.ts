@@ -56,7 +56,13 @@ export const IN_MEMORY_FILE_BYTES = 256 * 1024;
  * file is kept in memory up to IN_MEMORY_FILE_BYTES; from there on it goes to `target` (the chunks
  * held so far first), so memory never holds more than that of a file.
  */
-function spool(stream: Readable, target: string, options: MultipartOptions): Promise<FileSource> {
+/** The spool file of one upload: created only once its file outgrows memory. */
+interface SpoolFile {
+  path: string;
+  created: boolean;
+}
+
+function spool(stream: Readable, target: SpoolFile, options: MultipartOptions): Promise<FileSource> {
   return new Promise((resolve, reject) => {
     const held: Buffer[] = [];
     let out: fs.WriteStream | undefined;
@@ -82,10 +88,11 @@ function spool(stream: Readable, target: string, options: MultipartOptions): Pro
         spoolUnavailable(error);
         return undefined;
       }
-      const file = fs.createWriteStream(target, { flags: 'wx', mode: 0o600 });
+      const file = fs.createWriteStream(target.path, { flags: 'wx', mode: 0o600 });
+      target.created = true;
       file.on('error', spoolUnavailable);
       file.on('finish', () => {
-        if (!failed && mimeType) resolve({ size, mimeType, open: () => fs.createReadStream(target) });
+        if (!failed && mimeType) resolve({ size, mimeType, open: () => fs.createReadStream(target.path) });
       });
       for (const chunk of held.splice(0)) file.write(chunk);
       return file;
@@ -150,12 +157,9 @@ export function receiveUpload(req: IncomingMessage, options: MultipartOptions): 
   } catch {
     throw invalidInput('document.malformed_multipart', 'The multipart body has no boundary.');
   }
-  const spoolPath = path.join(options.spoolDirectory, ulid());
+  const spoolFile: SpoolFile = { path: path.join(options.spoolDirectory, ulid()), created: false };
   // A file kept in memory left nothing on disk to remove.
-  const discard = () =>
-    fs.promises.unlink(spoolPath).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
+  const discard = () => (spoolFile.created ? fs.promises.rm(spoolFile.path, { force: true }) : Promise.resolve());
 
   return new Promise<ReceivedUpload>((resolve, reject) => {
     const fields: Record<string, string> = {};
@@ -180,7 +184,7 @@ export function receiveUpload(req: IncomingMessage, options: MultipartOptions): 
         stream.resume();
         return;
       }
-      file = spool(stream, spoolPath, options).then(
+      file = spool(stream, spoolFile, options).then(
         (source) => ({ originalName: info.filename, source }),
         (error: DomainError) => {
           stop(error);
